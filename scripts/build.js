@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// Compiles apps/ and libs/ (TypeScript) to dist/ with SWC: decorators + metadata for Nest, path aliases
+// rewritten to relative requires. Type checking is separate (`npm run typecheck`).
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const swc = require('@swc/core');
+
+const root = path.resolve(__dirname, '..');
+const out = path.join(root, 'dist');
+const libs = ['domain', 'store', 'auth', 'wire', 'canton'];
+const paths = {};
+for (const lib of libs) {
+  paths[`@ledgerline/${lib}`] = [`libs/${lib}/src/index.ts`];
+  paths[`@ledgerline/${lib}/*`] = [`libs/${lib}/src/*`];
+}
+const options = {
+  sourceMaps: true,
+  module: { type: 'commonjs', strictMode: true },
+  jsc: {
+    target: 'es2022',
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+    keepClassNames: true,
+    baseUrl: root,
+    paths,
+  },
+};
+
+function* walk(dir) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(p);
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) yield p;
+  }
+}
+
+async function main() {
+  fs.rmSync(out, { recursive: true, force: true });
+  const jobs = [];
+  for (const top of ['apps', 'libs']) {
+    for (const file of walk(path.join(root, top))) {
+      const rel = path.relative(root, file);
+      const target = path.join(out, rel.replace(/\.ts$/, '.js'));
+      jobs.push(
+        swc.transformFile(file, { ...options, filename: file, outputPath: target }).then((r) => {
+          fs.mkdirSync(path.dirname(target), { recursive: true });
+          fs.writeFileSync(target, r.code + `\n//# sourceMappingURL=${path.basename(target)}.map\n`);
+          if (r.map) fs.writeFileSync(target + '.map', r.map);
+        }),
+      );
+    }
+  }
+  await Promise.all(jobs);
+}
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

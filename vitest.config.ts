@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+import swc from 'unplugin-swc';
+import path from 'node:path';
+
+const lib = (name: string) => path.resolve(__dirname, `libs/${name}/src`);
+
+export default defineConfig({
+  plugins: [swc.vite({ jsc: { transform: { legacyDecorator: true, decoratorMetadata: true } } })],
+  resolve: {
+    alias: [
+      { find: /^@ledgerline\/(domain|store|auth|wire|canton)$/, replacement: path.resolve(__dirname, 'libs/$1/src/index.ts') },
+      { find: /^@ledgerline\/(domain|store|auth|wire|canton)\/(.*)$/, replacement: path.resolve(__dirname, 'libs/$1/src/$2') },
+    ],
+  },
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
+    pool: 'forks',
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    reporters: ['default'],
+  },
+});
+void lib;
