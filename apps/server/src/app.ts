@@ -1,0 +1,32 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module';
+import { AllExceptionsFilter, sendError } from './http/all-exceptions.filter';
+import { configureFastify, traceIdOf } from './http/fastify-setup';
+import { RouteCatalog } from './http/route-catalog';
+import type { LedgerRuntime } from './infrastructure/runtime';
+
+/** Builds the HTTP application on a started runtime (used by main.ts and by the end-to-end tests). */
+export async function createApp(runtime: LedgerRuntime): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    // Party ids in paths reach 185 + 2 + 68 characters; Fastify's default limit (100) would answer 404.
+    routerOptions: { maxParamLength: 4096 },
+    bodyLimit: runtime.config.maxBodyBytes,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => traceIdOf(req.headers),
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  const fastify = adapter.getInstance();
+  const catalog = new RouteCatalog();
+  catalog.attach(fastify);
+  configureFastify(fastify, { participant: runtime.config.participantName, logger: runtime.logger, metrics: runtime.metrics });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(runtime, catalog), adapter, { logger: false, bufferLogs: false });
+  app.useGlobalFilters(new AllExceptionsFilter(runtime.config.participantName, runtime.logger));
+  await app.init();
+  // Nest installs its own Fastify error handler during init; ours must win so that body, validation and limit errors
+  // are rendered like every other error.
+  fastify.setErrorHandler((err, req, reply) => sendError(reply, req, err, runtime.config.participantName, runtime.logger));
+  return app;
+}

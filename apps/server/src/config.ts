@@ -1,0 +1,101 @@
+import path from 'node:path';
+
+/**
+ * Configuration from environment variables, validated at start-up. Every variable is documented in README.md
+ * ("Configuration"); a bad value stops the service with one clear line per problem.
+ */
+export interface LedgerConfig {
+  databaseUrl: string | undefined;
+  host: string;
+  port: number;
+  dataDir: string;
+  embeddedPgPort: number;
+  jwtSecret: string | undefined;
+  jwtPublicKey: string | undefined;
+  jwksUrl: string | undefined;
+  jwtAudience: string | undefined;
+  jwtScope: string | undefined;
+  participantName: string;
+  adminUser: string;
+  synchronizerAliases: string[];
+  httpListMaxElements: number;
+  streamIdleTimeoutMs: number;
+  maxBodyBytes: number;
+  dbPoolSize: number;
+  logLevel: string;
+  /** Most works committed per database transaction (group commit). */
+  appendBatchMax: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): LedgerConfig {
+  const problems: string[] = [];
+  const str = (k: string) => (env[k] === undefined || env[k] === '' ? undefined : env[k]);
+  const int = (k: string, def: number, min: number, max: number): number => {
+    const raw = str(k);
+    if (raw === undefined) return def;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${k} must be an integer between ${min} and ${max} (got '${raw}')`);
+      return def;
+    }
+    return Number(raw);
+  };
+  const url = (k: string, protocols: string[]): string | undefined => {
+    const raw = str(k);
+    if (raw === undefined) return undefined;
+    try {
+      const u = new URL(raw);
+      if (!protocols.includes(u.protocol)) throw new Error();
+      return raw;
+    } catch {
+      problems.push(`${k} must be a ${protocols.join(' or ')} URL (got '${raw}')`);
+      return undefined;
+    }
+  };
+
+  const participantName = str('LEDGER_PARTICIPANT_NAME') ?? 'participant1';
+  if (!NAME.test(participantName)) problems.push(`LEDGER_PARTICIPANT_NAME must match ${NAME} (got '${participantName}')`);
+  const adminUser = str('LEDGER_ADMIN_USER') ?? 'participant_admin';
+  if (!/^[a-zA-Z0-9@^$.!`\-#+'~_|:()]{1,128}$/.test(adminUser)) problems.push(`LEDGER_ADMIN_USER is not a valid user id (got '${adminUser}')`);
+  const aliases = (str('LEDGER_SYNCHRONIZERS') ?? 'global,secondary').split(',').map((s) => s.trim()).filter(Boolean);
+  if (aliases.length === 0) problems.push('LEDGER_SYNCHRONIZERS must name at least one synchronizer alias');
+  for (const a of aliases) if (!NAME.test(a)) problems.push(`LEDGER_SYNCHRONIZERS: alias '${a}' must match ${NAME}`);
+  if (new Set(aliases).size !== aliases.length) problems.push('LEDGER_SYNCHRONIZERS has duplicate aliases');
+
+  const jwtPublicKey = str('LEDGER_JWT_PUBLIC_KEY');
+  if (jwtPublicKey && !jwtPublicKey.includes('-----BEGIN')) problems.push('LEDGER_JWT_PUBLIC_KEY must be a PEM public key (-----BEGIN PUBLIC KEY-----…)');
+  const logLevel = str('LEDGER_LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) problems.push(`LEDGER_LOG_LEVEL must be one of fatal,error,warn,info,debug,trace,silent (got '${logLevel}')`);
+
+  const config: LedgerConfig = {
+    databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    host: str('HOST') ?? '0.0.0.0',
+    port: int('PORT', 7575, 1, 65535),
+    dataDir: path.resolve(cwd, str('LEDGER_DATA_DIR') ?? '.ledgerline'),
+    embeddedPgPort: int('LEDGER_EMBEDDED_PG_PORT', 54329, 1, 65535),
+    jwtSecret: str('LEDGER_JWT_SECRET'),
+    jwtPublicKey,
+    jwksUrl: url('LEDGER_JWKS_URL', ['http:', 'https:']),
+    jwtAudience: str('LEDGER_JWT_AUDIENCE'),
+    jwtScope: str('LEDGER_JWT_SCOPE'),
+    participantName,
+    adminUser,
+    synchronizerAliases: aliases,
+    httpListMaxElements: int('LEDGER_HTTP_LIST_MAX_ELEMENTS', 200, 1, 1_000_000),
+    streamIdleTimeoutMs: int('LEDGER_STREAM_IDLE_TIMEOUT_MS', 500, 1, 3_600_000),
+    maxBodyBytes: int('LEDGER_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    dbPoolSize: int('LEDGER_DB_POOL_SIZE', 10, 2, 500),
+    logLevel,
+    appendBatchMax: int('LEDGER_APPEND_BATCH_MAX', 256, 1, 10_000),
+  };
+  if (config.jwtSecret !== undefined && config.jwtSecret.length < 16) problems.push('LEDGER_JWT_SECRET must be at least 16 characters');
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,70 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+
+interface RouteEntry {
+  method: string;
+  url: string;
+  schema?: RouteOptions['schema'];
+}
+
+/**
+ * Collects the routes as Fastify registers them (with their request schemas) and renders the OpenAPI document served at
+ * GET /docs/openapi: the spec of what this server actually accepts.
+ */
+export class RouteCatalog {
+  private readonly routes: RouteEntry[] = [];
+
+  attach(app: FastifyInstance): void {
+    app.addHook('onRoute', (r) => {
+      for (const m of Array.isArray(r.method) ? r.method : [r.method]) {
+        if (m === 'HEAD' || r.url === '*') continue;
+        this.routes.push({ method: m.toLowerCase(), url: r.url, schema: r.schema });
+      }
+    });
+  }
+
+  openApi(version: string): Record<string, unknown> {
+    const paths: Record<string, Record<string, unknown>> = {};
+    for (const r of this.routes) {
+      const path = r.url.replace(/:([A-Za-z0-9_-]+)/g, '{$1}');
+      const params = [...r.url.matchAll(/:([A-Za-z0-9_-]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+      const op: Record<string, unknown> = {
+        operationId: `${r.method}${path.replace(/[^A-Za-z0-9]+/g, '_')}`,
+        parameters: params,
+        responses: {
+          '200': { description: 'OK', content: { 'application/json': {} } },
+          '400': { description: 'Request does not decode', content: { 'text/plain': { schema: { type: 'string' } } } },
+          default: { description: 'JsCantonError', content: { 'application/json': { schema: { $ref: '#/components/schemas/JsCantonError' } } } },
+        },
+      };
+      if (r.schema?.body) op.requestBody = { required: true, content: { 'application/json': { schema: r.schema.body } } };
+      if (path.startsWith('/v2')) op.security = [{ httpAuth: [] }];
+      (paths[path] ??= {})[r.method] = op;
+    }
+    return {
+      openapi: '3.0.3',
+      info: { title: 'Ledgerline JSON Ledger API', version, description: 'Canton JSON Ledger API v2 (3.5 line) as served by Ledgerline' },
+      paths,
+      components: {
+        securitySchemes: { httpAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        schemas: {
+          JsCantonError: {
+            type: 'object',
+            required: ['code', 'cause', 'context', 'errorCategory'],
+            properties: {
+              code: { type: 'string' },
+              cause: { type: 'string' },
+              correlationId: { type: 'string', nullable: true },
+              traceId: { type: 'string', nullable: true },
+              context: { type: 'object', additionalProperties: { type: 'string' } },
+              resources: { type: 'array', items: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 2 } },
+              errorCategory: { type: 'integer' },
+              grpcCodeValue: { type: 'integer', nullable: true },
+              retryInfo: { type: 'string', nullable: true },
+              definiteAnswer: { type: 'boolean', nullable: true },
+            },
+          },
+        },
+      },
+    };
+  }
+}

@@ -1,0 +1,46 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { AuthSettings, ClaimsResolver, KeyResolver, LedgerAuthGuard, LedgerJwtStrategy } from '@ledgerline/auth';
+import { CommitNotifier, EventStore, UsersRepository } from '@ledgerline/store';
+import { HttpMetrics } from './metrics';
+import { ParticipantIdentity } from './participant-identity';
+import { LedgerRuntime } from './runtime';
+import { UserClaimsResolver } from './user-claims.resolver';
+import { IdentityProviderDirectoryRef } from './identity-provider-directory';
+
+/** Makes the runtime (database, event store, identity, metrics) and authentication available to every capability module. */
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot(runtime: LedgerRuntime): DynamicModule {
+    const idps = new IdentityProviderDirectoryRef();
+    const settings: AuthSettings = {
+      policy: { participantId: runtime.identity.participantId, targetAudience: runtime.config.jwtAudience, targetScope: runtime.config.jwtScope },
+      keys: new KeyResolver({
+        hmacSecret: runtime.jwtSecret,
+        publicKeyPem: runtime.config.jwtPublicKey,
+        jwksUrl: runtime.config.jwksUrl,
+        identityProviders: idps,
+      }),
+    };
+    return {
+      module: CoreModule,
+      imports: [PassportModule],
+      providers: [
+        { provide: LedgerRuntime, useValue: runtime },
+        { provide: EventStore, useValue: runtime.eventStore },
+        { provide: CommitNotifier, useValue: runtime.notifier },
+        { provide: ParticipantIdentity, useValue: runtime.identity },
+        { provide: HttpMetrics, useValue: runtime.metrics },
+        { provide: IdentityProviderDirectoryRef, useValue: idps },
+        { provide: AuthSettings, useValue: settings },
+        UsersRepository,
+        { provide: ClaimsResolver, useClass: UserClaimsResolver },
+        LedgerJwtStrategy,
+        { provide: APP_GUARD, useClass: LedgerAuthGuard },
+      ],
+      exports: [LedgerRuntime, EventStore, CommitNotifier, ParticipantIdentity, HttpMetrics, UsersRepository, IdentityProviderDirectoryRef],
+    };
+  }
+}

@@ -1,0 +1,49 @@
+import 'reflect-metadata';
+import { createApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { makeLogger, startRuntime } from './infrastructure/runtime';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const logger = makeLogger(config);
+  const runtime = await startRuntime(config, logger);
+  const app = await createApp(runtime);
+  await app.listen({ port: config.port, host: config.host });
+  logger.info(
+    { port: config.port, participantId: runtime.identity.participantId, synchronizers: runtime.identity.synchronizers.map((s) => s.id) },
+    `Ledgerline listening on http://${config.host}:${config.port}`,
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new requests, finishing in-flight appends');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    try {
+      await app.close(); // stops accepting, waits for in-flight requests
+      await runtime.close(); // drains the event store, closes the pool, stops embedded Postgres
+      process.exit(0);
+    } catch (e) {
+      logger.error({ err: e }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((e) => {
+  console.error('Ledgerline failed to start:', e instanceof Error ? e.message : e);
+  process.exit(1);
+});

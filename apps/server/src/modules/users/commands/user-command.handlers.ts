@@ -1,0 +1,100 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import {
+  decideCreateUser,
+  decideDeleteUser,
+  decideGrantRights,
+  decideRevokeRights,
+  isParticipantAdmin,
+  matchIdentityProviderId,
+  permissionDenied,
+  requireAdminOrIdpAdmin,
+  validateUserId,
+  type Claims,
+  type Right,
+} from '@ledgerline/domain';
+import { EventStore, UsersRepository } from '@ledgerline/store';
+import { CreateUserCommand, DeleteUserCommand, GrantUserRightsCommand, RevokeUserRightsCommand } from './user.commands';
+
+/** Only a participant admin may hand out administrative rights. */
+function checkGrantable(claims: Claims, rights: Right[]): void {
+  if (!isParticipantAdmin(claims) && rights.some((r) => r.kind === 'ParticipantAdmin' || r.kind === 'IdentityProviderAdmin')) {
+    throw permissionDenied('Only a participant admin may grant or revoke administrative rights');
+  }
+}
+
+/** An identity-provider admin only manages the users of its own provider. */
+function checkUserInIdp(claims: Claims, userIdp: string | undefined): void {
+  if (userIdp !== undefined && !isParticipantAdmin(claims) && userIdp !== claims.identityProviderId) {
+    throw permissionDenied('The user belongs to another identity provider');
+  }
+}
+
+@CommandHandler(CreateUserCommand)
+export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
+  constructor(private readonly store: EventStore, private readonly users: UsersRepository) {}
+
+  async execute({ claims, user, rights }: CreateUserCommand) {
+    requireAdminOrIdpAdmin(claims);
+    const idp = matchIdentityProviderId(claims, user.identityProviderId);
+    checkGrantable(claims, rights);
+    validateUserId(user.id, 'user.id');
+    const record = { ...user, identityProviderId: idp };
+    return this.store.execute(async (tx) => {
+      await tx.append(decideCreateUser(await this.users.state(tx.db, user.id), record, rights));
+      return (await this.users.get(tx.db, user.id))!;
+    });
+  }
+}
+
+@CommandHandler(GrantUserRightsCommand)
+export class GrantUserRightsHandler implements ICommandHandler<GrantUserRightsCommand> {
+  constructor(private readonly store: EventStore, private readonly users: UsersRepository) {}
+
+  async execute({ claims, userId, rights, identityProviderId }: GrantUserRightsCommand) {
+    requireAdminOrIdpAdmin(claims);
+    matchIdentityProviderId(claims, identityProviderId);
+    validateUserId(userId);
+    checkGrantable(claims, rights);
+    return this.store.execute(async (tx) => {
+      const state = await this.users.state(tx.db, userId);
+      checkUserInIdp(claims, state.user?.identityProviderId);
+      const { events, newlyGranted } = decideGrantRights(state, userId, rights);
+      if (events.length) await tx.append(events);
+      return newlyGranted;
+    });
+  }
+}
+
+@CommandHandler(RevokeUserRightsCommand)
+export class RevokeUserRightsHandler implements ICommandHandler<RevokeUserRightsCommand> {
+  constructor(private readonly store: EventStore, private readonly users: UsersRepository) {}
+
+  async execute({ claims, userId, rights, identityProviderId }: RevokeUserRightsCommand) {
+    requireAdminOrIdpAdmin(claims);
+    matchIdentityProviderId(claims, identityProviderId);
+    validateUserId(userId);
+    checkGrantable(claims, rights);
+    return this.store.execute(async (tx) => {
+      const state = await this.users.state(tx.db, userId);
+      checkUserInIdp(claims, state.user?.identityProviderId);
+      const { events, newlyRevoked } = decideRevokeRights(state, userId, rights);
+      if (events.length) await tx.append(events);
+      return newlyRevoked;
+    });
+  }
+}
+
+@CommandHandler(DeleteUserCommand)
+export class DeleteUserHandler implements ICommandHandler<DeleteUserCommand> {
+  constructor(private readonly store: EventStore, private readonly users: UsersRepository) {}
+
+  async execute({ claims, userId }: DeleteUserCommand) {
+    requireAdminOrIdpAdmin(claims);
+    validateUserId(userId);
+    await this.store.execute(async (tx) => {
+      const state = await this.users.state(tx.db, userId);
+      checkUserInIdp(claims, state.user?.identityProviderId);
+      await tx.append(decideDeleteUser(state, userId));
+    });
+  }
+}

@@ -1,0 +1,14 @@
+import type { Claims, Right, UserRecord } from '@ledgerline/domain';
+
+export class CreateUserCommand {
+  constructor(readonly claims: Claims, readonly user: UserRecord, readonly rights: Right[]) {}
+}
+export class GrantUserRightsCommand {
+  constructor(readonly claims: Claims, readonly userId: string, readonly rights: Right[], readonly identityProviderId: string) {}
+}
+export class RevokeUserRightsCommand {
+  constructor(readonly claims: Claims, readonly userId: string, readonly rights: Right[], readonly identityProviderId: string) {}
+}
+export class DeleteUserCommand {
+  constructor(readonly claims: Claims, readonly userId: string) {}
+}

@@ -1,0 +1,2 @@
+export * from './error-category';
+export * from './ledger-error';

@@ -1,0 +1,74 @@
+import { EventEmitter } from 'node:events';
+import { Client } from 'pg';
+import { COMMIT_CHANNEL } from './event-store';
+
+/**
+ * Wakes readers when the ledger end moves: in-process commits arrive through the EventStore's emitter, commits of other
+ * instances through Postgres LISTEN/NOTIFY. Emits 'ledger-end' with the new offset. Reconnects on its own.
+ */
+export class CommitNotifier extends EventEmitter {
+  private client: Client | null = null;
+  private stopped = false;
+  private retry: NodeJS.Timeout | null = null;
+
+  constructor(private readonly url: string) {
+    super();
+    this.setMaxListeners(0);
+  }
+
+  async start(): Promise<void> {
+    await this.connect().catch(() => this.scheduleReconnect());
+  }
+
+  notify(offset: number): void {
+    this.emit('ledger-end', offset);
+  }
+
+  /** Resolves when the ledger end passes `offset`, or after `timeoutMs` (false). */
+  waitBeyond(offset: number, timeoutMs: number, current: () => Promise<number>): Promise<boolean> {
+    return new Promise((resolve) => {
+      let done = false;
+      const finish = (v: boolean) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        this.off('ledger-end', onEnd);
+        resolve(v);
+      };
+      const onEnd = (end: number) => {
+        if (end > offset) finish(true);
+      };
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      this.on('ledger-end', onEnd);
+      // Close the race between the caller's read and the subscription.
+      current().then((end) => end > offset && finish(true), () => undefined);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retry) clearTimeout(this.retry);
+    await this.client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    const client = new Client({ connectionString: this.url, connectionTimeoutMillis: 2000 });
+    client.on('error', () => this.scheduleReconnect());
+    client.on('end', () => this.scheduleReconnect());
+    client.on('notification', (n) => {
+      if (n.channel === COMMIT_CHANNEL && n.payload) this.emit('ledger-end', Number(n.payload));
+    });
+    await client.connect();
+    await client.query(`LISTEN ${COMMIT_CHANNEL}`);
+    this.client = client;
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped || this.retry) return;
+    this.client = null;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      this.connect().catch(() => this.scheduleReconnect());
+    }, 1000);
+  }
+}

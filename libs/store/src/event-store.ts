@@ -1,0 +1,210 @@
+import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { sql, Kysely, Transaction } from 'kysely';
+import { CommittedEvent, isLedgerError, isoMicros, NewEvent, nowMicros, transientFailure, UpdateHeader } from '@ledgerline/domain';
+import type { DB } from './schema';
+import { applyProjections } from './projections/registry';
+
+/** What a unit of work sees: the open transaction (reads see earlier work of the same batch) and `append`. */
+export interface WriteTx {
+  readonly db: Transaction<DB>;
+  /**
+   * Appends events to the log and applies their projections, in order. Call it once, after every check of the work has
+   * passed (decide, then append): a work that throws after appending makes the batch re-run its works one by one.
+   */
+  append(events: NewEvent[]): Promise<CommittedEvent[]>;
+}
+
+export type Work<R> = (tx: WriteTx) => Promise<R>;
+
+export interface EventStoreOptions {
+  /** Participant id: mixed into update ids. */
+  participantId: string;
+  /** Most works committed in one database transaction. */
+  maxBatch?: number;
+  /** Called after each committed batch (metrics). */
+  onBatch?: (info: { size: number; durationMs: number }) => void;
+  /** Unexpected errors (logged by the caller). */
+  onError?: (err: unknown) => void;
+}
+
+interface Pending<R = unknown> {
+  work: Work<R>;
+  resolve: (r: R) => void;
+  reject: (e: unknown) => void;
+}
+
+export const COMMIT_CHANNEL = 'ledgerline_commits';
+
+class BatchAborted extends Error {
+  constructor(readonly reason: unknown) {
+    super('batch aborted');
+  }
+}
+
+/**
+ * The single writer of the event log. Works queue up while a batch is committing; the next batch takes all of them
+ * (group commit) and runs them one after the other in one transaction that first locks the `ledger_head` row. The lock
+ * serialises writers across service instances, and offsets are assigned under it, so commit order is offset order and no
+ * reader can see offset N+1 before N.
+ */
+export class EventStore {
+  private readonly queue: Pending[] = [];
+  private running = false;
+  private closed = false;
+  private idle: Promise<void> = Promise.resolve();
+  private markIdle: () => void = () => undefined;
+  readonly events = new EventEmitter();
+  private readonly maxBatch: number;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly opts: EventStoreOptions,
+  ) {
+    this.maxBatch = opts.maxBatch ?? 256;
+    this.events.setMaxListeners(0);
+  }
+
+  /** Runs `work` inside the next group commit and resolves once its transaction has committed. */
+  execute<R>(work: Work<R>): Promise<R> {
+    if (this.closed) return Promise.reject(transientFailure('The ledger is shutting down.'));
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ work, resolve, reject } as Pending);
+      if (!this.running) void this.drain();
+    });
+  }
+
+  /** Appends events that need no decision (convenience over `execute`). */
+  append(events: NewEvent[]): Promise<CommittedEvent[]> {
+    return this.execute((tx) => tx.append(events));
+  }
+
+  /** Stops accepting work and waits for the queued work to commit. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.running) await this.idle;
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    this.idle = new Promise((r) => (this.markIdle = r));
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.maxBatch);
+        const started = performance.now();
+        try {
+          await this.runBatch(batch);
+        } catch (e) {
+          if (e instanceof BatchAborted && batch.length > 1) {
+            // One work broke the transaction: isolate it by committing each work on its own.
+            for (const p of batch) await this.runBatch([p]).catch((err) => this.failAll([p], err));
+          } else {
+            this.failAll(batch, e instanceof BatchAborted ? e.reason : e);
+          }
+        }
+        this.opts.onBatch?.({ size: batch.length, durationMs: performance.now() - started });
+      }
+    } finally {
+      this.running = false;
+      this.markIdle();
+    }
+  }
+
+  private failAll(batch: Pending[], err: unknown): void {
+    if (!isLedgerError(err)) this.opts.onError?.(err);
+    const reported = isLedgerError(err) ? err : transientFailure('The ledger could not commit the request; it was not applied. Retry.');
+    for (const p of batch) p.reject(reported);
+  }
+
+  private async runBatch(batch: Pending[]): Promise<void> {
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    let committedEnd = 0;
+    await this.db.transaction().execute(async (trx) => {
+      const head = await sql<{ seq: number; ledger_offset: number; record_time_micros: number }>`
+        SELECT seq, ledger_offset, record_time_micros FROM ledger_head WHERE id = 1 FOR UPDATE`.execute(trx);
+      let seq = Number(head.rows[0].seq);
+      let offset = Number(head.rows[0].ledger_offset);
+      let lastMicros = BigInt(head.rows[0].record_time_micros);
+      const startOffset = offset;
+      const logRows: Array<Record<string, unknown>> = [];
+
+      for (const p of batch) {
+        let appended = false;
+        const tx: WriteTx = {
+          db: trx,
+          append: async (events) => {
+            appended = true;
+            const committed: CommittedEvent[] = [];
+            let micros = nowMicros();
+            if (micros <= lastMicros) micros = lastMicros + 1n;
+            lastMicros = micros;
+            const recordedAt = isoMicros(micros);
+            for (const e of events) {
+              seq += 1;
+              const dataText = JSON.stringify(e.data);
+              let header: UpdateHeader | undefined;
+              if (e.update) {
+                offset += 1;
+                header = {
+                  ...e.update,
+                  offset,
+                  recordTime: recordedAt,
+                  updateId: updateIdFor(this.opts.participantId, offset, recordedAt, dataText),
+                };
+              }
+              const ce: CommittedEvent = { seq, type: e.type, stream: e.stream, data: e.data, update: header, recordedAt };
+              logRows.push({
+                seq,
+                ledger_offset: header?.offset ?? null,
+                type: e.type,
+                stream: e.stream,
+                data: dataText,
+                header: header ? JSON.stringify(header) : null,
+                recorded_at: recordedAt,
+              });
+              await applyProjections(trx, ce);
+              committed.push(ce);
+            }
+            return committed;
+          },
+        };
+        try {
+          outcomes.push({ ok: true, value: await p.work(tx) });
+        } catch (error) {
+          if (appended || !isLedgerError(error) || batch.length === 1) {
+            if (batch.length > 1) throw new BatchAborted(error);
+            throw error;
+          }
+          outcomes.push({ ok: false, error });
+        }
+      }
+
+      if (logRows.length > 0) {
+        for (let i = 0; i < logRows.length; i += 1000) {
+          await trx.insertInto('event_log').values(logRows.slice(i, i + 1000) as never).execute();
+        }
+        await trx
+          .updateTable('ledger_head')
+          .set({ seq, ledger_offset: offset, record_time_micros: lastMicros.toString() })
+          .where('id', '=', 1)
+          .execute();
+        if (offset > startOffset) await sql`SELECT pg_notify(${COMMIT_CHANNEL}, ${String(offset)})`.execute(trx);
+      }
+      committedEnd = offset > startOffset ? offset : 0;
+    });
+    batch.forEach((p, i) => {
+      const o = outcomes[i];
+      if (o.ok) p.resolve(o.value);
+      else p.reject(o.error);
+    });
+    if (committedEnd > 0) this.events.emit('committed', committedEnd);
+  }
+}
+
+/** Canton-form update id: `1220` + SHA-256 over the participant, the offset, the record time and the payload. */
+export function updateIdFor(participantId: string, offset: number, recordTime: string, payload: string): string {
+  return (
+    '1220' +
+    createHash('sha256').update(participantId).update('\u0000').update(String(offset)).update('\u0000').update(recordTime).update('\u0000').update(payload).digest('hex')
+  );
+}

@@ -1,0 +1,35 @@
+import type { Projection } from './registry';
+
+/**
+ * Every event that is a ledger update becomes a row of `ledger_updates` (header + payload) and one row per party that
+ * may see it in `ledger_update_parties`, whatever its type: the read side serves updates from here.
+ */
+export const ledgerUpdatesProjection: Projection = {
+  name: 'ledger-updates',
+  tables: ['ledger_update_parties', 'ledger_updates'],
+  handles: '*',
+  async apply(trx, event) {
+    const h = event.update;
+    if (!h) return;
+    await trx
+      .insertInto('ledger_updates')
+      .values({
+        ledger_offset: h.offset,
+        update_id: h.updateId,
+        kind: h.kind,
+        synchronizer_id: h.synchronizerId,
+        record_time: h.recordTime,
+        command_id: h.commandId ?? null,
+        seq: event.seq,
+        payload: JSON.stringify(event.data),
+      })
+      .execute();
+    const parties = [...new Set(h.parties)];
+    if (parties.length) {
+      await trx
+        .insertInto('ledger_update_parties')
+        .values(parties.map((party) => ({ party, ledger_offset: h.offset })))
+        .execute();
+    }
+  },
+};

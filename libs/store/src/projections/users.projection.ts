@@ -1,0 +1,56 @@
+import { type CommittedEvent, type Right, type UserEvent } from '@ledgerline/domain';
+import type { Projection } from './registry';
+
+const rightRow = (userId: string, r: Right) => ({ user_id: userId, kind: r.kind, party: 'party' in r ? r.party : '' });
+
+export const usersProjection: Projection = {
+  name: 'users',
+  tables: ['users', 'user_rights'],
+  handles: ['UserCreated', 'UserRightsGranted', 'UserRightsRevoked', 'UserUpdated', 'UserIdentityProviderChanged', 'UserDeleted'],
+  async apply(trx, event: CommittedEvent) {
+    const e = event as unknown as UserEvent;
+    switch (e.type) {
+      case 'UserCreated': {
+        const u = e.data.user;
+        await trx
+          .insertInto('users')
+          .values({
+            id: u.id,
+            primary_party: u.primaryParty,
+            is_deactivated: u.isDeactivated,
+            annotations: JSON.stringify(u.annotations),
+            identity_provider_id: u.identityProviderId,
+            created_seq: event.seq,
+          })
+          .execute();
+        if (e.data.rights.length) await trx.insertInto('user_rights').values(e.data.rights.map((r) => rightRow(u.id, r))).onConflict((oc) => oc.doNothing()).execute();
+        return;
+      }
+      case 'UserRightsGranted':
+        await trx.insertInto('user_rights').values(e.data.rights.map((r) => rightRow(e.data.userId, r))).onConflict((oc) => oc.doNothing()).execute();
+        return;
+      case 'UserRightsRevoked':
+        for (const r of e.data.rights) {
+          const row = rightRow(e.data.userId, r);
+          await trx.deleteFrom('user_rights').where('user_id', '=', row.user_id).where('kind', '=', row.kind).where('party', '=', row.party).execute();
+        }
+        return;
+      case 'UserUpdated': {
+        const u = e.data.user;
+        await trx
+          .updateTable('users')
+          .set({ primary_party: u.primaryParty, is_deactivated: u.isDeactivated, annotations: JSON.stringify(u.annotations), resource_version: e.data.resourceVersion } as never)
+          .where('id', '=', u.id)
+          .execute();
+        return;
+      }
+      case 'UserIdentityProviderChanged':
+        await trx.updateTable('users').set({ identity_provider_id: e.data.identityProviderId }).where('id', '=', e.data.userId).execute();
+        return;
+      case 'UserDeleted':
+        await trx.deleteFrom('user_rights').where('user_id', '=', e.data.userId).execute();
+        await trx.deleteFrom('users').where('id', '=', e.data.userId).execute();
+        return;
+    }
+  },
+};

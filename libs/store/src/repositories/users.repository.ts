@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import type { Right, UserRecord, UserState } from '@ledgerline/domain';
+import type { DB } from '../schema';
+
+export interface StoredUser extends UserRecord {
+  resourceVersion: number;
+}
+
+export const rightFromRow = (kind: string, party: string): Right =>
+  (party ? { kind, party } : { kind }) as Right;
+
+/** Reads of the users projection. Works with the pool or inside a write transaction. */
+export class UsersRepository {
+  async get(db: Kysely<DB>, id: string): Promise<StoredUser | null> {
+    const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return row
+      ? {
+          id: row.id,
+          primaryParty: row.primary_party,
+          isDeactivated: row.is_deactivated,
+          annotations: row.annotations,
+          identityProviderId: row.identity_provider_id,
+          resourceVersion: Number(row.resource_version),
+        }
+      : null;
+  }
+
+  async rights(db: Kysely<DB>, id: string): Promise<Right[]> {
+    const rows = await db.selectFrom('user_rights').select(['kind', 'party']).where('user_id', '=', id).orderBy('kind').orderBy('party').execute();
+    return rows.map((r) => rightFromRow(r.kind, r.party));
+  }
+
+  async state(db: Kysely<DB>, id: string): Promise<UserState> {
+    const user = await this.get(db, id);
+    return { user, rights: user ? await this.rights(db, id) : [] };
+  }
+
+  /** Page of users ordered by id, after `afterId`, optionally within one identity provider. */
+  async list(db: Kysely<DB>, opts: { afterId: string; limit: number; identityProviderId?: string }): Promise<StoredUser[]> {
+    let q = db.selectFrom('users').select('id').where('id', '>', opts.afterId).orderBy('id').limit(opts.limit);
+    if (opts.identityProviderId !== undefined) q = q.where('identity_provider_id', '=', opts.identityProviderId);
+    const ids = await q.execute();
+    const users = await Promise.all(ids.map((r) => this.get(db, r.id)));
+    return users.filter((u): u is StoredUser => u !== null);
+  }
+}

@@ -1,0 +1,77 @@
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+
+/** Table types for Kysely. Each capability adds its tables here (one interface per migration). */
+type Int8 = ColumnType<number, number | bigint | string, number | bigint | string>;
+
+export interface EventLogTable {
+  seq: Int8;
+  ledger_offset: Int8 | null;
+  type: string;
+  stream: string;
+  data: ColumnType<unknown, string, string>;
+  header: ColumnType<unknown, string | null, string | null>;
+  recorded_at: string;
+}
+
+export interface LedgerHeadTable {
+  id: number;
+  seq: Int8;
+  ledger_offset: Int8;
+  record_time_micros: Int8;
+}
+
+export interface NodeSecretsTable {
+  name: string;
+  value: string;
+}
+
+export interface UsersTable {
+  id: string;
+  primary_party: Generated<string>;
+  is_deactivated: Generated<boolean>;
+  annotations: JSONColumnType<Record<string, string>, string, string>;
+  resource_version: Generated<Int8>;
+  identity_provider_id: Generated<string>;
+  created_seq: Int8;
+}
+
+export interface UserRightsTable {
+  user_id: string;
+  kind: string;
+  party: string;
+}
+
+export interface LedgerUpdatesTable {
+  ledger_offset: Int8;
+  update_id: string;
+  kind: string;
+  synchronizer_id: string;
+  record_time: string;
+  command_id: string | null;
+  seq: Int8;
+  payload: ColumnType<unknown, string, string>;
+}
+
+export interface LedgerUpdatePartiesTable {
+  party: string;
+  ledger_offset: Int8;
+}
+
+export interface LedgerPruningTable {
+  id: number;
+  pruned_up_to: Int8;
+}
+
+export interface CoreTables {
+  ledger_pruning: LedgerPruningTable;
+  event_log: EventLogTable;
+  ledger_head: LedgerHeadTable;
+  node_secrets: NodeSecretsTable;
+  users: UsersTable;
+  user_rights: UserRightsTable;
+  ledger_updates: LedgerUpdatesTable;
+  ledger_update_parties: LedgerUpdatePartiesTable;
+}
+
+/** The whole database, as Kysely sees it. */
+export type DB = CoreTables;

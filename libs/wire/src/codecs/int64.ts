@@ -1,0 +1,34 @@
+import { queryDecodeError } from '../decode-error';
+
+/** JSON schema of an int64 field: a JSON integer or a decimal string (circe accepts both). */
+export const int64Schema = { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^-?[0-9]{1,19}$' }] } as const;
+
+const MAX = 2n ** 63n - 1n;
+const MIN = -(2n ** 63n);
+
+/** Parses an int64 body value already validated by `int64Schema`. Values beyond 2^53 are clamped to the safe range. */
+export function toInt64(v: unknown): number {
+  if (typeof v === 'number') return v;
+  const b = BigInt(String(v));
+  if (b > MAX || b < MIN) return b > 0n ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER;
+  if (b > BigInt(Number.MAX_SAFE_INTEGER)) return Number.MAX_SAFE_INTEGER;
+  if (b < BigInt(Number.MIN_SAFE_INTEGER)) return Number.MIN_SAFE_INTEGER;
+  return Number(b);
+}
+
+/** An optional int64 query parameter: absent → undefined, otherwise a decimal integer or a 400 decode error. */
+export function int64Query(name: string, raw: unknown): number | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const s = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  if (typeof s !== 'string' || !/^-?[0-9]{1,19}$/.test(s)) throw queryDecodeError(name);
+  const b = BigInt(s);
+  if (b > 2n ** 63n - 1n || b < -(2n ** 63n)) throw queryDecodeError(name);
+  return toInt64(s);
+}
+
+/** An optional int32 query parameter (pageSize). */
+export function int32Query(name: string, raw: unknown): number | undefined {
+  const v = int64Query(name, raw);
+  if (v !== undefined && (v > 2 ** 31 - 1 || v < -(2 ** 31))) throw queryDecodeError(name);
+  return v;
+}

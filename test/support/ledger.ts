@@ -1,0 +1,70 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mintHs256Token } from '../../libs/auth/src';
+import { createApp } from '../../apps/server/src/app';
+import { loadConfig, type LedgerConfig } from '../../apps/server/src/config';
+import { makeLogger, startRuntime, type LedgerRuntime } from '../../apps/server/src/infrastructure/runtime';
+import { createTestDatabase } from './database';
+
+export const TEST_JWT_SECRET = 'test-secret-for-ledgerline-tests';
+
+export interface TestLedger {
+  app: NestFastifyApplication;
+  runtime: LedgerRuntime;
+  config: LedgerConfig;
+  url: string;
+  databaseUrl: string;
+  participantId: string;
+  /** An HS256 token for `userId` (default: the bootstrap admin). */
+  token(userId?: string, opts?: { expiresInSeconds?: number; extra?: Record<string, unknown> }): Promise<string>;
+  /** fetch against the service with a token for `as` (default admin); `as: null` sends no Authorization header. */
+  call(method: string, path: string, body?: unknown, opts?: { as?: string | null; headers?: Record<string, string>; raw?: string }): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** Starts the whole service (runtime + HTTP on an ephemeral port) on a fresh database. */
+export async function startTestLedger(env: Record<string, string> = {}): Promise<TestLedger> {
+  const { url: databaseUrl } = await createTestDatabase();
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LEDGER_JWT_SECRET: TEST_JWT_SECRET, LEDGER_LOG_LEVEL: 'silent', PORT: '1', ...env });
+  const runtime = await startRuntime(config, makeLogger(config));
+  const app = await createApp(runtime);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.getHttpServer().address() as { port: number };
+  const url = `http://127.0.0.1:${address.port}`;
+  const participantId = runtime.identity.participantId;
+  const token = (userId = config.adminUser, opts: { expiresInSeconds?: number; extra?: Record<string, unknown> } = {}) =>
+    mintHs256Token({ secret: TEST_JWT_SECRET, userId, participantId, ...opts });
+  return {
+    app,
+    runtime,
+    config,
+    url,
+    databaseUrl,
+    participantId,
+    token,
+    async call(method, path, body, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      if (opts.as !== null) headers.authorization = `Bearer ${await token(opts.as ?? config.adminUser)}`;
+      if (body !== undefined || opts.raw !== undefined) headers['content-type'] ??= 'application/json';
+      const res = await fetch(url + path, { method, headers, body: opts.raw ?? (body === undefined ? undefined : JSON.stringify(body)) });
+      const text = await res.text();
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: res.status, headers: res.headers, text, json };
+    },
+    async close() {
+      await app.close();
+      await runtime.close();
+    },
+  };
+}
