@@ -62,7 +62,22 @@ export interface LedgerPruningTable {
   pruned_up_to: Int8;
 }
 
+export interface ContractsTable {
+  contract_id: string;
+  template_id: string;
+  package_name: string;
+  signatories: string[];
+  stakeholders: string[];
+  status: 'active' | 'in_flight' | 'archived';
+  synchronizer_id: string | null;
+  reassignment_counter: Generated<Int8>;
+  created_offset: Int8;
+  archived_offset: Int8 | null;
+  created_event: ColumnType<unknown, string, string>;
+}
+
 export interface CoreTables {
+  contracts: ContractsTable;
   ledger_pruning: LedgerPruningTable;
   event_log: EventLogTable;
   ledger_head: LedgerHeadTable;

@@ -1,2 +1,3 @@
 export * from './events';
 export * from './time';
+export * from './updates';
