@@ -38,7 +38,8 @@ function* walk(dir) {
 async function main() {
   fs.rmSync(out, { recursive: true, force: true });
   const jobs = [];
-  for (const top of ['apps', 'libs']) {
+  for (const top of ['apps', 'libs', 'bench']) {
+    if (!fs.existsSync(path.join(root, top))) continue;
     for (const file of walk(path.join(root, top))) {
       const rel = path.relative(root, file);
       const target = path.join(out, rel.replace(/\.ts$/, '.js'));
