@@ -76,7 +76,22 @@ export interface ContractsTable {
   created_event: ColumnType<unknown, string, string>;
 }
 
+export interface PartySigningKeysTable {
+  party_id: string;
+  fingerprint: string;
+  key_spec: string;
+  key_format: string;
+  public_key: string;
+}
+
+export interface PartySigningThresholdsTable {
+  party_id: string;
+  threshold: number;
+}
+
 export interface CoreTables {
+  party_signing_keys: PartySigningKeysTable;
+  party_signing_thresholds: PartySigningThresholdsTable;
   contracts: ContractsTable;
   ledger_pruning: LedgerPruningTable;
   event_log: EventLogTable;

@@ -3,6 +3,7 @@ import type { CommittedEvent } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { ledgerUpdatesProjection } from './ledger-updates.projection';
 import { usersProjection } from './users.projection';
+import { contractsProjection } from './contracts.projection';
 
 /**
  * A projection keeps some tables equal to a fold of the log. It must be a pure function of the events (no clock, no
@@ -18,7 +19,11 @@ export interface Projection {
 }
 
 /** Every projection of the service. Add one line per capability. */
-export const projections: readonly Projection[] = [usersProjection, ledgerUpdatesProjection];
+export const projections: readonly Projection[] = [
+  usersProjection,
+  ledgerUpdatesProjection,
+  contractsProjection,
+];
 
 const byType = new Map<string, Projection[]>();
 const wildcard: Projection[] = [];
