@@ -2,6 +2,8 @@ import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 
 /** Table types for Kysely. Each capability adds its tables here (one interface per migration). */
 type Int8 = ColumnType<number, number | bigint | string, number | bigint | string>;
+/** int8 with a database default: optional on insert. */
+type Int8Default = ColumnType<number, number | bigint | string | undefined, number | bigint | string>;
 
 export interface EventLogTable {
   seq: Int8;
@@ -30,7 +32,7 @@ export interface UsersTable {
   primary_party: Generated<string>;
   is_deactivated: Generated<boolean>;
   annotations: JSONColumnType<Record<string, string>, string, string>;
-  resource_version: Generated<Int8>;
+  resource_version: Int8Default;
   identity_provider_id: Generated<string>;
   created_seq: Int8;
 }
@@ -70,7 +72,7 @@ export interface ContractsTable {
   stakeholders: string[];
   status: 'active' | 'in_flight' | 'archived';
   synchronizer_id: string | null;
-  reassignment_counter: Generated<Int8>;
+  reassignment_counter: Int8Default;
   created_offset: Int8;
   archived_offset: Int8 | null;
   created_event: ColumnType<unknown, string, string>;
