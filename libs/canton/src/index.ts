@@ -7,3 +7,5 @@ export * from './fingerprint';
 export * from './signatures';
 export * from './contract-keys';
 export * from './prepared-transaction-hash';
+export * from './ids';
+export * from './topology';
