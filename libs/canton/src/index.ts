@@ -9,3 +9,4 @@ export * from './contract-keys';
 export * from './prepared-transaction-hash';
 export * from './ids';
 export * from './topology';
+export * from './value-json';
