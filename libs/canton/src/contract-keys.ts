@@ -64,6 +64,16 @@ function lengthDelimitedPayload(f: UnknownField): Uint8Array {
   return new BinaryReader(f.data).bytes();
 }
 
+/** Decodes an unknown length-delimited field, turning any decoding failure into a CantonError. */
+function decodeUnknown<T>(f: UnknownField, what: string, decode: (b: Uint8Array) => T): T {
+  try {
+    return decode(lengthDelimitedPayload(f));
+  } catch (e) {
+    if (e instanceof CantonError) throw e;
+    throw new CantonError(`Cannot decode ${what} (field ${f.no})`);
+  }
+}
+
 function setUnknown(message: object, no: number, wireType: WireType, data: Uint8Array | undefined): void {
   const m = message as Record<symbol, UnknownField[] | undefined>;
   const rest = unknownFields(message).filter((f) => f.no !== no);
@@ -185,7 +195,7 @@ function readKey(message: object, field: number): GlobalKeyWithMaintainers | und
   const explicit = (message as WithKey).key;
   if (explicit !== undefined) return explicit;
   const f = lastUnknown(message, field);
-  return f ? decodeGlobalKeyWithMaintainers(lengthDelimitedPayload(f)) : undefined;
+  return f ? decodeUnknown(f, 'contract key', decodeGlobalKeyWithMaintainers) : undefined;
 }
 
 function readBool(message: object, field: number): boolean {
@@ -194,7 +204,11 @@ function readBool(message: object, field: number): boolean {
   const f = lastUnknown(message, field);
   if (!f) return false;
   if (f.wireType !== WireType.Varint) throw new CantonError(`Unexpected wire type for field ${field}`);
-  return new BinaryReader(f.data).bool();
+  try {
+    return new BinaryReader(f.data).bool();
+  } catch {
+    throw new CantonError(`Cannot decode by_key (field ${field})`);
+  }
 }
 
 export const getCreateKey = (c: Create): GlobalKeyWithMaintainers | undefined => readKey(c, CREATE_KEY_FIELD);
@@ -208,7 +222,7 @@ export function getQueryByKey(node: object): QueryByKey | undefined {
   const nt = (node as { nodeType?: { oneofKind?: string; queryByKey?: QueryByKey } }).nodeType;
   if (nt && nt.oneofKind === 'queryByKey' && nt.queryByKey) return nt.queryByKey;
   const f = lastUnknown(node, NODE_QUERY_BY_KEY_FIELD);
-  return f ? decodeQueryByKey(lengthDelimitedPayload(f)) : undefined;
+  return f ? decodeUnknown(f, 'QueryByKey node', decodeQueryByKey) : undefined;
 }
 
 /** Stores `Create.key` as an unknown field so that `toBinary` emits it (and the V3 hasher sees it). */

@@ -277,6 +277,15 @@ function decodeSigningKeysWithThreshold(bytes: Uint8Array): { keys: DecodedSigni
   return { keys, threshold };
 }
 
+function decodePartySigningKeys(f: { wireType: WireType; data: Uint8Array }): { keys: DecodedSigningPublicKey[]; threshold: number } {
+  if (f.wireType !== WireType.LengthDelimited) throw new CantonError('Invalid party_signing_keys: wrong wire type');
+  try {
+    return decodeSigningKeysWithThreshold(new BinaryReader(f.data).bytes());
+  } catch {
+    throw new CantonError('Invalid party_signing_keys: cannot decode SigningKeysWithThreshold');
+  }
+}
+
 const PERMISSION_NAMES: Record<number, ParticipantPermissionName> = {
   [Enums_ParticipantPermission.SUBMISSION]: 'SUBMISSION',
   [Enums_ParticipantPermission.CONFIRMATION]: 'CONFIRMATION',
@@ -312,9 +321,7 @@ export function decodeOnboardingTransaction(bytes: Uint8Array): DecodedOnboardin
         permission: PERMISSION_NAMES[hp.permission] ?? 'UNSPECIFIED',
         onboarding: UnknownFieldHandler.list(hp, HOSTING_ONBOARDING_FIELD).length > 0,
       })),
-      partySigningKeys: keysField
-        ? decodeSigningKeysWithThreshold(new BinaryReader(keysField.data).bytes())
-        : undefined,
+      partySigningKeys: keysField ? decodePartySigningKeys(keysField) : undefined,
     };
   }
   return {

@@ -107,13 +107,21 @@ export function valueToJson(value: Value | undefined): JsonValue {
   }
 }
 
-/** Decimal string of a finite non-integer number, without exponent notation. */
+/** Decimal string of a finite number, without exponent notation (shifts the digits of JS's shortest form). */
 function numberToDecimalString(n: number): string {
   const s = String(n);
-  if (!/e/i.test(s)) return s;
-  // Exponent form: expand with up to 37 fractional digits (Daml Numeric's maximum scale) and trim zeros.
-  const fixed = Math.abs(n) < 1 ? n.toFixed(37) : BigInt(Math.trunc(n)).toString() + '.' + n.toFixed(37).split('.')[1];
-  return fixed.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '.0');
+  const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/i.exec(s);
+  if (!m) return s;
+  const [, sign, int, frac = '', expS] = m;
+  const exp = Number(expS);
+  const digits = int + frac;
+  const point = int.length + exp; // position of the decimal point within `digits`
+  let out: string;
+  if (point <= 0) out = '0.' + '0'.repeat(-point) + digits;
+  else if (point >= digits.length) out = digits + '0'.repeat(point - digits.length) + '.0';
+  else out = digits.slice(0, point) + '.' + digits.slice(point);
+  out = out.replace(/^0+(?=\d)/, '');
+  return sign + out;
 }
 
 /**

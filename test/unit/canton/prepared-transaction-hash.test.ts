@@ -241,6 +241,28 @@ describe('prepared transaction hash: fixed vectors', () => {
     expect(() => hashingSchemeVersionFromName('HASHING_SCHEME_VERSION_V4')).toThrow(CantonError);
   });
 
+  it('hashing a decoded arbitrary (mutated) transaction either succeeds or throws a CantonError', () => {
+    const bytes = PreparedTransaction.toBinary(complexFixture('42'));
+    fc.assert(
+      fc.property(fc.nat({ max: bytes.length - 1 }), fc.integer({ min: 0, max: 255 }), fc.constantFrom<2 | 3>(2, 3), (i, b, version) => {
+        const mutated = Buffer.from(bytes);
+        mutated[i] = b;
+        let pt: PreparedTransaction;
+        try {
+          pt = PreparedTransaction.fromBinary(mutated);
+        } catch {
+          return; // not decodable: nothing to hash
+        }
+        try {
+          expect(hashPreparedTransaction(pt, version)).toHaveLength(32);
+        } catch (e) {
+          expect(e).toBeInstanceOf(CantonError);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('shared subtrees are hashed once (memoised), not exponentially', () => {
     // 40 rollback levels, each with the next level twice as children: 2^40 paths.
     const nodes: DamlTransaction_Node[] = [];
@@ -419,7 +441,9 @@ const metadataArb = fc.record({
   inputs: fc.array(fc.tuple(fc.bigInt({ min: 0n, max: 1n << 52n }), valueArb), { maxLength: 2 }),
 });
 
-function buildTx(roots: TreeSpec[], md: fc.RecordValue<typeof metadataArb>, salt: number): PreparedTransaction {
+type MetadataSpec = typeof metadataArb extends fc.Arbitrary<infer T> ? T : never;
+
+function buildTx(roots: TreeSpec[], md: MetadataSpec, salt: number): PreparedTransaction {
   const nodes: DamlTransaction_Node[] = [];
   const nodeSeeds: { nodeId: number; seed: Uint8Array }[] = [];
   let next = 0;

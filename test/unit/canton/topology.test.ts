@@ -1,7 +1,9 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import {
   buildPartyToParticipantTopology,
+  CantonError,
   combinedHash,
   decodeOnboardingTransaction,
   multiHashOf,
@@ -150,6 +152,24 @@ describe('external party topology', () => {
     expect(() => buildPartyToParticipantTopology({ ...base, partyHint: 'a', otherConfirmingParticipantUids: [P2], observingParticipantUids: [P2] })).toThrow(/referenced multiple times/);
     expect(() => buildPartyToParticipantTopology({ ...base, partyHint: 'a', localParticipantObservationOnly: true })).toThrow(/positive/);
     expect(() => buildPartyToParticipantTopology({ ...base, partyHint: 'a', participantUid: 'nope' })).toThrow(/Invalid participant uid/);
+  });
+
+  it('decoding arbitrary bytes either succeeds or throws a CantonError', () => {
+    const bytes = [...topo.transaction];
+    fc.assert(
+      fc.property(fc.nat({ max: bytes.length - 1 }), fc.integer({ min: 0, max: 255 }), fc.uint8Array({ maxLength: 40 }), (i, b, junk) => {
+        const mutated = Buffer.from(bytes);
+        mutated[i] = b;
+        for (const input of [mutated, Buffer.from(junk), Buffer.concat([mutated.subarray(0, i), Buffer.from(junk)])]) {
+          try {
+            decodeOnboardingTransaction(input);
+          } catch (e) {
+            expect(e).toBeInstanceOf(CantonError);
+          }
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('versioned wrapper and combined hash helpers', () => {
