@@ -3,6 +3,8 @@ import type { CommittedEvent } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { ledgerUpdatesProjection } from './ledger-updates.projection';
 import { usersProjection } from './users.projection';
+import { partiesProjection } from './parties.projection';
+import { identityProvidersProjection } from './identity-providers.projection';
 import { contractsProjection } from './contracts.projection';
 
 /**
@@ -23,6 +25,8 @@ export const projections: readonly Projection[] = [
   usersProjection,
   ledgerUpdatesProjection,
   contractsProjection,
+  partiesProjection,
+  identityProvidersProjection,
 ];
 
 const byType = new Map<string, Projection[]>();
