@@ -65,7 +65,7 @@ export interface AllocationState {
   connectedSynchronizers: readonly string[];
   participantId: string;
   namespace: string;
-  /** For self-allocation by a non-admin: how many parties the user may still get (null = unlimited). */
+  /** For self-allocation by a non-admin: the most parties the user may hold rights for afterwards (null = no limit: admins). */
   selfAllocationQuota: number | null;
 }
 
@@ -83,8 +83,8 @@ export function decideAllocateParty(state: AllocationState, req: AllocatePartyRe
   if (req.userId !== '') {
     if (!state.user?.user || state.user.user.identityProviderId !== req.identityProviderId) throw userNotFound(req.userId);
     if (state.selfAllocationQuota !== null) {
-      const held = state.user.rights.filter((r) => r.kind === 'CanActAs').length;
-      if (held >= state.selfAllocationQuota) throw permissionDenied('User quota of party allocations exhausted');
+      const parties = new Set(state.user.rights.flatMap((r) => ('party' in r ? [r.party] : [])));
+      if (parties.size + 1 > state.selfAllocationQuota) throw permissionDenied('User quota of party allocations exhausted');
     }
   }
   if (state.existing) throw partyAlreadyExists(party);
