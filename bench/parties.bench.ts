@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client, Pool } from 'pg';
@@ -109,11 +110,23 @@ async function phase(name: string, clients: number, op: (client: number, i: numb
   return { name, clients, seconds: SECONDS, requests: lat.length, ok, conflicts, other, p50: pct(lat, 50), p99: pct(lat, 99) };
 }
 
+/** A port nobody listens on right now (other ledgers may run on this machine). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const p = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(p));
+    });
+  });
+}
+
 async function main() {
-  const dbName = `ll_bench_parties_${randomBytes(4).toString('hex')}`;
+  const dbName = `bench_parties_${randomBytes(6).toString('hex')}`;
   await admin(`CREATE DATABASE ${dbName}`);
   const dbUrl = withDb(ADMIN_URL, dbName);
-  port = 20000 + Math.floor(Math.random() * 20000);
+  port = await freePort();
   let server: ChildProcess | null = null;
   try {
     server = spawn(process.execPath, [path.join(__dirname, '..', 'apps', 'server', 'src', 'main.js')], {
@@ -198,6 +211,7 @@ async function main() {
 
     // append baseline: one single-row INSERT (its own transaction: INSERT + COMMIT) per append, 64 concurrent, same database
     const pool = new Pool({ connectionString: dbUrl, max: 64 });
+    pool.on('error', (e) => console.error('baseline pool:', e.message));
     await pool.query('CREATE TABLE bench_append (id bigserial PRIMARY KEY, stream text NOT NULL, data jsonb NOT NULL)');
     const payload = JSON.stringify({ party: hot, annotations: { k: 'v' } });
     results.push(
