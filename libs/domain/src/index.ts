@@ -2,3 +2,5 @@ export * from './errors';
 export * from './auth';
 export * from './ledger';
 export * from './users';
+export * from './ledger-model';
+export * from './execute-submission';
