@@ -91,7 +91,19 @@ export interface PartySigningThresholdsTable {
   threshold: number;
 }
 
+export interface CommandDeduplicationTable {
+  change_id: string;
+  user_id: string;
+  act_as: string[];
+  command_id: string;
+  submission_id: string;
+  completion_offset: Int8;
+  update_id: string;
+  record_time_micros: Int8;
+}
+
 export interface CoreTables {
+  command_deduplication: CommandDeduplicationTable;
   party_signing_keys: PartySigningKeysTable;
   party_signing_thresholds: PartySigningThresholdsTable;
   contracts: ContractsTable;
