@@ -94,7 +94,6 @@ export interface PartySigningThresholdsTable {
 export interface CommandDeduplicationTable {
   change_id: string;
   user_id: string;
-  act_as: string[];
   command_id: string;
   submission_id: string;
   completion_offset: Int8;

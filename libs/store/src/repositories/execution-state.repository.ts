@@ -24,8 +24,8 @@ export interface PartySigningKeyRow {
 export class ExecutionStateRepository {
   async load(db: Kysely<DB> | Transaction<DB>, changeId: string, contractIds: readonly string[]): Promise<ExecutionState> {
     const { rows } = await sql<{ k: string; r: Record<string, unknown> }>`
-      SELECT 'd' AS k, jsonb_build_object('o', completion_offset, 't', record_time_micros::text, 's', submission_id) AS r
-        FROM command_deduplication WHERE change_id = ${changeId}
+      (SELECT 'd' AS k, jsonb_build_object('o', completion_offset, 't', record_time_micros::text, 's', submission_id) AS r
+        FROM command_deduplication WHERE change_id = ${changeId} ORDER BY completion_offset DESC LIMIT 1)
       UNION ALL
       SELECT 'c' AS k, jsonb_build_object('id', contract_id, 'tid', template_id, 'pkg', package_name, 'sig', signatories,
                                           'stk', stakeholders, 'st', status, 'sync', synchronizer_id) AS r
