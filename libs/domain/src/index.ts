@@ -4,3 +4,5 @@ export * from './ledger';
 export * from './users';
 export * from './parties';
 export * from './identity-providers';
+export * from './ledger-model';
+export * from './execute-submission';

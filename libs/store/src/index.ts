@@ -10,3 +10,4 @@ export * from './repositories/users.repository';
 export * from './repositories/node-secrets.repository';
 export * from './repositories/parties.repository';
 export * from './repositories/identity-providers.repository';
+export * from './repositories/execution-state.repository';

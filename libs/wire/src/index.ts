@@ -6,3 +6,4 @@ export * from './codecs/object-meta';
 export * from './codecs/user';
 export * from './codecs/party';
 export * from './codecs/identity-provider';
+export * from './codecs/execute-submission';

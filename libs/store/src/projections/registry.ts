@@ -7,6 +7,7 @@ import { usersProjection } from './users.projection';
 import { partiesProjection } from './parties.projection';
 import { identityProvidersProjection } from './identity-providers.projection';
 import { contractsProjection } from './contracts.projection';
+import { commandDeduplicationProjection } from './command-deduplication.projection';
 
 /**
  * A projection keeps some tables equal to a fold of the log. It must be a pure function of the events (no clock, no
@@ -41,6 +42,7 @@ export const projections: readonly Projection[] = [
   contractsProjection,
   partiesProjection,
   identityProvidersProjection,
+  commandDeduplicationProjection,
 ];
 
 const byType = new Map<string, Projection[]>();
