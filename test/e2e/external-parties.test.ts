@@ -118,6 +118,12 @@ describe('POST /v2/parties/external/allocate', () => {
     expect(upd.payload).toEqual({
       events: [{ ParticipantAuthorizationAdded: { partyId, participantId: ledger.participantId, participantPermission: 'PARTICIPANT_PERMISSION_CONFIRMATION' } }],
     });
+    // The party endpoints serve it (wallet-sdk polls GET /v2/parties/{party}).
+    const got = await ledger.call('GET', `/v2/parties/${encodeURIComponent(partyId)}`);
+    expect(got.status).toBe(200);
+    expect(got.json.partyDetails).toEqual([
+      { party: partyId, isLocal: true, localMetadata: { resourceVersion: '0', annotations: {} }, identityProviderId: '' },
+    ]);
   });
 
   it('accepts an ECDSA P-256 key (DER SPKI, DER signature) and per-transaction signatures', async () => {
@@ -239,7 +245,7 @@ describe('POST /v2/parties/external/allocate', () => {
       await unchanged(async () => {
         let r = await allocate(body);
         expect([r.status, r.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
-        expect(r.json.cause).toBe(`The submitted request has invalid arguments: Party already exists: party ${partyId} is already allocated on this node`);
+        expect(r.json.cause).toBe(`The submitted request has invalid arguments: Party already exists: party '${partyId}' is already allocated on this participant`);
         r = await allocate(body, 'plain-user');
         expect([r.status, r.json.code]).toEqual([403, 'NA']);
         r = await allocate({ ...body, userId: 'someone-else' }, 'plain-user');

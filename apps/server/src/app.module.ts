@@ -5,10 +5,12 @@ import type { LedgerRuntime } from './infrastructure/runtime';
 import { RouteCatalog } from './http/route-catalog';
 import { SystemModule } from './modules/system/system.module';
 import { UsersModule } from './modules/users/users.module';
+import { PartiesModule } from './modules/parties/parties.module';
+import { IdentityProvidersModule } from './modules/identity-providers/identity-providers.module';
 import { ExternalPartiesModule } from './modules/external-parties/external-parties.module';
 
 /** The service: one module per capability. Add a capability by adding its module here. */
-export const CAPABILITY_MODULES = [SystemModule, UsersModule, ExternalPartiesModule];
+export const CAPABILITY_MODULES = [SystemModule, UsersModule, PartiesModule, IdentityProvidersModule, ExternalPartiesModule];
 
 @Module({})
 export class AppModule {

@@ -25,6 +25,8 @@ export interface LedgerConfig {
   logLevel: string;
   /** Most works committed per database transaction (group commit). */
   appendBatchMax: number;
+  /** Parties a non-admin user may hold rights for after allocating parties for itself (Canton's max-self-allocated-parties; 0 = self-allocation off). */
+  maxSelfAllocatedParties: number;
 }
 
 export class ConfigError extends Error {
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dbPoolSize: int('LEDGER_DB_POOL_SIZE', 10, 2, 500),
     logLevel,
     appendBatchMax: int('LEDGER_APPEND_BATCH_MAX', 256, 1, 10_000),
+    maxSelfAllocatedParties: int('LEDGER_MAX_SELF_ALLOCATED_PARTIES', 0, 0, 1_000_000),
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 16) problems.push('LEDGER_JWT_SECRET must be at least 16 characters');
   if (problems.length) throw new ConfigError(problems);

@@ -2,4 +2,6 @@ export * from './errors';
 export * from './auth';
 export * from './ledger';
 export * from './users';
+export * from './parties';
+export * from './identity-providers';
 export * from './external-parties';

@@ -46,5 +46,3 @@ export interface ExternalPartyAllocatedEvent {
   stream: string;
   data: ExternalPartyAllocatedData;
 }
-
-export const partyStream = (party: string) => `party:${party}`;

@@ -26,9 +26,11 @@ import {
 import { invalidArgument, invalidField, missingField } from '../errors';
 import type { NewEvent } from '../ledger/events';
 import { TOPOLOGY_TRANSACTION_COMMITTED, type StoredTopologyTransaction } from '../ledger/updates';
+import { decideGrantRights, userNotFound, type UserState } from '../users';
+import { identityProviderNotFoundArgument, partyAlreadyExists } from '../parties/party-errors';
+import { PARTY_ALLOCATED, partyStream, type PartyAllocatedData } from '../parties/events';
 import {
   EXTERNAL_PARTY_ALLOCATED,
-  partyStream,
   type ExternalPartyAllocatedData,
   type ExternalPartySigningKey,
   type HostingPermission,
@@ -270,27 +272,47 @@ export function verifyExternalPartyAllocation(req: AllocateExternalPartyRequest,
 
 /** What the allocation needs to know about the ledger. */
 export interface ExternalPartyState {
-  /** The party id is already allocated (locally or externally). */
+  /** The party id is already allocated here (party_details holds local and external parties). */
   partyExists: boolean;
+  identityProviderExists: boolean;
+  /** The user named by `userId` (null when none was named). */
+  user: UserState | null;
 }
 
-export const partyAlreadyExists = (party: string) =>
-  invalidArgument(`Party already exists: party ${party} is already allocated on this node`);
+export interface ExternalPartyAllocationOptions {
+  identityProviderId: string;
+  /** '' = grant no rights. */
+  userId: string;
+}
 
-/** The events of a verified allocation: the keys (projection) and the ledger-visible topology transaction. */
+/**
+ * The events of a verified allocation, in one commit: 'PartyAllocated' (party_details, so the party endpoints serve it),
+ * 'ExternalPartyAllocated' (its signing keys and threshold), the ledger-visible topology transaction, and CanActAs for
+ * `userId` if one was named.
+ */
 export function decideAllocateExternalParty(
   state: ExternalPartyState,
   v: VerifiedAllocation,
   ctx: HostingContext,
-  identityProviderId: string,
+  opts: ExternalPartyAllocationOptions,
 ): NewEvent[] {
+  if (!state.identityProviderExists) throw identityProviderNotFoundArgument(opts.identityProviderId);
+  if (opts.userId !== '' && (!state.user?.user || state.user.user.identityProviderId !== opts.identityProviderId)) throw userNotFound(opts.userId);
   if (state.partyExists) throw partyAlreadyExists(v.partyId);
+  const allocated: PartyAllocatedData = {
+    party: v.partyId,
+    isLocal: true,
+    identityProviderId: opts.identityProviderId,
+    annotations: {},
+    synchronizerId: v.synchronizerId,
+    participantId: ctx.participantId,
+  };
   const data: ExternalPartyAllocatedData = {
     partyId: v.partyId,
     participantId: ctx.participantId,
     permission: v.permission,
     synchronizerId: v.synchronizerId,
-    identityProviderId,
+    identityProviderId: opts.identityProviderId,
     keys: v.keys,
     threshold: v.threshold,
     topologyTransactionHash: v.topologyTransactionHash,
@@ -300,7 +322,8 @@ export function decideAllocateExternalParty(
       { ParticipantAuthorizationAdded: { partyId: v.partyId, participantId: ctx.participantId, participantPermission: v.permission } },
     ],
   };
-  return [
+  const events: NewEvent[] = [
+    { type: PARTY_ALLOCATED, stream: partyStream(v.partyId), data: allocated },
     { type: EXTERNAL_PARTY_ALLOCATED, stream: partyStream(v.partyId), data },
     {
       type: TOPOLOGY_TRANSACTION_COMMITTED,
@@ -309,4 +332,6 @@ export function decideAllocateExternalParty(
       update: { kind: 'TopologyTransaction', synchronizerId: v.synchronizerId, parties: [v.partyId] },
     },
   ];
+  if (opts.userId !== '') events.push(...decideGrantRights(state.user!, opts.userId, [{ kind: 'CanActAs', party: v.partyId }]).events);
+  return events;
 }

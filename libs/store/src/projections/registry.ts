@@ -3,6 +3,8 @@ import type { CommittedEvent } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { ledgerUpdatesProjection } from './ledger-updates.projection';
 import { usersProjection } from './users.projection';
+import { partiesProjection } from './parties.projection';
+import { identityProvidersProjection } from './identity-providers.projection';
 import { contractsProjection } from './contracts.projection';
 import { externalPartiesProjection } from './external-parties.projection';
 
@@ -24,6 +26,8 @@ export const projections: readonly Projection[] = [
   usersProjection,
   ledgerUpdatesProjection,
   contractsProjection,
+  partiesProjection,
+  identityProvidersProjection,
   externalPartiesProjection,
 ];
 

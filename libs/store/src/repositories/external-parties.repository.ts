@@ -27,12 +27,6 @@ export class ExternalPartiesRepository {
     };
   }
 
-  /** The party is already allocated on this ledger (as an external party). */
-  async partyExists(db: Kysely<DB>, partyId: string): Promise<boolean> {
-    const row = await db.selectFrom('party_signing_thresholds').select('party_id').where('party_id', '=', partyId).executeTakeFirst();
-    return row !== undefined;
-  }
-
   /** Which of `parties` are external parties of this ledger. */
   async externalAmong(db: Kysely<DB>, parties: readonly string[]): Promise<Set<string>> {
     if (parties.length === 0) return new Set();

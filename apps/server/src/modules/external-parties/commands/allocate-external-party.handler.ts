@@ -1,7 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
   decideAllocateExternalParty,
-  decideGrantRights,
   isIdpAdmin,
   matchIdentityProviderId,
   permissionDenied,
@@ -9,7 +8,7 @@ import {
   verifyExternalPartyAllocation,
   type HostingContext,
 } from '@ledgerline/domain';
-import { EventStore, ExternalPartiesRepository, UsersRepository } from '@ledgerline/store';
+import { EventStore, IdentityProvidersRepository, PartiesRepository, UsersRepository } from '@ledgerline/store';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { AllocateExternalPartyCommand } from './allocate-external-party.command';
 
@@ -19,14 +18,16 @@ export function hostingContext(identity: ParticipantIdentity): HostingContext {
 
 /**
  * Verifies the onboarding transaction and its signatures (CPU, outside the write transaction), then, in one commit:
- * refuses a party that exists, registers its keys, appends the topology update, and grants `userId` CanActAs if asked.
+ * refuses a party that exists, registers the party (party_details) and its keys, appends the topology update, and grants
+ * `userId` CanActAs if asked.
  */
 @CommandHandler(AllocateExternalPartyCommand)
 export class AllocateExternalPartyHandler implements ICommandHandler<AllocateExternalPartyCommand> {
   constructor(
     private readonly store: EventStore,
     private readonly identity: ParticipantIdentity,
-    private readonly externalParties: ExternalPartiesRepository,
+    private readonly parties: PartiesRepository,
+    private readonly idps: IdentityProvidersRepository,
     private readonly users: UsersRepository,
   ) {}
 
@@ -39,12 +40,12 @@ export class AllocateExternalPartyHandler implements ICommandHandler<AllocateExt
     const ctx = hostingContext(this.identity);
     const verified = verifyExternalPartyAllocation(request, ctx);
     return this.store.execute(async (tx) => {
-      const partyExists = await this.externalParties.partyExists(tx.db, verified.partyId);
-      const events = decideAllocateExternalParty({ partyExists }, verified, ctx, idp);
-      if (userId) {
-        const grant = decideGrantRights(await this.users.state(tx.db, userId), userId, [{ kind: 'CanActAs', party: verified.partyId }]);
-        events.push(...grant.events);
-      }
+      const state = {
+        partyExists: (await this.parties.get(tx.db, verified.partyId)) !== null,
+        identityProviderExists: await this.idps.exists(tx.db, idp),
+        user: userId ? await this.users.state(tx.db, userId) : null,
+      };
+      const events = decideAllocateExternalParty(state, verified, ctx, { identityProviderId: idp, userId });
       await tx.append(events);
       return verified.partyId;
     });
