@@ -5,3 +5,4 @@ export * from './users';
 export * from './parties';
 export * from './identity-providers';
 export * from './external-parties';
+export * from './prepare';

@@ -11,3 +11,4 @@ export * from './repositories/node-secrets.repository';
 export * from './repositories/parties.repository';
 export * from './repositories/identity-providers.repository';
 export * from './repositories/external-parties.repository';
+export * from './repositories/contract-lookup.repository';

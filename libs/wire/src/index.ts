@@ -7,3 +7,4 @@ export * from './codecs/user';
 export * from './codecs/party';
 export * from './codecs/identity-provider';
 export * from './codecs/crypto';
+export * from './codecs/prepare';
