@@ -31,6 +31,12 @@ export interface LedgerConfig {
   maxSelfAllocatedParties: number;
   /** Generic template model: per template id, the argument fields holding signatories/observers (LEDGER_TEMPLATE_CATALOG). */
   templateCatalog: TemplateCatalog;
+  /** Interactive submission: longest deduplication period (also what `{"Empty":{}}` means), seconds. */
+  maxDeduplicationSeconds: number;
+  /** Interactive submission: allowed |record time − preparationTime|, seconds. */
+  preparationTimeToleranceSeconds: number;
+  /** Interactive submission: allowed |record time − ledger effective time|, seconds. */
+  ledgerTimeToleranceSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -102,6 +108,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     appendBatchMax: int('LEDGER_APPEND_BATCH_MAX', 256, 1, 10_000),
     maxSelfAllocatedParties: int('LEDGER_MAX_SELF_ALLOCATED_PARTIES', 0, 0, 1_000_000),
     templateCatalog: loadTemplateCatalog(str('LEDGER_TEMPLATE_CATALOG'), cwd, problems),
+    maxDeduplicationSeconds: int('LEDGER_MAX_DEDUPLICATION_SECONDS', 7 * 24 * 3600, 1, 365 * 24 * 3600),
+    preparationTimeToleranceSeconds: int('LEDGER_PREPARATION_TIME_TOLERANCE_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
+    ledgerTimeToleranceSeconds: int('LEDGER_TIME_TOLERANCE_SECONDS', 60, 1, 365 * 24 * 3600),
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 16) problems.push('LEDGER_JWT_SECRET must be at least 16 characters');
   if (problems.length) throw new ConfigError(problems);

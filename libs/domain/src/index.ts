@@ -6,3 +6,5 @@ export * from './parties';
 export * from './identity-providers';
 export * from './external-parties';
 export * from './prepare';
+export * from './ledger-model';
+export * from './execute-submission';

@@ -12,3 +12,4 @@ export * from './repositories/parties.repository';
 export * from './repositories/identity-providers.repository';
 export * from './repositories/external-parties.repository';
 export * from './repositories/contract-lookup.repository';
+export * from './repositories/execution-state.repository';

@@ -110,9 +110,20 @@ export interface IdentityProvidersTable {
   created_seq: Int8;
 }
 
+export interface CommandDeduplicationTable {
+  change_id: string;
+  user_id: string;
+  command_id: string;
+  submission_id: string;
+  completion_offset: Int8;
+  update_id: string;
+  record_time_micros: Int8;
+}
+
 export interface CoreTables {
   party_details: PartyDetailsTable;
   identity_providers: IdentityProvidersTable;
+  command_deduplication: CommandDeduplicationTable;
   party_signing_keys: PartySigningKeysTable;
   party_signing_thresholds: PartySigningThresholdsTable;
   contracts: ContractsTable;

@@ -8,3 +8,4 @@ export * from './codecs/party';
 export * from './codecs/identity-provider';
 export * from './codecs/crypto';
 export * from './codecs/prepare';
+export * from './codecs/execute-submission';

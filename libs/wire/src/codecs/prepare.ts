@@ -1,6 +1,7 @@
 import { invalidIdentifierMessage, parseTemplateRef, type PrepareCommand, type PrepareRequest } from '@ledgerline/domain';
 import { bodyDecodeError } from '../decode-error';
 import { enumFromJs } from './crypto';
+import { HASHING_SCHEME_VERSIONS } from './execute-submission';
 
 /** JSON schema of JsPrepareSubmissionRequest (the fields Ledgerline reads; unknown fields are ignored, as Canton does). */
 export const prepareRequestSchema = {
@@ -22,12 +23,6 @@ export const prepareRequestSchema = {
   },
 } as const;
 
-export const HASHING_SCHEME_VERSIONS = [
-  'HASHING_SCHEME_VERSION_UNSPECIFIED',
-  'HASHING_SCHEME_VERSION_V2',
-  'HASHING_SCHEME_VERSION_V3',
-  'HASHING_SCHEME_VERSION_V4',
-] as const;
 
 const COMMAND_KINDS = ['CreateAndExerciseCommand', 'CreateCommand', 'ExerciseByKeyCommand', 'ExerciseCommand'];
 
