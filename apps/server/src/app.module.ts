@@ -8,9 +8,11 @@ import { UsersModule } from './modules/users/users.module';
 import { PartiesModule } from './modules/parties/parties.module';
 import { InteractiveExecutionModule } from './modules/interactive-execution/interactive-execution.module';
 import { IdentityProvidersModule } from './modules/identity-providers/identity-providers.module';
+import { ExternalPartiesModule } from './modules/external-parties/external-parties.module';
+import { InteractivePrepareModule } from './modules/interactive-prepare/interactive-prepare.module';
 
 /** The service: one module per capability. Add a capability by adding its module here. */
-export const CAPABILITY_MODULES = [SystemModule, UsersModule, PartiesModule, IdentityProvidersModule, InteractiveExecutionModule];
+export const CAPABILITY_MODULES = [SystemModule, UsersModule, PartiesModule, IdentityProvidersModule, ExternalPartiesModule, InteractivePrepareModule, InteractiveExecutionModule];
 
 @Module({})
 export class AppModule {

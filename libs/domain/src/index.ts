@@ -4,5 +4,7 @@ export * from './ledger';
 export * from './users';
 export * from './parties';
 export * from './identity-providers';
+export * from './external-parties';
+export * from './prepare';
 export * from './ledger-model';
 export * from './execute-submission';

@@ -10,4 +10,6 @@ export * from './repositories/users.repository';
 export * from './repositories/node-secrets.repository';
 export * from './repositories/parties.repository';
 export * from './repositories/identity-providers.repository';
+export * from './repositories/external-parties.repository';
+export * from './repositories/contract-lookup.repository';
 export * from './repositories/execution-state.repository';

@@ -6,4 +6,6 @@ export * from './codecs/object-meta';
 export * from './codecs/user';
 export * from './codecs/party';
 export * from './codecs/identity-provider';
+export * from './codecs/crypto';
+export * from './codecs/prepare';
 export * from './codecs/execute-submission';

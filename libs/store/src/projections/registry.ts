@@ -7,6 +7,7 @@ import { usersProjection } from './users.projection';
 import { partiesProjection } from './parties.projection';
 import { identityProvidersProjection } from './identity-providers.projection';
 import { contractsProjection } from './contracts.projection';
+import { externalPartiesProjection } from './external-parties.projection';
 import { commandDeduplicationProjection } from './command-deduplication.projection';
 
 /**
@@ -42,6 +43,7 @@ export const projections: readonly Projection[] = [
   contractsProjection,
   partiesProjection,
   identityProvidersProjection,
+  externalPartiesProjection,
   commandDeduplicationProjection,
 ];
 
