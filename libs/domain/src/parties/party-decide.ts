@@ -78,8 +78,7 @@ export interface AllocationDecision {
 export function decideAllocateParty(state: AllocationState, req: AllocatePartyRequest): AllocationDecision {
   if (req.partyIdHint === '') throw new Error('decideAllocateParty needs a hint (generate one for an empty request hint)');
   if (!state.identityProviderExists) throw identityProviderNotFoundArgument(req.identityProviderId);
-  const synchronizerId = chooseSynchronizer(req.synchronizerId, state.connectedSynchronizers);
-  const party = localPartyId(req.partyIdHint, state.namespace);
+  // The self-allocation quota is the participant's check; choosing a synchronizer comes later (the sync service's).
   if (req.userId !== '') {
     if (!state.user?.user || state.user.user.identityProviderId !== req.identityProviderId) throw userNotFound(req.userId);
     if (state.selfAllocationQuota !== null) {
@@ -87,6 +86,8 @@ export function decideAllocateParty(state: AllocationState, req: AllocatePartyRe
       if (parties.size + 1 > state.selfAllocationQuota) throw permissionDenied('User quota of party allocations exhausted');
     }
   }
+  const synchronizerId = chooseSynchronizer(req.synchronizerId, state.connectedSynchronizers);
+  const party = localPartyId(req.partyIdHint, state.namespace);
   if (state.existing) throw partyAlreadyExists(party);
 
   const allocated: PartyAllocatedData = {
