@@ -17,7 +17,7 @@ import type { ReassignmentBatch, ReassignmentSubmission } from './commands';
  */
 
 /** A contract as the reassignment rules need it (a row of the contracts projection). */
-export interface ContractState {
+export interface ReassignableContract {
   contractId: string;
   templateId: string;
   packageName: string;
@@ -42,7 +42,7 @@ export interface UnassignmentRecord {
   completed: boolean;
 }
 
-export interface DecisionContext {
+export interface ReassignmentDecisionContext {
   /** Whether a party is hosted on this participant. */
   isHosted: (party: string) => boolean;
   participantId: string;
@@ -57,15 +57,15 @@ export type ReassignmentEvent = NewEvent<typeof REASSIGNMENT_COMMITTED, StoredRe
 /** Wrapping of the submitter checks (ReassignmentValidationError.toSubmissionValidationError). */
 const submissionFailed = (message: string) => invalidArgument(`Submission failed because: ${message}`);
 
-export const submitterNotStakeholder = (ref: string, submitter: string) =>
+export const reassignmentSubmitterNotStakeholder = (ref: string, submitter: string) =>
   submissionFailed(`For ${ref}: submitter \`${submitter}\` is not a stakeholder`);
-export const submitterNotHosted = (ref: string, submitter: string, participantId: string) =>
+export const reassignmentSubmitterNotHosted = (ref: string, submitter: string, participantId: string) =>
   submissionFailed(`For ${ref}: ${submitter} is not hosted on ${participantId}`);
-export const unknownSynchronizer = (id: string) => invalidArgument(`Unable to resolve ${id} to a connected physical synchronizer id`);
-export const sameSynchronizers = (contractIds: string[]) =>
+export const unresolvedReassignmentSynchronizer = (id: string) => invalidArgument(`Unable to resolve ${id} to a connected physical synchronizer id`);
+export const unassignSameSynchronizers = (contractIds: string[]) =>
   invalidArgument(`Cannot unassign contracts \`${contractIds.join(', ')}\`: source and target synchronizers are the same`);
-export const unknownContract = (cid: string) => invalidArgument(`Cannot unassign contract \`${cid}\`: unknown contract`);
-export const contractNotActive = (cid: string, status: string) =>
+export const unassignUnknownContract = (cid: string) => invalidArgument(`Cannot unassign contract \`${cid}\`: unknown contract`);
+export const unassignContractNotActive = (cid: string, status: string) =>
   invalidArgument(`Cannot unassign contract \`${cid}\` because it's not active. Current status ${status}`);
 export const unknownReassignmentId = (id: string) =>
   invalidArgument(`Cannot find reassignment data for reassignment \`${id}\`: unknown reassignment id`);
@@ -77,18 +77,18 @@ const contractRef = (cid: string) => `contract \`${cid}\``;
 const reassignmentRef = (id: string) => `reassignment \`${id}\``;
 
 /** Source and target must both be synchronizers this participant is connected to. */
-export function requireConnectedSynchronizers(batch: ReassignmentBatch, connected: readonly string[]): void {
-  for (const id of [batch.source, batch.target]) if (!connected.includes(id)) throw unknownSynchronizer(id);
+export function requireReassignmentSynchronizers(batch: ReassignmentBatch, connected: readonly string[]): void {
+  for (const id of [batch.source, batch.target]) if (!connected.includes(id)) throw unresolvedReassignmentSynchronizer(id);
 }
 
 /** The submitter must be a stakeholder of the contract and hosted on this participant. */
-export function checkSubmitter(ref: string, submitter: string, stakeholders: readonly string[], ctx: DecisionContext): void {
-  if (!stakeholders.includes(submitter)) throw submitterNotStakeholder(ref, submitter);
-  if (!ctx.isHosted(submitter)) throw submitterNotHosted(ref, submitter, ctx.participantId);
+export function checkReassignmentSubmitter(ref: string, submitter: string, stakeholders: readonly string[], ctx: ReassignmentDecisionContext): void {
+  if (!stakeholders.includes(submitter)) throw reassignmentSubmitterNotStakeholder(ref, submitter);
+  if (!ctx.isHosted(submitter)) throw reassignmentSubmitterNotHosted(ref, submitter, ctx.participantId);
 }
 
 /** How Canton prints a contract's status on the source synchronizer. */
-function statusText(c: ContractState): string {
+function statusText(c: ReassignableContract): string {
   if (c.status === 'archived') return 'Archived';
   return `ReassignedAway(Target(${c.inFlightTarget ?? ''}),${c.reassignmentCounter})`;
 }
@@ -115,20 +115,20 @@ function eventOf(sub: ReassignmentSubmission, synchronizerId: string, id: string
  */
 export function decideUnassign(
   sub: ReassignmentSubmission & { batch: Extract<ReassignmentBatch, { kind: 'unassign' }> },
-  contracts: ReadonlyMap<string, ContractState>,
-  ctx: DecisionContext & { exclusivityTimeoutMicros: bigint },
+  contracts: ReadonlyMap<string, ReassignableContract>,
+  ctx: ReassignmentDecisionContext & { exclusivityTimeoutMicros: bigint },
 ): ReassignmentEvent {
   const { source, target, contractIds } = sub.batch;
-  if (source === target) throw sameSynchronizers(contractIds);
-  const moved: ContractState[] = [];
+  if (source === target) throw unassignSameSynchronizers(contractIds);
+  const moved: ReassignableContract[] = [];
   const seen = new Set<string>();
   for (const cid of contractIds) {
     const c = contracts.get(cid);
-    if (!c || (c.status === 'active' && c.synchronizerId !== source)) throw unknownContract(cid);
-    if (c.status !== 'active') throw contractNotActive(cid, statusText(c));
+    if (!c || (c.status === 'active' && c.synchronizerId !== source)) throw unassignUnknownContract(cid);
+    if (c.status !== 'active') throw unassignContractNotActive(cid, statusText(c));
     // Named twice in one batch: the first unassign already moved it away.
-    if (seen.has(cid)) throw contractNotActive(cid, statusText({ ...c, status: 'in_flight', inFlightTarget: target, reassignmentCounter: c.reassignmentCounter + 1 }));
-    checkSubmitter(contractRef(cid), sub.submitter, c.stakeholders, ctx);
+    if (seen.has(cid)) throw unassignContractNotActive(cid, statusText({ ...c, status: 'in_flight', inFlightTarget: target, reassignmentCounter: c.reassignmentCounter + 1 }));
+    checkReassignmentSubmitter(contractRef(cid), sub.submitter, c.stakeholders, ctx);
     seen.add(cid);
     moved.push(c);
   }
@@ -161,8 +161,8 @@ export function decideUnassign(
 export function decideAssign(
   sub: ReassignmentSubmission & { batch: Extract<ReassignmentBatch, { kind: 'assign' }> },
   unassignment: UnassignmentRecord | null,
-  contracts: ReadonlyMap<string, ContractState>,
-  ctx: DecisionContext,
+  contracts: ReadonlyMap<string, ReassignableContract>,
+  ctx: ReassignmentDecisionContext,
 ): ReassignmentEvent {
   const { source, target, reassignmentId: id } = sub.batch;
   if (!unassignment || unassignment.source !== source || unassignment.target !== target) throw unknownReassignmentId(id);
@@ -170,7 +170,7 @@ export function decideAssign(
   const done = inFlight.some(({ u, c }) => !c || c.status !== 'in_flight' || c.reassignmentCounter !== u.reassignmentCounter);
   if (unassignment.completed || done) throw assignmentCompleted(id);
   const stakeholders = union(inFlight.map(({ c }) => c!.stakeholders));
-  for (const { c } of inFlight) checkSubmitter(reassignmentRef(id), sub.submitter, c!.stakeholders, ctx);
+  for (const { c } of inFlight) checkReassignmentSubmitter(reassignmentRef(id), sub.submitter, c!.stakeholders, ctx);
   if (
     sub.submitter !== unassignment.submitter &&
     unassignment.assignmentExclusivity !== null &&
