@@ -91,7 +91,30 @@ export interface PartySigningThresholdsTable {
   threshold: number;
 }
 
+export interface ReassignmentsTable {
+  reassignment_id: string;
+  source_synchronizer: string;
+  target_synchronizer: string;
+  submitter: string;
+  unassigned_offset: Int8;
+  unassigned_at: string;
+  assignment_exclusivity: string | null;
+  contracts: ColumnType<Array<{ contractId: string; reassignmentCounter: number }>, string, string>;
+  assigned_offset: Int8 | null;
+}
+
+export interface ReassignmentCompletionsTable {
+  user_id: string;
+  submitter: string;
+  command_id: string;
+  submission_id: string;
+  completion_offset: Int8;
+  record_time: string;
+}
+
 export interface CoreTables {
+  reassignments: ReassignmentsTable;
+  reassignment_completions: ReassignmentCompletionsTable;
   party_signing_keys: PartySigningKeysTable;
   party_signing_thresholds: PartySigningThresholdsTable;
   contracts: ContractsTable;

@@ -1,0 +1,84 @@
+import { sql, type Kysely } from 'kysely';
+import type { ChangeId, ReassignableContract, ReassignmentCompletion, UnassignmentRecord } from '@ledgerline/domain';
+import type { DB } from '../schema';
+
+/** What an unassign decision reads: the change id's last completion and the named contracts. */
+export interface UnassignState {
+  completion: ReassignmentCompletion | null;
+  contracts: Map<string, ReassignableContract>;
+}
+
+/** What an assign decision reads: the change id's last completion, the unassignment and its contracts. */
+export interface AssignState extends UnassignState {
+  unassignment: UnassignmentRecord | null;
+}
+
+/**
+ * Interim rule for "hosted on this participant", kept in one place so that it can switch to the party store when the
+ * parties capability lands: a party is hosted if it is a stakeholder of a contract this ledger knows.
+ */
+export function isHostedOnThisParticipant(party: string, knownContracts: Iterable<ReassignableContract>): boolean {
+  for (const c of knownContracts) if (c.stakeholders.includes(party)) return true;
+  return false;
+}
+
+const completionSql = (c: ChangeId) => sql<ReassignmentCompletion | null>`(
+  SELECT json_build_object('submissionId', submission_id, 'completionOffset', completion_offset, 'recordTime', record_time)
+  FROM reassignment_completions WHERE user_id = ${c.userId} AND submitter = ${c.submitter} AND command_id = ${c.commandId})`;
+
+/** Contracts as JSON objects; an in-flight one carries the target of its pending unassignment. */
+const contractJson = sql`json_build_object(
+  'contractId', c.contract_id, 'templateId', c.template_id, 'packageName', c.package_name, 'stakeholders', c.stakeholders,
+  'status', c.status, 'synchronizerId', c.synchronizer_id, 'reassignmentCounter', c.reassignment_counter,
+  'createdEvent', c.created_event,
+  'inFlightTarget', CASE WHEN c.status = 'in_flight' THEN (
+    SELECT r.target_synchronizer FROM reassignments r
+    WHERE r.assigned_offset IS NULL AND r.contracts @> jsonb_build_array(jsonb_build_object('contractId', c.contract_id)) LIMIT 1) END)`;
+
+const toMap = (rows: ReassignableContract[] | null) =>
+  new Map((rows ?? []).map((c) => [c.contractId, { ...c, reassignmentCounter: Number(c.reassignmentCounter) }]));
+
+/** Reads for reassignment decisions: one round trip each, inside the write transaction. */
+export class ReassignmentsRepository {
+  async unassignState(db: Kysely<DB>, changeId: ChangeId, contractIds: string[]): Promise<UnassignState> {
+    const { rows } = await sql<{ completion: ReassignmentCompletion | null; contracts: ReassignableContract[] | null }>`
+      SELECT ${completionSql(changeId)} AS completion,
+        (SELECT json_agg(${contractJson}) FROM contracts c WHERE c.contract_id = ANY(${contractIds}::text[])) AS contracts`.execute(db);
+    return { completion: normalizeCompletion(rows[0].completion), contracts: toMap(rows[0].contracts) };
+  }
+
+  async assignState(db: Kysely<DB>, changeId: ChangeId, reassignmentId: string): Promise<AssignState> {
+    const { rows } = await sql<{
+      completion: ReassignmentCompletion | null;
+      unassignment: (Omit<UnassignmentRecord, 'completed'> & { assignedOffset: number | null }) | null;
+      contracts: ReassignableContract[] | null;
+    }>`
+      WITH r AS (SELECT * FROM reassignments WHERE reassignment_id = ${reassignmentId})
+      SELECT ${completionSql(changeId)} AS completion,
+        (SELECT json_build_object('reassignmentId', reassignment_id, 'source', source_synchronizer, 'target', target_synchronizer,
+            'submitter', submitter, 'assignmentExclusivity', assignment_exclusivity, 'contracts', contracts,
+            'assignedOffset', assigned_offset) FROM r) AS unassignment,
+        (SELECT json_agg(${contractJson}) FROM contracts c
+          WHERE c.contract_id IN (SELECT jsonb_array_elements(r.contracts) ->> 'contractId' FROM r)) AS contracts`.execute(db);
+    const u = rows[0].unassignment;
+    return {
+      completion: normalizeCompletion(rows[0].completion),
+      contracts: toMap(rows[0].contracts),
+      unassignment: u
+        ? {
+            reassignmentId: u.reassignmentId,
+            source: u.source,
+            target: u.target,
+            submitter: u.submitter,
+            assignmentExclusivity: u.assignmentExclusivity,
+            contracts: u.contracts.map((c) => ({ contractId: c.contractId, reassignmentCounter: Number(c.reassignmentCounter) })),
+            completed: u.assignedOffset !== null,
+          }
+        : null,
+    };
+  }
+}
+
+function normalizeCompletion(c: ReassignmentCompletion | null): ReassignmentCompletion | null {
+  return c ? { ...c, completionOffset: Number(c.completionOffset) } : null;
+}
