@@ -33,7 +33,7 @@ export function createdEventFor(spec: ContractSpec, nodeId = 0): StoredCreatedEv
     templateId: `${TEST_PACKAGE_ID}:Iou:Iou`,
     packageName: 'model-tests',
     representativePackageId: TEST_PACKAGE_ID,
-    createArgument: { issuer: spec.signatories[0], owner: (spec.observers ?? spec.signatories)[0], amount: '100.0000000000' },
+    createArgument: { issuer: spec.signatories[0], owner: spec.observers?.[0] ?? spec.signatories[0], amount: '100.0000000000' },
     createdEventBlob: Buffer.from(`blob:${spec.seed}`).toString('base64'),
     signatories: spec.signatories,
     observers: spec.observers ?? [],
