@@ -26,14 +26,17 @@ const completionSql = (c: ChangeId) => sql<ReassignmentCompletion | null>`(
   SELECT json_build_object('submissionId', submission_id, 'completionOffset', completion_offset, 'recordTime', record_time)
   FROM reassignment_completions WHERE user_id = ${c.userId} AND submitter = ${c.submitter} AND command_id = ${c.commandId})`;
 
-/** Contracts as JSON objects; an in-flight one carries the target of its pending unassignment. */
-const contractJson = sql`json_build_object(
+/**
+ * Contracts as JSON objects. With `inFlightTarget`, an in-flight one also carries the target of its pending
+ * unassignment (only the unassign path needs it, for its error message).
+ */
+const contractJson = (inFlightTarget: boolean) => sql`json_build_object(
   'contractId', c.contract_id, 'templateId', c.template_id, 'packageName', c.package_name, 'stakeholders', c.stakeholders,
   'status', c.status, 'synchronizerId', c.synchronizer_id, 'reassignmentCounter', c.reassignment_counter,
-  'createdEvent', c.created_event,
+  'createdEvent', c.created_event${inFlightTarget ? sql`,
   'inFlightTarget', CASE WHEN c.status = 'in_flight' THEN (
     SELECT r.target_synchronizer FROM reassignments r
-    WHERE r.assigned_offset IS NULL AND r.contracts @> jsonb_build_array(jsonb_build_object('contractId', c.contract_id)) LIMIT 1) END)`;
+    WHERE r.assigned_offset IS NULL AND r.contracts @> jsonb_build_array(jsonb_build_object('contractId', c.contract_id)) LIMIT 1) END` : sql``})`;
 
 const toMap = (rows: ReassignableContract[] | null) =>
   new Map((rows ?? []).map((c) => [c.contractId, { ...c, reassignmentCounter: Number(c.reassignmentCounter) }]));
@@ -43,7 +46,7 @@ export class ReassignmentsRepository {
   async unassignState(db: Kysely<DB>, changeId: ChangeId, contractIds: string[]): Promise<UnassignState> {
     const { rows } = await sql<{ completion: ReassignmentCompletion | null; contracts: ReassignableContract[] | null }>`
       SELECT ${completionSql(changeId)} AS completion,
-        (SELECT json_agg(${contractJson}) FROM contracts c WHERE c.contract_id = ANY(${contractIds}::text[])) AS contracts`.execute(db);
+        (SELECT json_agg(${contractJson(true)}) FROM contracts c WHERE c.contract_id = ANY(${contractIds}::text[])) AS contracts`.execute(db);
     return { completion: normalizeCompletion(rows[0].completion), contracts: toMap(rows[0].contracts) };
   }
 
@@ -58,7 +61,7 @@ export class ReassignmentsRepository {
         (SELECT json_build_object('reassignmentId', reassignment_id, 'source', source_synchronizer, 'target', target_synchronizer,
             'submitter', submitter, 'assignmentExclusivity', assignment_exclusivity, 'contracts', contracts,
             'assignedOffset', assigned_offset) FROM r) AS unassignment,
-        (SELECT json_agg(${contractJson}) FROM contracts c
+        (SELECT json_agg(${contractJson(false)}) FROM contracts c
           WHERE c.contract_id IN (SELECT jsonb_array_elements(r.contracts) ->> 'contractId' FROM r)) AS contracts`.execute(db);
     const u = rows[0].unassignment;
     return {
