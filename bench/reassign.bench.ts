@@ -2,7 +2,7 @@
  * npm run bench:reassign — unassign+assign round trips per second at 16 concurrent clients, next to the append baseline
  * (one single-row INSERT + COMMIT per append through pg) measured in the same run on the same PostgreSQL.
  *
- * Two reassignment figures: through the HTTP API (JWT, claims, JSON, the whole service) and in-process through the
+ * For context it also measures the event store alone (one trivial update per work). Two reassignment figures: through the HTTP API (JWT, claims, JSON, the whole service) and in-process through the
  * CommandBus (the command handler and the event store only). Each client owns one contract and moves it A → B → A …;
  * a round trip is an unassign followed by the assign of its reassignment id.
  *
@@ -189,6 +189,13 @@ async function main(): Promise<void> {
     return { reassignmentId: 'Unassigned' in e ? e.Unassigned.reassignmentId : e.Assigned.reassignmentId };
   };
 
+  // Context: the event store itself, one trivial ledger update per work (what every write of the service pays).
+  results.push([
+    'event-store appends (one update per work, in-process)',
+    await measure(CLIENTS, SECONDS, (c) =>
+      runtime.eventStore.append([{ type: 'BenchAppend', stream: `bench:${c}`, data: { c }, update: { kind: 'Transaction', synchronizerId: A, parties: [owner] } }]).then(() => undefined),
+    ),
+  ]);
   results.push(['reassignment round trips, HTTP API', await roundTrips('http', httpSubmit)]);
   results.push(['reassignment round trips, in-process CommandBus', await roundTrips('bus', busSubmit)]);
 
