@@ -100,20 +100,25 @@ export interface ReassignmentsTable {
   unassigned_at: string;
   assignment_exclusivity: string | null;
   contracts: ColumnType<Array<{ contractId: string; reassignmentCounter: number }>, string, string>;
-  assigned_offset: Int8 | null;
+}
+
+export interface ReassignmentAssignmentsTable {
+  reassignment_id: string;
+  assigned_offset: Int8;
 }
 
 export interface ReassignmentCompletionsTable {
   user_id: string;
   submitter: string;
   command_id: string;
-  submission_id: string;
   completion_offset: Int8;
+  submission_id: string;
   record_time: string;
 }
 
 export interface CoreTables {
   reassignments: ReassignmentsTable;
+  reassignment_assignments: ReassignmentAssignmentsTable;
   reassignment_completions: ReassignmentCompletionsTable;
   party_signing_keys: PartySigningKeysTable;
   party_signing_thresholds: PartySigningThresholdsTable;

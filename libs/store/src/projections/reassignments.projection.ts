@@ -1,48 +1,54 @@
-import { sql } from 'kysely';
 import { REASSIGNMENT_COMMITTED, type StoredReassignment } from '@ledgerline/domain';
 import type { Projection } from './registry';
 
+const NO_ROWS = {};
+
 /**
- * Unassignments and their completion, and the change ids of committed reassignment submissions (deduplication).
- * An unassignment (one reassignment id per batch) becomes a row of `reassignments`; its assignment sets
- * `assigned_offset`. One statement per event: the row write and the completion upsert share a CTE.
+ * Unassignments, their completion by an assignment, and the change ids of committed reassignment submissions
+ * (deduplication). Insert-only, so the rows are buffered and written once per batch. Decisions later in the same batch do
+ * not need them: a completed assignment shows in the contracts projection (applied at once: the contracts are no longer
+ * in flight), an assign can only name an unassignment committed earlier, and a change id is kept from being submitted
+ * twice at once by the handler's in-flight set.
  */
 export const reassignmentsProjection: Projection = {
   name: 'reassignments',
-  tables: ['reassignments', 'reassignment_completions'],
+  tables: ['reassignments', 'reassignment_assignments', 'reassignment_completions'],
   handles: [REASSIGNMENT_COMMITTED],
-  async apply(trx, event) {
+  rows(event) {
     const h = event.update;
-    if (!h) return;
+    if (!h) return NO_ROWS;
     const r = event.data as StoredReassignment;
     const unassigned = r.events.flatMap((e) => ('Unassigned' in e ? [e.Unassigned] : []));
     const assigned = r.events.flatMap((e) => ('Assigned' in e ? [e.Assigned] : []));
-    const writes = [];
-    if (unassigned.length) {
-      const u = unassigned[0];
-      const contracts = JSON.stringify(unassigned.map((e) => ({ contractId: e.contractId, reassignmentCounter: e.reassignmentCounter })));
-      writes.push(sql`INSERT INTO reassignments (reassignment_id, source_synchronizer, target_synchronizer, submitter, unassigned_offset,
-          unassigned_at, assignment_exclusivity, contracts)
-        VALUES (${u.reassignmentId}, ${u.source}, ${u.target}, ${u.submitter}, ${h.offset}, ${h.recordTime}, ${u.assignmentExclusivity},
-          ${contracts}::jsonb)`);
-    }
-    if (assigned.length) {
-      writes.push(sql`UPDATE reassignments SET assigned_offset = ${h.offset} WHERE reassignment_id = ${assigned[0].reassignmentId}`);
-    }
-    if (r.submission) {
-      const s = r.submission;
-      writes.push(sql`INSERT INTO reassignment_completions (user_id, submitter, command_id, submission_id, completion_offset, record_time)
-        VALUES (${s.userId}, ${s.submitter}, ${r.commandId}, ${s.submissionId}, ${h.offset}, ${h.recordTime})
-        ON CONFLICT (user_id, submitter, command_id)
-        DO UPDATE SET submission_id = EXCLUDED.submission_id, completion_offset = EXCLUDED.completion_offset, record_time = EXCLUDED.record_time`);
-    }
-    if (writes.length === 0) return;
-    if (writes.length === 1) {
-      await writes[0].execute(trx);
-      return;
-    }
-    // Data-modifying CTEs: every write runs, in one round trip.
-    const ctes = writes.slice(0, -1).map((w, i) => sql`${sql.raw(`w${i}`)} AS (${w})`);
-    await sql`WITH ${sql.join(ctes)} ${writes[writes.length - 1]}`.execute(trx);
+    const u = unassigned[0];
+    return {
+      reassignments: u
+        ? [
+            {
+              reassignment_id: u.reassignmentId,
+              source_synchronizer: u.source,
+              target_synchronizer: u.target,
+              submitter: u.submitter,
+              unassigned_offset: h.offset,
+              unassigned_at: h.recordTime,
+              assignment_exclusivity: u.assignmentExclusivity,
+              contracts: JSON.stringify(unassigned.map((e) => ({ contractId: e.contractId, reassignmentCounter: e.reassignmentCounter }))),
+            },
+          ]
+        : [],
+      reassignment_assignments: assigned.length ? [{ reassignment_id: assigned[0].reassignmentId, assigned_offset: h.offset }] : [],
+      reassignment_completions: r.submission
+        ? [
+            {
+              user_id: r.submission.userId,
+              submitter: r.submission.submitter,
+              command_id: r.commandId,
+              completion_offset: h.offset,
+              submission_id: r.submission.submissionId,
+              record_time: h.recordTime,
+            },
+          ]
+        : [],
+    };
   },
 };

@@ -24,7 +24,8 @@ export function isHostedOnThisParticipant(party: string, knownContracts: Iterabl
 
 const completionSql = (c: ChangeId) => sql<ReassignmentCompletion | null>`(
   SELECT json_build_object('submissionId', submission_id, 'completionOffset', completion_offset, 'recordTime', record_time)
-  FROM reassignment_completions WHERE user_id = ${c.userId} AND submitter = ${c.submitter} AND command_id = ${c.commandId})`;
+  FROM reassignment_completions WHERE user_id = ${c.userId} AND submitter = ${c.submitter} AND command_id = ${c.commandId}
+  ORDER BY completion_offset DESC LIMIT 1)`;
 
 /**
  * Contracts as JSON objects. With `inFlightTarget`, an in-flight one also carries the target of its pending
@@ -36,7 +37,9 @@ const contractJson = (inFlightTarget: boolean) => sql`json_build_object(
   'createdEvent', c.created_event${inFlightTarget ? sql`,
   'inFlightTarget', CASE WHEN c.status = 'in_flight' THEN (
     SELECT r.target_synchronizer FROM reassignments r
-    WHERE r.assigned_offset IS NULL AND r.contracts @> jsonb_build_array(jsonb_build_object('contractId', c.contract_id)) LIMIT 1) END` : sql``})`;
+    WHERE r.contracts @> jsonb_build_array(jsonb_build_object('contractId', c.contract_id))
+      AND NOT EXISTS (SELECT 1 FROM reassignment_assignments a WHERE a.reassignment_id = r.reassignment_id)
+    ORDER BY r.unassigned_offset DESC LIMIT 1) END` : sql``})`;
 
 const toMap = (rows: ReassignableContract[] | null) =>
   new Map((rows ?? []).map((c) => [c.contractId, { ...c, reassignmentCounter: Number(c.reassignmentCounter) }]));
@@ -60,7 +63,8 @@ export class ReassignmentsRepository {
       SELECT ${completionSql(changeId)} AS completion,
         (SELECT json_build_object('reassignmentId', reassignment_id, 'source', source_synchronizer, 'target', target_synchronizer,
             'submitter', submitter, 'assignmentExclusivity', assignment_exclusivity, 'contracts', contracts,
-            'assignedOffset', assigned_offset) FROM r) AS unassignment,
+            'assignedOffset', (SELECT assigned_offset FROM reassignment_assignments a WHERE a.reassignment_id = r.reassignment_id)) FROM r)
+          AS unassignment,
         (SELECT json_agg(${contractJson(false)}) FROM contracts c
           WHERE c.contract_id IN (SELECT jsonb_array_elements(r.contracts) ->> 'contractId' FROM r)) AS contracts`.execute(db);
     const u = rows[0].unassignment;
