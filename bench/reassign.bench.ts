@@ -15,7 +15,7 @@ import os from 'node:os';
 import { createHash, randomBytes } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
 import { contractIdFromSeed } from '@ledgerline/canton';
-import { decideCreateUser, TRANSACTION_COMMITTED, type Claims, type StoredTransaction } from '@ledgerline/domain';
+import { decideCreateUser, PARTY_ALLOCATED, partyStream, TRANSACTION_COMMITTED, type Claims, type StoredTransaction } from '@ledgerline/domain';
 import { UsersRepository } from '@ledgerline/store';
 import { mintHs256Token } from '@ledgerline/auth';
 import { createApp } from '../apps/server/src/app';
@@ -94,6 +94,13 @@ async function main(): Promise<void> {
       const base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
       const [A, B] = runtime.identity.synchronizers.map((s) => s.id);
       const owner = partyId('bench-owner');
+      await runtime.eventStore.append([
+        {
+          type: PARTY_ALLOCATED,
+          stream: partyStream(owner),
+          data: { party: owner, isLocal: true, identityProviderId: '', annotations: {}, synchronizerId: A, participantId: runtime.identity.participantId },
+        },
+      ]);
       const users = new UsersRepository();
       await runtime.eventStore.execute(async (tx) =>
         tx.append(decideCreateUser(await users.state(tx.db, 'bench'), { id: 'bench', primaryParty: '', isDeactivated: false, annotations: {}, identityProviderId: '' }, [{ kind: 'CanActAs', party: owner }])),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractIdFromSeed } from '../../libs/canton/src';
 import type { StoredCreatedEvent } from '../../libs/domain/src';
-import { archiveIfActive, createContract, partyId } from '../support/contracts';
+import { allocateLocalParties, archiveIfActive, createContract, partyId } from '../support/contracts';
 import { startTestLedger, type TestLedger } from '../support/ledger';
 
 let ledger: TestLedger;
@@ -17,6 +17,8 @@ const cmdId = () => `cmd-${++seq}`;
 beforeAll(async () => {
   ledger = await startTestLedger();
   [A, B] = ledger.runtime.identity.synchronizers.map((s) => s.id);
+  // dave stays unallocated: a stakeholder that is not hosted here.
+  await allocateLocalParties(ledger.runtime.eventStore, [alice, bob, carol], ledger.participantId, A);
   const users: Array<[string, unknown[]]> = [
     ['alice', [{ kind: { CanActAs: { value: { party: alice } } } }, { kind: { CanReadAs: { value: { party: bob } } } }]],
     ['alice-all', [{ kind: { CanActAs: { value: { party: alice } } } }, { kind: { CanReadAsAnyParty: { value: {} } } }]],
@@ -235,6 +237,10 @@ describe('rejections: code, status, ledger end unchanged', () => {
     const elsewhere = `elsewhere::1220${'ab'.repeat(32)}`;
     await rejected(unassignBody([c.contractId], { target: elsewhere }), 'INVALID_ARGUMENT', 400, invalidArg(`Unable to resolve ${elsewhere} to a connected physical synchronizer id`));
     await rejected(unassignBody([c.contractId], { submitter: carol, eventFormat: byParty(carol) }), 'INVALID_ARGUMENT', 400, invalidArg(`Submission failed because: For contract \`${c.contractId}\`: submitter \`${carol}\` is not a stakeholder`), 'carol');
+    const dave = partyId('dave');
+    const shared = await newContract('iou-not-hosted', A, [dave]);
+    expect((await ledger.call('POST', '/v2/users', { user: { id: 'dave' }, rights: [{ kind: { CanActAs: { value: { party: dave } } } }] })).status).toBe(200);
+    await rejected(unassignBody([shared.contractId], { submitter: dave, eventFormat: byParty(dave) }), 'INVALID_ARGUMENT', 400, invalidArg(`Submission failed because: For contract \`${shared.contractId}\`: ${dave} is not hosted on ${ledger.participantId}`), 'dave');
     const missingId = `00${'1220'}${'cd'.repeat(32)}`;
     await rejected(assignBody(missingId), 'INVALID_ARGUMENT', 400, invalidArg(`Cannot find reassignment data for reassignment \`${missingId}\`: unknown reassignment id`));
     const body = await rejected(unassignBody([c.contractId], { target: A }), 'INVALID_ARGUMENT', 400);

@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import { contractIdFromSeed } from '../../libs/canton/src';
 import {
   notFound,
+  PARTY_ALLOCATED,
+  partyStream,
+  type PartyAllocatedData,
   TRANSACTION_COMMITTED,
   type CommittedEvent,
   type StoredCreatedEvent,
@@ -105,4 +108,15 @@ export function archiveIfActive(store: EventStore, created: StoredCreatedEvent, 
     const [ce] = await tx.append([{ type: TRANSACTION_COMMITTED, stream: `transaction:archive:${created.contractId}`, data, update: { kind: 'Transaction', synchronizerId, parties: stakeholders } }]);
     return ce;
   });
+}
+
+/** Allocates local parties on this participant (PartyAllocated events, as the parties capability appends them). */
+export async function allocateLocalParties(store: EventStore, parties: string[], participantId: string, synchronizerId: string): Promise<void> {
+  await store.append(
+    parties.map((party) => ({
+      type: PARTY_ALLOCATED,
+      stream: partyStream(party),
+      data: { party, isLocal: true, identityProviderId: '', annotations: {}, synchronizerId, participantId } satisfies PartyAllocatedData,
+    })),
+  );
 }

@@ -5,10 +5,13 @@ import type { LedgerRuntime } from './infrastructure/runtime';
 import { RouteCatalog } from './http/route-catalog';
 import { SystemModule } from './modules/system/system.module';
 import { UsersModule } from './modules/users/users.module';
+import { PartiesModule } from './modules/parties/parties.module';
+import { InteractiveExecutionModule } from './modules/interactive-execution/interactive-execution.module';
+import { IdentityProvidersModule } from './modules/identity-providers/identity-providers.module';
 import { ReassignmentModule } from './modules/reassignment/reassignment.module';
 
 /** The service: one module per capability. Add a capability by adding its module here. */
-export const CAPABILITY_MODULES = [SystemModule, UsersModule, ReassignmentModule];
+export const CAPABILITY_MODULES = [SystemModule, UsersModule, PartiesModule, IdentityProvidersModule, InteractiveExecutionModule, ReassignmentModule];
 
 @Module({})
 export class AppModule {

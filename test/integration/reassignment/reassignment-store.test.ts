@@ -7,7 +7,7 @@ import { ParticipantIdentity } from '../../../apps/server/src/infrastructure/par
 import { ReassignmentSettings } from '../../../apps/server/src/modules/reassignment/commands/reassignment-settings';
 import { SubmitReassignmentCommand, type ReassignmentRequestBody } from '../../../apps/server/src/modules/reassignment/commands/submit-reassignment.command';
 import { SubmitReassignmentHandler } from '../../../apps/server/src/modules/reassignment/commands/submit-reassignment.handler';
-import { archiveIfActive, createContract, createContracts, partyId } from '../../support/contracts';
+import { allocateLocalParties, archiveIfActive, createContract, createContracts, partyId } from '../../support/contracts';
 import { openTestDatabase } from '../../support/database';
 
 const A = `alpha::1220${'a1'.repeat(32)}`;
@@ -35,6 +35,7 @@ beforeAll(async () => {
     { alias: 'beta', id: B },
   ]);
   main = handler();
+  await allocateLocalParties(store, [alice, bob, carol], identity.participantId, A);
 });
 afterAll(async () => {
   await store.close();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contractIdFromSeed, reassignmentId } from '../../../libs/canton/src';
 import {
-  checkDeduplication,
+  checkReassignmentDeduplication,
   decideAssign,
   decideUnassign,
   isoMicros,
@@ -265,9 +265,9 @@ describe('event format selection (ACS_DELTA)', () => {
 describe('deduplication', () => {
   const prev = { submissionId: 's', completionOffset: 7, recordTime: isoMicros(NOW) };
   it('rejects within the period, with the completion offset; accepts after it or without a previous success', () => {
-    const e = caught(() => checkDeduplication(prev, NOW + 999n, 1000n));
+    const e = caught(() => checkReassignmentDeduplication(prev, NOW + 999n, 1000n));
     expect([e.code, e.category.httpStatus, e.context.completion_offset, e.definiteAnswer]).toEqual(['DUPLICATE_COMMAND', 409, '7', false]);
-    expect(() => checkDeduplication(prev, NOW + 1000n, 1000n)).not.toThrow();
-    expect(() => checkDeduplication(null, NOW, 1000n)).not.toThrow();
+    expect(() => checkReassignmentDeduplication(prev, NOW + 1001n, 1000n)).not.toThrow();
+    expect(() => checkReassignmentDeduplication(null, NOW, 1000n)).not.toThrow();
   });
 });

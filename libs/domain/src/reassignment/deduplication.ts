@@ -1,45 +1,31 @@
-import { contention, LedgerError } from '../errors';
-import { ErrorCategories } from '../errors/error-category';
 import { parseIsoMicros } from '../ledger/time';
+import { changeIdOf, checkDeduplication, type CompletedChange } from '../ledger-model/deduplication';
 
 /**
- * Command deduplication of reassignment submissions (behaviour.md §A.6, §F.5): the change id is (userId, submitter,
- * commandId). A change id whose last successful submission is within the deduplication period is a duplicate; one that
- * is still being processed is in flight. Pure.
+ * Command deduplication of reassignment submissions, with the rules and errors every command of the service shares
+ * (ledger-model/deduplication.ts): the change id is (userId, [submitter], commandId); its last success within the
+ * deduplication period makes a resubmission a DUPLICATE_COMMAND. Pure.
  */
-export interface ChangeId {
+export interface ReassignmentChange {
   userId: string;
   submitter: string;
   commandId: string;
 }
 
-export const changeIdKey = (c: ChangeId): string => JSON.stringify([c.userId, c.submitter, c.commandId]);
+export const reassignmentChangeId = (c: ReassignmentChange): string => changeIdOf(c.userId, [c.submitter], c.commandId);
 
-/** The last successful submission of a change id, as recorded. */
-export interface Completion {
+/** The last successful submission of a change id, as the reassignment projection records it. */
+export interface ReassignmentCompletion {
   submissionId: string;
   completionOffset: number;
   /** ISO-8601 µs */
   recordTime: string;
 }
 
-export const duplicateCommand = (previous: Completion) =>
-  new LedgerError(
-    'DUPLICATE_COMMAND',
-    ErrorCategories.InvalidGivenCurrentSystemStateResourceExists,
-    'A command with the given command id has already been successfully processed',
-    {
-      context: { completion_offset: String(previous.completionOffset), existing_submission_id: previous.submissionId },
-      definiteAnswer: false,
-    },
-  );
-
-export const submissionAlreadyInFlight = (c: ChangeId, submissionId: string) =>
-  contention('SUBMISSION_ALREADY_IN_FLIGHT', 'The submission is already in-flight', {
-    context: { changeId: `ChangeId(${c.userId},${c.commandId},Set(${c.submitter}))`, submissionId },
-  });
-
-/** Rejects a change id whose previous success lies within `periodMicros` of `nowMicros`. */
-export function checkDeduplication(previous: Completion | null, nowMicros: bigint, periodMicros: bigint): void {
-  if (previous && nowMicros < parseIsoMicros(previous.recordTime) + periodMicros) throw duplicateCommand(previous);
+/** Rejects a change id whose last success lies within `periodMicros` before `nowMicros`. */
+export function checkReassignmentDeduplication(previous: ReassignmentCompletion | null, nowMicros: bigint, periodMicros: bigint): void {
+  const completed: CompletedChange | undefined = previous
+    ? { completionOffset: previous.completionOffset, submissionId: previous.submissionId, recordTimeMicros: parseIsoMicros(previous.recordTime) }
+    : undefined;
+  checkDeduplication(completed, { kind: 'duration', micros: periodMicros }, nowMicros);
 }

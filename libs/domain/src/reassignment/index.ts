@@ -12,10 +12,8 @@ export {
 } from './event-format';
 export * from './reassignment-rules';
 export {
-  changeIdKey,
-  checkDeduplication,
-  duplicateCommand,
-  submissionAlreadyInFlight,
-  type ChangeId,
-  type Completion as ReassignmentCompletion,
+  reassignmentChangeId,
+  checkReassignmentDeduplication,
+  type ReassignmentChange,
+  type ReassignmentCompletion,
 } from './deduplication';

@@ -4,7 +4,10 @@ import type { DB } from '../schema';
 import type { Row, RowBuffer } from './row-buffer';
 import { ledgerUpdatesProjection } from './ledger-updates.projection';
 import { usersProjection } from './users.projection';
+import { partiesProjection } from './parties.projection';
+import { identityProvidersProjection } from './identity-providers.projection';
 import { contractsProjection } from './contracts.projection';
+import { commandDeduplicationProjection } from './command-deduplication.projection';
 import { reassignmentsProjection } from './reassignments.projection';
 
 /**
@@ -38,6 +41,9 @@ export const projections: readonly Projection[] = [
   usersProjection,
   ledgerUpdatesProjection,
   contractsProjection,
+  partiesProjection,
+  identityProvidersProjection,
+  commandDeduplicationProjection,
   reassignmentsProjection,
 ];
 

@@ -1,11 +1,13 @@
 import { sql, type Kysely } from 'kysely';
-import type { ChangeId, ReassignableContract, ReassignmentCompletion, UnassignmentRecord } from '@ledgerline/domain';
+import type { ReassignableContract, ReassignmentChange, ReassignmentCompletion, UnassignmentRecord } from '@ledgerline/domain';
 import type { DB } from '../schema';
 
 /** What an unassign decision reads: the change id's last completion and the named contracts. */
 export interface UnassignState {
   completion: ReassignmentCompletion | null;
   contracts: Map<string, ReassignableContract>;
+  /** Whether the submitter is hosted on this participant. */
+  submitterHosted: boolean;
 }
 
 /** What an assign decision reads: the change id's last completion, the unassignment and its contracts. */
@@ -14,15 +16,12 @@ export interface AssignState extends UnassignState {
 }
 
 /**
- * Interim rule for "hosted on this participant", kept in one place so that it can switch to the party store when the
- * parties capability lands: a party is hosted if it is a stakeholder of a contract this ledger knows.
+ * "Hosted on this participant": the party is allocated here as a local party (party_details.is_local). The one place to
+ * change if hosting becomes per synchronizer.
  */
-export function isHostedOnThisParticipant(party: string, knownContracts: Iterable<ReassignableContract>): boolean {
-  for (const c of knownContracts) if (c.stakeholders.includes(party)) return true;
-  return false;
-}
+const hostedSql = (party: string) => sql<boolean | null>`(SELECT is_local FROM party_details WHERE party = ${party})`;
 
-const completionSql = (c: ChangeId) => sql<ReassignmentCompletion | null>`(
+const completionSql = (c: ReassignmentChange) => sql<ReassignmentCompletion | null>`(
   SELECT json_build_object('submissionId', submission_id, 'completionOffset', completion_offset, 'recordTime', record_time)
   FROM reassignment_completions WHERE user_id = ${c.userId} AND submitter = ${c.submitter} AND command_id = ${c.commandId}
   ORDER BY completion_offset DESC LIMIT 1)`;
@@ -46,21 +45,22 @@ const toMap = (rows: ReassignableContract[] | null) =>
 
 /** Reads for reassignment decisions: one round trip each, inside the write transaction. */
 export class ReassignmentsRepository {
-  async unassignState(db: Kysely<DB>, changeId: ChangeId, contractIds: string[]): Promise<UnassignState> {
-    const { rows } = await sql<{ completion: ReassignmentCompletion | null; contracts: ReassignableContract[] | null }>`
-      SELECT ${completionSql(changeId)} AS completion,
+  async unassignState(db: Kysely<DB>, changeId: ReassignmentChange, contractIds: string[]): Promise<UnassignState> {
+    const { rows } = await sql<{ completion: ReassignmentCompletion | null; contracts: ReassignableContract[] | null; hosted: boolean | null }>`
+      SELECT ${completionSql(changeId)} AS completion, ${hostedSql(changeId.submitter)} AS hosted,
         (SELECT json_agg(${contractJson(true)}) FROM contracts c WHERE c.contract_id = ANY(${contractIds}::text[])) AS contracts`.execute(db);
-    return { completion: normalizeCompletion(rows[0].completion), contracts: toMap(rows[0].contracts) };
+    return { completion: normalizeCompletion(rows[0].completion), contracts: toMap(rows[0].contracts), submitterHosted: rows[0].hosted === true };
   }
 
-  async assignState(db: Kysely<DB>, changeId: ChangeId, reassignmentId: string): Promise<AssignState> {
+  async assignState(db: Kysely<DB>, changeId: ReassignmentChange, reassignmentId: string): Promise<AssignState> {
     const { rows } = await sql<{
       completion: ReassignmentCompletion | null;
       unassignment: (Omit<UnassignmentRecord, 'completed'> & { assignedOffset: number | null }) | null;
       contracts: ReassignableContract[] | null;
+      hosted: boolean | null;
     }>`
       WITH r AS (SELECT * FROM reassignments WHERE reassignment_id = ${reassignmentId})
-      SELECT ${completionSql(changeId)} AS completion,
+      SELECT ${completionSql(changeId)} AS completion, ${hostedSql(changeId.submitter)} AS hosted,
         (SELECT json_build_object('reassignmentId', reassignment_id, 'source', source_synchronizer, 'target', target_synchronizer,
             'submitter', submitter, 'assignmentExclusivity', assignment_exclusivity, 'contracts', contracts,
             'assignedOffset', (SELECT assigned_offset FROM reassignment_assignments a WHERE a.reassignment_id = r.reassignment_id)) FROM r)
@@ -71,6 +71,7 @@ export class ReassignmentsRepository {
     return {
       completion: normalizeCompletion(rows[0].completion),
       contracts: toMap(rows[0].contracts),
+      submitterHosted: rows[0].hosted === true,
       unassignment: u
         ? {
             reassignmentId: u.reassignmentId,

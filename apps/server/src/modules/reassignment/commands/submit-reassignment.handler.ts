@@ -3,8 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
   canActAs,
   canReadAs,
-  changeIdKey,
-  checkDeduplication,
+  checkReassignmentDeduplication,
   decideAssign,
   decideUnassign,
   matchUserId,
@@ -14,6 +13,7 @@ import {
   readsAsAnyParty,
   requireReassignmentSynchronizers,
   requireThat,
+  reassignmentChangeId,
   submissionAlreadyInFlight,
   validateReassignmentCommands,
   validateReassignmentEventFormat,
@@ -23,7 +23,7 @@ import {
   type StoredReassignment,
   type UpdateHeader,
 } from '@ledgerline/domain';
-import { EventStore, isHostedOnThisParticipant, ReassignmentsRepository } from '@ledgerline/store';
+import { EventStore, ReassignmentsRepository } from '@ledgerline/store';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { ReassignmentSettings } from './reassignment-settings';
 import { SubmitReassignmentCommand, type ReassignmentRequestBody } from './submit-reassignment.command';
@@ -73,8 +73,8 @@ export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassign
       this.identity.synchronizers.map((s) => s.id),
     );
 
-    const key = changeIdKey(sub);
-    if (this.inFlight.has(key)) throw submissionAlreadyInFlight(sub, sub.submissionId);
+    const key = reassignmentChangeId(sub);
+    if (this.inFlight.has(key)) throw submissionAlreadyInFlight(key, sub.submissionId);
     this.inFlight.add(key);
     try {
       const committed = await this.store.execute((tx) => this.decide(tx.db, sub).then(async (event) => (await tx.append([event]))[0]));
@@ -91,18 +91,18 @@ export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassign
     const batch = sub.batch;
     if (batch.kind === 'unassign') {
       const state = await this.repository.unassignState(db, sub, batch.contractIds);
-      checkDeduplication(state.completion, now, dedupMicros);
+      checkReassignmentDeduplication(state.completion, now, dedupMicros);
       return decideUnassign({ ...sub, batch }, state.contracts, {
         ...base,
-        isHosted: (p) => isHostedOnThisParticipant(p, state.contracts.values()),
+        isHosted: (p) => p === sub.submitter && state.submitterHosted,
         exclusivityTimeoutMicros: BigInt(this.settings.assignmentExclusivityTimeoutMs) * 1000n,
       });
     }
     const state = await this.repository.assignState(db, sub, batch.reassignmentId);
-    checkDeduplication(state.completion, now, dedupMicros);
+    checkReassignmentDeduplication(state.completion, now, dedupMicros);
     return decideAssign({ ...sub, batch }, state.unassignment, state.contracts, {
       ...base,
-      isHosted: (p) => isHostedOnThisParticipant(p, state.contracts.values()),
+      isHosted: (p) => p === sub.submitter && state.submitterHosted,
     });
   }
 }
