@@ -10,9 +10,19 @@ import { InteractiveExecutionModule } from './modules/interactive-execution/inte
 import { IdentityProvidersModule } from './modules/identity-providers/identity-providers.module';
 import { ExternalPartiesModule } from './modules/external-parties/external-parties.module';
 import { InteractivePrepareModule } from './modules/interactive-prepare/interactive-prepare.module';
+import { ReassignmentModule } from './modules/reassignment/reassignment.module';
 
 /** The service: one module per capability. Add a capability by adding its module here. */
-export const CAPABILITY_MODULES = [SystemModule, UsersModule, PartiesModule, IdentityProvidersModule, ExternalPartiesModule, InteractivePrepareModule, InteractiveExecutionModule];
+export const CAPABILITY_MODULES = [
+  SystemModule,
+  UsersModule,
+  PartiesModule,
+  IdentityProvidersModule,
+  ExternalPartiesModule,
+  InteractivePrepareModule,
+  InteractiveExecutionModule,
+  ReassignmentModule,
+];
 
 @Module({})
 export class AppModule {

@@ -37,6 +37,8 @@ export interface LedgerConfig {
   preparationTimeToleranceSeconds: number;
   /** Interactive submission: allowed |record time − ledger effective time|, seconds. */
   ledgerTimeToleranceSeconds: number;
+  /** After an unassignment, how long only its submitter may assign it (reassignment). */
+  assignmentExclusivityTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -111,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     maxDeduplicationSeconds: int('LEDGER_MAX_DEDUPLICATION_SECONDS', 7 * 24 * 3600, 1, 365 * 24 * 3600),
     preparationTimeToleranceSeconds: int('LEDGER_PREPARATION_TIME_TOLERANCE_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
     ledgerTimeToleranceSeconds: int('LEDGER_TIME_TOLERANCE_SECONDS', 60, 1, 365 * 24 * 3600),
+    assignmentExclusivityTimeoutMs: int('LEDGER_ASSIGNMENT_EXCLUSIVITY_TIMEOUT_MS', 60_000, 0, 365 * 24 * 3_600_000),
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 16) problems.push('LEDGER_JWT_SECRET must be at least 16 characters');
   if (problems.length) throw new ConfigError(problems);

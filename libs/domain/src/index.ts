@@ -8,3 +8,4 @@ export * from './external-parties';
 export * from './prepare';
 export * from './ledger-model';
 export * from './execute-submission';
+export * from './reassignment';

@@ -13,3 +13,4 @@ export * from './repositories/identity-providers.repository';
 export * from './repositories/external-parties.repository';
 export * from './repositories/contract-lookup.repository';
 export * from './repositories/execution-state.repository';
+export * from './repositories/reassignments.repository';

@@ -120,10 +120,38 @@ export interface CommandDeduplicationTable {
   record_time_micros: Int8;
 }
 
+export interface ReassignmentsTable {
+  reassignment_id: string;
+  source_synchronizer: string;
+  target_synchronizer: string;
+  submitter: string;
+  unassigned_offset: Int8;
+  unassigned_at: string;
+  assignment_exclusivity: string | null;
+  contracts: ColumnType<Array<{ contractId: string; reassignmentCounter: number }>, string, string>;
+}
+
+export interface ReassignmentAssignmentsTable {
+  reassignment_id: string;
+  assigned_offset: Int8;
+}
+
+export interface ReassignmentCompletionsTable {
+  user_id: string;
+  submitter: string;
+  command_id: string;
+  completion_offset: Int8;
+  submission_id: string;
+  record_time: string;
+}
+
 export interface CoreTables {
   party_details: PartyDetailsTable;
   identity_providers: IdentityProvidersTable;
   command_deduplication: CommandDeduplicationTable;
+  reassignments: ReassignmentsTable;
+  reassignment_assignments: ReassignmentAssignmentsTable;
+  reassignment_completions: ReassignmentCompletionsTable;
   party_signing_keys: PartySigningKeysTable;
   party_signing_thresholds: PartySigningThresholdsTable;
   contracts: ContractsTable;

@@ -9,3 +9,4 @@ export * from './codecs/identity-provider';
 export * from './codecs/crypto';
 export * from './codecs/prepare';
 export * from './codecs/execute-submission';
+export * from './codecs/reassignment';

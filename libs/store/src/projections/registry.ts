@@ -9,6 +9,7 @@ import { identityProvidersProjection } from './identity-providers.projection';
 import { contractsProjection } from './contracts.projection';
 import { externalPartiesProjection } from './external-parties.projection';
 import { commandDeduplicationProjection } from './command-deduplication.projection';
+import { reassignmentsProjection } from './reassignments.projection';
 
 /**
  * A projection keeps some tables equal to a fold of the log. It must be a pure function of the events (no clock, no
@@ -45,6 +46,7 @@ export const projections: readonly Projection[] = [
   identityProvidersProjection,
   externalPartiesProjection,
   commandDeduplicationProjection,
+  reassignmentsProjection,
 ];
 
 const byType = new Map<string, Projection[]>();

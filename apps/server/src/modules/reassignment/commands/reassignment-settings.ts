@@ -1,0 +1,9 @@
+/** The reassignment knobs of the configuration (README "Reassignment"). */
+export class ReassignmentSettings {
+  constructor(
+    /** After an unassignment, how long only its submitter may assign it. */
+    readonly assignmentExclusivityTimeoutMs: number,
+    /** How long a successful change id is remembered for deduplication. */
+    readonly maxDeduplicationSeconds: number,
+  ) {}
+}

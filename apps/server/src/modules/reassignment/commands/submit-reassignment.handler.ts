@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import {
+  canActAs,
+  canReadAs,
+  checkReassignmentDeduplication,
+  decideAssign,
+  decideUnassign,
+  matchUserId,
+  missingField,
+  nowMicros,
+  reassignmentEventFormatReaders,
+  readsAsAnyParty,
+  requireReassignmentSynchronizers,
+  requireThat,
+  reassignmentChangeId,
+  submissionAlreadyInFlight,
+  validateReassignmentCommands,
+  validateReassignmentEventFormat,
+  type Claims,
+  type ReassignmentEventFormat,
+  type ReassignmentSubmission,
+  type StoredReassignment,
+  type UpdateHeader,
+} from '@ledgerline/domain';
+import { EventStore, ReassignmentsRepository } from '@ledgerline/store';
+import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
+import { ReassignmentSettings } from './reassignment-settings';
+import { SubmitReassignmentCommand, type ReassignmentRequestBody } from './submit-reassignment.command';
+
+export interface ReassignmentResult {
+  header: UpdateHeader;
+  data: StoredReassignment;
+  /** The validated event format of the request (null: the result shows no events). */
+  format: ReassignmentEventFormat | null;
+}
+
+/** §G.2: MatchUserId + ActAs(submitter) + ReadAs for every eventFormat party (ReadAsAnyParty for filtersForAnyParty). */
+function authorize(claims: Claims, body: ReassignmentRequestBody): string {
+  const rc = body.reassignmentCommands;
+  const userId = matchUserId(claims, rc?.userId);
+  if (rc) requireThat(canActAs(claims, rc.submitter ?? ''), `Claims do not authorize to act as party '${rc.submitter ?? ''}'`);
+  const readers = reassignmentEventFormatReaders(body.eventFormat);
+  for (const p of readers.parties) requireThat(canReadAs(claims, p), `Claims do not authorize to read as party '${p}'`);
+  if (readers.anyParty) requireThat(readsAsAnyParty(claims), 'Claims do not authorize to read as any party');
+  return userId;
+}
+
+/**
+ * Submits one reassignment (a batch of unassigns or one assign): authorization, validation, then one event-store work
+ * that checks deduplication, reads the contracts (and the unassignment), decides and appends ONE 'ReassignmentCommitted'
+ * update. All commands of the batch commit together or not at all. Resolves once committed.
+ */
+@CommandHandler(SubmitReassignmentCommand)
+export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassignmentCommand, ReassignmentResult> {
+  /** Change ids being processed by this instance (SUBMISSION_ALREADY_IN_FLIGHT). */
+  private readonly inFlight = new Set<string>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly repository: ReassignmentsRepository,
+    private readonly identity: ParticipantIdentity,
+    private readonly settings: ReassignmentSettings,
+  ) {}
+
+  async execute({ claims, body }: SubmitReassignmentCommand): Promise<ReassignmentResult> {
+    const userId = authorize(claims, body);
+    if (!body.reassignmentCommands) throw missingField('reassignment_commands');
+    const format = body.eventFormat ? validateReassignmentEventFormat(body.eventFormat) : null;
+    const sub = validateReassignmentCommands(body.reassignmentCommands, userId, randomUUID);
+    requireReassignmentSynchronizers(
+      sub.batch,
+      this.identity.synchronizers.map((s) => s.id),
+    );
+
+    const key = reassignmentChangeId(sub);
+    if (this.inFlight.has(key)) throw submissionAlreadyInFlight(key, sub.submissionId);
+    this.inFlight.add(key);
+    try {
+      const committed = await this.store.execute((tx) => this.decide(tx.db, sub).then(async (event) => (await tx.append([event]))[0]));
+      return { header: committed.update!, data: committed.data as StoredReassignment, format };
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+
+  private async decide(db: Parameters<ReassignmentsRepository['unassignState']>[0], sub: ReassignmentSubmission) {
+    const now = nowMicros();
+    const dedupMicros = BigInt(this.settings.maxDeduplicationSeconds) * 1_000_000n;
+    const base = { participantId: this.identity.participantId, nowMicros: now };
+    const batch = sub.batch;
+    if (batch.kind === 'unassign') {
+      const state = await this.repository.unassignState(db, sub, batch.contractIds);
+      checkReassignmentDeduplication(state.completion, now, dedupMicros);
+      return decideUnassign({ ...sub, batch }, state.contracts, {
+        ...base,
+        isHosted: (p) => p === sub.submitter && state.submitterHosted,
+        exclusivityTimeoutMicros: BigInt(this.settings.assignmentExclusivityTimeoutMs) * 1000n,
+      });
+    }
+    const state = await this.repository.assignState(db, sub, batch.reassignmentId);
+    checkReassignmentDeduplication(state.completion, now, dedupMicros);
+    return decideAssign({ ...sub, batch }, state.unassignment, state.contracts, {
+      ...base,
+      isHosted: (p) => p === sub.submitter && state.submitterHosted,
+    });
+  }
+}

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { ReassignmentsRepository } from '@ledgerline/store';
+import { LedgerRuntime } from '../../infrastructure/runtime';
+import { ReassignmentSettings } from './commands/reassignment-settings';
+import { SubmitReassignmentHandler } from './commands/submit-reassignment.handler';
+import { ReassignmentController } from './reassignment.controller';
+
+@Module({
+  controllers: [ReassignmentController],
+  providers: [
+    SubmitReassignmentHandler,
+    ReassignmentsRepository,
+    {
+      provide: ReassignmentSettings,
+      useFactory: (rt: LedgerRuntime) => new ReassignmentSettings(rt.config.assignmentExclusivityTimeoutMs, rt.config.maxDeduplicationSeconds),
+      inject: [LedgerRuntime],
+    },
+  ],
+})
+export class ReassignmentModule {}

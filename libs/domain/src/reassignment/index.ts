@@ -1,0 +1,19 @@
+// Explicit exports: generic helper names (requireParty, …) stay inside this folder so they cannot clash with other
+// capabilities' exports from '@ledgerline/domain'.
+export type { RawReassignmentCommands, RawReassignmentCommand, RawAssignCommand, RawUnassignCommand, ReassignmentBatch, ReassignmentSubmission } from './commands';
+export { validateReassignmentCommands, invalidBatch } from './validation';
+export {
+  eventFormatReaders as reassignmentEventFormatReaders,
+  validateEventFormat as validateReassignmentEventFormat,
+  selectEvent as selectReassignmentEvent,
+  type RawEventFormat as RawReassignmentEventFormat,
+  type EventFormatSpec as ReassignmentEventFormat,
+  type EventSelection as ReassignmentEventSelection,
+} from './event-format';
+export * from './reassignment-rules';
+export {
+  reassignmentChangeId,
+  checkReassignmentDeduplication,
+  type ReassignmentChange,
+  type ReassignmentCompletion,
+} from './deduplication';
