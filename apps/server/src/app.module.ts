@@ -5,9 +5,12 @@ import type { LedgerRuntime } from './infrastructure/runtime';
 import { RouteCatalog } from './http/route-catalog';
 import { SystemModule } from './modules/system/system.module';
 import { UsersModule } from './modules/users/users.module';
+import { PartiesModule } from './modules/parties/parties.module';
+import { InteractiveExecutionModule } from './modules/interactive-execution/interactive-execution.module';
+import { IdentityProvidersModule } from './modules/identity-providers/identity-providers.module';
 
 /** The service: one module per capability. Add a capability by adding its module here. */
-export const CAPABILITY_MODULES = [SystemModule, UsersModule];
+export const CAPABILITY_MODULES = [SystemModule, UsersModule, PartiesModule, IdentityProvidersModule, InteractiveExecutionModule];
 
 @Module({})
 export class AppModule {

@@ -25,6 +25,14 @@ export interface LedgerConfig {
   logLevel: string;
   /** Most works committed per database transaction (group commit). */
   appendBatchMax: number;
+  /** Parties a non-admin user may hold rights for after allocating parties for itself (Canton's max-self-allocated-parties; 0 = self-allocation off). */
+  maxSelfAllocatedParties: number;
+  /** Interactive submission: longest deduplication period (also what `{"Empty":{}}` means), seconds. */
+  maxDeduplicationSeconds: number;
+  /** Interactive submission: allowed |record time − preparationTime|, seconds. */
+  preparationTimeToleranceSeconds: number;
+  /** Interactive submission: allowed |record time − ledger effective time|, seconds. */
+  ledgerTimeToleranceSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -94,6 +102,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dbPoolSize: int('LEDGER_DB_POOL_SIZE', 10, 2, 500),
     logLevel,
     appendBatchMax: int('LEDGER_APPEND_BATCH_MAX', 256, 1, 10_000),
+    maxSelfAllocatedParties: int('LEDGER_MAX_SELF_ALLOCATED_PARTIES', 0, 0, 1_000_000),
+    maxDeduplicationSeconds: int('LEDGER_MAX_DEDUPLICATION_SECONDS', 7 * 24 * 3600, 1, 365 * 24 * 3600),
+    preparationTimeToleranceSeconds: int('LEDGER_PREPARATION_TIME_TOLERANCE_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
+    ledgerTimeToleranceSeconds: int('LEDGER_TIME_TOLERANCE_SECONDS', 60, 1, 365 * 24 * 3600),
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 16) problems.push('LEDGER_JWT_SECRET must be at least 16 characters');
   if (problems.length) throw new ConfigError(problems);

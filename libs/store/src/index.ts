@@ -8,3 +8,6 @@ export * from './embedded-postgres';
 export * from './projections/registry';
 export * from './repositories/users.repository';
 export * from './repositories/node-secrets.repository';
+export * from './repositories/parties.repository';
+export * from './repositories/identity-providers.repository';
+export * from './repositories/execution-state.repository';

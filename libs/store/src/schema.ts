@@ -2,6 +2,8 @@ import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 
 /** Table types for Kysely. Each capability adds its tables here (one interface per migration). */
 type Int8 = ColumnType<number, number | bigint | string, number | bigint | string>;
+/** int8 with a database default: optional on insert. */
+type Int8Default = ColumnType<number, number | bigint | string | undefined, number | bigint | string>;
 
 export interface EventLogTable {
   seq: Int8;
@@ -30,7 +32,7 @@ export interface UsersTable {
   primary_party: Generated<string>;
   is_deactivated: Generated<boolean>;
   annotations: JSONColumnType<Record<string, string>, string, string>;
-  resource_version: Generated<Int8>;
+  resource_version: Int8Default;
   identity_provider_id: Generated<string>;
   created_seq: Int8;
 }
@@ -70,13 +72,60 @@ export interface ContractsTable {
   stakeholders: string[];
   status: 'active' | 'in_flight' | 'archived';
   synchronizer_id: string | null;
-  reassignment_counter: Generated<Int8>;
+  reassignment_counter: Int8Default;
   created_offset: Int8;
   archived_offset: Int8 | null;
   created_event: ColumnType<unknown, string, string>;
 }
 
+export interface PartySigningKeysTable {
+  party_id: string;
+  fingerprint: string;
+  key_spec: string;
+  key_format: string;
+  public_key: string;
+}
+
+export interface PartySigningThresholdsTable {
+  party_id: string;
+  threshold: number;
+}
+
+export interface PartyDetailsTable {
+  party: string;
+  is_local: boolean;
+  identity_provider_id: Generated<string>;
+  annotations: JSONColumnType<Record<string, string>, string, string>;
+  resource_version: Int8Default;
+  synchronizer_id: string;
+  allocated_seq: Int8;
+}
+
+export interface IdentityProvidersTable {
+  id: string;
+  issuer: string;
+  jwks_url: string;
+  audience: Generated<string>;
+  is_deactivated: Generated<boolean>;
+  created_seq: Int8;
+}
+
+export interface CommandDeduplicationTable {
+  change_id: string;
+  user_id: string;
+  command_id: string;
+  submission_id: string;
+  completion_offset: Int8;
+  update_id: string;
+  record_time_micros: Int8;
+}
+
 export interface CoreTables {
+  party_details: PartyDetailsTable;
+  identity_providers: IdentityProvidersTable;
+  command_deduplication: CommandDeduplicationTable;
+  party_signing_keys: PartySigningKeysTable;
+  party_signing_thresholds: PartySigningThresholdsTable;
   contracts: ContractsTable;
   ledger_pruning: LedgerPruningTable;
   event_log: EventLogTable;

@@ -4,3 +4,6 @@ export * from './codecs/int64';
 export * from './codecs/rights';
 export * from './codecs/object-meta';
 export * from './codecs/user';
+export * from './codecs/party';
+export * from './codecs/identity-provider';
+export * from './codecs/execute-submission';

@@ -4,6 +4,10 @@ import type { DB } from '../schema';
 import type { Row, RowBuffer } from './row-buffer';
 import { ledgerUpdatesProjection } from './ledger-updates.projection';
 import { usersProjection } from './users.projection';
+import { partiesProjection } from './parties.projection';
+import { identityProvidersProjection } from './identity-providers.projection';
+import { contractsProjection } from './contracts.projection';
+import { commandDeduplicationProjection } from './command-deduplication.projection';
 
 /**
  * A projection keeps some tables equal to a fold of the log. It must be a pure function of the events (no clock, no
@@ -32,7 +36,14 @@ interface ProjectionBase {
 }
 
 /** Every projection of the service. Add one line per capability. */
-export const projections: readonly Projection[] = [usersProjection, ledgerUpdatesProjection];
+export const projections: readonly Projection[] = [
+  usersProjection,
+  ledgerUpdatesProjection,
+  contractsProjection,
+  partiesProjection,
+  identityProvidersProjection,
+  commandDeduplicationProjection,
+];
 
 const byType = new Map<string, Projection[]>();
 const wildcard: Projection[] = [];

@@ -39,7 +39,7 @@ export const usersProjection: Projection = {
         const u = e.data.user;
         await trx
           .updateTable('users')
-          .set({ primary_party: u.primaryParty, is_deactivated: u.isDeactivated, annotations: JSON.stringify(u.annotations), resource_version: e.data.resourceVersion } as never)
+          .set({ primary_party: u.primaryParty, is_deactivated: u.isDeactivated, annotations: JSON.stringify(u.annotations), resource_version: e.data.resourceVersion })
           .where('id', '=', u.id)
           .execute();
         return;
