@@ -3,17 +3,20 @@
  * baseline measured in the same run on the same database (one single-row INSERT + COMMIT per append through `pg`).
  *
  * Knobs: BENCH_DATABASE_URL (server to use; default postgres://postgres@127.0.0.1:5432/postgres),
- * BENCH_CONCURRENCY (default "1,16,64"), BENCH_DURATION_MS (per measurement, default 5000), BENCH_WARMUP_MS (default 1000).
+ * BENCH_CONCURRENCY (default "1,16,64"), BENCH_DURATION_MS (measured time per side and concurrency, default 6000),
+ * BENCH_ROUNDS (default 3: baseline and event store alternate in rounds of DURATION/ROUNDS, so that a change of load on
+ * a shared machine hits both sides alike), BENCH_WARMUP_MS (default 500 per round), BENCH_JSON=1 (also print JSON).
  * Target at 64 appenders: ≥ 1.5× the baseline, p99 ≤ 50 ms.
  */
 import 'reflect-metadata';
 import { EventStore, openDatabase } from '@ledgerline/store';
 import type { NewEvent } from '@ledgerline/domain';
-import { appendBaseline, benchPayload, envInt, fmt, printTable, runConcurrent, withBenchDatabase, type RunResult } from './lib';
+import { appendBaseline, benchPayload, combineRuns, envInt, fmt, printTable, runConcurrent, withBenchDatabase, type RunResult } from './lib';
 
 const concurrencies = (process.env.BENCH_CONCURRENCY ?? '1,16,64').split(',').map((s) => Number(s.trim()));
-const durationMs = envInt('BENCH_DURATION_MS', 5000);
-const warmupMs = Number(process.env.BENCH_WARMUP_MS ?? 1000);
+const durationMs = envInt('BENCH_DURATION_MS', 6000);
+const rounds = envInt('BENCH_ROUNDS', 3);
+const warmupMs = Number(process.env.BENCH_WARMUP_MS ?? 500);
 
 const SYNC = 'global::1220' + 'cd'.repeat(32);
 const event = (i: number): NewEvent => ({
@@ -35,7 +38,7 @@ async function measureEventStore(url: string, concurrency: number): Promise<RunR
     },
   });
   try {
-    const r = await runConcurrent({ concurrency, durationMs, warmupMs, op: (_, i) => store.append([event(i)]) });
+    const r = await runConcurrent({ concurrency, durationMs: durationMs / rounds, warmupMs, op: (_, i) => store.append([event(i)]) });
     return { ...r, meanBatch: works / Math.max(1, batches) };
   } finally {
     await store.close();
@@ -44,15 +47,21 @@ async function measureEventStore(url: string, concurrency: number): Promise<RunR
 }
 
 async function main(): Promise<void> {
-  console.log(`append benchmark: ${durationMs} ms per measurement after ${warmupMs} ms warm-up; concurrency ${concurrencies.join(', ')}`);
+  console.log(`append benchmark: ${durationMs} ms measured per side and concurrency, in ${rounds} alternating rounds (${warmupMs} ms warm-up each); concurrency ${concurrencies.join(', ')}`);
   const rows: Array<Array<string | number>> = [
     ['appenders', 'baseline/s', 'baseline p99 ms', 'event store/s', 'p50 ms', 'p99 ms', 'mean batch', 'ratio'],
   ];
   const results: Array<{ concurrency: number; baseline: RunResult; store: RunResult & { meanBatch: number } }> = [];
   await withBenchDatabase({ label: 'append', migrate: true }, async ({ url }) => {
     for (const concurrency of concurrencies) {
-      const baseline = await appendBaseline(url, { concurrency, durationMs, warmupMs });
-      const store = await measureEventStore(url, concurrency);
+      const baselineRuns: RunResult[] = [];
+      const storeRuns: Array<RunResult & { meanBatch: number }> = [];
+      for (let round = 0; round < rounds; round++) {
+        baselineRuns.push(await appendBaseline(url, { concurrency, durationMs: durationMs / rounds, warmupMs }));
+        storeRuns.push(await measureEventStore(url, concurrency));
+      }
+      const baseline = combineRuns(baselineRuns);
+      const store = { ...combineRuns(storeRuns), meanBatch: storeRuns.reduce((a, r) => a + r.meanBatch * r.ops, 0) / Math.max(1, storeRuns.reduce((a, r) => a + r.ops, 0)) };
       for (const r of [baseline, store]) if (r.errors) throw new Error(`${r.errors} operations failed: ${String(r.firstError)}`);
       results.push({ concurrency, baseline, store });
       rows.push([
@@ -80,7 +89,7 @@ async function main(): Promise<void> {
   }
 }
 
-const strip = (r: RunResult) => ({ ...r, firstError: undefined });
+const strip = (r: RunResult) => ({ ...r, firstError: undefined, samples: undefined });
 
 main().catch((e) => {
   console.error('bench failed:', e);

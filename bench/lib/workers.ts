@@ -18,6 +18,8 @@ export interface RunResult {
   opsPerSec: number;
   latency: LatencyStats;
   firstError?: unknown;
+  /** Every measured latency (ms), for combining runs. */
+  samples?: number[];
 }
 
 export interface RunOptions {
@@ -82,6 +84,7 @@ export async function runConcurrent(opts: RunOptions): Promise<RunResult> {
     opsPerSec: latencies.length / (elapsedMs / 1000),
     latency: summarize(latencies),
     firstError,
+    samples: latencies,
   };
 }
 
@@ -93,4 +96,20 @@ export function summarize(values: number[]): LatencyStats {
   let sum = 0;
   for (const v of sorted) sum += v;
   return { count: sorted.length, mean: sum / sorted.length, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: sorted[sorted.length - 1] };
+}
+
+/** Sums several runs of the same operation (rounds of an interleaved measurement) into one result. */
+export function combineRuns(runs: RunResult[]): RunResult {
+  const ops = runs.reduce((a, r) => a + r.ops, 0);
+  const elapsedMs = runs.reduce((a, r) => a + r.elapsedMs, 0);
+  return {
+    concurrency: runs[0].concurrency,
+    ops,
+    errors: runs.reduce((a, r) => a + r.errors, 0),
+    elapsedMs,
+    opsPerSec: ops / (elapsedMs / 1000),
+    latency: summarize(runs.flatMap((r) => r.samples ?? [])),
+    firstError: runs.find((r) => r.firstError !== undefined)?.firstError,
+    samples: runs.flatMap((r) => r.samples ?? []),
+  };
 }

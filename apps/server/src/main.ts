@@ -31,7 +31,12 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     try {
+      // Keep-alive connections whose request finishes during the close turn idle afterwards and would hold the close
+      // open until their keep-alive timeout: keep closing idle connections until every in-flight request has answered.
+      const server = app.getHttpServer();
+      const sweep = setInterval(() => server.closeIdleConnections?.(), 50);
       await app.close(); // stops accepting, waits for in-flight requests
+      clearInterval(sweep);
       await runtime.close(); // drains the event store, closes the pool, stops embedded Postgres
       process.exit(0);
     } catch (e) {

@@ -55,6 +55,8 @@ export class EventStore {
   private closed = false;
   private idle: Promise<void> = Promise.resolve();
   private markIdle: () => void = () => undefined;
+  private wake: (() => void) | null = null;
+  private lastEmitted = 0;
   readonly events = new EventEmitter();
   private readonly maxBatch: number;
   private readonly columnTypes = new ColumnTypes();
@@ -73,6 +75,7 @@ export class EventStore {
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ work, resolve, reject } as Pending);
       if (!this.running) void this.drain();
+      else this.wake?.();
     });
   }
 
@@ -87,29 +90,50 @@ export class EventStore {
     if (this.running) await this.idle;
   }
 
+  /**
+   * Takes batches off the queue. Pipelined: as soon as a batch has done its work and sent its inserts (it is committing),
+   * the next batch opens its transaction and queues for the `ledger_head` lock on the server, so it starts the moment the
+   * previous one has committed. At most two batches are under way: one committing, one waiting for the lock.
+   */
   private async drain(): Promise<void> {
     this.running = true;
     this.idle = new Promise((r) => (this.markIdle = r));
+    const inflight = new Set<Promise<void>>();
     try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.maxBatch);
-        const started = performance.now();
-        try {
-          await this.runBatch(batch);
-        } catch (e) {
-          if (e instanceof BatchAborted && batch.length > 1) {
-            // One work broke the transaction: isolate it by committing each work on its own.
-            for (const p of batch) await this.runBatch([p]).catch((err) => this.failAll([p], err));
-          } else {
-            this.failAll(batch, e instanceof BatchAborted ? e.reason : e);
-          }
+      while (this.queue.length > 0 || inflight.size > 0) {
+        if (this.queue.length === 0 || inflight.size >= 2) {
+          await Promise.race([...inflight, new Promise<void>((r) => (this.wake = r))]);
+          this.wake = null;
+          continue;
         }
-        this.opts.onBatch?.({ size: batch.length, durationMs: performance.now() - started });
+        const batch = this.queue.splice(0, this.maxBatch);
+        let committing!: () => void;
+        const reachedCommit = new Promise<void>((r) => (committing = r));
+        const done: Promise<void> = this.runIsolating(batch, committing).finally(() => inflight.delete(done));
+        inflight.add(done);
+        await Promise.race([reachedCommit, done]);
       }
     } finally {
       this.running = false;
       this.markIdle();
     }
+  }
+
+  private async runIsolating(batch: Pending[], committing: () => void): Promise<void> {
+    const started = performance.now();
+    try {
+      await this.runBatch(batch, committing);
+    } catch (e) {
+      if (e instanceof BatchAborted && batch.length > 1) {
+        // One work broke the transaction: isolate it by committing each work on its own.
+        for (const p of batch) await this.runBatch([p]).catch((err) => this.failAll([p], err));
+      } else {
+        this.failAll(batch, e instanceof BatchAborted ? e.reason : e);
+      }
+    } finally {
+      committing();
+    }
+    this.opts.onBatch?.({ size: batch.length, durationMs: performance.now() - started });
   }
 
   private failAll(batch: Pending[], err: unknown): void {
@@ -118,7 +142,7 @@ export class EventStore {
     for (const p of batch) p.reject(reported);
   }
 
-  private async runBatch(batch: Pending[]): Promise<void> {
+  private async runBatch(batch: Pending[], committing: () => void = () => undefined): Promise<void> {
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     let committedEnd = 0;
     let batchTypes = new Set<string>();
@@ -202,13 +226,17 @@ export class EventStore {
         }
       }
       committedEnd = offset > startOffset ? offset : 0;
+      committing(); // COMMIT follows: the next batch may queue for the lock now
     });
     batch.forEach((p, i) => {
       const o = outcomes[i];
       if (o.ok) p.resolve(o.value);
       else p.reject(o.error);
     });
-    if (committedEnd > 0) this.events.emit('committed', committedEnd);
+    if (committedEnd > this.lastEmitted) {
+      this.lastEmitted = committedEnd;
+      this.events.emit('committed', committedEnd);
+    }
     // Which kinds of events this batch committed (caches of derived state, e.g. resolved claims, listen to it).
     if (batchTypes.size > 0) this.events.emit('event-types', batchTypes);
   }

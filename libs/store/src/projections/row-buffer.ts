@@ -72,11 +72,10 @@ export class RowBuffer {
         const cols = key.split('\u0000');
         for (const c of cols) if (!colTypes.has(c)) throw new Error(`projection row for ${table} has unknown column ${c}`);
         const unnestable = cols.every((c) => !colTypes.get(c)!.endsWith(']'));
-        const cost = unnestable ? cols.length : cols.length * group.length;
-        if (params > 0 && params + cost > MAX_PARAMS) await cut(false);
         const target = sql`${sql.table(table)} (${sql.join(cols.map((c) => sql.id(c)))})`;
-        let insert: RawBuilder<unknown>;
         if (unnestable) {
+          // One array parameter per column, whatever the number of rows.
+          if (params > 0 && params + cols.length > MAX_PARAMS) await cut(false);
           const arrays = cols.map((c) => {
             const type = colTypes.get(c)!;
             const json = type === 'jsonb' || type === 'json';
@@ -86,12 +85,19 @@ export class RowBuffer {
             });
             return sql`${values}::${sql.raw(type)}[]`;
           });
-          insert = sql`INSERT INTO ${target} SELECT * FROM unnest(${sql.join(arrays)})`;
+          ctes.push(sql`${sql.id(`w${ctes.length}`)} AS (INSERT INTO ${target} SELECT * FROM unnest(${sql.join(arrays)}))`);
+          params += cols.length;
         } else {
-          insert = sql`INSERT INTO ${target} VALUES ${sql.join(group.map((r) => sql`(${sql.join(cols.map((c) => r[c]))})`))}`;
+          // One parameter per value: split into statements below the limit.
+          const perChunk = Math.max(1, Math.floor(MAX_PARAMS / cols.length));
+          for (let i = 0; i < group.length; i += perChunk) {
+            const chunk = group.slice(i, i + perChunk);
+            if (params > 0 && params + chunk.length * cols.length > MAX_PARAMS) await cut(false);
+            const values = chunk.map((r) => sql`(${sql.join(cols.map((c) => r[c]))})`);
+            ctes.push(sql`${sql.id(`w${ctes.length}`)} AS (INSERT INTO ${target} VALUES ${sql.join(values)})`);
+            params += chunk.length * cols.length;
+          }
         }
-        ctes.push(sql`${sql.id(`w${ctes.length}`)} AS (${insert})`);
-        params += cost;
       }
     }
     await cut(true);

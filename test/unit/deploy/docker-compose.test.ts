@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadConfig } from '../../../apps/server/src/config';
+
+/** No Docker engine runs here: check the deployment files' structure instead. */
+const root = path.resolve(__dirname, '../../..');
+const compose = parse(fs.readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'));
+const dockerfile = fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8');
+
+/** Compose's `${VAR:-default}` / `${VAR}` interpolation with an empty environment. */
+const interpolate = (v: unknown): string => String(v).replace(/\$\{(\w+)(?::?-([^}]*))?\}/g, (_, _name, def) => def ?? '');
+
+const healthTest = (svc: { healthcheck?: { test?: unknown } }): string => {
+  const t = svc.healthcheck?.test;
+  return Array.isArray(t) ? t.join(' ') : String(t ?? '');
+};
+
+describe('docker-compose.yml', () => {
+  const { db, ledgerline } = compose.services ?? {};
+
+  it('has a PostgreSQL 15 service with pg_isready health check on a named volume', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['db', 'ledgerline']);
+    expect(db.image).toMatch(/^postgres:15(\b|-|\.)/);
+    expect(healthTest(db)).toMatch(/pg_isready/);
+    const mount = (db.volumes as string[]).find((v) => v.endsWith(':/var/lib/postgresql/data'));
+    expect(mount).toBeDefined();
+    const volume = mount!.split(':')[0];
+    expect(volume).not.toMatch(/^[./]/); // a named volume, not a bind mount
+    expect(compose.volumes).toHaveProperty(volume);
+  });
+
+  it('builds the service from the Dockerfile, waits for a healthy database, checks /readyz and publishes 7575', () => {
+    const build = typeof ledgerline.build === 'string' ? { context: ledgerline.build } : ledgerline.build;
+    expect(path.resolve(root, build.context)).toBe(root);
+    expect(fs.existsSync(path.join(root, build.dockerfile ?? 'Dockerfile'))).toBe(true);
+    expect(ledgerline.depends_on).toEqual({ db: { condition: 'service_healthy' } });
+    expect(healthTest(ledgerline)).toMatch(/\/readyz/);
+    expect(healthTest(ledgerline)).toMatch(/7575/);
+    expect((ledgerline.ports as string[]).map(String)).toContain('7575:7575');
+  });
+
+  it('points DATABASE_URL at the db service with its user, password and database', () => {
+    const env = ledgerline.environment as Record<string, string>;
+    const url = new URL(interpolate(env.DATABASE_URL));
+    expect(url.protocol).toBe('postgres:');
+    expect(url.hostname).toBe('db');
+    expect(url.port).toBe('5432');
+    expect(url.username).toBe(interpolate(db.environment.POSTGRES_USER));
+    expect(decodeURIComponent(url.password)).toBe(interpolate(db.environment.POSTGRES_PASSWORD));
+    expect(url.pathname).toBe(`/${interpolate(db.environment.POSTGRES_DB)}`);
+  });
+
+  it("passes an environment the server's configuration accepts", () => {
+    const env = Object.fromEntries(Object.entries(ledgerline.environment as Record<string, string>).map(([k, v]) => [k, interpolate(v)]));
+    const config = loadConfig(env, '/app');
+    expect(config.port).toBe(7575);
+    expect(config.databaseUrl).toMatch(/@db:5432\//);
+    expect(config.jwtSecret).toBeUndefined(); // empty = not set: the server generates one
+  });
+});
+
+describe('Dockerfile', () => {
+  it('builds with npm ci and the SWC build, runs the compiled server as a non-root user on 7575 with a /readyz health check', () => {
+    expect(dockerfile).toMatch(/^FROM node:20/m);
+    expect(dockerfile).toMatch(/RUN npm ci\b/);
+    expect(dockerfile).toMatch(/node scripts\/build\.js/);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/^EXPOSE 7575$/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK[\s\S]*\/readyz/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "dist\/apps\/server\/src\/main\.js"\]$/m);
+  });
+
+  it('copies only paths that exist in the repository (migrations included: they run at start-up)', () => {
+    const sources = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1].split(/\s+/));
+    expect(sources).toContain('migrations');
+    for (const s of sources) expect(fs.existsSync(path.join(root, s)), s).toBe(true);
+  });
+});
