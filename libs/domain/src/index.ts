@@ -2,3 +2,4 @@ export * from './errors';
 export * from './auth';
 export * from './ledger';
 export * from './users';
+export * from './updates';

@@ -8,3 +8,4 @@ export * from './embedded-postgres';
 export * from './projections/registry';
 export * from './repositories/users.repository';
 export * from './repositories/node-secrets.repository';
+export * from './repositories/ledger-updates.repository';

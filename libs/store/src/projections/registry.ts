@@ -4,6 +4,7 @@ import type { DB } from '../schema';
 import { ledgerUpdatesProjection } from './ledger-updates.projection';
 import { usersProjection } from './users.projection';
 import { contractsProjection } from './contracts.projection';
+import { ledgerPruningProjection } from './ledger-pruning.projection';
 
 /**
  * A projection keeps some tables equal to a fold of the log. It must be a pure function of the events (no clock, no
@@ -23,6 +24,7 @@ export const projections: readonly Projection[] = [
   usersProjection,
   ledgerUpdatesProjection,
   contractsProjection,
+  ledgerPruningProjection,
 ];
 
 const byType = new Map<string, Projection[]>();
