@@ -5,9 +5,10 @@ import type { LedgerRuntime } from './infrastructure/runtime';
 import { RouteCatalog } from './http/route-catalog';
 import { SystemModule } from './modules/system/system.module';
 import { UsersModule } from './modules/users/users.module';
+import { UpdatesModule } from './modules/updates/updates.module';
 
 /** The service: one module per capability. Add a capability by adding its module here. */
-export const CAPABILITY_MODULES = [SystemModule, UsersModule];
+export const CAPABILITY_MODULES = [SystemModule, UsersModule, UpdatesModule];
 
 @Module({})
 export class AppModule {

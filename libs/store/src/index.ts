@@ -9,3 +9,4 @@ export * from './projections/registry';
 export * from './repositories/users.repository';
 export * from './repositories/node-secrets.repository';
 export * from './repositories/ledger-updates.repository';
+export * from './pruning';
