@@ -32,7 +32,8 @@ async function main(argv: string[]): Promise<number> {
     strict: true,
   });
   const config = loadConfig();
-  const logger = makeLogger({ logLevel: process.env.LEDGER_LOG_LEVEL ?? 'warn' });
+  // Logs go to stderr: stdout is the command's output (TOKEN=$(npm run -s ledgerctl -- token …)).
+  const logger = makeLogger({ logLevel: process.env.LEDGER_LOG_LEVEL ?? 'warn' }, 2);
   const { database, embedded } = await connectDatabase(config, logger);
   try {
     switch (command) {

@@ -19,14 +19,16 @@ export async function createApp(runtime: LedgerRuntime): Promise<NestFastifyAppl
     forceCloseConnections: 'idle',
   });
   const fastify = adapter.getInstance();
+  // Nest would install its own Fastify error handler during init, and ours (below) would then override it with a
+  // process warning (FSTWRN004) at every start. Ours replaces it anyway, so Nest's is never installed.
+  adapter.setErrorHandler = (() => fastify) as typeof adapter.setErrorHandler;
   const catalog = new RouteCatalog();
   catalog.attach(fastify);
   configureFastify(fastify, { participant: runtime.config.participantName, logger: runtime.logger, metrics: runtime.metrics });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(runtime, catalog), adapter, { logger: false, bufferLogs: false });
   app.useGlobalFilters(new AllExceptionsFilter(runtime.config.participantName, runtime.logger));
   await app.init();
-  // Nest installs its own Fastify error handler during init; ours must win so that body, validation and limit errors
-  // are rendered like every other error.
+  // Our error handler renders body, validation and limit errors like every other error.
   fastify.setErrorHandler((err, req, reply) => sendError(reply, req, err, runtime.config.participantName, runtime.logger));
   return app;
 }

@@ -4,6 +4,7 @@ import { sql, Kysely, Transaction } from 'kysely';
 import { CommittedEvent, isLedgerError, isoMicros, NewEvent, nowMicros, transientFailure, UpdateHeader } from '@ledgerline/domain';
 import type { DB } from './schema';
 import { applyProjections } from './projections/registry';
+import { ColumnTypes, RowBuffer } from './projections/row-buffer';
 
 /** What a unit of work sees: the open transaction (reads see earlier work of the same batch) and `append`. */
 export interface WriteTx {
@@ -56,6 +57,7 @@ export class EventStore {
   private markIdle: () => void = () => undefined;
   readonly events = new EventEmitter();
   private readonly maxBatch: number;
+  private readonly columnTypes = new ColumnTypes();
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -126,7 +128,9 @@ export class EventStore {
       let offset = Number(head.rows[0].ledger_offset);
       let lastMicros = BigInt(head.rows[0].record_time_micros);
       const startOffset = offset;
-      const logRows: Array<Record<string, unknown>> = [];
+      // event_log rows and the rows of insert-only projections: written once, at the end of the batch.
+      const rows = new RowBuffer();
+      let appendedAny = false;
 
       for (const p of batch) {
         let appended = false;
@@ -134,6 +138,7 @@ export class EventStore {
           db: trx,
           append: async (events) => {
             appended = true;
+            appendedAny = true;
             const committed: CommittedEvent[] = [];
             let micros = nowMicros();
             if (micros <= lastMicros) micros = lastMicros + 1n;
@@ -153,16 +158,18 @@ export class EventStore {
                 };
               }
               const ce: CommittedEvent = { seq, type: e.type, stream: e.stream, data: e.data, update: header, recordedAt };
-              logRows.push({
-                seq,
-                ledger_offset: header?.offset ?? null,
-                type: e.type,
-                stream: e.stream,
-                data: dataText,
-                header: header ? JSON.stringify(header) : null,
-                recorded_at: recordedAt,
-              });
-              await applyProjections(trx, ce);
+              rows.add('event_log', [
+                {
+                  seq,
+                  ledger_offset: header?.offset ?? null,
+                  type: e.type,
+                  stream: e.stream,
+                  data: dataText,
+                  header: header ? JSON.stringify(header) : null,
+                  recorded_at: recordedAt,
+                },
+              ]);
+              await applyProjections(trx, ce, rows);
               committed.push(ce);
             }
             return committed;
@@ -179,16 +186,17 @@ export class EventStore {
         }
       }
 
-      if (logRows.length > 0) {
-        for (let i = 0; i < logRows.length; i += 1000) {
-          await trx.insertInto('event_log').values(logRows.slice(i, i + 1000) as never).execute();
+      if (appendedAny) {
+        // One statement (usually): the buffered inserts as CTEs, then the head update, which also wakes the readers of
+        // other instances (NOTIFY is delivered at commit).
+        const notify = offset > startOffset ? sql` RETURNING pg_notify(${COMMIT_CHANNEL}, ${String(offset)})` : sql``;
+        const tail = sql`UPDATE ledger_head SET seq = ${seq}, ledger_offset = ${offset}, record_time_micros = ${lastMicros.toString()} WHERE id = 1${notify}`;
+        try {
+          await rows.flush(trx, this.columnTypes, tail);
+        } catch (error) {
+          if (batch.length > 1) throw new BatchAborted(error);
+          throw error;
         }
-        await trx
-          .updateTable('ledger_head')
-          .set({ seq, ledger_offset: offset, record_time_micros: lastMicros.toString() })
-          .where('id', '=', 1)
-          .execute();
-        if (offset > startOffset) await sql`SELECT pg_notify(${COMMIT_CHANNEL}, ${String(offset)})`.execute(trx);
       }
       committedEnd = offset > startOffset ? offset : 0;
     });

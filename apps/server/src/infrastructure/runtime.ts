@@ -47,8 +47,9 @@ export class LedgerRuntime {
   }
 }
 
-export function makeLogger(config: Pick<LedgerConfig, 'logLevel'>): Logger {
-  return pino({ level: config.logLevel, base: { service: 'ledgerline' } });
+/** JSON logs (pino) on stdout; `fd: 2` sends them to stderr (ledgerctl, whose stdout is its output). */
+export function makeLogger(config: Pick<LedgerConfig, 'logLevel'>, fd: 1 | 2 = 1): Logger {
+  return pino({ level: config.logLevel, base: { service: 'ledgerline' } }, pino.destination({ fd, sync: true }));
 }
 
 /** DATABASE_URL if set, else the embedded PostgreSQL in the data folder; migrated. */

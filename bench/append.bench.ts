@@ -1,0 +1,88 @@
+/**
+ * npm run bench:append — appends/s of the event store (group commit) at 1, 16 and 64 concurrent appenders, next to the
+ * baseline measured in the same run on the same database (one single-row INSERT + COMMIT per append through `pg`).
+ *
+ * Knobs: BENCH_DATABASE_URL (server to use; default postgres://postgres@127.0.0.1:5432/postgres),
+ * BENCH_CONCURRENCY (default "1,16,64"), BENCH_DURATION_MS (per measurement, default 5000), BENCH_WARMUP_MS (default 1000).
+ * Target at 64 appenders: ≥ 1.5× the baseline, p99 ≤ 50 ms.
+ */
+import 'reflect-metadata';
+import { EventStore, openDatabase } from '@ledgerline/store';
+import type { NewEvent } from '@ledgerline/domain';
+import { appendBaseline, benchPayload, envInt, fmt, printTable, runConcurrent, withBenchDatabase, type RunResult } from './lib';
+
+const concurrencies = (process.env.BENCH_CONCURRENCY ?? '1,16,64').split(',').map((s) => Number(s.trim()));
+const durationMs = envInt('BENCH_DURATION_MS', 5000);
+const warmupMs = Number(process.env.BENCH_WARMUP_MS ?? 1000);
+
+const SYNC = 'global::1220' + 'cd'.repeat(32);
+const event = (i: number): NewEvent => ({
+  type: 'BenchAppended',
+  stream: `bench:${i}`,
+  data: benchPayload(i),
+  update: { kind: 'Transaction', synchronizerId: SYNC, parties: ['alice::1220' + 'ab'.repeat(32)], commandId: `cmd-${i}` },
+});
+
+async function measureEventStore(url: string, concurrency: number): Promise<RunResult & { meanBatch: number }> {
+  const database = openDatabase(url, { max: 4, applicationName: 'ledgerline-bench-store' });
+  let batches = 0;
+  let works = 0;
+  const store = new EventStore(database.db, {
+    participantId: 'bench::1220' + 'ef'.repeat(32),
+    onBatch: ({ size }) => {
+      batches++;
+      works += size;
+    },
+  });
+  try {
+    const r = await runConcurrent({ concurrency, durationMs, warmupMs, op: (_, i) => store.append([event(i)]) });
+    return { ...r, meanBatch: works / Math.max(1, batches) };
+  } finally {
+    await store.close();
+    await database.close();
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(`append benchmark: ${durationMs} ms per measurement after ${warmupMs} ms warm-up; concurrency ${concurrencies.join(', ')}`);
+  const rows: Array<Array<string | number>> = [
+    ['appenders', 'baseline/s', 'baseline p99 ms', 'event store/s', 'p50 ms', 'p99 ms', 'mean batch', 'ratio'],
+  ];
+  const results: Array<{ concurrency: number; baseline: RunResult; store: RunResult & { meanBatch: number } }> = [];
+  await withBenchDatabase({ label: 'append', migrate: true }, async ({ url }) => {
+    for (const concurrency of concurrencies) {
+      const baseline = await appendBaseline(url, { concurrency, durationMs, warmupMs });
+      const store = await measureEventStore(url, concurrency);
+      for (const r of [baseline, store]) if (r.errors) throw new Error(`${r.errors} operations failed: ${String(r.firstError)}`);
+      results.push({ concurrency, baseline, store });
+      rows.push([
+        String(concurrency),
+        baseline.opsPerSec,
+        baseline.latency.p99,
+        store.opsPerSec,
+        store.latency.p50,
+        store.latency.p99,
+        store.meanBatch,
+        `${fmt(store.opsPerSec / baseline.opsPerSec, 2)}×`,
+      ]);
+    }
+  });
+  console.log();
+  printTable(rows);
+  const at64 = results.find((r) => r.concurrency === 64);
+  if (at64) {
+    const ratio = at64.store.opsPerSec / at64.baseline.opsPerSec;
+    const ok = ratio >= 1.5 && at64.store.latency.p99 <= 50;
+    console.log(`\ntarget at 64 appenders (≥ 1.5× baseline, p99 ≤ 50 ms): ${ok ? 'met' : 'MISSED'} (${fmt(ratio, 2)}×, p99 ${fmt(at64.store.latency.p99)} ms)`);
+  }
+  if (process.env.BENCH_JSON) {
+    console.log(JSON.stringify(results.map((r) => ({ concurrency: r.concurrency, baseline: strip(r.baseline), store: strip(r.store) }))));
+  }
+}
+
+const strip = (r: RunResult) => ({ ...r, firstError: undefined });
+
+main().catch((e) => {
+  console.error('bench failed:', e);
+  process.exit(1);
+});

@@ -1,0 +1,4 @@
+export * from './database';
+export * from './workers';
+export * from './baseline';
+export * from './report';

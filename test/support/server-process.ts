@@ -1,0 +1,121 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { SignJWT } from 'jose';
+import { TEST_JWT_SECRET } from './ledger';
+
+/**
+ * The built server (`node dist/apps/server/src/main.js`) as a child process, for what only a real process shows: signals,
+ * SIGKILL crashes, restarts, the embedded PostgreSQL. `npm test` builds before vitest; a bare `npx vitest run` builds here
+ * if dist/ is missing.
+ */
+export const ROOT = path.resolve(__dirname, '../..');
+export const SERVER_MAIN = path.join(ROOT, 'dist/apps/server/src/main.js');
+export const LEDGERCTL_MAIN = path.join(ROOT, 'dist/apps/ledgerctl/src/main.js');
+
+export function ensureBuilt(): void {
+  if (fs.existsSync(SERVER_MAIN) && fs.existsSync(LEDGERCTL_MAIN)) return;
+  // Several test files may get here at once: the first one builds, the others wait for its lock to go.
+  const lock = path.join(ROOT, '.build-lock');
+  try {
+    fs.mkdirSync(lock);
+  } catch {
+    const until = Date.now() + 120_000;
+    while (fs.existsSync(lock) && Date.now() < until) spawnSync('sleep', ['0.2']);
+    return;
+  }
+  try {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build.js')], { cwd: ROOT, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('build failed');
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** A TCP port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServerProcess {
+  proc: ChildProcess;
+  url: string;
+  port: number;
+  /** Everything the process wrote so far (stdout + stderr). */
+  output(): string;
+  /** Resolves with the exit code (or the signal name) once the process has exited. */
+  exited: Promise<number | string>;
+  /** SIGTERM (graceful) unless told otherwise, and wait for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<number | string>;
+}
+
+/** Starts the server with `env` (on top of a minimal environment) and waits until GET /livez answers 200. */
+export async function startServerProcess(env: Record<string, string | undefined>, opts: { readyTimeoutMs?: number } = {}): Promise<ServerProcess> {
+  ensureBuilt();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const childEnv: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn' };
+  for (const [k, v] of Object.entries({ ...env, PORT: String(port) })) if (v !== undefined) childEnv[k] = v;
+  const proc = spawn(process.execPath, [SERVER_MAIN], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | string>((resolve) => proc.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  let exitedEarly = false;
+  void exited.then(() => (exitedEarly = true));
+  const url = `http://127.0.0.1:${port}`;
+  const until = Date.now() + (opts.readyTimeoutMs ?? 60_000);
+  for (;;) {
+    if (exitedEarly) throw new Error(`server exited during start-up (${await exited}):\n${out}`);
+    try {
+      const res = await fetch(`${url}/livez`);
+      if (res.status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > until) {
+      proc.kill('SIGKILL');
+      throw new Error(`server did not answer /livez in time:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    proc,
+    url,
+    port,
+    output: () => out,
+    exited,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** An HS256 token in the (deprecated) scope form, valid for any participant id. */
+export function scopeToken(userId = 'participant_admin', secret = TEST_JWT_SECRET): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ scope: 'daml_ledger_api' }).setProtectedHeader({ alg: 'HS256' }).setSubject(userId).setExpirationTime(now + 3600).sign(Buffer.from(secret));
+}
+
+export async function callJson(url: string, method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const headers: Record<string, string> = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return { status: res.status, json };
+}
