@@ -122,15 +122,31 @@ export class UpdatesWebSocket implements OnModuleInit {
         r();
       }
     };
-    for (;;) {
-      if (socket.readyState !== socket.OPEN) return;
-      const e = await stream.next(null);
-      if (e === null) return;
-      if (e === IDLE) continue;
-      const text = JSON.stringify(e);
-      pending += text.length;
-      socket.send(text, flushed(text.length));
-      if (pending >= HIGH_WATER_BYTES) await new Promise<void>((r) => (resume = r));
+    // Messages produced in one turn of the event loop (a page) leave in one write: cork the TCP socket until the next turn.
+    const tcp = (socket as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+    let corked = false;
+    const uncork = () => {
+      corked = false;
+      tcp?.uncork();
+    };
+    try {
+      for (;;) {
+        if (socket.readyState !== socket.OPEN) return;
+        const e = await stream.next(null);
+        if (e === null) return;
+        if (e === IDLE) continue;
+        const text = JSON.stringify(e);
+        pending += text.length;
+        if (tcp && !corked) {
+          corked = true;
+          tcp.cork();
+          setImmediate(uncork);
+        }
+        socket.send(text, flushed(text.length));
+        if (pending >= HIGH_WATER_BYTES) await new Promise<void>((r) => (resume = r));
+      }
+    } finally {
+      if (corked) uncork();
     }
   }
 }
