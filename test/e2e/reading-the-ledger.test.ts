@@ -558,6 +558,9 @@ describe('authorization of the update list (§G.2)', () => {
     const denied = await wsCollect(ledger.url, '/v2/updates', await ledger.token('bob-reader'), legacy(ALICE));
     expect(denied.messages).toHaveLength(1);
     expect(denied.messages[0]).toMatchObject({ code: 'NA', grpcCodeValue: 7, errorCategory: -1 });
+    const plain = await ledger.call('GET', '/v2/updates', undefined, { as: 'alice-reader' });
+    expect(plain.status).toBe(400);
+    expect(plain.text).toBe('Invalid value for: header Upgrade');
     const allowed = await wsCollect(ledger.url, '/v2/updates/flats', await ledger.token('alice-reader'), legacy(ALICE));
     expect(offsets(allowed.messages)).toEqual([1, 3, 5, 10]);
   });

@@ -13,6 +13,7 @@ export const ledgerPruningProjection: Projection = {
   name: 'ledger-pruning',
   tables: ['ledger_pruning'],
   handles: [LEDGER_PRUNED],
+  needsBufferedRows: true,
   async apply(trx, event) {
     const upTo = (event.data as LedgerPruned).prunedUpTo;
     await sql`

@@ -31,6 +31,11 @@ interface ProjectionBase {
   readonly tables: readonly string[];
   /** Event types it handles; '*' sees every event. */
   readonly handles: readonly string[] | '*';
+  /**
+   * An `apply` projection that reads or deletes rows written by `rows` projections (pruning) sets this: the rows buffered
+   * for earlier events are written before it runs, so live writing and a rebuild see the same tables.
+   */
+  readonly needsBufferedRows?: boolean;
 }
 
 /** Every projection of the service. Add one line per capability. */
@@ -48,8 +53,16 @@ for (const p of projections) {
   else for (const t of p.handles) byType.set(t, [...(byType.get(t) ?? []), p]);
 }
 
-/** Applies every projection of `event`: `apply` ones now, `rows` ones into `buffer` (the caller flushes it). */
-export async function applyProjections(trx: Transaction<DB>, event: CommittedEvent, buffer: RowBuffer): Promise<void> {
+/**
+ * Applies every projection of `event`: `apply` ones now, `rows` ones into `buffer` (the caller flushes it; `flush` writes
+ * it early for projections that need the buffered rows in place).
+ */
+export async function applyProjections(
+  trx: Transaction<DB>,
+  event: CommittedEvent,
+  buffer: RowBuffer,
+  flush?: () => Promise<void>,
+): Promise<void> {
   for (const list of [byType.get(event.type), wildcard]) {
     if (!list) continue;
     for (const p of list) {
@@ -57,6 +70,7 @@ export async function applyProjections(trx: Transaction<DB>, event: CommittedEve
         const out = p.rows(event);
         for (const table in out) buffer.add(table, out[table]);
       } else {
+        if (p.needsBufferedRows && !buffer.isEmpty) await flush?.();
         await p.apply(trx, event);
       }
     }

@@ -39,6 +39,7 @@ export class UpdateStream {
   private checkpointed: number;
   private closed = false;
   private abort: (() => void) | null = null;
+  private ahead: { after: number; upTo: number; rows: ReturnType<LedgerUpdatesRepository['page']> } | null = null;
 
   constructor(
     private readonly deps: { runtime: LedgerRuntime; notifier: CommitNotifier; repo: LedgerUpdatesRepository; synchronizerIds: string[] },
@@ -80,9 +81,20 @@ export class UpdateStream {
         this.cursor = rows.length < this.pageSize ? this.range.beginExclusive : rows[rows.length - 1].offset - 1;
         this.fill(rows);
       } else if (this.cursor < this.bound) {
-        const rows = await this.deps.repo.page(db, { ...base, after: this.cursor, upTo: this.bound, descending: false });
+        // The page read ahead while the previous one was being consumed (if it covers this cursor), else read now.
+        const ahead = this.ahead?.after === this.cursor && this.ahead.upTo === this.bound ? this.ahead.rows : null;
+        this.ahead = null;
+        const rows = await (ahead ?? this.deps.repo.page(db, { ...base, after: this.cursor, upTo: this.bound, descending: false }));
         this.cursor = rows.length < this.pageSize ? this.bound : rows[rows.length - 1].offset;
         this.fill(rows);
+        if (this.cursor < this.bound) {
+          // Read one page ahead (at most two pages are ever held): the database works while the consumer drains this one.
+          const after = this.cursor;
+          const upTo = this.bound;
+          const next = this.deps.repo.page(db, { ...base, after, upTo, descending: false });
+          next.catch(() => undefined);
+          this.ahead = { after, upTo, rows: next };
+        }
       } else if (!this.tailing) {
         return null;
       } else if (this.bound > this.checkpointed) {

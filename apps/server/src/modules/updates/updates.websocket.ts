@@ -46,9 +46,9 @@ export class UpdatesWebSocket implements OnModuleInit {
         scope.route({
           method: 'GET',
           url,
-          handler: (_req: FastifyRequest, reply: FastifyReply) => {
-            void reply.status(426).header('content-type', 'text/plain; charset=utf-8').send('Expected a WebSocket upgrade');
-          },
+          // A plain GET (no upgrade) does not decode: 400 text/plain, as for any header that does not decode.
+          handler: (req: FastifyRequest, reply: FastifyReply) =>
+            sendError(reply, req, new DecodeError('header Upgrade', ''), this.runtime.config.participantName, this.runtime.logger),
           preValidation: (req: FastifyRequest, reply: FastifyReply, done: (e?: Error) => void) => this.authenticate(req, reply, done),
           wsHandler: (socket: WebSocket, req: FastifyRequest) => this.serve(socket, (req as unknown as { ledgerClaims: Claims }).ledgerClaims, String(req.id)),
         } as never);
