@@ -6,9 +6,14 @@ import { RouteCatalog } from './http/route-catalog';
 import { SystemModule } from './modules/system/system.module';
 import { UsersModule } from './modules/users/users.module';
 import { UpdatesModule } from './modules/updates/updates.module';
+import { PartiesModule } from './modules/parties/parties.module';
+import { InteractiveExecutionModule } from './modules/interactive-execution/interactive-execution.module';
+import { IdentityProvidersModule } from './modules/identity-providers/identity-providers.module';
+import { ExternalPartiesModule } from './modules/external-parties/external-parties.module';
+import { InteractivePrepareModule } from './modules/interactive-prepare/interactive-prepare.module';
 
 /** The service: one module per capability. Add a capability by adding its module here. */
-export const CAPABILITY_MODULES = [SystemModule, UsersModule, UpdatesModule];
+export const CAPABILITY_MODULES = [SystemModule, UsersModule, PartiesModule, IdentityProvidersModule, ExternalPartiesModule, InteractivePrepareModule, InteractiveExecutionModule, UpdatesModule];
 
 @Module({})
 export class AppModule {

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { EMPTY_TEMPLATE_CATALOG, templateCatalogProblems, type TemplateCatalog } from '@ledgerline/domain';
 
 /**
  * Configuration from environment variables, validated at start-up. Every variable is documented in README.md
@@ -25,6 +27,16 @@ export interface LedgerConfig {
   logLevel: string;
   /** Most works committed per database transaction (group commit). */
   appendBatchMax: number;
+  /** Parties a non-admin user may hold rights for after allocating parties for itself (Canton's max-self-allocated-parties; 0 = self-allocation off). */
+  maxSelfAllocatedParties: number;
+  /** Generic template model: per template id, the argument fields holding signatories/observers (LEDGER_TEMPLATE_CATALOG). */
+  templateCatalog: TemplateCatalog;
+  /** Interactive submission: longest deduplication period (also what `{"Empty":{}}` means), seconds. */
+  maxDeduplicationSeconds: number;
+  /** Interactive submission: allowed |record time − preparationTime|, seconds. */
+  preparationTimeToleranceSeconds: number;
+  /** Interactive submission: allowed |record time − ledger effective time|, seconds. */
+  ledgerTimeToleranceSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -94,8 +106,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dbPoolSize: int('LEDGER_DB_POOL_SIZE', 10, 2, 500),
     logLevel,
     appendBatchMax: int('LEDGER_APPEND_BATCH_MAX', 256, 1, 10_000),
+    maxSelfAllocatedParties: int('LEDGER_MAX_SELF_ALLOCATED_PARTIES', 0, 0, 1_000_000),
+    templateCatalog: loadTemplateCatalog(str('LEDGER_TEMPLATE_CATALOG'), cwd, problems),
+    maxDeduplicationSeconds: int('LEDGER_MAX_DEDUPLICATION_SECONDS', 7 * 24 * 3600, 1, 365 * 24 * 3600),
+    preparationTimeToleranceSeconds: int('LEDGER_PREPARATION_TIME_TOLERANCE_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
+    ledgerTimeToleranceSeconds: int('LEDGER_TIME_TOLERANCE_SECONDS', 60, 1, 365 * 24 * 3600),
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 16) problems.push('LEDGER_JWT_SECRET must be at least 16 characters');
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** Reads and checks the template catalog file (a problem per defect; none → the empty catalog). */
+function loadTemplateCatalog(file: string | undefined, cwd: string, problems: string[]): TemplateCatalog {
+  if (file === undefined) return EMPTY_TEMPLATE_CATALOG;
+  let json: unknown;
+  try {
+    json = JSON.parse(fs.readFileSync(path.resolve(cwd, file), 'utf8'));
+  } catch (e) {
+    problems.push(`LEDGER_TEMPLATE_CATALOG: cannot read ${file} as JSON (${(e as Error).message})`);
+    return EMPTY_TEMPLATE_CATALOG;
+  }
+  const found = templateCatalogProblems(json);
+  for (const p of found) problems.push(`LEDGER_TEMPLATE_CATALOG: ${p}`);
+  return found.length ? EMPTY_TEMPLATE_CATALOG : (json as TemplateCatalog);
 }

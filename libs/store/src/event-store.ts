@@ -121,6 +121,7 @@ export class EventStore {
   private async runBatch(batch: Pending[]): Promise<void> {
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     let committedEnd = 0;
+    let batchTypes = new Set<string>();
     await this.db.transaction().execute(async (trx) => {
       const head = await sql<{ seq: number; ledger_offset: number; record_time_micros: number }>`
         SELECT seq, ledger_offset, record_time_micros FROM ledger_head WHERE id = 1 FOR UPDATE`.execute(trx);
@@ -131,6 +132,7 @@ export class EventStore {
       // event_log rows and the rows of insert-only projections: written once, at the end of the batch.
       const rows = new RowBuffer();
       let appendedAny = false;
+      batchTypes = new Set<string>();
 
       for (const p of batch) {
         let appended = false;
@@ -145,6 +147,7 @@ export class EventStore {
             lastMicros = micros;
             const recordedAt = isoMicros(micros);
             for (const e of events) {
+              batchTypes.add(e.type);
               seq += 1;
               const dataText = JSON.stringify(e.data);
               let header: UpdateHeader | undefined;
@@ -206,6 +209,8 @@ export class EventStore {
       else p.reject(o.error);
     });
     if (committedEnd > 0) this.events.emit('committed', committedEnd);
+    // Which kinds of events this batch committed (caches of derived state, e.g. resolved claims, listen to it).
+    if (batchTypes.size > 0) this.events.emit('event-types', batchTypes);
   }
 }
 

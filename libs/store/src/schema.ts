@@ -91,7 +91,39 @@ export interface PartySigningThresholdsTable {
   threshold: number;
 }
 
+export interface PartyDetailsTable {
+  party: string;
+  is_local: boolean;
+  identity_provider_id: Generated<string>;
+  annotations: JSONColumnType<Record<string, string>, string, string>;
+  resource_version: Int8Default;
+  synchronizer_id: string;
+  allocated_seq: Int8;
+}
+
+export interface IdentityProvidersTable {
+  id: string;
+  issuer: string;
+  jwks_url: string;
+  audience: Generated<string>;
+  is_deactivated: Generated<boolean>;
+  created_seq: Int8;
+}
+
+export interface CommandDeduplicationTable {
+  change_id: string;
+  user_id: string;
+  command_id: string;
+  submission_id: string;
+  completion_offset: Int8;
+  update_id: string;
+  record_time_micros: Int8;
+}
+
 export interface CoreTables {
+  party_details: PartyDetailsTable;
+  identity_providers: IdentityProvidersTable;
+  command_deduplication: CommandDeduplicationTable;
   party_signing_keys: PartySigningKeysTable;
   party_signing_thresholds: PartySigningThresholdsTable;
   contracts: ContractsTable;

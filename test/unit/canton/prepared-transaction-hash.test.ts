@@ -275,15 +275,6 @@ describe('prepared transaction hash: fixed vectors', () => {
     expect(hashPreparedTransaction(pt, 2)).toHaveLength(32);
     expect(hashNode(pt.transaction!, '39', 2).equals(sha(Buffer.concat([Buffer.from([1, 3]), i32(2), hashNode(pt.transaction!, '40', 2), hashNode(pt.transaction!, '40', 2)])))).toBe(true);
   });
-
-  it('is fast: well under 1 ms per hash for the complex fixture', () => {
-    const pt = complexFixture();
-    const n = 500;
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < n; i++) hashPreparedTransaction(pt, 2);
-    const perHashMs = Number(process.hrtime.bigint() - t0) / 1e6 / n;
-    expect(perHashMs).toBeLessThan(1);
-  });
 });
 
 function hexBytes(h: string): Uint8Array {

@@ -5,14 +5,37 @@ import { ClaimsResolver } from '@ledgerline/auth';
 import { rightFromRow } from '@ledgerline/store';
 import { LedgerRuntime } from './runtime';
 
-/** Resolves a token's user to claims with one query over the users projection. */
+/** How long resolved claims are reused. Local changes to users or rights clear the cache at once; changes made through
+ * another instance on the same database are seen after at most this long. */
+export const CLAIMS_CACHE_TTL_MS = 1000;
+
+/**
+ * Resolves a token's user to claims with one query over the users projection, and keeps the answer for a second so that
+ * a busy client does not cost a query per request.
+ */
 @Injectable()
 export class UserClaimsResolver extends ClaimsResolver {
+  private readonly cache = new Map<string, { claims: Claims; expires: number }>();
+
   constructor(private readonly runtime: LedgerRuntime) {
     super();
+    runtime.eventStore.events.on('event-types', (types: Set<string>) => {
+      for (const t of types) if (/^(User|Party|ExternalParty|IdentityProvider)/.test(t)) return this.cache.clear();
+    });
   }
 
   async resolve(userId: string, identityProviderId: string): Promise<Claims> {
+    const key = `${identityProviderId}\u0000${userId}`;
+    const hit = this.cache.get(key);
+    const now = Date.now();
+    if (hit && hit.expires > now) return hit.claims;
+    const claims = await this.load(userId, identityProviderId);
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(key, { claims, expires: now + CLAIMS_CACHE_TTL_MS });
+    return claims;
+  }
+
+  private async load(userId: string, identityProviderId: string): Promise<Claims> {
     const { rows } = await sql<{ is_deactivated: boolean; identity_provider_id: string; kind: string | null; party: string | null }>`
       SELECT u.is_deactivated, u.identity_provider_id, r.kind, r.party
       FROM users u LEFT JOIN user_rights r ON r.user_id = u.id

@@ -111,7 +111,7 @@ export function resolveTransactionByIdFormat(req: GetTransactionByIdRequest): Up
 /** Party ids: 1–255 characters from `[a-zA-Z0-9:-_ ]` (Canton's PartyIdString). Unknown parties are fine. */
 const PARTY = /^[a-zA-Z0-9:\-_ ]{1,255}$/;
 
-export function requireParty(party: string, field: string): void {
+export function requireReadParty(party: string, field: string): void {
   if (!PARTY.test(party)) {
     throw invalidField(field, `Invalid party '${party}': expected 1 to 255 characters of [a-zA-Z0-9:-_ ]`);
   }
@@ -144,7 +144,7 @@ export function validateEventFormat(ef: EventFormat): void {
     throw invalidArgument('filtersByParty and filtersForAnyParty cannot be empty simultaneously');
   }
   for (const [party, filters] of Object.entries(byParty)) {
-    requireParty(party, 'filters_by_party');
+    requireReadParty(party, 'filters_by_party');
     validateFilters(filters);
   }
   validateFilters(ef.filtersForAnyParty);
@@ -163,5 +163,5 @@ export function validateUpdateFormat(uf: UpdateFormat | null | undefined): void 
     validateEventFormat(tx.eventFormat);
   }
   if (uf.includeReassignments) validateEventFormat(uf.includeReassignments);
-  for (const p of uf.includeTopologyEvents?.includeParticipantAuthorizationEvents?.parties ?? []) requireParty(p, 'parties');
+  for (const p of uf.includeTopologyEvents?.includeParticipantAuthorizationEvents?.parties ?? []) requireReadParty(p, 'parties');
 }

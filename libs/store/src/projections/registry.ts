@@ -4,7 +4,11 @@ import type { DB } from '../schema';
 import type { Row, RowBuffer } from './row-buffer';
 import { ledgerUpdatesProjection } from './ledger-updates.projection';
 import { usersProjection } from './users.projection';
+import { partiesProjection } from './parties.projection';
+import { identityProvidersProjection } from './identity-providers.projection';
 import { contractsProjection } from './contracts.projection';
+import { externalPartiesProjection } from './external-parties.projection';
+import { commandDeduplicationProjection } from './command-deduplication.projection';
 import { ledgerPruningProjection } from './ledger-pruning.projection';
 
 /**
@@ -43,6 +47,10 @@ export const projections: readonly Projection[] = [
   usersProjection,
   ledgerUpdatesProjection,
   contractsProjection,
+  partiesProjection,
+  identityProvidersProjection,
+  externalPartiesProjection,
+  commandDeduplicationProjection,
   ledgerPruningProjection,
 ];
 

@@ -1,0 +1,53 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import {
+  decideAllocateExternalParty,
+  isIdpAdmin,
+  matchIdentityProviderId,
+  permissionDenied,
+  validateUserId,
+  verifyExternalPartyAllocation,
+  type HostingContext,
+} from '@ledgerline/domain';
+import { EventStore, IdentityProvidersRepository, PartiesRepository, UsersRepository } from '@ledgerline/store';
+import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
+import { AllocateExternalPartyCommand } from './allocate-external-party.command';
+
+export function hostingContext(identity: ParticipantIdentity): HostingContext {
+  return { participantId: identity.participantId, connectedSynchronizers: identity.synchronizers.map((s) => s.id) };
+}
+
+/**
+ * Verifies the onboarding transaction and its signatures (CPU, outside the write transaction), then, in one commit:
+ * refuses a party that exists, registers the party (party_details) and its keys, appends the topology update, and grants
+ * `userId` CanActAs if asked.
+ */
+@CommandHandler(AllocateExternalPartyCommand)
+export class AllocateExternalPartyHandler implements ICommandHandler<AllocateExternalPartyCommand> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly identity: ParticipantIdentity,
+    private readonly parties: PartiesRepository,
+    private readonly idps: IdentityProvidersRepository,
+    private readonly users: UsersRepository,
+  ) {}
+
+  async execute({ claims, request, userId }: AllocateExternalPartyCommand): Promise<string> {
+    // AdminOrIdpAdminOrSelfAdmin(userId) + MatchIdentityProviderId (openapi: AllocateExternalPartyRequest).
+    if (!isIdpAdmin(claims) && !(userId !== '' && userId === claims.userId))
+      throw permissionDenied('Claims do not authorize the use of administrative services.');
+    const idp = matchIdentityProviderId(claims, request.identityProviderId);
+    if (userId) validateUserId(userId, 'user_id');
+    const ctx = hostingContext(this.identity);
+    const verified = verifyExternalPartyAllocation(request, ctx);
+    return this.store.execute(async (tx) => {
+      const state = {
+        partyExists: (await this.parties.get(tx.db, verified.partyId)) !== null,
+        identityProviderExists: await this.idps.exists(tx.db, idp),
+        user: userId ? await this.users.state(tx.db, userId) : null,
+      };
+      const events = decideAllocateExternalParty(state, verified, ctx, { identityProviderId: idp, userId });
+      await tx.append(events);
+      return verified.partyId;
+    });
+  }
+}

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { PreparedTransaction } from '@canton-network/core-ledger-proto';
+import { CantonError, hashPreparedTransaction } from '@ledgerline/canton';
+import {
+  canExecuteAs,
+  changeIdOf,
+  checkAuthorization,
+  checkWellFormed,
+  decideTransaction,
+  ErrorCategories,
+  failedToExecute,
+  jsonInvalidArgument,
+  LedgerError,
+  logicalSynchronizerId,
+  matchUserId,
+  nowMicros,
+  permissionDenied,
+  submitterViewOf,
+  validateExecuteRequest,
+  verifyExternalSignatures,
+  type WellFormedTransaction,
+} from '@ledgerline/domain';
+import { EventStore, ExecutionStateRepository } from '@ledgerline/store';
+import { LedgerRuntime } from '../../../infrastructure/runtime';
+import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
+import { InFlightSubmissions } from '../in-flight-submissions';
+import { SigningKeysCache } from '../signing-keys.cache';
+import { ExecuteSubmissionCommand, type ExecuteSubmissionResult } from './execute-submission.command';
+
+const notConnected = (id: string) =>
+  new LedgerError('NOT_CONNECTED_TO_SYNCHRONIZER', ErrorCategories.InvalidGivenCurrentSystemStateOther, `This participant is not connected to synchronizer ${id}`, {
+    context: { synchronizer_id: id },
+  });
+
+/** Input contracts the transaction consumes (what it locks while in flight). */
+function consumedInputs(wf: WellFormedTransaction): string[] {
+  const inputs = new Set(wf.inputContractIds);
+  const out = new Set<string>();
+  for (const n of wf.nodes) if (n.node.kind === 'exercise' && n.node.exercise.consuming && inputs.has(n.node.exercise.contractId)) out.add(n.node.exercise.contractId);
+  return [...out];
+}
+
+/**
+ * POST /v2/interactive-submission/executeAndWait, in the order of behaviour.md §F.2: decode → authorize → validate the
+ * fields → well-formedness → recompute the hash → verify the signatures → authorization (ledger model) → in-flight
+ * checks → in the writer: deduplication, consistency, time → commit one Transaction update.
+ */
+@CommandHandler(ExecuteSubmissionCommand)
+export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissionCommand, ExecuteSubmissionResult> {
+  private readonly repo = new ExecutionStateRepository();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly runtime: LedgerRuntime,
+    private readonly identity: ParticipantIdentity,
+    private readonly keys: SigningKeysCache,
+    private readonly inFlight: InFlightSubmissions,
+  ) {}
+
+  async execute({ claims, request, mode }: ExecuteSubmissionCommand): Promise<ExecuteSubmissionResult> {
+    const cfg = this.runtime.config;
+    // 1. Decode the protobuf (JSON layer).
+    let pt: PreparedTransaction;
+    try {
+      pt = PreparedTransaction.fromBinary(request.preparedTransaction);
+    } catch (e) {
+      throw jsonInvalidArgument(`Cannot parse prepared_transaction: ${(e as Error).message}`);
+    }
+    // 2. Authorization: MatchUserId + ExecuteAs for every actAs party of the prepared transaction.
+    const userId = matchUserId(claims, request.userId);
+    for (const p of pt.metadata?.submitterInfo?.actAs ?? []) {
+      if (!canExecuteAs(claims, p)) throw permissionDenied(`Claims do not authorize to execute as party '${p}'`);
+    }
+    // 3. Field validation.
+    const submissionId = request.submissionId || randomUUID();
+    const validated = validateExecuteRequest(
+      {
+        preparedTransaction: pt,
+        partySignatures: request.partySignatures,
+        deduplicationPeriod: request.deduplicationPeriod,
+        submissionId,
+        userId,
+        hashingSchemeVersion: request.hashingSchemeVersion,
+        minLedgerTime: request.minLedgerTime,
+      },
+      {
+        maxDeduplicationMicros: BigInt(cfg.maxDeduplicationSeconds) * 1_000_000n,
+        now: nowMicros(),
+        maxSignaturesPerParty: mode === 'async' ? 50 : undefined,
+      },
+    );
+    // 4. Execution: decode, well-formedness, hash, signatures, authorization.
+    const view = submitterViewOf(pt);
+    const wf = checkWellFormed(pt.transaction);
+    if (validated.hashingSchemeVersion === 4) throw failedToExecute('Hashing scheme version V4 is not supported on protocol version 35');
+    const synchronizerId = logicalSynchronizerId(view.synchronizerId);
+    if (!this.identity.synchronizer(synchronizerId)) throw notConnected(synchronizerId);
+    let hash: Buffer;
+    try {
+      hash = hashPreparedTransaction(pt, validated.hashingSchemeVersion);
+    } catch (e) {
+      if (e instanceof CantonError) throw failedToExecute(e.message);
+      throw e;
+    }
+    const keys = await this.keys.get(view.actAs);
+    verifyExternalSignatures({ actAs: view.actAs, signatures: validated.signatures, keysOf: (p) => keys.get(p), hash });
+    checkAuthorization(wf, view.actAs);
+
+    // 5. Deduplication and the ledger model against the ledger state, serialized by the writer.
+    const changeId = changeIdOf(userId, view.actAs, view.commandId);
+    const release = this.inFlight.acquire(changeId, submissionId, wf.inputContractIds, consumedInputs(wf));
+    const externalTransactionHash = '1220' + hash.toString('hex');
+    try {
+      return await this.store.execute(async (tx) => {
+        const state = await this.repo.load(tx.db, changeId, [...wf.inputContractIds, ...wf.createdContractIds]);
+        const { event } = decideTransaction({
+          wf,
+          synchronizerId,
+          commandId: view.commandId,
+          submission: { userId, actAs: view.actAs, submissionId },
+          times: view,
+          minLedgerTime: validated.minLedgerTime,
+          externalTransactionHash,
+          deduplication: { period: validated.deduplicationPeriod, completed: state.completed },
+          contracts: state.contracts,
+          now: nowMicros(),
+          timeConfig: {
+            preparationTimeToleranceMicros: BigInt(cfg.preparationTimeToleranceSeconds) * 1_000_000n,
+            ledgerTimeToleranceMicros: BigInt(cfg.ledgerTimeToleranceSeconds) * 1_000_000n,
+          },
+        });
+        const [committed] = await tx.append([event]);
+        return { updateId: committed.update!.updateId, completionOffset: committed.update!.offset };
+      });
+    } finally {
+      release();
+    }
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { ExecuteSubmissionHandler } from './commands/execute-submission.handler';
+import { InFlightSubmissions } from './in-flight-submissions';
+import { InteractiveExecutionController } from './interactive-execution.controller';
+import { SigningKeysCache } from './signing-keys.cache';
+
+/** Interactive submission, execution side: executeAndWait and execute. */
+@Module({
+  controllers: [InteractiveExecutionController],
+  providers: [ExecuteSubmissionHandler, InFlightSubmissions, SigningKeysCache],
+})
+export class InteractiveExecutionModule {}

@@ -1,0 +1,27 @@
+import { Body, Controller } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { RouteSchema } from '@nestjs/platform-fastify';
+import { hashingSchemeVersionName, type Claims, type PreparedResult } from '@ledgerline/domain';
+import { CurrentClaims } from '@ledgerline/auth';
+import { prepareRequestFromJs, prepareRequestSchema } from '@ledgerline/wire';
+import { PostJson } from '../../http/routes';
+import { PrepareSubmissionQuery } from './queries/prepare-submission.query';
+
+/** POST /v2/interactive-submission/prepare (the generic template model; see README "Interactive submission"). */
+@Controller('v2/interactive-submission')
+export class InteractivePrepareController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @PostJson('prepare')
+  @RouteSchema({ body: prepareRequestSchema })
+  async prepare(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>) {
+    const request = prepareRequestFromJs(body);
+    const r: PreparedResult = await this.queries.execute(new PrepareSubmissionQuery(claims, request));
+    return {
+      preparedTransaction: r.bytes.toString('base64'),
+      preparedTransactionHash: r.hash.toString('base64'),
+      hashingSchemeVersion: hashingSchemeVersionName(r.version),
+      ...(request.verboseHashing ? { hashingDetails: r.hashingDetails } : {}),
+    };
+  }
+}

@@ -1,0 +1,54 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import {
+  canReadAs,
+  decidePrepare,
+  matchUserId,
+  nowMicros,
+  partyCandidates,
+  permissionDenied,
+  validatePrepareRequest,
+  type PreparedResult,
+} from '@ledgerline/domain';
+import { ContractLookupRepository, PartiesRepository } from '@ledgerline/store';
+import { LedgerRuntime } from '../../../infrastructure/runtime';
+import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
+import { PrepareSubmissionQuery } from './prepare-submission.query';
+
+/**
+ * Authorizes (MatchUserId; ReadAs for every actAs and readAs party, as Canton requires for prepare), validates, reads the
+ * parties and the exercised contract, and builds the prepared transaction.
+ */
+@QueryHandler(PrepareSubmissionQuery)
+export class PrepareSubmissionHandler implements IQueryHandler<PrepareSubmissionQuery> {
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly identity: ParticipantIdentity,
+    private readonly parties: PartiesRepository,
+    private readonly contracts: ContractLookupRepository,
+  ) {}
+
+  async execute({ claims, request }: PrepareSubmissionQuery): Promise<PreparedResult> {
+    const userId = matchUserId(claims, request.userId);
+    const req = { ...request, userId };
+    for (const p of [...req.actAs, ...req.readAs])
+      if (!canReadAs(claims, p)) throw permissionDenied(`Claims do not authorize to read as party '${p}'`);
+    const version = validatePrepareRequest(req);
+    const db = this.runtime.db;
+    const known = await this.parties.getMany(db, partyCandidates(req));
+    const cmd = req.commands[0];
+    const contract = cmd.kind === 'exercise' ? await this.contracts.get(db, cmd.contractId) : null;
+    return decidePrepare(
+      req,
+      version,
+      { knownParties: new Set(known.map((p) => p.party)), contract },
+      {
+        connectedSynchronizers: this.identity.synchronizers.map((s) => s.id),
+        catalog: this.runtime.config.templateCatalog,
+        now: nowMicros(),
+        transactionUuid: randomUUID(),
+        submissionSeed: randomBytes(32),
+      },
+    );
+  }
+}

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import {
+  authorizeAllocateParty,
+  authorizeUpdatePartyDetails,
+  checkPathMatchesBody,
+  decideAllocateParty,
+  decideUpdatePartyDetails,
+  generatedPartyHint,
+  localPartyId,
+  validateAllocatePartyRequest,
+  validateUpdatePartyDetails,
+  type PartyRecord,
+} from '@ledgerline/domain';
+import { EventStore, IdentityProvidersRepository, PartiesRepository, UsersRepository } from '@ledgerline/store';
+import { LedgerRuntime } from '../../../infrastructure/runtime';
+import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
+import { AllocatePartyCommand, UpdatePartyDetailsCommand } from './party.commands';
+
+@CommandHandler(AllocatePartyCommand)
+export class AllocatePartyHandler implements ICommandHandler<AllocatePartyCommand> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly runtime: LedgerRuntime,
+    private readonly identity: ParticipantIdentity,
+    private readonly parties: PartiesRepository,
+    private readonly idps: IdentityProvidersRepository,
+    private readonly users: UsersRepository,
+  ) {}
+
+  async execute({ claims, input }: AllocatePartyCommand): Promise<PartyRecord> {
+    const { identityProviderId, selfAllocation } = authorizeAllocateParty(claims, input.userId, input.identityProviderId);
+    const request = { ...input, identityProviderId };
+    validateAllocatePartyRequest(request);
+    const hint = request.partyIdHint || generatedPartyHint(randomUUID());
+    const party = localPartyId(hint, this.identity.fingerprint);
+    return this.store.execute(async (tx) => {
+      const [existing, identityProviderExists, user] = [
+        await this.parties.get(tx.db, party),
+        await this.idps.exists(tx.db, identityProviderId),
+        request.userId ? await this.users.state(tx.db, request.userId) : null,
+      ];
+      const decision = decideAllocateParty(
+        {
+          existing,
+          identityProviderExists,
+          user,
+          connectedSynchronizers: this.identity.synchronizers.map((s) => s.id),
+          participantId: this.identity.participantId,
+          namespace: this.identity.fingerprint,
+          selfAllocationQuota: selfAllocation ? this.runtime.config.maxSelfAllocatedParties : null,
+        },
+        { ...request, partyIdHint: hint },
+      );
+      await tx.append(decision.events);
+      return decision.record;
+    });
+  }
+}
+
+@CommandHandler(UpdatePartyDetailsCommand)
+export class UpdatePartyDetailsHandler implements ICommandHandler<UpdatePartyDetailsCommand> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly parties: PartiesRepository,
+    private readonly idps: IdentityProvidersRepository,
+  ) {}
+
+  async execute({ claims, pathParty, body }: UpdatePartyDetailsCommand): Promise<PartyRecord> {
+    checkPathMatchesBody(pathParty, body);
+    const identityProviderId = authorizeUpdatePartyDetails(claims, body.partyDetails ? body.partyDetails.identityProviderId : null);
+    const request = validateUpdatePartyDetails(body, identityProviderId);
+    // Read and decide inside the work: it sees every earlier work of its batch, and the projection's UPDATE re-checks
+    // the version in the database (compare-and-increment).
+    return this.store.execute(async (tx) => {
+      const [identityProviderExists, record] = [await this.idps.exists(tx.db, identityProviderId), await this.parties.get(tx.db, request.party)];
+      const decision = decideUpdatePartyDetails({ identityProviderExists, record }, request);
+      await tx.append(decision.events);
+      return decision.record;
+    });
+  }
+}

@@ -1,0 +1,25 @@
+import { EXTERNAL_PARTY_ALLOCATED, type ExternalPartyAllocatedData } from '@ledgerline/domain';
+import type { Projection } from './registry';
+
+/** Signing keys and thresholds of external parties (migration 0006), from 'ExternalPartyAllocated'. */
+export const externalPartiesProjection: Projection = {
+  name: 'external-parties',
+  tables: ['party_signing_keys', 'party_signing_thresholds'],
+  handles: [EXTERNAL_PARTY_ALLOCATED],
+  async apply(trx, event) {
+    const d = event.data as ExternalPartyAllocatedData;
+    await trx
+      .insertInto('party_signing_keys')
+      .values(
+        d.keys.map((k) => ({
+          party_id: d.partyId,
+          fingerprint: k.fingerprint,
+          key_spec: k.keySpec,
+          key_format: k.keyFormat,
+          public_key: k.publicKey,
+        })),
+      )
+      .execute();
+    await trx.insertInto('party_signing_thresholds').values({ party_id: d.partyId, threshold: d.threshold }).execute();
+  },
+};
