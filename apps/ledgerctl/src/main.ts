@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { mintHs256Token } from '@ledgerline/auth';
-import { dumpProjections, migrate, NodeSecretsRepository, rebuildProjections } from '@ledgerline/store';
+import { dumpProjections, EventStore, migrate, NodeSecretsRepository, pruneLedger, rebuildProjections } from '@ledgerline/store';
 import { ConfigError, loadConfig } from '../../server/src/config';
 import { loadParticipantIdentity } from '../../server/src/infrastructure/participant-identity';
 import { connectDatabase, makeLogger } from '../../server/src/infrastructure/runtime';
@@ -14,6 +14,8 @@ Commands:
   participant-id                   print this participant's id
   rebuild-projections [--check]    rebuild every projection by replaying the event log
                                    (--check: compare with the live projections and report differences)
+  prune --up-to <offset>           prune the ledger up to <offset> (inclusive): records a 'LedgerPruned' event; reads
+                                   that start below it fail with PARTICIPANT_PRUNED_DATA_ACCESSED
   help                             this text
 
 Configuration comes from the same environment variables as the server (DATABASE_URL, LEDGER_DATA_DIR, …).`;
@@ -66,6 +68,19 @@ async function main(argv: string[]): Promise<number> {
           return differing.length ? 1 : 0;
         }
         return 0;
+      }
+      case 'prune': {
+        const raw = values['up-to'];
+        if (!raw || !/^\d{1,19}$/.test(raw)) throw new UsageError('prune needs --up-to <offset> (a positive integer)');
+        const identity = await loadParticipantIdentity(database.db, config.participantName, config.synchronizerAliases);
+        const store = new EventStore(database.db, { participantId: identity.participantId });
+        try {
+          const pruned = await pruneLedger(store, Number(raw));
+          console.log(`pruned up to offset ${pruned}`);
+          return 0;
+        } finally {
+          await store.close();
+        }
       }
       default:
         throw new UsageError(`unknown command '${command}'`);

@@ -5,6 +5,7 @@ import type { LedgerRuntime } from './infrastructure/runtime';
 import { RouteCatalog } from './http/route-catalog';
 import { SystemModule } from './modules/system/system.module';
 import { UsersModule } from './modules/users/users.module';
+import { UpdatesModule } from './modules/updates/updates.module';
 import { PartiesModule } from './modules/parties/parties.module';
 import { InteractiveExecutionModule } from './modules/interactive-execution/interactive-execution.module';
 import { IdentityProvidersModule } from './modules/identity-providers/identity-providers.module';
@@ -22,6 +23,7 @@ export const CAPABILITY_MODULES = [
   InteractivePrepareModule,
   InteractiveExecutionModule,
   ReassignmentModule,
+  UpdatesModule,
 ];
 
 @Module({})

@@ -6,3 +6,4 @@ export * from './ledger-auth.guard';
 export * from './current-claims.decorator';
 export * from './mint-token';
 export * from './header-decode-error';
+export * from './authenticate-request';

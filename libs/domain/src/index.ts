@@ -9,3 +9,4 @@ export * from './prepare';
 export * from './ledger-model';
 export * from './execute-submission';
 export * from './reassignment';
+export * from './updates';

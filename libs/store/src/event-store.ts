@@ -196,7 +196,7 @@ export class EventStore {
                   recorded_at: recordedAt,
                 },
               ]);
-              await applyProjections(trx, ce, rows);
+              await applyProjections(trx, ce, rows, () => rows.flush(trx, this.columnTypes));
               committed.push(ce);
             }
             return committed;

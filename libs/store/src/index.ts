@@ -14,3 +14,5 @@ export * from './repositories/external-parties.repository';
 export * from './repositories/contract-lookup.repository';
 export * from './repositories/execution-state.repository';
 export * from './repositories/reassignments.repository';
+export * from './repositories/ledger-updates.repository';
+export * from './pruning';

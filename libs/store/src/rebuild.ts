@@ -30,7 +30,7 @@ export async function rebuildProjections(db: Kysely<DB>, opts: { chunk?: number 
           update: (r.header as UpdateHeader | null) ?? undefined,
           recordedAt: r.recorded_at,
         };
-        await applyProjections(trx, event, buffer);
+        await applyProjections(trx, event, buffer, () => buffer.flush(trx, types));
         count++;
       }
       await buffer.flush(trx, types);

@@ -10,3 +10,4 @@ export * from './codecs/crypto';
 export * from './codecs/prepare';
 export * from './codecs/execute-submission';
 export * from './codecs/reassignment';
+export * from './codecs/updates';

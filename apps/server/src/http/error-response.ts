@@ -51,7 +51,7 @@ interface AjvError {
 }
 
 /** ajv's first error → `Invalid value for: body (<detail> at '<json.path>')`. */
-function validationToDecodeError(e: { validation?: unknown[]; validationContext?: string }): DecodeError {
+export function validationToDecodeError(e: { validation?: unknown[]; validationContext?: string }): DecodeError {
   const first = (e.validation?.[0] ?? {}) as AjvError;
   let at = (first.instancePath ?? '').split('/').filter(Boolean).map(decodeURIComponent);
   let detail = first.message ?? 'invalid value';

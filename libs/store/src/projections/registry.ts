@@ -10,6 +10,7 @@ import { contractsProjection } from './contracts.projection';
 import { externalPartiesProjection } from './external-parties.projection';
 import { commandDeduplicationProjection } from './command-deduplication.projection';
 import { reassignmentsProjection } from './reassignments.projection';
+import { ledgerPruningProjection } from './ledger-pruning.projection';
 
 /**
  * A projection keeps some tables equal to a fold of the log. It must be a pure function of the events (no clock, no
@@ -35,6 +36,11 @@ interface ProjectionBase {
   readonly tables: readonly string[];
   /** Event types it handles; '*' sees every event. */
   readonly handles: readonly string[] | '*';
+  /**
+   * An `apply` projection that reads or deletes rows written by `rows` projections (pruning) sets this: the rows buffered
+   * for earlier events are written before it runs, so live writing and a rebuild see the same tables.
+   */
+  readonly needsBufferedRows?: boolean;
 }
 
 /** Every projection of the service. Add one line per capability. */
@@ -47,6 +53,7 @@ export const projections: readonly Projection[] = [
   externalPartiesProjection,
   commandDeduplicationProjection,
   reassignmentsProjection,
+  ledgerPruningProjection,
 ];
 
 const byType = new Map<string, Projection[]>();
@@ -56,8 +63,16 @@ for (const p of projections) {
   else for (const t of p.handles) byType.set(t, [...(byType.get(t) ?? []), p]);
 }
 
-/** Applies every projection of `event`: `apply` ones now, `rows` ones into `buffer` (the caller flushes it). */
-export async function applyProjections(trx: Transaction<DB>, event: CommittedEvent, buffer: RowBuffer): Promise<void> {
+/**
+ * Applies every projection of `event`: `apply` ones now, `rows` ones into `buffer` (the caller flushes it; `flush` writes
+ * it early for projections that need the buffered rows in place).
+ */
+export async function applyProjections(
+  trx: Transaction<DB>,
+  event: CommittedEvent,
+  buffer: RowBuffer,
+  flush?: () => Promise<void>,
+): Promise<void> {
   for (const list of [byType.get(event.type), wildcard]) {
     if (!list) continue;
     for (const p of list) {
@@ -65,6 +80,7 @@ export async function applyProjections(trx: Transaction<DB>, event: CommittedEve
         const out = p.rows(event);
         for (const table in out) buffer.add(table, out[table]);
       } else {
+        if (p.needsBufferedRows && !buffer.isEmpty) await flush?.();
         await p.apply(trx, event);
       }
     }

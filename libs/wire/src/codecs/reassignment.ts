@@ -7,6 +7,7 @@ import {
   type UpdateHeader,
 } from '@ledgerline/domain';
 import { bodyDecodeError } from '../decode-error';
+import { eventFormatSchema as updatesEventFormatSchema } from './updates';
 
 /**
  * Wire shapes of reassignment submission: the JSON schemas of SubmitAndWaitForReassignmentRequest and
@@ -19,36 +20,8 @@ const bool = { type: 'boolean' } as const;
 const obj = (properties: Record<string, unknown>) => ({ type: 'object', properties }) as const;
 const oneofCase = (properties: Record<string, unknown>) => obj({ value: obj(properties) });
 
-const filtersSchema = {
-  type: ['object', 'null'],
-  properties: {
-    cumulative: {
-      type: 'array',
-      items: obj({
-        identifierFilter: {
-          type: 'object',
-          properties: {
-            WildcardFilter: oneofCase({ includeCreatedEventBlob: bool }),
-            TemplateFilter: oneofCase({ templateId: str, includeCreatedEventBlob: bool }),
-            InterfaceFilter: oneofCase({ interfaceId: str, includeInterfaceView: bool, includeCreatedEventBlob: bool }),
-            Empty: { type: 'object' },
-          },
-          additionalProperties: false,
-          maxProperties: 1,
-        },
-      }),
-    },
-  },
-} as const;
-
-export const eventFormatSchema = {
-  type: ['object', 'null'],
-  properties: {
-    filtersByParty: { type: 'object', additionalProperties: filtersSchema },
-    filtersForAnyParty: filtersSchema,
-    verbose: bool,
-  },
-} as const;
+/** The event format of a reassignment request is the updates' (one schema for both; it may be null). */
+const eventFormatSchema = { ...updatesEventFormatSchema, type: ['object', 'null'] } as const;
 
 export const reassignmentCommandsSchema = {
   type: ['object', 'null'],

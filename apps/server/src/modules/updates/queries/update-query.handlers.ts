@@ -1,0 +1,66 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import {
+  authorizeUpdateFormat,
+  compileUpdateFormat,
+  listLimitExceeded,
+  renderTransaction,
+  resolveTransactionByIdFormat,
+  updateNotFound,
+  validateUpdateFormat,
+  validateUpdateId,
+  type JsGetUpdatesResponse,
+} from '@ledgerline/domain';
+import { LedgerRuntime } from '../../../infrastructure/runtime';
+import { IDLE, UpdatesReader } from '../update-stream';
+import { GetTransactionByIdQuery, ListUpdatesQuery } from './update.queries';
+
+/**
+ * The list variant (§C.7): at most min(limit, max + 1) elements are collected; more than the maximum is a 413. Open-ended
+ * requests (and any request with `stream_idle_timeout_ms`) complete once no new element arrived within the idle timeout;
+ * bounded requests complete at their end.
+ */
+@QueryHandler(ListUpdatesQuery)
+export class ListUpdatesHandler implements IQueryHandler<ListUpdatesQuery> {
+  constructor(private readonly runtime: LedgerRuntime, private readonly reader: UpdatesReader) {}
+
+  async execute({ claims, request, limit, streamIdleTimeoutMs }: ListUpdatesQuery): Promise<JsGetUpdatesResponse[]> {
+    const max = this.runtime.config.httpListMaxElements;
+    const take = Math.min(limit ?? max + 1, max + 1);
+    const stream = await this.reader.open(claims, request, Math.min(Math.max(take, 50), 1000));
+    const idle = stream.tailing || streamIdleTimeoutMs !== undefined ? (streamIdleTimeoutMs ?? this.runtime.config.streamIdleTimeoutMs) : null;
+    const out: JsGetUpdatesResponse[] = [];
+    try {
+      while (out.length < take) {
+        const e = await stream.next(idle);
+        if (e === null || e === IDLE) break;
+        out.push(e);
+      }
+    } finally {
+      stream.close();
+    }
+    if (out.length > max) throw listLimitExceeded(out.length, max);
+    return out;
+  }
+}
+
+/**
+ * §D: requestingParties/transactionFormat (JSON layer), authorization, update id syntax, the format, then the lookup.
+ * Anything that is not a transaction with a visible event is UPDATE_NOT_FOUND.
+ */
+@QueryHandler(GetTransactionByIdQuery)
+export class GetTransactionByIdHandler implements IQueryHandler<GetTransactionByIdQuery> {
+  constructor(private readonly runtime: LedgerRuntime, private readonly reader: UpdatesReader) {}
+
+  async execute({ claims, request }: GetTransactionByIdQuery) {
+    const format = resolveTransactionByIdFormat(request);
+    authorizeUpdateFormat(claims, format);
+    const id = validateUpdateId(request.updateId);
+    validateUpdateFormat(format);
+    const compiled = compileUpdateFormat(format);
+    const row = await this.reader.repo.byUpdateId(this.runtime.db, id);
+    const tx = compiled.transactions;
+    const rendered = row && row.kind === 'Transaction' && tx ? renderTransaction(row, tx.format, tx.shape) : null;
+    if (!rendered) throw updateNotFound(request.updateId ?? '');
+    return { transaction: rendered };
+  }
+}

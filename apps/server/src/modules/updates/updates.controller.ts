@@ -1,0 +1,54 @@
+import { Body, Controller, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { RouteSchema } from '@nestjs/platform-fastify';
+import type { Claims } from '@ledgerline/domain';
+import { CurrentClaims } from '@ledgerline/auth';
+import {
+  decodeGetTransactionByIdRequest,
+  decodeGetUpdatesRequest,
+  getTransactionByIdRequestSchema,
+  getUpdatesRequestSchema,
+  int64Query,
+  int64Schema,
+  toInt64,
+} from '@ledgerline/wire';
+import { PostJson } from '../../http/routes';
+import { PruneLedgerCommand } from './commands/prune.command';
+import { GetTransactionByIdQuery, ListUpdatesQuery } from './queries/update.queries';
+
+/** Reading the ledger over HTTP: the update list (flats and /v2/updates share one engine) and the transaction lookup. */
+@Controller('v2')
+export class UpdatesController {
+  constructor(private readonly queries: QueryBus, private readonly commands: CommandBus) {}
+
+  @PostJson('updates/flats')
+  @RouteSchema({ body: getUpdatesRequestSchema })
+  flats(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>, @Query() q: Record<string, unknown>) {
+    return this.list(claims, body, q);
+  }
+
+  @PostJson('updates')
+  @RouteSchema({ body: getUpdatesRequestSchema })
+  updates(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>, @Query() q: Record<string, unknown>) {
+    return this.list(claims, body, q);
+  }
+
+  @PostJson('updates/transaction-by-id')
+  @RouteSchema({ body: getTransactionByIdRequestSchema })
+  transactionById(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>) {
+    return this.queries.execute(new GetTransactionByIdQuery(claims, decodeGetTransactionByIdRequest(body)));
+  }
+
+  /** Admin: prune the ledger up to `pruneUpTo` (inclusive). Answers the pruning offset in force. */
+  @PostJson('admin/prune')
+  @RouteSchema({ body: { type: 'object', required: ['pruneUpTo'], properties: { pruneUpTo: int64Schema } } })
+  prune(@CurrentClaims() claims: Claims, @Body() body: { pruneUpTo: unknown }) {
+    return this.commands.execute(new PruneLedgerCommand(claims, toInt64(body.pruneUpTo)));
+  }
+
+  private list(claims: Claims, body: Record<string, unknown>, q: Record<string, unknown>) {
+    const limit = int64Query('limit', q.limit);
+    const idle = int64Query('stream_idle_timeout_ms', q.stream_idle_timeout_ms);
+    return this.queries.execute(new ListUpdatesQuery(claims, decodeGetUpdatesRequest(body), limit, idle));
+  }
+}

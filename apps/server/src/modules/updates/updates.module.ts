@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { PruneLedgerHandler } from './commands/prune.command';
+import { GetTransactionByIdHandler, ListUpdatesHandler } from './queries/update-query.handlers';
+import { UpdatesReader } from './update-stream';
+import { UpdatesController } from './updates.controller';
+import { UpdatesWebSocket } from './updates.websocket';
+
+/** Reading the ledger: update lists, WebSocket streams, transaction lookup, pruning. */
+@Module({
+  controllers: [UpdatesController],
+  providers: [UpdatesReader, ListUpdatesHandler, GetTransactionByIdHandler, PruneLedgerHandler, UpdatesWebSocket],
+})
+export class UpdatesModule {}

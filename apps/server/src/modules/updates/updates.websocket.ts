@@ -1,0 +1,152 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import websocket from '@fastify/websocket';
+import Ajv from 'ajv';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { authenticateRequest } from '@ledgerline/auth';
+import { httpError, isLedgerError, type Claims } from '@ledgerline/domain';
+import { DecodeError, decodeGetUpdatesRequest, getUpdatesRequestSchema, renderError } from '@ledgerline/wire';
+import { sendError } from '../../http/all-exceptions.filter';
+import { toErrorResponse, validationToDecodeError } from '../../http/error-response';
+import { LedgerRuntime } from '../../infrastructure/runtime';
+import { IDLE, UpdatesReader, type UpdateStream } from './update-stream';
+
+/** Most bytes handed to a socket and not yet flushed before the stream stops reading. */
+const HIGH_WATER_BYTES = 1 << 20;
+const PAGE_SIZE = 500;
+
+/**
+ * WebSocket `GET /v2/updates` and `GET /v2/updates/flats` (asyncapi.yaml): the token comes in the sub-protocol list
+ * (`daml.ws.auth, jwt.token.<jwt>`) and is verified during the upgrade by the HTTP guard's passport strategy (a failure
+ * is an HTTP error before any upgrade). The client sends one GetUpdatesRequest; the server sends JsGetUpdatesResponse
+ * messages, or one JsCantonError message, and closes at the end of a bounded range; without an end it keeps tailing.
+ * Back-pressure: a page is read only while less than 1 MiB is waiting to be flushed to the client.
+ */
+@Injectable()
+export class UpdatesWebSocket implements OnModuleInit {
+  private readonly validate = new Ajv({ coerceTypes: false, useDefaults: false, allErrors: false, strict: false }).compile(getUpdatesRequestSchema);
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly runtime: LedgerRuntime,
+    private readonly reader: UpdatesReader,
+  ) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    void fastify.register(websocket, {
+      options: {
+        maxPayload: this.runtime.config.maxBodyBytes,
+        handleProtocols: (protocols: Set<string>) => (protocols.has('daml.ws.auth') ? 'daml.ws.auth' : ([...protocols][0] ?? false)),
+      },
+    });
+    void fastify.register(async (scope) => {
+      for (const url of ['/v2/updates', '/v2/updates/flats']) {
+        scope.route({
+          method: 'GET',
+          url,
+          // A plain GET (no upgrade) does not decode: 400 text/plain, as for any header that does not decode.
+          handler: (req: FastifyRequest, reply: FastifyReply) =>
+            sendError(reply, req, new DecodeError('header Upgrade', ''), this.runtime.config.participantName, this.runtime.logger),
+          preValidation: (req: FastifyRequest, reply: FastifyReply, done: (e?: Error) => void) => this.authenticate(req, reply, done),
+          wsHandler: (socket: WebSocket, req: FastifyRequest) => this.serve(socket, (req as unknown as { ledgerClaims: Claims }).ledgerClaims, String(req.id)),
+        } as never);
+      }
+    });
+  }
+
+  private authenticate(req: FastifyRequest, reply: FastifyReply, done: (e?: Error) => void): void {
+    authenticateRequest(req as never).then(
+      (claims) => {
+        (req as unknown as { ledgerClaims: Claims }).ledgerClaims = claims;
+        done();
+      },
+      (e) => sendError(reply, req, e, this.runtime.config.participantName, this.runtime.logger),
+    );
+  }
+
+  private serve(socket: WebSocket, claims: Claims, traceId: string): void {
+    let stream: UpdateStream | null = null;
+    let closed = false;
+    socket.on('close', () => {
+      closed = true;
+      stream?.close();
+    });
+    socket.on('error', () => undefined);
+    socket.once('message', (data) => {
+      void (async () => {
+        try {
+          const body = this.decode(data.toString());
+          stream = await this.reader.open(claims, decodeGetUpdatesRequest(body), PAGE_SIZE);
+          if (closed) return stream.close();
+          await this.pump(socket, stream);
+          if (socket.readyState === socket.OPEN) socket.close(1000);
+        } catch (e) {
+          if (socket.readyState !== socket.OPEN) return;
+          socket.send(this.errorFrame(e, traceId));
+          socket.close(1000);
+        }
+      })();
+    });
+  }
+
+  private decode(text: string): Record<string, unknown> {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (e) {
+      throw new DecodeError('body', `Malformed JSON: ${(e as Error).message}`);
+    }
+    if (!this.validate(body)) throw validationToDecodeError({ validation: this.validate.errors ?? [], validationContext: 'body' });
+    return body as Record<string, unknown>;
+  }
+
+  private errorFrame(e: unknown, traceId: string): string {
+    const ctx = { traceId, participant: this.runtime.config.participantName };
+    if (e instanceof DecodeError) return JSON.stringify(renderError(httpError('INVALID_ARGUMENT', e.message, 400), ctx).body);
+    if (isLedgerError(e)) return JSON.stringify(renderError(e, ctx).body);
+    const res = toErrorResponse(e, ctx);
+    this.runtime.logger[res.logged.level]({ traceId, reason: res.logged.reason, stack: res.logged.stack }, 'websocket stream failed');
+    return res.body;
+  }
+
+  private async pump(socket: WebSocket, stream: UpdateStream): Promise<void> {
+    let pending = 0;
+    let resume: (() => void) | null = null;
+    const flushed = (size: number) => () => {
+      pending -= size;
+      if (resume && pending < HIGH_WATER_BYTES / 2) {
+        const r = resume;
+        resume = null;
+        r();
+      }
+    };
+    // Messages produced in one turn of the event loop (a page) leave in one write: cork the TCP socket until the next turn.
+    const tcp = (socket as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+    let corked = false;
+    const uncork = () => {
+      corked = false;
+      tcp?.uncork();
+    };
+    try {
+      for (;;) {
+        if (socket.readyState !== socket.OPEN) return;
+        const e = await stream.next(null);
+        if (e === null) return;
+        if (e === IDLE) continue;
+        const text = JSON.stringify(e);
+        pending += text.length;
+        if (tcp && !corked) {
+          corked = true;
+          tcp.cork();
+          setImmediate(uncork);
+        }
+        socket.send(text, flushed(text.length));
+        if (pending >= HIGH_WATER_BYTES) await new Promise<void>((r) => (resume = r));
+      }
+    } finally {
+      if (corked) uncork();
+    }
+  }
+}

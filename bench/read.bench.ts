@@ -1,0 +1,287 @@
+/**
+ * npm run bench:read — the read side with BENCH_READ_UPDATES (default 100,000) updates in the log:
+ *   (a) POST /v2/updates/flats, pages of 200 read one after the other with a one-party filter;
+ *   (b) the WebSocket stream (GET /v2/updates) of the whole range, party-wildcard;
+ *   (c) POST /v2/updates/transaction-by-id from 16 concurrent clients.
+ * Each next to its baseline measured in the same run on the same database: the raw SQL read of the same rows through
+ * `pg` (keyset pages / lookups by update id, JSON payloads parsed). The server runs as a child process; its resident
+ * memory (VmRSS) is sampled every 100 ms throughout.
+ *
+ * Knobs: BENCH_DATABASE_URL, BENCH_READ_UPDATES (default 100000), BENCH_DURATION_MS (transaction-by-id, default 5000),
+ * BENCH_WARMUP_MS (default 1000), BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. --cpu-prof).
+ * Targets: WebSocket ≥ 30,000 updates/s and ≥ 0.3× raw; transaction-by-id ≥ 5,000 lookups/s with p99 ≤ 20 ms; RSS < 300 MB.
+ */
+import 'reflect-metadata';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Pool } from 'pg';
+import WebSocket from 'ws';
+import { mintHs256Token } from '@ledgerline/auth';
+import { TRANSACTION_COMMITTED, type NewEvent, type StoredTransaction } from '@ledgerline/domain';
+import { EventStore, openDatabase } from '@ledgerline/store';
+import { loadParticipantIdentity } from '../apps/server/src/infrastructure/participant-identity';
+import { envInt, fmt, printTable, runConcurrent, withBenchDatabase, type RunResult } from './lib';
+
+const UPDATES = envInt('BENCH_READ_UPDATES', 100_000);
+const durationMs = envInt('BENCH_DURATION_MS', 5000);
+const warmupMs = Number(process.env.BENCH_WARMUP_MS ?? 1000);
+const SECRET = 'bench-read-secret-0123456789abcdef';
+const PARTIES = Array.from({ length: 10 }, (_, i) => `party${i}::1220${'ab'.repeat(32)}`);
+const SYNC = `global::1220${'cd'.repeat(32)}`;
+const PKG = 'e1'.repeat(32);
+const PAGE = 200;
+
+function update(i: number): NewEvent {
+  const owner = PARTIES[i % PARTIES.length];
+  const observer = PARTIES[(i + 3) % PARTIES.length];
+  const contractId = `00${i.toString(16).padStart(64, '0')}`;
+  const data: StoredTransaction = {
+    commandId: `cmd-${i}`,
+    workflowId: '',
+    effectiveAt: '2025-05-01T10:00:00.000000Z',
+    externalTransactionHash: null,
+    submission: { userId: 'bench', actAs: [owner], submissionId: `s-${i}` },
+    events: [
+      {
+        CreatedEvent: {
+          nodeId: 0,
+          contractId,
+          templateId: `${PKG}:Bench.Iou:Iou`,
+          packageName: 'bench-model',
+          representativePackageId: PKG,
+          createArgument: { issuer: owner, owner: observer, amount: `${i}.0000000000`, currency: 'USD' },
+          createdEventBlob: '',
+          signatories: [owner],
+          observers: [observer],
+          createdAt: '2025-05-01T10:00:00.000000Z',
+          contractKey: null,
+          contractKeyHash: '',
+          acsDelta: true,
+        },
+      },
+    ],
+  };
+  return { type: TRANSACTION_COMMITTED, stream: `contract:${contractId}`, data, update: { kind: 'Transaction', synchronizerId: SYNC, parties: [owner, observer], commandId: data.commandId } };
+}
+
+class RssSampler {
+  private timer: NodeJS.Timeout;
+  max = 0;
+  phaseMax = 0;
+  constructor(private readonly pid: number) {
+    this.timer = setInterval(() => this.sample(), 100);
+  }
+  sample(): number {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${this.pid}/status`, 'utf8'));
+      const mb = m ? Number(m[1]) / 1024 : 0;
+      this.max = Math.max(this.max, mb);
+      this.phaseMax = Math.max(this.phaseMax, mb);
+      return mb;
+    } catch {
+      return 0;
+    }
+  }
+  phase(): number {
+    const v = this.phaseMax;
+    this.phaseMax = this.sample();
+    return v;
+  }
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+async function startServer(url: string, port: number): Promise<ChildProcess> {
+  const main = path.resolve(__dirname, '../apps/server/src/main.js');
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, main], {
+    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', LEDGER_JWT_SECRET: SECRET, LEDGER_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let i = 0; i < 200; i++) {
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    if (ok) return child;
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('server did not become ready');
+}
+
+async function main(): Promise<void> {
+  console.log(`read benchmark: ${UPDATES} updates; flats pages of ${PAGE}; transaction-by-id ${durationMs} ms at 16 clients after ${warmupMs} ms warm-up`);
+  await withBenchDatabase({ label: 'read', migrate: true }, async ({ url }) => {
+    // 1. The log: UPDATES transactions (one create each), ten parties, each update seen by two of them.
+    const database = openDatabase(url, { max: 4 });
+    const identity = await loadParticipantIdentity(database.db, 'participant1', ['global']);
+    const store = new EventStore(database.db, { participantId: identity.participantId, maxBatch: 64 });
+    const t0 = performance.now();
+    const chunk = 500;
+    const writes: Promise<unknown>[] = [];
+    for (let i = 0; i < UPDATES; i += chunk) {
+      writes.push(store.append(Array.from({ length: Math.min(chunk, UPDATES - i) }, (_, k) => update(i + k))));
+      if (writes.length >= 4) await writes.shift();
+    }
+    await Promise.all(writes);
+    await store.close();
+    await database.pool.query('ANALYZE');
+    await database.close();
+    console.log(`wrote ${UPDATES} updates in ${fmt((performance.now() - t0) / 1000)} s`);
+
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const server = await startServer(url, port);
+    const rss = new RssSampler(server.pid!);
+    const base = `http://127.0.0.1:${port}`;
+    const pool = new Pool({ connectionString: url, max: 16 });
+    const rows: Array<Array<string | number>> = [['measurement', 'baseline (raw pg)', 'Ledgerline', 'ratio', 'p50 ms', 'p99 ms', 'server RSS MB']];
+    const verdicts: string[] = [];
+    try {
+      const admin = await mintHs256Token({ secret: SECRET, userId: 'participant_admin', participantId: identity.participantId });
+      const created = await fetch(`${base}/v2/users`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ user: { id: 'bench-reader' }, rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }] }),
+      });
+      if (!created.ok) throw new Error(`creating the reader failed: ${created.status} ${await created.text()}`);
+      const token = await mintHs256Token({ secret: SECRET, userId: 'bench-reader', participantId: identity.participantId });
+      const post = (p: string, body: unknown) =>
+        fetch(base + p, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      rss.phase();
+
+      // (a) flats, one party, pages of PAGE, sequential.
+      const party = PARTIES[0];
+      const rawPages = async () => {
+        const lat: number[] = [];
+        let after = 0;
+        let n = 0;
+        const t = performance.now();
+        for (;;) {
+          const s = performance.now();
+          const { rows: page } = await pool.query(
+            `SELECT u.ledger_offset, u.update_id, u.payload FROM ledger_update_parties p JOIN ledger_updates u ON u.ledger_offset = p.ledger_offset
+             WHERE p.party = $1 AND p.ledger_offset > $2 ORDER BY p.ledger_offset LIMIT $3`,
+            [party, after, PAGE],
+          );
+          lat.push(performance.now() - s);
+          n += page.length;
+          if (page.length < PAGE) break;
+          after = Number(page[page.length - 1].ledger_offset);
+        }
+        return { n, perSec: (n / (performance.now() - t)) * 1000, lat };
+      };
+      const flatsPages = async () => {
+        const lat: number[] = [];
+        let after = 0;
+        let n = 0;
+        const t = performance.now();
+        for (;;) {
+          const s = performance.now();
+          const r = await post(`/v2/updates/flats?limit=${PAGE}`, { beginExclusive: after, endInclusive: UPDATES, filter: { filtersByParty: { [party]: {} } } });
+          const page = (await r.json()) as Array<{ update: { Transaction: { value: { offset: number } } } }>;
+          if (!r.ok) throw new Error(`flats failed: ${r.status} ${JSON.stringify(page)}`);
+          lat.push(performance.now() - s);
+          n += page.length;
+          if (page.length < PAGE) break;
+          after = page[page.length - 1].update.Transaction.value.offset;
+        }
+        return { n, perSec: (n / (performance.now() - t)) * 1000, lat };
+      };
+      await rawPages();
+      const rawA = await rawPages();
+      const flatsA = await flatsPages();
+      if (rawA.n !== flatsA.n) throw new Error(`flats read ${flatsA.n} updates, raw ${rawA.n}`);
+      const q = (lat: number[], p: number) => [...lat].sort((a, b) => a - b)[Math.min(lat.length - 1, Math.ceil((p / 100) * lat.length) - 1)];
+      rows.push([`(a) flats, 1 party, pages of ${PAGE} (${flatsA.n} updates), updates/s`, rawA.perSec, flatsA.perSec, `${fmt(flatsA.perSec / rawA.perSec, 2)}×`, q(flatsA.lat, 50), q(flatsA.lat, 99), rss.phase()]);
+
+      // (b) WebSocket, whole range, party-wildcard.
+      const rawAll = async () => {
+        let after = 0;
+        let n = 0;
+        const t = performance.now();
+        for (;;) {
+          const { rows: page } = await pool.query(
+            'SELECT ledger_offset, update_id, kind, synchronizer_id, record_time, payload FROM ledger_updates WHERE ledger_offset > $1 ORDER BY ledger_offset LIMIT 1000',
+            [after],
+          );
+          n += page.length;
+          if (page.length < 1000) break;
+          after = Number(page[page.length - 1].ledger_offset);
+        }
+        return { n, perSec: (n / (performance.now() - t)) * 1000 };
+      };
+      const wsAll = () =>
+        new Promise<{ n: number; perSec: number }>((resolve, reject) => {
+          const ws = new WebSocket(`ws://127.0.0.1:${port}/v2/updates`, ['daml.ws.auth', `jwt.token.${token}`]);
+          let n = 0;
+          let last = 0;
+          let t = 0;
+          ws.on('open', () => {
+            t = performance.now();
+            ws.send(JSON.stringify({ beginExclusive: 0, endInclusive: UPDATES, filter: { filtersForAnyParty: {} } }));
+          });
+          ws.on('message', (data) => {
+            const m = JSON.parse(data.toString());
+            const o = m.update?.Transaction?.value?.offset;
+            if (o !== last + 1) reject(new Error(`unexpected message after ${last}: ${data.toString().slice(0, 200)}`));
+            last = o;
+            n++;
+          });
+          ws.on('close', () => resolve({ n, perSec: (n / (performance.now() - t)) * 1000 }));
+          ws.on('error', reject);
+        });
+      await rawAll();
+      const rawB = await rawAll();
+      const wsB = await wsAll();
+      if (wsB.n !== UPDATES) throw new Error(`the WebSocket delivered ${wsB.n} of ${UPDATES}`);
+      const ratioB = wsB.perSec / rawB.perSec;
+      rows.push([`(b) WebSocket, whole range (${wsB.n} updates), updates/s`, rawB.perSec, wsB.perSec, `${fmt(ratioB, 2)}×`, '-', '-', rss.phase()]);
+      verdicts.push(`WebSocket ≥ 30,000 updates/s and ≥ 0.3× raw: ${wsB.perSec >= 30_000 && ratioB >= 0.3 ? 'met' : 'MISSED'} (${fmt(wsB.perSec)} /s, ${fmt(ratioB, 2)}×)`);
+
+      // (c) transaction-by-id, 16 concurrent clients, random ids.
+      const { rows: ids } = await pool.query<{ update_id: string; ledger_offset: string }>('SELECT update_id, ledger_offset FROM ledger_updates ORDER BY ledger_offset');
+      const pick = (i: number) => ids[(i * 7919) % ids.length];
+      const rawC: RunResult = await runConcurrent({
+        concurrency: 16,
+        durationMs,
+        warmupMs,
+        op: async (_, i) => {
+          const { rows: r } = await pool.query('SELECT ledger_offset, update_id, payload FROM ledger_updates WHERE update_id = $1', [pick(i).update_id]);
+          if (r.length !== 1) throw new Error('not found');
+        },
+      });
+      const byId: RunResult = await runConcurrent({
+        concurrency: 16,
+        durationMs,
+        warmupMs,
+        op: async (_, i) => {
+          const row = pick(i);
+          const owner = PARTIES[(Number(row.ledger_offset) - 1) % PARTIES.length];
+          const r = await post('/v2/updates/transaction-by-id', { updateId: row.update_id, requestingParties: [owner] });
+          const body = (await r.json()) as { transaction?: { offset: number } };
+          if (!r.ok || body.transaction?.offset !== Number(row.ledger_offset)) throw new Error(`lookup failed: ${r.status} ${JSON.stringify(body)}`);
+        },
+      });
+      for (const r of [rawC, byId]) if (r.errors) throw new Error(`${r.errors} lookups failed: ${String(r.firstError)}`);
+      rows.push(['(c) transaction-by-id, 16 clients, lookups/s', rawC.opsPerSec, byId.opsPerSec, `${fmt(byId.opsPerSec / rawC.opsPerSec, 2)}×`, byId.latency.p50, byId.latency.p99, rss.phase()]);
+      verdicts.push(
+        `transaction-by-id ≥ 5,000/s with p99 ≤ 20 ms: ${byId.opsPerSec >= 5000 && byId.latency.p99 <= 20 ? 'met' : 'MISSED'} (${fmt(byId.opsPerSec)} /s, p99 ${fmt(byId.latency.p99)} ms)`,
+      );
+      verdicts.push(`server RSS < 300 MB throughout: ${rss.max < 300 ? 'met' : 'MISSED'} (max ${fmt(rss.max)} MB)`);
+    } finally {
+      rss.stop();
+      await pool.end();
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+    }
+    console.log();
+    printTable(rows);
+    console.log();
+    for (const v of verdicts) console.log(v);
+  });
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,89 @@
+import { packageNameKey, type EventFormat, type Filters } from './format';
+
+/**
+ * An EventFormat compiled for matching (§C.5). Template filters are keyed `package-name:Module:Entity`; interface filters
+ * are accepted but match nothing (the ledger has no package store from which to know which templates implement an
+ * interface). `filtersForAnyParty` makes the request party-wildcard: every stakeholder/witness is reported.
+ */
+export interface CompiledEventFormat {
+  /** Requested parties; null when the request is party-wildcard (`filtersForAnyParty` set). */
+  readonly parties: ReadonlySet<string> | null;
+  readonly verbose: boolean;
+  /** Whether the event of `templateKey` is selected for some party of `relevant`; returns whether to include the blob. */
+  match(relevant: readonly string[], templateKey: string): Match;
+  /** witnessParties for an event whose relevant (stakeholder / informee) parties are `relevant`. */
+  witnesses(relevant: readonly string[]): string[];
+}
+
+export type Match = false | { blob: boolean };
+
+interface PartyFilter {
+  wildcard: boolean;
+  wildcardBlob: boolean;
+  /** template key → include created-event blob */
+  templates: Map<string, boolean>;
+}
+
+function compileFilters(filters: Filters | null | undefined): PartyFilter {
+  const out: PartyFilter = { wildcard: false, wildcardBlob: false, templates: new Map() };
+  let real = 0;
+  for (const c of filters?.cumulative ?? []) {
+    const f = c.identifierFilter;
+    if (!f || 'Empty' in f) continue;
+    real++;
+    if ('WildcardFilter' in f) {
+      out.wildcard = true;
+      out.wildcardBlob ||= f.WildcardFilter.value?.includeCreatedEventBlob ?? false;
+    } else if ('TemplateFilter' in f) {
+      const key = packageNameKey(f.TemplateFilter.value.templateId);
+      out.templates.set(key, (out.templates.get(key) ?? false) || (f.TemplateFilter.value.includeCreatedEventBlob ?? false));
+    }
+    // InterfaceFilter: counts as a real filter (so it is not a template wildcard) and matches nothing.
+  }
+  // No filters, or only Empty entries: a template wildcard.
+  if (real === 0) out.wildcard = true;
+  return out;
+}
+
+function matchOne(f: PartyFilter, templateKey: string): Match {
+  const t = f.templates.get(templateKey);
+  if (t !== undefined) return { blob: t || (f.wildcard && f.wildcardBlob) };
+  if (f.wildcard) return { blob: f.wildcardBlob };
+  return false;
+}
+
+function merge(a: Match, b: Match): Match {
+  if (!a) return b;
+  if (!b) return a;
+  return { blob: a.blob || b.blob };
+}
+
+export function compileEventFormat(ef: EventFormat): CompiledEventFormat {
+  const byParty = new Map<string, PartyFilter>();
+  for (const [party, filters] of Object.entries(ef.filtersByParty ?? {})) byParty.set(party, compileFilters(filters));
+  const any = ef.filtersForAnyParty ? compileFilters(ef.filtersForAnyParty) : null;
+  const parties = any ? null : new Set(byParty.keys());
+  return {
+    parties,
+    verbose: ef.verbose ?? false,
+    match(relevant, templateKey) {
+      let m: Match = false;
+      // A filter for a template defined for any party prevails: it matches whoever the stakeholders are.
+      if (any && relevant.length > 0) m = matchOne(any, templateKey);
+      for (const p of relevant) {
+        const f = byParty.get(p);
+        if (f) m = merge(m, matchOne(f, templateKey));
+      }
+      return m;
+    },
+    witnesses(relevant) {
+      return parties ? relevant.filter((p) => parties.has(p)) : [...relevant];
+    },
+  };
+}
+
+/** `<packageId>:<Module>:<Entity>` of a stored event + its package name → the key template filters are matched by. */
+export function storedTemplateKey(templateId: string, packageName: string): string {
+  const first = templateId.indexOf(':');
+  return `${packageName}:${templateId.slice(first + 1)}`;
+}

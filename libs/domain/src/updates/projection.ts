@@ -1,0 +1,271 @@
+import type { UpdateKind } from '../ledger/events';
+import type {
+  StoredAssignedEvent,
+  StoredCreatedEvent,
+  StoredReassignment,
+  StoredTopologyTransaction,
+  StoredTransaction,
+  StoredUnassignedEvent,
+} from '../ledger/updates';
+import { compileEventFormat, storedTemplateKey, type CompiledEventFormat } from './event-filter';
+import type { UpdateFormat } from './format';
+
+/** One stored ledger update as the read side gets it: the header columns and the stored payload. */
+export interface StoredUpdate {
+  offset: number;
+  updateId: string;
+  kind: UpdateKind;
+  synchronizerId: string;
+  recordTime: string;
+  payload: unknown;
+}
+
+export interface CompiledUpdateFormat {
+  transactions: { format: CompiledEventFormat; shape: 'ACS_DELTA' | 'LEDGER_EFFECTS' } | null;
+  reassignments: CompiledEventFormat | null;
+  /** Parties whose participant-authorization events are wanted; null = all parties. */
+  topology: { parties: ReadonlySet<string> | null } | null;
+  /** What to read from the store: the parties whose index rows select candidates (null = every update) and the kinds. */
+  plan: { parties: string[] | null; kinds: UpdateKind[] };
+}
+
+/** Compiles a validated UpdateFormat. */
+export function compileUpdateFormat(uf: UpdateFormat): CompiledUpdateFormat {
+  const tx = uf.includeTransactions?.eventFormat
+    ? {
+        format: compileEventFormat(uf.includeTransactions.eventFormat),
+        shape: uf.includeTransactions.transactionShape === 'TRANSACTION_SHAPE_LEDGER_EFFECTS' ? ('LEDGER_EFFECTS' as const) : ('ACS_DELTA' as const),
+      }
+    : null;
+  const re = uf.includeReassignments ? compileEventFormat(uf.includeReassignments) : null;
+  const topoParties = uf.includeTopologyEvents?.includeParticipantAuthorizationEvents?.parties;
+  const topo = uf.includeTopologyEvents?.includeParticipantAuthorizationEvents
+    ? { parties: topoParties && topoParties.length > 0 ? new Set(topoParties) : null }
+    : null;
+  const kinds: UpdateKind[] = [];
+  let all = false;
+  const parties = new Set<string>();
+  const add = (ps: ReadonlySet<string> | null) => {
+    if (ps === null) all = true;
+    else ps.forEach((p) => parties.add(p));
+  };
+  if (tx) {
+    kinds.push('Transaction');
+    add(tx.format.parties);
+  }
+  if (re) {
+    kinds.push('Reassignment');
+    add(re.parties);
+  }
+  if (topo) {
+    kinds.push('TopologyTransaction');
+    add(topo.parties);
+  }
+  return { transactions: tx, reassignments: re, topology: topo, plan: { parties: all ? null : [...parties].sort(), kinds } };
+}
+
+/** `{"update": …}` elements of the stream (JsGetUpdatesResponse). */
+export type JsGetUpdatesResponse = { update: Record<string, { value: unknown }> };
+
+/** Renders one stored update for a format, or null when nothing of it is visible (such updates are not emitted). */
+export function projectUpdate(u: StoredUpdate, f: CompiledUpdateFormat): JsGetUpdatesResponse | null {
+  switch (u.kind) {
+    case 'Transaction': {
+      if (!f.transactions) return null;
+      const t = renderTransaction(u, f.transactions.format, f.transactions.shape);
+      return t ? { update: { Transaction: { value: t } } } : null;
+    }
+    case 'Reassignment': {
+      if (!f.reassignments) return null;
+      const r = renderReassignment(u, f.reassignments);
+      return r ? { update: { Reassignment: { value: r } } } : null;
+    }
+    case 'TopologyTransaction': {
+      if (!f.topology) return null;
+      const t = renderTopology(u, f.topology.parties);
+      return t ? { update: { TopologyTransaction: { value: t } } } : null;
+    }
+    default:
+      return null;
+  }
+}
+
+export function offsetCheckpoint(offset: number, synchronizerTimes: Array<{ synchronizerId: string; recordTime: string }>): JsGetUpdatesResponse {
+  return { update: { OffsetCheckpoint: { value: { offset, synchronizerTimes } } } };
+}
+
+function renderCreated(c: StoredCreatedEvent, offset: number, witnessParties: string[], blob: boolean, acsDelta: boolean) {
+  return {
+    offset,
+    nodeId: c.nodeId,
+    contractId: c.contractId,
+    templateId: c.templateId,
+    contractKey: c.contractKey ?? null,
+    contractKeyHash: c.contractKeyHash ?? '',
+    createArgument: c.createArgument,
+    createdEventBlob: blob ? c.createdEventBlob : '',
+    interfaceViews: [],
+    witnessParties,
+    signatories: c.signatories,
+    observers: c.observers,
+    createdAt: c.createdAt,
+    packageName: c.packageName,
+    representativePackageId: c.representativePackageId,
+    acsDelta,
+  };
+}
+
+const intersects = (a: readonly string[], set: ReadonlySet<string> | null) => set === null || a.some((p) => set.has(p));
+
+/**
+ * JsTransaction for ACS_DELTA (created-and-still-in-the-delta + archived events, stakeholders decide) or LEDGER_EFFECTS
+ * (created + exercised events, informees decide). The command id is shown only to the submitting parties.
+ */
+export function renderTransaction(u: StoredUpdate, ef: CompiledEventFormat, shape: 'ACS_DELTA' | 'LEDGER_EFFECTS') {
+  const tx = u.payload as StoredTransaction;
+  const events: unknown[] = [];
+  for (const e of tx.events) {
+    if ('CreatedEvent' in e) {
+      const c = e.CreatedEvent;
+      if (shape === 'ACS_DELTA' && !c.acsDelta) continue;
+      const stakeholders = c.observers.length ? [...c.signatories, ...c.observers] : c.signatories;
+      const m = ef.match(stakeholders, storedTemplateKey(c.templateId, c.packageName));
+      if (!m) continue;
+      events.push({ CreatedEvent: renderCreated(c, u.offset, ef.witnesses(stakeholders), m.blob, c.acsDelta) });
+    } else if ('ArchivedEvent' in e) {
+      if (shape !== 'ACS_DELTA') continue;
+      const a = e.ArchivedEvent;
+      if (!ef.match(a.stakeholders, storedTemplateKey(a.templateId, a.packageName))) continue;
+      events.push({
+        ArchivedEvent: {
+          offset: u.offset,
+          nodeId: a.nodeId,
+          contractId: a.contractId,
+          templateId: a.templateId,
+          witnessParties: ef.witnesses(a.stakeholders),
+          packageName: a.packageName,
+          implementedInterfaces: [],
+        },
+      });
+    } else if ('ExercisedEvent' in e) {
+      if (shape !== 'LEDGER_EFFECTS') continue;
+      const x = e.ExercisedEvent;
+      if (!ef.match(x.informees, storedTemplateKey(x.templateId, x.packageName))) continue;
+      events.push({
+        ExercisedEvent: {
+          offset: u.offset,
+          nodeId: x.nodeId,
+          contractId: x.contractId,
+          templateId: x.templateId,
+          interfaceId: x.interfaceId ?? null,
+          choice: x.choice,
+          choiceArgument: x.choiceArgument,
+          actingParties: x.actingParties,
+          consuming: x.consuming,
+          witnessParties: ef.witnesses(x.informees),
+          lastDescendantNodeId: x.lastDescendantNodeId,
+          exerciseResult: x.exerciseResult ?? null,
+          packageName: x.packageName,
+          implementedInterfaces: [],
+          // In the ACS delta of these parties only if one of them is a stakeholder of the consumed contract.
+          acsDelta: x.acsDelta && intersects(x.stakeholders, ef.parties),
+        },
+      });
+    }
+  }
+  if (events.length === 0) return null;
+  const showCommand = !tx.submission || intersects(tx.submission.actAs, ef.parties);
+  return {
+    updateId: u.updateId,
+    commandId: showCommand ? tx.commandId : '',
+    workflowId: tx.workflowId,
+    effectiveAt: tx.effectiveAt,
+    events,
+    offset: u.offset,
+    synchronizerId: u.synchronizerId,
+    traceContext: null,
+    recordTime: u.recordTime,
+    externalTransactionHash: tx.externalTransactionHash ?? null,
+    paidTrafficCost: null,
+    transactionHash: null,
+  };
+}
+
+/** JsReassignment: ACS_DELTA semantics (stakeholders ∩ requested parties); unassignments wrapped in `value`. */
+export function renderReassignment(u: StoredUpdate, ef: CompiledEventFormat) {
+  const r = u.payload as StoredReassignment;
+  const events: unknown[] = [];
+  for (const e of r.events) {
+    if ('Unassigned' in e) {
+      const x: StoredUnassignedEvent = e.Unassigned;
+      if (!ef.match(x.stakeholders, storedTemplateKey(x.templateId, x.packageName))) continue;
+      events.push({
+        JsUnassignedEvent: {
+          value: {
+            reassignmentId: x.reassignmentId,
+            contractId: x.contractId,
+            templateId: x.templateId,
+            source: x.source,
+            target: x.target,
+            submitter: x.submitter,
+            reassignmentCounter: x.reassignmentCounter,
+            assignmentExclusivity: x.assignmentExclusivity ?? null,
+            witnessParties: ef.witnesses(x.stakeholders),
+            packageName: x.packageName,
+            offset: u.offset,
+            nodeId: x.nodeId,
+          },
+        },
+      });
+    } else {
+      const x: StoredAssignedEvent = e.Assigned;
+      const c = x.createdEvent;
+      const m = ef.match(x.stakeholders, storedTemplateKey(c.templateId, c.packageName));
+      if (!m) continue;
+      events.push({
+        JsAssignmentEvent: {
+          source: x.source,
+          target: x.target,
+          reassignmentId: x.reassignmentId,
+          submitter: x.submitter,
+          reassignmentCounter: x.reassignmentCounter,
+          createdEvent: renderCreated(c, u.offset, ef.witnesses(x.stakeholders), m.blob, true),
+        },
+      });
+    }
+  }
+  if (events.length === 0) return null;
+  const showCommand = !r.submission || intersects([r.submission.submitter], ef.parties);
+  return {
+    updateId: u.updateId,
+    commandId: showCommand ? r.commandId : '',
+    workflowId: r.workflowId,
+    offset: u.offset,
+    events,
+    traceContext: null,
+    recordTime: u.recordTime,
+    synchronizerId: u.synchronizerId,
+    paidTrafficCost: null,
+  };
+}
+
+/** JsTopologyTransaction with the participant-authorization events of the wanted parties (null = all). */
+export function renderTopology(u: StoredUpdate, parties: ReadonlySet<string> | null) {
+  const t = u.payload as StoredTopologyTransaction;
+  const events: unknown[] = [];
+  for (const e of t.events) {
+    const [name, value] = Object.entries(e).find(([, v]) => v) ?? [];
+    if (!name || !value) continue;
+    if (parties && !parties.has((value as { partyId: string }).partyId)) continue;
+    events.push({ event: { [name]: { value } } });
+  }
+  if (events.length === 0) return null;
+  return {
+    updateId: u.updateId,
+    offset: u.offset,
+    synchronizerId: u.synchronizerId,
+    recordTime: u.recordTime,
+    events,
+    traceContext: null,
+  };
+}

@@ -1,0 +1,32 @@
+import { sql } from 'kysely';
+import { LEDGER_PRUNED, type LedgerPruned } from '@ledgerline/domain';
+import type { Projection } from './registry';
+
+/**
+ * 'LedgerPruned' moves the pruning offset and removes the ledger-update rows at or below it that are no longer needed:
+ * every update there goes, except the transactions that created a contract which is still not archived (active or in
+ * flight), so that the contracts the ledger still holds stay readable by update id. Each pruning re-examines the kept
+ * rows, so a creation is dropped once its contract is archived and the ledger is pruned past it again. The event log
+ * itself keeps everything, so a rebuild replays the same deletions.
+ */
+export const ledgerPruningProjection: Projection = {
+  name: 'ledger-pruning',
+  tables: ['ledger_pruning'],
+  handles: [LEDGER_PRUNED],
+  needsBufferedRows: true,
+  async apply(trx, event) {
+    const upTo = (event.data as LedgerPruned).prunedUpTo;
+    await sql`
+      INSERT INTO ledger_pruning (id, pruned_up_to) VALUES (1, ${upTo})
+      ON CONFLICT (id) DO UPDATE SET pruned_up_to = GREATEST(ledger_pruning.pruned_up_to, EXCLUDED.pruned_up_to)`.execute(trx);
+    await sql`
+      DELETE FROM ledger_updates u
+      WHERE u.ledger_offset <= ${upTo}
+        AND NOT (u.kind = 'Transaction' AND EXISTS (
+          SELECT 1 FROM contracts c WHERE c.created_offset = u.ledger_offset AND c.status <> 'archived'))`.execute(trx);
+    await sql`
+      DELETE FROM ledger_update_parties p
+      WHERE p.ledger_offset <= ${upTo}
+        AND NOT EXISTS (SELECT 1 FROM ledger_updates u WHERE u.ledger_offset = p.ledger_offset)`.execute(trx);
+  },
+};

@@ -1,0 +1,99 @@
+import { sql, type Kysely } from 'kysely';
+import { isoMicros, type StoredUpdate, type UpdateKind } from '@ledgerline/domain';
+import type { DB } from '../schema';
+
+export interface LedgerPosition {
+  /** Last assigned offset (0 = empty ledger). */
+  ledgerEnd: number;
+  /** Record time of the ledger head (every later update has a later record time). */
+  recordTime: string;
+  /** Updates at or below this offset are pruned (0 = never pruned). */
+  prunedUpTo: number;
+}
+
+export interface PageRequest {
+  /** Exclusive lower bound. */
+  after: number;
+  /** Inclusive upper bound. */
+  upTo: number;
+  descending: boolean;
+  /** Parties whose index rows select the updates; null reads every update in the range. */
+  parties: readonly string[] | null;
+  /** Kinds wanted (applied in SQL only for unfiltered reads; party-filtered readers drop other kinds themselves). */
+  kinds?: readonly UpdateKind[];
+  limit: number;
+}
+
+interface Row {
+  ledger_offset: string;
+  update_id: string;
+  kind: UpdateKind;
+  synchronizer_id: string;
+  record_time: string;
+  payload: unknown;
+}
+
+const toUpdate = (r: Row): StoredUpdate => ({
+  offset: Number(r.ledger_offset),
+  updateId: r.update_id,
+  kind: r.kind,
+  synchronizerId: r.synchronizer_id,
+  recordTime: r.record_time,
+  payload: r.payload,
+});
+
+const ALL_KINDS: readonly UpdateKind[] = ['Transaction', 'Reassignment', 'TopologyTransaction'];
+
+/**
+ * Reads of the ledger-updates projection. A page costs what the page holds: unfiltered pages walk the offset primary key;
+ * party-filtered pages take at most `limit` offsets per requested party from the (party, offset) primary key of
+ * `ledger_update_parties`, merge them and join the updates by primary key. Fewer rows than `limit` means the range is
+ * exhausted.
+ */
+export class LedgerUpdatesRepository {
+  async position(db: Kysely<DB>): Promise<LedgerPosition> {
+    const { rows } = await sql<{ ledger_offset: string; record_time_micros: string; pruned: string }>`
+      SELECT h.ledger_offset, h.record_time_micros, COALESCE((SELECT pruned_up_to FROM ledger_pruning WHERE id = 1), 0) AS pruned
+      FROM ledger_head h WHERE h.id = 1`.execute(db);
+    const r = rows[0];
+    return { ledgerEnd: Number(r.ledger_offset), recordTime: isoMicros(BigInt(r.record_time_micros)), prunedUpTo: Number(r.pruned) };
+  }
+
+  async ledgerEnd(db: Kysely<DB>): Promise<number> {
+    const { rows } = await sql<{ ledger_offset: string }>`SELECT ledger_offset FROM ledger_head WHERE id = 1`.execute(db);
+    return Number(rows[0].ledger_offset);
+  }
+
+  async page(db: Kysely<DB>, q: PageRequest): Promise<StoredUpdate[]> {
+    const dir = sql.raw(q.descending ? 'DESC' : 'ASC');
+    if (q.parties === null) {
+      const kinds = q.kinds && q.kinds.length < ALL_KINDS.length ? sql`AND kind = ANY(${[...q.kinds]}::text[])` : sql``;
+      const { rows } = await sql<Row>`
+        SELECT ledger_offset, update_id, kind, synchronizer_id, record_time, payload FROM ledger_updates
+        WHERE ledger_offset > ${q.after} AND ledger_offset <= ${q.upTo} ${kinds}
+        ORDER BY ledger_offset ${dir} LIMIT ${q.limit}`.execute(db);
+      return rows.map(toUpdate);
+    }
+    if (q.parties.length === 0) return [];
+    const { rows } = await sql<Row>`
+      SELECT u.ledger_offset, u.update_id, u.kind, u.synchronizer_id, u.record_time, u.payload
+      FROM (
+        SELECT DISTINCT x.o FROM unnest(${[...q.parties]}::text[]) AS p(party)
+        CROSS JOIN LATERAL (
+          SELECT lup.ledger_offset AS o FROM ledger_update_parties lup
+          WHERE lup.party = p.party AND lup.ledger_offset > ${q.after} AND lup.ledger_offset <= ${q.upTo}
+          ORDER BY lup.ledger_offset ${dir} LIMIT ${q.limit}
+        ) x
+        ORDER BY x.o ${dir} LIMIT ${q.limit}
+      ) c
+      JOIN ledger_updates u ON u.ledger_offset = c.o
+      ORDER BY u.ledger_offset ${dir}`.execute(db);
+    return rows.map(toUpdate);
+  }
+
+  async byUpdateId(db: Kysely<DB>, updateId: string): Promise<StoredUpdate | null> {
+    const { rows } = await sql<Row>`
+      SELECT ledger_offset, update_id, kind, synchronizer_id, record_time, payload FROM ledger_updates WHERE update_id = ${updateId}`.execute(db);
+    return rows.length ? toUpdate(rows[0]) : null;
+  }
+}

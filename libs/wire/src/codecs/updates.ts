@@ -1,0 +1,171 @@
+import type { GetTransactionByIdRequest, GetUpdatesRequest, UpdateFormat } from '@ledgerline/domain';
+import { bodyDecodeError } from '../decode-error';
+import { int64Schema, toInt64 } from './int64';
+
+/**
+ * JSON schemas of the update-stream request bodies (GetUpdatesRequest, GetTransactionByIdRequest) and their decoding.
+ * Like the reference's relaxed codec, absent fields take their defaults and explicit nulls are accepted for optional
+ * messages; wrong JSON types, unknown enum names and malformed identifiers are decode errors (400 text/plain).
+ */
+
+/** An optional message that may also be an explicit null (keeps ajv's error on the real offending field). */
+const nullable = <T extends { type: string }>(schema: T) => ({ ...schema, type: [schema.type, 'null'] });
+
+const identifierFilterSchema = {
+  type: 'object',
+  minProperties: 1,
+  maxProperties: 1,
+  additionalProperties: false,
+  properties: {
+    Empty: { type: 'object' },
+    WildcardFilter: {
+      type: 'object',
+      properties: { value: { type: 'object', properties: { includeCreatedEventBlob: { type: 'boolean' } } } },
+    },
+    TemplateFilter: {
+      type: 'object',
+      required: ['value'],
+      properties: {
+        value: {
+          type: 'object',
+          required: ['templateId'],
+          properties: { templateId: { type: 'string' }, includeCreatedEventBlob: { type: 'boolean' } },
+        },
+      },
+    },
+    InterfaceFilter: {
+      type: 'object',
+      required: ['value'],
+      properties: {
+        value: {
+          type: 'object',
+          required: ['interfaceId'],
+          properties: {
+            interfaceId: { type: 'string' },
+            includeInterfaceView: { type: 'boolean' },
+            includeCreatedEventBlob: { type: 'boolean' },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+export const filtersSchema = {
+  type: 'object',
+  properties: {
+    cumulative: { type: 'array', items: { type: 'object', properties: { identifierFilter: identifierFilterSchema } } },
+  },
+} as const;
+
+export const eventFormatSchema = {
+  type: 'object',
+  properties: {
+    filtersByParty: { type: 'object', additionalProperties: filtersSchema },
+    filtersForAnyParty: nullable(filtersSchema),
+    verbose: { type: 'boolean' },
+  },
+} as const;
+
+export const transactionFormatSchema = {
+  type: 'object',
+  required: ['transactionShape'],
+  properties: {
+    eventFormat: nullable(eventFormatSchema),
+    transactionShape: {
+      type: 'string',
+      enum: ['TRANSACTION_SHAPE_UNSPECIFIED', 'TRANSACTION_SHAPE_ACS_DELTA', 'TRANSACTION_SHAPE_LEDGER_EFFECTS', 'UNRECOGNIZED'],
+    },
+  },
+} as const;
+
+export const updateFormatSchema = {
+  type: 'object',
+  properties: {
+    includeTransactions: nullable(transactionFormatSchema),
+    includeReassignments: nullable(eventFormatSchema),
+    includeTopologyEvents: nullable({
+      type: 'object',
+      properties: {
+        includeParticipantAuthorizationEvents: nullable({
+          type: 'object',
+          properties: { parties: { type: 'array', items: { type: 'string' } } },
+        }),
+      },
+    }),
+  },
+} as const;
+
+export const getUpdatesRequestSchema = {
+  type: 'object',
+  properties: {
+    beginExclusive: int64Schema,
+    endInclusive: { anyOf: [{ type: 'null' }, ...int64Schema.anyOf] },
+    filter: nullable({
+      type: 'object',
+      properties: { filtersByParty: { type: 'object', additionalProperties: filtersSchema }, filtersForAnyParty: nullable(filtersSchema) },
+    }),
+    verbose: { type: 'boolean' },
+    updateFormat: nullable(updateFormatSchema),
+    descendingOrder: { type: 'boolean' },
+  },
+} as const;
+
+export const getTransactionByIdRequestSchema = {
+  type: 'object',
+  properties: {
+    updateId: { type: 'string' },
+    requestingParties: { type: 'array', items: { type: 'string' } },
+    transactionFormat: nullable(transactionFormatSchema),
+  },
+} as const;
+
+const IDENTIFIER = /^[^:]+:[^:]+:[^:]+$/;
+
+function checkIdentifier(id: string, at: string): void {
+  if (!IDENTIFIER.test(id)) {
+    throw bodyDecodeError(`Invalid identifier format (${id}) not matching the expected format (<package>:<moduleName>:<entityName>)`, at);
+  }
+}
+
+type AnyFilters = { cumulative?: Array<{ identifierFilter?: Record<string, { value?: Record<string, unknown> }> | null }> | null } | null | undefined;
+
+function checkFilters(filters: AnyFilters, at: string): void {
+  (filters?.cumulative ?? []).forEach((c, i) => {
+    const f = c.identifierFilter;
+    if (!f) return;
+    const here = `${at}.cumulative[${i}].identifierFilter`;
+    if (f.TemplateFilter) checkIdentifier(String(f.TemplateFilter.value?.templateId), `${here}.TemplateFilter.value.templateId`);
+    if (f.InterfaceFilter) checkIdentifier(String(f.InterfaceFilter.value?.interfaceId), `${here}.InterfaceFilter.value.interfaceId`);
+  });
+}
+
+function checkEventFormat(ef: { filtersByParty?: Record<string, AnyFilters> | null; filtersForAnyParty?: AnyFilters } | null | undefined, at: string) {
+  if (!ef) return;
+  for (const [party, filters] of Object.entries(ef.filtersByParty ?? {})) checkFilters(filters, `${at}.filtersByParty.${party}`);
+  checkFilters(ef.filtersForAnyParty, `${at}.filtersForAnyParty`);
+}
+
+function checkUpdateFormat(uf: UpdateFormat | null | undefined, at: string): void {
+  if (!uf) return;
+  checkEventFormat(uf.includeTransactions?.eventFormat as never, `${at}.includeTransactions.eventFormat`);
+  checkEventFormat(uf.includeReassignments as never, `${at}.includeReassignments`);
+}
+
+/** A body already validated by `getUpdatesRequestSchema` → the domain request (int64s parsed, identifiers checked). */
+export function decodeGetUpdatesRequest(body: Record<string, unknown> | undefined): GetUpdatesRequest {
+  const b = (body ?? {}) as Record<string, unknown> & GetUpdatesRequest;
+  checkEventFormat(b.filter as never, 'filter');
+  checkUpdateFormat(b.updateFormat, 'updateFormat');
+  return {
+    ...b,
+    beginExclusive: b.beginExclusive === undefined ? 0 : toInt64(b.beginExclusive),
+    endInclusive: b.endInclusive === undefined || b.endInclusive === null ? null : toInt64(b.endInclusive),
+  };
+}
+
+export function decodeGetTransactionByIdRequest(body: Record<string, unknown> | undefined): GetTransactionByIdRequest {
+  const b = (body ?? {}) as GetTransactionByIdRequest;
+  checkEventFormat(b.transactionFormat?.eventFormat as never, 'transactionFormat.eventFormat');
+  return b;
+}
