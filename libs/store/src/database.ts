@@ -29,6 +29,13 @@ export function openDatabase(url: string, opts: DatabaseOptions = {}): Database 
   });
   // An idle client that loses its server (database restart) emits 'error' on the pool; without a listener Node exits.
   pool.on('error', () => undefined);
+  // The pool listens only to idle clients. A client that is checked out (an open transaction between two statements, a
+  // stream between pages) and loses its server (FATAL 57P01 on a fast shutdown, a reset socket) emits 'error' with no
+  // listener, which kills the process. With this listener the error goes to the client's next query instead, and the
+  // pool drops the client when it is released (it is no longer queryable).
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
@@ -39,4 +46,18 @@ export function openDatabase(url: string, opts: DatabaseOptions = {}): Database 
       if (!pool.ended) await pool.end();
     },
   };
+}
+
+/**
+ * Postgres/driver failures that mean "the database is not there right now" (refused or reset connections, a server
+ * shutting down or starting up, a connection lost mid-statement, the pool's connect timeout): the service answers them
+ * with 503 TransientServerFailure, never 500 and never 401.
+ */
+export function isDatabaseUnavailable(e: unknown): boolean {
+  const err = e as { code?: string; message?: string };
+  const code = err?.code ?? '';
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300'].includes(code) ||
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|not queryable/i.test(err?.message ?? '')
+  );
 }

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { sql, Kysely, Transaction } from 'kysely';
 import { CommittedEvent, isLedgerError, isoMicros, NewEvent, nowMicros, transientFailure, UpdateHeader } from '@ledgerline/domain';
 import type { DB } from './schema';
+import { isDatabaseUnavailable } from './database';
 import { applyProjections } from './projections/registry';
 import { ColumnTypes, RowBuffer } from './projections/row-buffer';
 
@@ -138,7 +139,12 @@ export class EventStore {
 
   private failAll(batch: Pending[], err: unknown): void {
     if (!isLedgerError(err)) this.opts.onError?.(err);
-    const reported = isLedgerError(err) ? err : transientFailure('The ledger could not commit the request; it was not applied. Retry.');
+    // A connection lost while COMMIT was under way leaves the outcome unknown (definiteAnswer false): say so.
+    const reported = isLedgerError(err)
+      ? err
+      : isDatabaseUnavailable(err)
+        ? transientFailure('The ledger database became unavailable while committing the request; it may or may not have been applied. Retry.')
+        : transientFailure('The ledger could not commit the request; it was not applied. Retry.');
     for (const p of batch) p.reject(reported);
   }
 

@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { httpError, internalError, isLedgerError, LedgerError, transientFailure } from '@ledgerline/domain';
 import { DecodeError, renderError, type ErrorRenderContext } from '@ledgerline/wire';
+import { isDatabaseUnavailable } from '@ledgerline/store';
 
 export interface ErrorResponse {
   status: number;
@@ -8,16 +9,6 @@ export interface ErrorResponse {
   body: string;
   /** What goes to the log (never to the client). */
   logged: { level: 'info' | 'warn' | 'error'; reason: string; stack?: string };
-}
-
-/** Postgres/driver failures that mean "the database is not there right now". */
-function isDatabaseUnavailable(e: unknown): boolean {
-  const err = e as { code?: string; message?: string };
-  const code = err?.code ?? '';
-  return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006'].includes(code) ||
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly/i.test(err?.message ?? '')
-  );
 }
 
 /** Fastify's own rejections (body parsing, limits, media type, validation) as the reference's errors. */

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { sql } from 'kysely';
-import { invalidTokenUser, type Claims } from '@ledgerline/domain';
+import { invalidTokenUser, transientFailure, type Claims } from '@ledgerline/domain';
 import { ClaimsResolver } from '@ledgerline/auth';
-import { rightFromRow } from '@ledgerline/store';
+import { isDatabaseUnavailable, rightFromRow } from '@ledgerline/store';
 import { LedgerRuntime } from './runtime';
 
 /** How long resolved claims are reused. Local changes to users or rights clear the cache at once; changes made through
@@ -36,10 +36,17 @@ export class UserClaimsResolver extends ClaimsResolver {
   }
 
   private async load(userId: string, identityProviderId: string): Promise<Claims> {
-    const { rows } = await sql<{ is_deactivated: boolean; identity_provider_id: string; kind: string | null; party: string | null }>`
-      SELECT u.is_deactivated, u.identity_provider_id, r.kind, r.party
-      FROM users u LEFT JOIN user_rights r ON r.user_id = u.id
-      WHERE u.id = ${userId}`.execute(this.runtime.db);
+    let rows: Array<{ is_deactivated: boolean; identity_provider_id: string; kind: string | null; party: string | null }>;
+    try {
+      ({ rows } = await sql<{ is_deactivated: boolean; identity_provider_id: string; kind: string | null; party: string | null }>`
+        SELECT u.is_deactivated, u.identity_provider_id, r.kind, r.party
+        FROM users u LEFT JOIN user_rights r ON r.user_id = u.id
+        WHERE u.id = ${userId}`.execute(this.runtime.db));
+    } catch (e) {
+      // No database, no answer about the user: a transient 503 the client retries, not a 401 that makes it drop its token.
+      if (isDatabaseUnavailable(e)) throw transientFailure('The ledger database is unavailable. Retry.');
+      throw e;
+    }
     if (rows.length === 0) throw invalidTokenUser(`User ${userId} does not exist`);
     if (rows[0].is_deactivated) throw invalidTokenUser(`User ${userId} is deactivated`);
     if (rows[0].identity_provider_id !== identityProviderId) {
