@@ -303,6 +303,9 @@ async function main(): Promise<void> {
         `\nserver RSS: start ${fmt(samples[0].rssMiB)} MiB, after minute 1 ${fmt(atMinute1.rssMiB)} MiB, end ${fmt(end.rssMiB)} MiB, ` +
           `peak ${fmt(Math.max(...samples.map((s) => s.rssMiB)))} MiB; drift from minute 1 to the end ${end.rssMiB - atMinute1.rssMiB >= 0 ? '+' : ''}${fmt(end.rssMiB - atMinute1.rssMiB)} MiB`,
       );
+      // The line is a GC sawtooth: the per-minute floor (lowest sample) and ceiling show a trend better than two points do.
+      const rows = minutes.slice(1);
+      console.log(`per-minute RSS floor ${rows.map((r) => fmt(r[3] as number)).join(' → ')} MiB; ceiling ${rows.map((r) => fmt(r[4] as number)).join(' → ')} MiB`);
       if (process.env.SOAK_JSON) console.log(JSON.stringify({ samples, errors: Object.fromEntries(errorsByCode) }));
     } finally {
       agent.destroy();
