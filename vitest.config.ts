@@ -2,8 +2,6 @@ import { defineConfig } from 'vitest/config';
 import swc from 'unplugin-swc';
 import path from 'node:path';
 
-const lib = (name: string) => path.resolve(__dirname, `libs/${name}/src`);
-
 export default defineConfig({
   plugins: [swc.vite({ jsc: { transform: { legacyDecorator: true, decoratorMetadata: true } } })],
   resolve: {
@@ -21,4 +19,3 @@ export default defineConfig({
     reporters: ['default'],
   },
 });
-void lib;

@@ -22,6 +22,7 @@ import { TRANSACTION_COMMITTED, type NewEvent, type StoredTransaction } from '@l
 import { EventStore, openDatabase } from '@ledgerline/store';
 import { loadParticipantIdentity } from '../apps/server/src/infrastructure/participant-identity';
 import { envInt, fmt, printTable, runConcurrent, withBenchDatabase, type RunResult } from './lib';
+import { fastFetch } from './lib/http-client';
 
 const UPDATES = envInt('BENCH_READ_UPDATES', 100_000);
 const durationMs = envInt('BENCH_DURATION_MS', 5000);
@@ -146,7 +147,7 @@ async function main(): Promise<void> {
       if (!created.ok) throw new Error(`creating the reader failed: ${created.status} ${await created.text()}`);
       const token = await mintHs256Token({ secret: SECRET, userId: 'bench-reader', participantId: identity.participantId });
       const post = (p: string, body: unknown) =>
-        fetch(base + p, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        fastFetch(base + p, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
       rss.phase();
 
       // (a) flats, one party, pages of PAGE, sequential.

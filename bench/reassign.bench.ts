@@ -24,6 +24,7 @@ import { makeLogger, startRuntime, type LedgerRuntime } from '../apps/server/src
 import { SubmitReassignmentCommand } from '../apps/server/src/modules/reassignment/commands/submit-reassignment.command';
 import type { ReassignmentResult } from '../apps/server/src/modules/reassignment/commands/submit-reassignment.handler';
 import { appendBaseline, envInt, fmt, printTable, runConcurrent, withBenchDatabase, type RunResult } from './lib';
+import { fastFetch } from './lib/http-client';
 
 const CLIENTS = envInt('BENCH_CLIENTS', 16);
 const durationMs = envInt('BENCH_DURATION_MS', 8000);
@@ -146,7 +147,7 @@ async function main(): Promise<void> {
       push(
         'reassignment round trips, HTTP API',
         await measureRoundTrips('http', async (b) => {
-          const res = await fetch(`${base}/v2/commands/submit-and-wait-for-reassignment`, {
+          const res = await fastFetch(`${base}/v2/commands/submit-and-wait-for-reassignment`, {
             method: 'POST',
             headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
             body: JSON.stringify(b),

@@ -147,6 +147,14 @@ describe('request handling', () => {
     expect(res.status).toBe(200);
   });
 
+  it('reads the body as JSON whatever the Content-Type says (curl -d sends form-urlencoded)', async () => {
+    for (const [i, type] of ['application/x-www-form-urlencoded', 'text/plain', 'application/octet-stream'].entries()) {
+      const r = await ledger.call('POST', '/v2/users', undefined, { raw: JSON.stringify({ user: { id: `typed-${i}` } }), headers: { 'content-type': type } });
+      expect(r.status, type).toBe(200);
+      expect(r.json.user.id).toBe(`typed-${i}`);
+    }
+  });
+
   it('undecodable bodies are 400 text/plain "Invalid value for: body (…)" and change nothing', async () => {
     const before = (await ledger.call('GET', '/v2/users')).json.users.length;
     const malformed = await ledger.call('POST', '/v2/users', undefined, { raw: '{"user": {' });

@@ -25,7 +25,7 @@ export async function createApp(runtime: LedgerRuntime): Promise<NestFastifyAppl
   const catalog = new RouteCatalog();
   catalog.attach(fastify);
   configureFastify(fastify, { participant: runtime.config.participantName, logger: runtime.logger, metrics: runtime.metrics });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(runtime, catalog), adapter, { logger: false, bufferLogs: false });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(runtime, catalog), adapter, { logger: false, bufferLogs: false, bodyParser: false });
   app.useGlobalFilters(new AllExceptionsFilter(runtime.config.participantName, runtime.logger));
   await app.init();
   // Our error handler renders body, validation and limit errors like every other error.

@@ -23,6 +23,10 @@ export interface LedgerConfig {
   httpListMaxElements: number;
   streamIdleTimeoutMs: number;
   maxBodyBytes: number;
+  /** Largest message a WebSocket client may send (the GetUpdatesRequest); larger → JsCantonError frame + close 1009. */
+  wsMaxMessageBytes: number;
+  /** Update streams one user may hold open at once (WebSockets + open-ended HTTP update lists); more → 429. */
+  maxStreamsPerUser: number;
   dbPoolSize: number;
   logLevel: string;
   /** Most works committed per database transaction (group commit). */
@@ -105,6 +109,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     httpListMaxElements: int('LEDGER_HTTP_LIST_MAX_ELEMENTS', 200, 1, 1_000_000),
     streamIdleTimeoutMs: int('LEDGER_STREAM_IDLE_TIMEOUT_MS', 500, 1, 3_600_000),
     maxBodyBytes: int('LEDGER_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    wsMaxMessageBytes: int('LEDGER_WS_MAX_MESSAGE_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    maxStreamsPerUser: int('LEDGER_MAX_STREAMS_PER_USER', 64, 1, 1_000_000),
     dbPoolSize: int('LEDGER_DB_POOL_SIZE', 10, 2, 500),
     logLevel,
     appendBatchMax: int('LEDGER_APPEND_BATCH_MAX', 256, 1, 10_000),

@@ -8,13 +8,14 @@ import {
   LedgerError,
   parseIsoMicros,
   requireReassignmentSynchronizers,
-  selectReassignmentEvent,
   validateReassignmentCommands,
-  validateReassignmentEventFormat,
   type ReassignableContract,
   type RawReassignmentCommands,
   type ReassignmentSubmission,
   type UnassignmentRecord,
+  compileEventFormat,
+  storedTemplateKey,
+  validateEventFormat,
 } from '../../../libs/domain/src';
 import { createdEventFor, partyId } from '../../support/contracts';
 
@@ -238,27 +239,32 @@ describe('decideAssign', () => {
   });
 });
 
-describe('event format selection (ACS_DELTA)', () => {
+describe('event format of a reassignment result (the read side\'s rules, ACS_DELTA)', () => {
   const ev = { stakeholders: [alice, bob], packageName: 'model-tests', templateId: 'pkg:Iou:Iou' };
+  const select = (format: Parameters<typeof compileEventFormat>[0]) => {
+    validateEventFormat(format);
+    const f = compileEventFormat(format);
+    const m = f.match(ev.stakeholders, storedTemplateKey(ev.templateId, ev.packageName));
+    return m ? { witnessParties: f.witnesses(ev.stakeholders), includeCreatedEventBlob: m.blob } : null;
+  };
   it('witness parties = stakeholders ∩ requested; party wildcard → all; template filters by package name; blobs on request', () => {
-    expect(selectReassignmentEvent(null, ev)).toBeNull();
-    expect(selectReassignmentEvent(validateReassignmentEventFormat({ filtersByParty: { [alice]: {}, [carol]: {} } }), ev)).toEqual({ witnessParties: [alice], includeCreatedEventBlob: false });
-    expect(selectReassignmentEvent(validateReassignmentEventFormat({ filtersByParty: { [carol]: {} } }), ev)).toBeNull();
-    expect(selectReassignmentEvent(validateReassignmentEventFormat({ filtersForAnyParty: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: true } } } }] } }), ev)).toEqual({
+    expect(select({ filtersByParty: { [alice]: {}, [carol]: {} } })).toEqual({ witnessParties: [alice], includeCreatedEventBlob: false });
+    expect(select({ filtersByParty: { [carol]: {} } })).toBeNull();
+    expect(select({ filtersForAnyParty: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: true } } } }] } })).toEqual({
       witnessParties: [alice, bob],
       includeCreatedEventBlob: true,
     });
-    const tf = (t: string, blob = false) => validateReassignmentEventFormat({ filtersByParty: { [bob]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: t, includeCreatedEventBlob: blob } } } }] } } });
-    expect(selectReassignmentEvent(tf('#model-tests:Iou:Iou', true), ev)).toEqual({ witnessParties: [bob], includeCreatedEventBlob: true });
-    expect(selectReassignmentEvent(tf('#model-tests:Iou:Other'), ev)).toBeNull();
-    expect(selectReassignmentEvent(tf('#other:Iou:Iou'), ev)).toBeNull();
+    const tf = (t: string, blob = false) => ({ filtersByParty: { [bob]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: t, includeCreatedEventBlob: blob } } } }] } } });
+    expect(select(tf('#model-tests:Iou:Iou', true))).toEqual({ witnessParties: [bob], includeCreatedEventBlob: true });
+    expect(select(tf('#model-tests:Iou:Other'))).toBeNull();
+    expect(select(tf('#other:Iou:Iou'))).toBeNull();
   });
 
   it('validation: not empty, party keys are party ids, package-name references only', () => {
-    expect(caught(() => validateReassignmentEventFormat({})).causeText).toMatch(/filtersByParty and filtersForAnyParty cannot be empty simultaneously$/);
-    expect(caught(() => validateReassignmentEventFormat({ filtersByParty: { alice: {} } })).code).toBe('INVALID_FIELD');
-    const e = caught(() => validateReassignmentEventFormat({ filtersByParty: { [alice]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: 'abc:M:E' } } } }] } } }));
-    expect([e.code, e.context.field_name]).toEqual(['INVALID_FIELD', 'packageId']);
+    expect(caught(() => validateEventFormat({})).causeText).toMatch(/filtersByParty and filtersForAnyParty cannot be empty simultaneously$/);
+    expect(caught(() => validateEventFormat({ filtersByParty: { 'alice!?': {} } })).code).toMatch(/INVALID_(FIELD|ARGUMENT)/);
+    const e = caught(() => validateEventFormat({ filtersByParty: { [alice]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: 'abc:M:E' } } } }] } } }));
+    expect(e.code).toBe('INVALID_FIELD');
   });
 });
 

@@ -110,6 +110,18 @@ export const listLimitExceeded = (count: number, max: number) =>
     { origin: 'json', definiteAnswer: false, httpStatus: 413 },
   );
 
+/**
+ * Too many open update streams for one user (Canton's MAXIMUM_NUMBER_OF_STREAMS, ContentionOnSharedResources: retryable).
+ * Answered as HTTP 429 (Too Many Requests) rather than the category's 409, as RESOURCE_EXHAUSTED maps.
+ */
+export const maximumNumberOfStreams = (userId: string, max: number) =>
+  new LedgerError(
+    'MAXIMUM_NUMBER_OF_STREAMS',
+    C.ContentionOnSharedResources,
+    `The number of open streams of user '${userId}' has reached the maximum (${max}). Close a stream, then retry.`,
+    { context: { user_id: userId, max_streams: String(max) }, httpStatus: 429 },
+  );
+
 /** Framework-level rejections (unknown route, payload too large, …) rendered as JsCantonError by the JSON layer. */
 export const httpError = (code: string, cause: string, httpStatus: number) =>
   new LedgerError(code, httpStatus === 404 ? C.InvalidGivenCurrentSystemStateResourceMissing : C.InvalidIndependentOfSystemState, cause, {

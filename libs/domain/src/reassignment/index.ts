@@ -2,14 +2,6 @@
 // capabilities' exports from '@ledgerline/domain'.
 export type { RawReassignmentCommands, RawReassignmentCommand, RawAssignCommand, RawUnassignCommand, ReassignmentBatch, ReassignmentSubmission } from './commands';
 export { validateReassignmentCommands, invalidBatch } from './validation';
-export {
-  eventFormatReaders as reassignmentEventFormatReaders,
-  validateEventFormat as validateReassignmentEventFormat,
-  selectEvent as selectReassignmentEvent,
-  type RawEventFormat as RawReassignmentEventFormat,
-  type EventFormatSpec as ReassignmentEventFormat,
-  type EventSelection as ReassignmentEventSelection,
-} from './event-format';
 export * from './reassignment-rules';
 export {
   reassignmentChangeId,

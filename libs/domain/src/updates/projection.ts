@@ -191,11 +191,15 @@ export function renderTransaction(u: StoredUpdate, ef: CompiledEventFormat, shap
   };
 }
 
-/** JsReassignment: ACS_DELTA semantics (stakeholders ∩ requested parties); unassignments wrapped in `value`. */
-export function renderReassignment(u: StoredUpdate, ef: CompiledEventFormat) {
+/**
+ * JsReassignment: ACS_DELTA semantics (stakeholders ∩ requested parties); unassignments wrapped in `value`. Null when no
+ * event is visible — unless `keepEmpty` (the submit-and-wait result, where no format means `events: []`).
+ */
+export function renderReassignment(u: StoredUpdate, ef: CompiledEventFormat | null, opts: { keepEmpty?: boolean } = {}) {
   const r = u.payload as StoredReassignment;
   const events: unknown[] = [];
-  for (const e of r.events) {
+  for (const e of ef ? r.events : []) {
+    if (!ef) break;
     if ('Unassigned' in e) {
       const x: StoredUnassignedEvent = e.Unassigned;
       if (!ef.match(x.stakeholders, storedTemplateKey(x.templateId, x.packageName))) continue;
@@ -234,8 +238,8 @@ export function renderReassignment(u: StoredUpdate, ef: CompiledEventFormat) {
       });
     }
   }
-  if (events.length === 0) return null;
-  const showCommand = !r.submission || intersects([r.submission.submitter], ef.parties);
+  if (events.length === 0 && !opts.keepEmpty) return null;
+  const showCommand = !ef || !r.submission || intersects([r.submission.submitter], ef.parties);
   return {
     updateId: u.updateId,
     commandId: showCommand ? r.commandId : '',

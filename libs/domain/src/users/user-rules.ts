@@ -1,4 +1,4 @@
-import { alreadyExists, invalidArgument, invalidField, notFound } from '../errors';
+import { alreadyExists, invalidField, notFound } from '../errors';
 import { Right, rightKey } from '../auth/rights';
 import { UserEvent, UserRecord, userStream } from './events';
 
@@ -82,7 +82,3 @@ export function evolveUser(state: UserState, e: UserEvent): UserState {
       return { user: null, rights: [] };
   }
 }
-
-export const ensure = (cond: boolean, msg: string) => {
-  if (!cond) throw invalidArgument(msg);
-};

@@ -140,7 +140,11 @@ function checkFilters(filters: AnyFilters, at: string): void {
   });
 }
 
-function checkEventFormat(ef: { filtersByParty?: Record<string, AnyFilters> | null; filtersForAnyParty?: AnyFilters } | null | undefined, at: string) {
+/** Template/interface ids in an event format must be `<package>:<Module>:<Entity>`, else the request does not decode. */
+export function checkEventFormatIdentifiers(
+  ef: { filtersByParty?: Record<string, AnyFilters> | null; filtersForAnyParty?: AnyFilters } | null | undefined,
+  at = 'eventFormat',
+) {
   if (!ef) return;
   for (const [party, filters] of Object.entries(ef.filtersByParty ?? {})) checkFilters(filters, `${at}.filtersByParty.${party}`);
   checkFilters(ef.filtersForAnyParty, `${at}.filtersForAnyParty`);
@@ -148,14 +152,14 @@ function checkEventFormat(ef: { filtersByParty?: Record<string, AnyFilters> | nu
 
 function checkUpdateFormat(uf: UpdateFormat | null | undefined, at: string): void {
   if (!uf) return;
-  checkEventFormat(uf.includeTransactions?.eventFormat as never, `${at}.includeTransactions.eventFormat`);
-  checkEventFormat(uf.includeReassignments as never, `${at}.includeReassignments`);
+  checkEventFormatIdentifiers(uf.includeTransactions?.eventFormat as never, `${at}.includeTransactions.eventFormat`);
+  checkEventFormatIdentifiers(uf.includeReassignments as never, `${at}.includeReassignments`);
 }
 
 /** A body already validated by `getUpdatesRequestSchema` → the domain request (int64s parsed, identifiers checked). */
 export function decodeGetUpdatesRequest(body: Record<string, unknown> | undefined): GetUpdatesRequest {
   const b = (body ?? {}) as Record<string, unknown> & GetUpdatesRequest;
-  checkEventFormat(b.filter as never, 'filter');
+  checkEventFormatIdentifiers(b.filter as never, 'filter');
   checkUpdateFormat(b.updateFormat, 'updateFormat');
   return {
     ...b,
@@ -166,6 +170,6 @@ export function decodeGetUpdatesRequest(body: Record<string, unknown> | undefine
 
 export function decodeGetTransactionByIdRequest(body: Record<string, unknown> | undefined): GetTransactionByIdRequest {
   const b = (body ?? {}) as GetTransactionByIdRequest;
-  checkEventFormat(b.transactionFormat?.eventFormat as never, 'transactionFormat.eventFormat');
+  checkEventFormatIdentifiers(b.transactionFormat?.eventFormat as never, 'transactionFormat.eventFormat');
   return b;
 }

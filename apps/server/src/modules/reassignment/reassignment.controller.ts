@@ -1,9 +1,9 @@
 import { Body, Controller } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { RouteSchema } from '@nestjs/platform-fastify';
-import type { Claims } from '@ledgerline/domain';
+import { renderReassignment, type Claims } from '@ledgerline/domain';
 import { CurrentClaims } from '@ledgerline/auth';
-import { checkEventFormatIdentifiers, reassignmentToJs, submitAndWaitForReassignmentSchema, submitReassignmentSchema } from '@ledgerline/wire';
+import { checkEventFormatIdentifiers, submitAndWaitForReassignmentSchema, submitReassignmentSchema } from '@ledgerline/wire';
 import { PostJson } from '../../http/routes';
 import { SubmitReassignmentCommand, type ReassignmentRequestBody } from './commands/submit-reassignment.command';
 import type { ReassignmentResult } from './commands/submit-reassignment.handler';
@@ -18,7 +18,9 @@ export class ReassignmentController {
   async submitAndWait(@CurrentClaims() claims: Claims, @Body() body: ReassignmentRequestBody) {
     checkEventFormatIdentifiers(body.eventFormat);
     const r: ReassignmentResult = await this.commands.execute(new SubmitReassignmentCommand(claims, body));
-    return { reassignment: reassignmentToJs(r.header, r.data, r.format) };
+    const { header } = r;
+    const update = { offset: header.offset, updateId: header.updateId, kind: header.kind, synchronizerId: header.synchronizerId, recordTime: header.recordTime, payload: r.data };
+    return { reassignment: renderReassignment(update, r.format, { keepEmpty: true }) };
   }
 
   @PostJson('async/submit-reassignment')

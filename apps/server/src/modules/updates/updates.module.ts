@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PruneLedgerHandler } from './commands/prune.command';
 import { GetTransactionByIdHandler, ListUpdatesHandler } from './queries/update-query.handlers';
+import { StreamLimiter } from './stream-limiter';
 import { UpdatesReader } from './update-stream';
 import { UpdatesController } from './updates.controller';
 import { UpdatesWebSocket } from './updates.websocket';
@@ -8,6 +9,6 @@ import { UpdatesWebSocket } from './updates.websocket';
 /** Reading the ledger: update lists, WebSocket streams, transaction lookup, pruning. */
 @Module({
   controllers: [UpdatesController],
-  providers: [UpdatesReader, ListUpdatesHandler, GetTransactionByIdHandler, PruneLedgerHandler, UpdatesWebSocket],
+  providers: [UpdatesReader, StreamLimiter, ListUpdatesHandler, GetTransactionByIdHandler, PruneLedgerHandler, UpdatesWebSocket],
 })
 export class UpdatesModule {}

@@ -10,6 +10,7 @@ import { DecodeError, decodeGetUpdatesRequest, getUpdatesRequestSchema, renderEr
 import { sendError } from '../../http/all-exceptions.filter';
 import { toErrorResponse, validationToDecodeError } from '../../http/error-response';
 import { LedgerRuntime } from '../../infrastructure/runtime';
+import { StreamLimiter } from './stream-limiter';
 import { IDLE, UpdatesReader, type UpdateStream } from './update-stream';
 
 /** Most bytes handed to a socket and not yet flushed before the stream stops reading. */
@@ -22,6 +23,9 @@ const PAGE_SIZE = 500;
  * is an HTTP error before any upgrade). The client sends one GetUpdatesRequest; the server sends JsGetUpdatesResponse
  * messages, or one JsCantonError message, and closes at the end of a bounded range; without an end it keeps tailing.
  * Back-pressure: a page is read only while less than 1 MiB is waiting to be flushed to the client.
+ * Limits: a client message larger than LEDGER_WS_MAX_MESSAGE_BYTES gets a REQUEST_TOO_LARGE JsCantonError frame and
+ * close 1009 ("Message too large"), rejected from the frame header before it is buffered; a connection beyond the user's
+ * LEDGER_MAX_STREAMS_PER_USER gets a MAXIMUM_NUMBER_OF_STREAMS frame and close 1013 ("Try again later").
  */
 @Injectable()
 export class UpdatesWebSocket implements OnModuleInit {
@@ -31,13 +35,14 @@ export class UpdatesWebSocket implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly runtime: LedgerRuntime,
     private readonly reader: UpdatesReader,
+    private readonly limiter: StreamLimiter,
   ) {}
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     void fastify.register(websocket, {
       options: {
-        maxPayload: this.runtime.config.maxBodyBytes,
+        maxPayload: this.runtime.config.wsMaxMessageBytes,
         handleProtocols: (protocols: Set<string>) => (protocols.has('daml.ws.auth') ? 'daml.ws.auth' : ([...protocols][0] ?? false)),
       },
     });
@@ -67,13 +72,23 @@ export class UpdatesWebSocket implements OnModuleInit {
   }
 
   private serve(socket: WebSocket, claims: Claims, traceId: string): void {
+    this.explainOversizedMessages(socket, traceId);
+    socket.on('error', () => undefined);
+    let release: () => void;
+    try {
+      release = this.limiter.acquire(claims);
+    } catch (e) {
+      socket.send(this.errorFrame(e, traceId));
+      socket.close(1013, 'Maximum number of streams reached');
+      return;
+    }
     let stream: UpdateStream | null = null;
     let closed = false;
     socket.on('close', () => {
       closed = true;
+      release();
       stream?.close();
     });
-    socket.on('error', () => undefined);
     socket.once('message', (data) => {
       void (async () => {
         try {
@@ -89,6 +104,24 @@ export class UpdatesWebSocket implements OnModuleInit {
         }
       })();
     });
+  }
+
+  /**
+   * ws rejects a message over maxPayload by closing with 1009 and no reason (its receiver calls `close(1009)` on the
+   * socket). That one call is intercepted: the client first gets a REQUEST_TOO_LARGE JsCantonError frame, then a close
+   * with a reason it can read.
+   */
+  private explainOversizedMessages(socket: WebSocket, traceId: string): void {
+    const close = socket.close.bind(socket);
+    const limit = this.runtime.config.wsMaxMessageBytes;
+    socket.close = ((code?: number, reason?: string | Buffer) => {
+      if (code === 1009 && reason === undefined && socket.readyState === socket.OPEN) {
+        const e = httpError('REQUEST_TOO_LARGE', `The WebSocket message exceeds the limit of this participant (${limit} bytes)`, 413);
+        socket.send(this.errorFrame(e, traceId));
+        return close(1009, `Message too large (limit ${limit} bytes)`);
+      }
+      return close(code, reason);
+    }) as WebSocket['close'];
   }
 
   private decode(text: string): Record<string, unknown> {

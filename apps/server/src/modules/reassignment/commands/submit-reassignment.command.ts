@@ -1,9 +1,9 @@
-import type { Claims, RawReassignmentCommands, RawReassignmentEventFormat } from '@ledgerline/domain';
+import type { Claims, RawReassignmentCommands, EventFormat } from '@ledgerline/domain';
 
 /** The body of POST /v2/commands/submit-and-wait-for-reassignment (and, without eventFormat, of the async variant). */
 export interface ReassignmentRequestBody {
   reassignmentCommands?: RawReassignmentCommands | null;
-  eventFormat?: RawReassignmentEventFormat | null;
+  eventFormat?: EventFormat | null;
 }
 
 /** One reassignment submission: validated, decided and committed as one ledger update. */

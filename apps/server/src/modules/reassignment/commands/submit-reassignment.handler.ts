@@ -1,24 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
+  authorizeUpdateFormat,
   canActAs,
-  canReadAs,
   checkReassignmentDeduplication,
+  compileEventFormat,
   decideAssign,
   decideUnassign,
   matchUserId,
   missingField,
   nowMicros,
-  reassignmentEventFormatReaders,
-  readsAsAnyParty,
   requireReassignmentSynchronizers,
   requireThat,
   reassignmentChangeId,
   submissionAlreadyInFlight,
   validateReassignmentCommands,
-  validateReassignmentEventFormat,
+  validateEventFormat,
   type Claims,
-  type ReassignmentEventFormat,
+  type CompiledEventFormat,
   type ReassignmentSubmission,
   type StoredReassignment,
   type UpdateHeader,
@@ -32,7 +31,7 @@ export interface ReassignmentResult {
   header: UpdateHeader;
   data: StoredReassignment;
   /** The validated event format of the request (null: the result shows no events). */
-  format: ReassignmentEventFormat | null;
+  format: CompiledEventFormat | null;
 }
 
 /** §G.2: MatchUserId + ActAs(submitter) + ReadAs for every eventFormat party (ReadAsAnyParty for filtersForAnyParty). */
@@ -40,9 +39,7 @@ function authorize(claims: Claims, body: ReassignmentRequestBody): string {
   const rc = body.reassignmentCommands;
   const userId = matchUserId(claims, rc?.userId);
   if (rc) requireThat(canActAs(claims, rc.submitter ?? ''), `Claims do not authorize to act as party '${rc.submitter ?? ''}'`);
-  const readers = reassignmentEventFormatReaders(body.eventFormat);
-  for (const p of readers.parties) requireThat(canReadAs(claims, p), `Claims do not authorize to read as party '${p}'`);
-  if (readers.anyParty) requireThat(readsAsAnyParty(claims), 'Claims do not authorize to read as any party');
+  if (body.eventFormat) authorizeUpdateFormat(claims, { includeReassignments: body.eventFormat });
   return userId;
 }
 
@@ -66,7 +63,9 @@ export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassign
   async execute({ claims, body }: SubmitReassignmentCommand): Promise<ReassignmentResult> {
     const userId = authorize(claims, body);
     if (!body.reassignmentCommands) throw missingField('reassignment_commands');
-    const format = body.eventFormat ? validateReassignmentEventFormat(body.eventFormat) : null;
+    // The event format is the read side's: one set of filter rules for streams and submission results.
+    if (body.eventFormat) validateEventFormat(body.eventFormat);
+    const format = body.eventFormat ? compileEventFormat(body.eventFormat) : null;
     const sub = validateReassignmentCommands(body.reassignmentCommands, userId, randomUUID);
     requireReassignmentSynchronizers(
       sub.batch,

@@ -11,23 +11,37 @@ import {
   type JsGetUpdatesResponse,
 } from '@ledgerline/domain';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
+import { StreamLimiter } from '../stream-limiter';
 import { IDLE, UpdatesReader } from '../update-stream';
 import { GetTransactionByIdQuery, ListUpdatesQuery } from './update.queries';
 
 /**
  * The list variant (§C.7): at most min(limit, max + 1) elements are collected; more than the maximum is a 413. Open-ended
  * requests (and any request with `stream_idle_timeout_ms`) complete once no new element arrived within the idle timeout;
- * bounded requests complete at their end.
+ * bounded requests complete at their end. Open-ended requests hold one of the user's stream slots while they wait (StreamLimiter).
  */
 @QueryHandler(ListUpdatesQuery)
 export class ListUpdatesHandler implements IQueryHandler<ListUpdatesQuery> {
-  constructor(private readonly runtime: LedgerRuntime, private readonly reader: UpdatesReader) {}
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly reader: UpdatesReader,
+    private readonly limiter: StreamLimiter,
+  ) {}
 
   async execute({ claims, request, limit, streamIdleTimeoutMs }: ListUpdatesQuery): Promise<JsGetUpdatesResponse[]> {
     const max = this.runtime.config.httpListMaxElements;
     const take = Math.min(limit ?? max + 1, max + 1);
     const stream = await this.reader.open(claims, request, Math.min(Math.max(take, 50), 1000));
     const idle = stream.tailing || streamIdleTimeoutMs !== undefined ? (streamIdleTimeoutMs ?? this.runtime.config.streamIdleTimeoutMs) : null;
+    let release: () => void = () => undefined;
+    if (idle !== null) {
+      try {
+        release = this.limiter.acquire(claims);
+      } catch (e) {
+        stream.close();
+        throw e;
+      }
+    }
     const out: JsGetUpdatesResponse[] = [];
     try {
       while (out.length < take) {
@@ -37,6 +51,7 @@ export class ListUpdatesHandler implements IQueryHandler<ListUpdatesQuery> {
       }
     } finally {
       stream.close();
+      release();
     }
     if (out.length > max) throw listLimitExceeded(out.length, max);
     return out;

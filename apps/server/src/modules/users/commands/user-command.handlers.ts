@@ -11,6 +11,8 @@ import {
   validateUserId,
   type Claims,
   type Right,
+  type UserEvent,
+  type UserState,
 } from '@ledgerline/domain';
 import { EventStore, UsersRepository } from '@ledgerline/store';
 import { CreateUserCommand, DeleteUserCommand, GrantUserRightsCommand, RevokeUserRightsCommand } from './user.commands';
@@ -46,21 +48,34 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
   }
 }
 
+/** Grant and revoke share one path: authorize, then decide against the stored rights inside the writer. */
+async function changeRights(
+  store: EventStore,
+  users: UsersRepository,
+  { claims, userId, rights, identityProviderId }: GrantUserRightsCommand | RevokeUserRightsCommand,
+  decide: (state: UserState) => { events: UserEvent[]; changed: Right[] },
+): Promise<Right[]> {
+  requireAdminOrIdpAdmin(claims);
+  matchIdentityProviderId(claims, identityProviderId);
+  validateUserId(userId);
+  checkGrantable(claims, rights);
+  return store.execute(async (tx) => {
+    const state = await users.state(tx.db, userId);
+    checkUserInIdp(claims, state.user?.identityProviderId);
+    const { events, changed } = decide(state);
+    if (events.length) await tx.append(events);
+    return changed;
+  });
+}
+
 @CommandHandler(GrantUserRightsCommand)
 export class GrantUserRightsHandler implements ICommandHandler<GrantUserRightsCommand> {
   constructor(private readonly store: EventStore, private readonly users: UsersRepository) {}
 
-  async execute({ claims, userId, rights, identityProviderId }: GrantUserRightsCommand) {
-    requireAdminOrIdpAdmin(claims);
-    matchIdentityProviderId(claims, identityProviderId);
-    validateUserId(userId);
-    checkGrantable(claims, rights);
-    return this.store.execute(async (tx) => {
-      const state = await this.users.state(tx.db, userId);
-      checkUserInIdp(claims, state.user?.identityProviderId);
-      const { events, newlyGranted } = decideGrantRights(state, userId, rights);
-      if (events.length) await tx.append(events);
-      return newlyGranted;
+  execute(command: GrantUserRightsCommand) {
+    return changeRights(this.store, this.users, command, (state) => {
+      const { events, newlyGranted } = decideGrantRights(state, command.userId, command.rights);
+      return { events, changed: newlyGranted };
     });
   }
 }
@@ -69,17 +84,10 @@ export class GrantUserRightsHandler implements ICommandHandler<GrantUserRightsCo
 export class RevokeUserRightsHandler implements ICommandHandler<RevokeUserRightsCommand> {
   constructor(private readonly store: EventStore, private readonly users: UsersRepository) {}
 
-  async execute({ claims, userId, rights, identityProviderId }: RevokeUserRightsCommand) {
-    requireAdminOrIdpAdmin(claims);
-    matchIdentityProviderId(claims, identityProviderId);
-    validateUserId(userId);
-    checkGrantable(claims, rights);
-    return this.store.execute(async (tx) => {
-      const state = await this.users.state(tx.db, userId);
-      checkUserInIdp(claims, state.user?.identityProviderId);
-      const { events, newlyRevoked } = decideRevokeRights(state, userId, rights);
-      if (events.length) await tx.append(events);
-      return newlyRevoked;
+  execute(command: RevokeUserRightsCommand) {
+    return changeRights(this.store, this.users, command, (state) => {
+      const { events, newlyRevoked } = decideRevokeRights(state, command.userId, command.rights);
+      return { events, changed: newlyRevoked };
     });
   }
 }
