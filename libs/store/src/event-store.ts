@@ -15,15 +15,6 @@ export interface WriteTx {
    * passed (decide, then append): a work that throws after appending makes the batch re-run its works one by one.
    */
   append(events: NewEvent[]): Promise<CommittedEvent[]>;
-  /**
-   * The writer's state cache, keyed by event stream: returns what `load` read (or what `remember` stored) for `stream`
-   * earlier, without a round trip. Entries are dropped when an event of their stream is appended, and the whole cache when
-   * another writer (another instance) has committed since this writer's last batch or a batch failed. So use it only for
-   * state that changes through events of that stream alone.
-   */
-  cached<T>(stream: string, load: () => Promise<T>): Promise<T>;
-  /** Write-through after `append`: the state of `stream` as this work's events leave it. */
-  remember(stream: string, state: unknown): void;
 }
 
 export type Work<R> = (tx: WriteTx) => Promise<R>;
@@ -70,10 +61,6 @@ export class EventStore {
   readonly events = new EventEmitter();
   private readonly maxBatch: number;
   private readonly columnTypes = new ColumnTypes();
-  /** See WriteTx.cached. Valid for the head `seq` in `cacheSeq` (-1: being written by the batch in `cacheOwner`). */
-  private readonly cache = new Map<string, unknown>();
-  private cacheSeq = -1;
-  private cacheOwner: object | null = null;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -165,18 +152,10 @@ export class EventStore {
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     let committedEnd = 0;
     let batchTypes = new Set<string>();
-    // The cache belongs to one batch at a time (the head lock serialises batches, but a committed batch's callback can
-    // run after the next batch took the lock): only its owner may declare it valid, at its own commit.
-    const owner = {};
-    let finalSeq = -1;
-    try {
     await this.db.transaction().execute(async (trx) => {
       const head = await sql<{ seq: number; ledger_offset: number; record_time_micros: number }>`
         SELECT seq, ledger_offset, record_time_micros FROM ledger_head WHERE id = 1 FOR UPDATE`.execute(trx);
       let seq = Number(head.rows[0].seq);
-      if (seq !== this.cacheSeq || this.cache.size > 100_000) this.cache.clear();
-      this.cacheOwner = owner;
-      this.cacheSeq = -1;
       let offset = Number(head.rows[0].ledger_offset);
       let lastMicros = BigInt(head.rows[0].record_time_micros);
       const startOffset = offset;
@@ -189,15 +168,6 @@ export class EventStore {
         let appended = false;
         const tx: WriteTx = {
           db: trx,
-          cached: async <T>(stream: string, load: () => Promise<T>): Promise<T> => {
-            if (this.cache.has(stream)) return this.cache.get(stream) as T;
-            const state = await load();
-            if (this.cacheOwner === owner) this.cache.set(stream, state);
-            return state;
-          },
-          remember: (stream, state) => {
-            if (this.cacheOwner === owner) this.cache.set(stream, state);
-          },
           append: async (events) => {
             appended = true;
             appendedAny = true;
@@ -208,7 +178,6 @@ export class EventStore {
             const recordedAt = isoMicros(micros);
             for (const e of events) {
               batchTypes.add(e.type);
-              this.cache.delete(e.stream);
               seq += 1;
               const dataText = JSON.stringify(e.data);
               let header: UpdateHeader | undefined;
@@ -263,17 +232,8 @@ export class EventStore {
         }
       }
       committedEnd = offset > startOffset ? offset : 0;
-      finalSeq = seq;
       committing(); // COMMIT follows: the next batch may queue for the lock now
     });
-    } catch (e) {
-      if (this.cacheOwner === owner) {
-        this.cache.clear();
-        this.cacheSeq = -1;
-      }
-      throw e;
-    }
-    if (this.cacheOwner === owner) this.cacheSeq = finalSeq;
     batch.forEach((p, i) => {
       const o = outcomes[i];
       if (o.ok) p.resolve(o.value);

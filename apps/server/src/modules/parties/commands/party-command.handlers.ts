@@ -8,7 +8,6 @@ import {
   decideUpdatePartyDetails,
   generatedPartyHint,
   localPartyId,
-  partyStream,
   validateAllocatePartyRequest,
   validateUpdatePartyDetails,
   type PartyRecord,
@@ -74,12 +73,9 @@ export class UpdatePartyDetailsHandler implements ICommandHandler<UpdatePartyDet
     // Read and decide inside the work: it sees every earlier work of its batch, and the projection's UPDATE re-checks
     // the version in the database (compare-and-increment).
     return this.store.execute(async (tx) => {
-      const identityProviderExists = await this.idps.exists(tx.db, identityProviderId);
-      // The writer's cache saves the row read for a party it has read or written since (see WriteTx.cached).
-      const record = await tx.cached(partyStream(request.party), () => this.parties.get(tx.db, request.party));
+      const [identityProviderExists, record] = [await this.idps.exists(tx.db, identityProviderId), await this.parties.get(tx.db, request.party)];
       const decision = decideUpdatePartyDetails({ identityProviderExists, record }, request);
       await tx.append(decision.events);
-      tx.remember(partyStream(request.party), decision.record);
       return decision.record;
     });
   }
