@@ -129,6 +129,14 @@ describe('users and rights', () => {
     expect(gone.json).toMatchObject({ code: 'USER_NOT_FOUND', resources: [['USER', 'alice']], errorCategory: 11 });
   });
 
+  it('refuses page tokens that are not ones the server issued (found by the fuzzer: a NUL byte reached the query)', async () => {
+    for (const token of ['%2FwA', 'AA', '!!!', 'YWxpY2U']) {
+      const r = await ledger.call('GET', `/v2/users?pageToken=${token}`);
+      expect(r.status, token).toBe(token === 'YWxpY2U' ? 200 : 400);
+      if (r.status === 400) expect(r.json.cause).toMatch(/Invalid page token$/);
+    }
+  });
+
   it('only a participant admin hands out ParticipantAdmin', async () => {
     await ledger.call('POST', '/v2/users', { user: { id: 'idp-admin' }, rights: [{ kind: { IdentityProviderAdmin: { value: {} } } }] });
     const r = await ledger.call('POST', '/v2/users', { user: { id: 'wannabe' }, rights: [{ kind: { ParticipantAdmin: { value: {} } } }] }, { as: 'idp-admin' });

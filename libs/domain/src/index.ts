@@ -10,3 +10,4 @@ export * from './ledger-model';
 export * from './execute-submission';
 export * from './reassignment';
 export * from './updates';
+export * from './paging';

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { httpError, internalError, isLedgerError, LedgerError, transientFailure } from '@ledgerline/domain';
+import { httpError, internalError, invalidArgument, isLedgerError, LedgerError, transientFailure } from '@ledgerline/domain';
 import { DecodeError, renderError, type ErrorRenderContext } from '@ledgerline/wire';
 import { isDatabaseUnavailable } from '@ledgerline/store';
 
@@ -9,6 +9,12 @@ export interface ErrorResponse {
   body: string;
   /** What goes to the log (never to the client). */
   logged: { level: 'info' | 'warn' | 'error'; reason: string; stack?: string };
+}
+
+/** PostgreSQL data exceptions (SQLSTATE class 22) are caused by the values a request carried. */
+function isDataException(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
 }
 
 /** Fastify's own rejections (body parsing, limits, media type, validation) as the reference's errors. */
@@ -67,6 +73,10 @@ export function toErrorResponse(e: unknown, ctx: ErrorRenderContext): ErrorRespo
       err = httpError(status === 404 ? 'NOT_FOUND' : 'INVALID_ARGUMENT', status === 404 ? 'The requested resource could not be found.' : err.message, status);
     } else if (isDatabaseUnavailable(err)) {
       err = transientFailure('The ledger database is unavailable. Retry.');
+    } else if (isDataException(err)) {
+      // PostgreSQL refused a value the request carried (class 22: a NUL character, a number out of range, …). Input
+      // validation should have caught it; the client still gets a 400, not a 500, and the log says what slipped through.
+      err = invalidArgument(`A value of the request cannot be stored or compared: ${(err as Error).message}`);
     } else {
       err = fromFramework(err as never) ?? err;
     }

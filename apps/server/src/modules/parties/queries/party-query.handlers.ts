@@ -3,6 +3,8 @@ import {
   authorizeGetParties,
   authorizeListParties,
   blindPartyDetails,
+  decodePageToken,
+  encodePageToken,
   identityProviderNotFoundArgument,
   invalidArgument,
   requireParty,
@@ -43,12 +45,11 @@ export class ListPartiesHandler implements IQueryHandler<ListPartiesQuery> {
     const size = pageSize || MAX_PARTIES_PAGE_SIZE;
     let afterParty = '';
     if (pageToken) {
-      afterParty = Buffer.from(pageToken, 'base64url').toString('utf8');
-      if (!afterParty || Buffer.from(afterParty, 'utf8').toString('base64url') !== pageToken) throw invalidArgument('Invalid page token');
+      afterParty = decodePageToken(pageToken);
     }
     if (!(await this.idps.exists(this.runtime.db, idp))) throw identityProviderNotFoundArgument(idp);
     const records = await this.parties.list(this.runtime.db, { afterParty, limit: size, contains: filterParty || undefined });
-    const nextPageToken = records.length === size ? Buffer.from(records[records.length - 1].party, 'utf8').toString('base64url') : '';
+    const nextPageToken = records.length === size ? encodePageToken(records[records.length - 1].party) : '';
     return { partyDetails: records.map((r) => blindPartyDetails(r, idp)), nextPageToken };
   }
 }

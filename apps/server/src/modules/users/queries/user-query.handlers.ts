@@ -1,5 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import {
+  decodePageToken,
+  encodePageToken,
   invalidArgument,
   isParticipantAdmin,
   matchIdentityProviderId,
@@ -64,17 +66,13 @@ export class ListUsersHandler implements IQueryHandler<ListUsersQuery> {
       throw invalidArgument(`Page size must be non-negative and at most ${MAX_USERS_PAGE_SIZE}`);
     }
     const size = pageSize || MAX_USERS_PAGE_SIZE;
-    let afterId = '';
-    if (pageToken) {
-      afterId = Buffer.from(pageToken, 'base64url').toString('utf8');
-      if (!afterId) throw invalidArgument('Invalid page token');
-    }
+    const afterId = pageToken ? decodePageToken(pageToken) : '';
     const users = await this.users.list(this.runtime.db, {
       afterId,
       limit: size,
       identityProviderId: isParticipantAdmin(claims) && !identityProviderId ? undefined : idp,
     });
-    const nextPageToken = users.length === size ? Buffer.from(users[users.length - 1].id, 'utf8').toString('base64url') : '';
+    const nextPageToken = users.length === size ? encodePageToken(users[users.length - 1].id) : '';
     return { users, nextPageToken };
   }
 }
