@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { fingerprintOfKeyBytes } from '@ledgerline/canton';
 import { NodeSecretsRepository, type DB } from '@ledgerline/store';
 
 export interface Synchronizer {
@@ -20,11 +21,6 @@ export class ParticipantIdentity {
     return `${this.name}::${this.fingerprint}`;
   }
 
-  /** Participant uid as topology transactions name it (`PAR::name::fingerprint` is the prefixed form). */
-  get participantUid(): string {
-    return this.participantId;
-  }
-
   synchronizer(id: string): Synchronizer | undefined {
     return this.synchronizers.find((s) => s.id === id);
   }
@@ -32,12 +28,6 @@ export class ParticipantIdentity {
   get defaultSynchronizer(): Synchronizer {
     return this.synchronizers[0];
   }
-}
-
-/** Canton key fingerprint: `1220` + SHA-256(int32be(12) ‖ raw Ed25519 key). */
-export function ed25519Fingerprint(rawPublicKey: Buffer): string {
-  const purpose = Buffer.from([0, 0, 0, 12]);
-  return '1220' + createHash('sha256').update(purpose).update(rawPublicKey).digest('hex');
 }
 
 /**
@@ -51,7 +41,7 @@ export async function loadParticipantIdentity(db: Kysely<DB>, name: string, alia
   );
   const priv = createPrivateKey({ key: Buffer.from(pkcs8, 'base64'), format: 'der', type: 'pkcs8' });
   const raw = (createPublicKey(priv).export({ format: 'der', type: 'spki' }) as Buffer).subarray(12);
-  const fingerprint = ed25519Fingerprint(raw);
+  const fingerprint = fingerprintOfKeyBytes(raw);
   const synchronizers = aliases.map((alias) => ({
     alias,
     id: `${alias}::1220${createHash('sha256').update('ledgerline-synchronizer').update(alias).update(raw).digest('hex')}`,
