@@ -43,3 +43,10 @@ export function requireParticipantAdmin(claims: Claims): void {
 export function requireThat(ok: boolean, reason: string): void {
   if (!ok) throw permissionDenied(reason);
 }
+
+/** An identity-provider admin manages only the users of its own provider; a participant admin manages all. */
+export function requireUserInCallerIdentityProvider(claims: Claims, userIdentityProviderId: string | undefined): void {
+  if (userIdentityProviderId !== undefined && !isParticipantAdmin(claims) && userIdentityProviderId !== claims.identityProviderId) {
+    throw permissionDenied('The user belongs to another identity provider');
+  }
+}

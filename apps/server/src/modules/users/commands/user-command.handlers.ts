@@ -8,6 +8,7 @@ import {
   matchIdentityProviderId,
   permissionDenied,
   requireAdminOrIdpAdmin,
+  requireUserInCallerIdentityProvider,
   validateUserId,
   type Claims,
   type Right,
@@ -21,13 +22,6 @@ import { CreateUserCommand, DeleteUserCommand, GrantUserRightsCommand, RevokeUse
 function checkGrantable(claims: Claims, rights: Right[]): void {
   if (!isParticipantAdmin(claims) && rights.some((r) => r.kind === 'ParticipantAdmin' || r.kind === 'IdentityProviderAdmin')) {
     throw permissionDenied('Only a participant admin may grant or revoke administrative rights');
-  }
-}
-
-/** An identity-provider admin only manages the users of its own provider. */
-function checkUserInIdp(claims: Claims, userIdp: string | undefined): void {
-  if (userIdp !== undefined && !isParticipantAdmin(claims) && userIdp !== claims.identityProviderId) {
-    throw permissionDenied('The user belongs to another identity provider');
   }
 }
 
@@ -61,7 +55,7 @@ async function changeRights(
   checkGrantable(claims, rights);
   return store.execute(async (tx) => {
     const state = await users.state(tx.db, userId);
-    checkUserInIdp(claims, state.user?.identityProviderId);
+    requireUserInCallerIdentityProvider(claims, state.user?.identityProviderId);
     const { events, changed } = decide(state);
     if (events.length) await tx.append(events);
     return changed;
@@ -101,7 +95,7 @@ export class DeleteUserHandler implements ICommandHandler<DeleteUserCommand> {
     validateUserId(userId);
     await this.store.execute(async (tx) => {
       const state = await this.users.state(tx.db, userId);
-      checkUserInIdp(claims, state.user?.identityProviderId);
+      requireUserInCallerIdentityProvider(claims, state.user?.identityProviderId);
       await tx.append(decideDeleteUser(state, userId));
     });
   }

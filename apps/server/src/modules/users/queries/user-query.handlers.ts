@@ -5,8 +5,8 @@ import {
   invalidArgument,
   isParticipantAdmin,
   matchIdentityProviderId,
-  permissionDenied,
   requireAdminOrIdpAdmin,
+  requireUserInCallerIdentityProvider,
   userNotFound,
   validateUserId,
   type Claims,
@@ -22,9 +22,7 @@ function authorizeUserRead(claims: Claims, userId: string, requestedIdp: string,
   if (userId === claims.userId) return;
   requireAdminOrIdpAdmin(claims);
   matchIdentityProviderId(claims, requestedIdp);
-  if (userIdp !== undefined && !isParticipantAdmin(claims) && userIdp !== claims.identityProviderId) {
-    throw permissionDenied('The user belongs to another identity provider');
-  }
+  requireUserInCallerIdentityProvider(claims, userIdp);
 }
 
 @QueryHandler(GetUserQuery)
