@@ -24,6 +24,4 @@ export async function createUser(ledger: TestLedger, id: string, rights: Array<{
   if (r.status !== 200) throw new Error(`createUser ${id}: ${r.status} ${r.text}`);
 }
 
-export async function ledgerEnd(ledger: TestLedger): Promise<number> {
-  return (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
-}
+export { ledgerEnd } from './ledger';

@@ -32,9 +32,7 @@ export function ed25519Signature(k: TestKey, message: Buffer, signedBy: string) 
   };
 }
 
-export async function ledgerEnd(ledger: TestLedger): Promise<number> {
-  return (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
-}
+export { ledgerEnd } from './ledger';
 
 export async function defaultSynchronizer(ledger: TestLedger): Promise<string> {
   return (await ledger.call('GET', '/v2/state/connected-synchronizers')).json.connectedSynchronizers[0].synchronizerId;

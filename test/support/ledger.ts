@@ -68,3 +68,8 @@ export async function startTestLedger(env: Record<string, string> = {}): Promise
     },
   };
 }
+
+/** The current ledger end, as a client reads it. */
+export async function ledgerEnd(ledger: TestLedger): Promise<number> {
+  return (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
+}
