@@ -52,7 +52,7 @@ async function get(pathname: string, token?: string): Promise<{ status: number; 
 
 async function startServer(url: string): Promise<ChildProcess> {
   const main = path.resolve(__dirname, '../apps/server/src/main.js');
-  const child = spawn(process.execPath, [main], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), main], {
     env: { ...process.env, DATABASE_URL: url, PORT: String(PORT), HOST: '127.0.0.1', LEDGER_JWT_SECRET: SECRET, LEDGER_LOG_LEVEL: 'warn', LEDGER_DB_POOL_SIZE: '8' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

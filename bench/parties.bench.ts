@@ -129,7 +129,7 @@ async function main() {
   port = await freePort();
   let server: ChildProcess | null = null;
   try {
-    server = spawn(process.execPath, [path.join(__dirname, '..', 'apps', 'server', 'src', 'main.js')], {
+    server = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), path.join(__dirname, '..', 'apps', 'server', 'src', 'main.js')], {
       env: {
         ...process.env,
         DATABASE_URL: dbUrl,
