@@ -19,6 +19,28 @@ export interface WriteTx {
 
 export type Work<R> = (tx: WriteTx) => Promise<R>;
 
+/** Reads the state of many keyed works at once: one statement for all the works of a batch segment that use it. */
+export interface StateLoader<K, S> {
+  /** For messages only. */
+  readonly name: string;
+  /** The state of each key, in the order of `keys`. */
+  load(db: Transaction<DB>, keys: readonly K[]): Promise<S[]>;
+}
+
+/**
+ * A decision over state the store loads for it (decide, then append): the writer groups consecutive keyed works into
+ * segments whose works neither change what another one reads nor change the same thing, loads the state of a whole
+ * segment with one statement per loader, then runs the decisions one after the other. `reads` and `writes` are conflict
+ * keys ('party:…', 'contract:…'): everything the decision depends on, and everything its events change.
+ */
+export interface KeyedWork<K, S, R> {
+  readonly loader: StateLoader<K, S>;
+  readonly key: K;
+  readonly reads: readonly string[];
+  readonly writes: readonly string[];
+  decide(state: S, tx: Pick<WriteTx, 'append'>): Promise<R>;
+}
+
 export interface EventStoreOptions {
   /** Participant id: mixed into update ids. */
   participantId: string;
@@ -31,7 +53,8 @@ export interface EventStoreOptions {
 }
 
 interface Pending<R = unknown> {
-  work: Work<R>;
+  work?: Work<R>;
+  keyed?: KeyedWork<unknown, unknown, R>;
   resolve: (r: R) => void;
   reject: (e: unknown) => void;
 }
@@ -75,6 +98,16 @@ export class EventStore {
     if (this.closed) return Promise.reject(transientFailure('The ledger is shutting down.'));
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ work, resolve, reject } as Pending);
+      if (!this.running) void this.drain();
+      else this.wake?.();
+    });
+  }
+
+  /** Runs a keyed decision inside the next group commit (see KeyedWork) and resolves once it has committed. */
+  decide<K, S, R>(work: KeyedWork<K, S, R>): Promise<R> {
+    if (this.closed) return Promise.reject(transientFailure('The ledger is shutting down.'));
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ keyed: work, resolve, reject } as unknown as Pending);
       if (!this.running) void this.drain();
       else this.wake?.();
     });
@@ -163,8 +196,9 @@ export class EventStore {
       const rows = new RowBuffer();
       let appendedAny = false;
       batchTypes = new Set<string>();
+      const flushEarly = () => rows.flush(trx, this.columnTypes);
 
-      for (const p of batch) {
+      const run = async (p: Pending, body: (tx: WriteTx) => Promise<unknown>) => {
         let appended = false;
         const tx: WriteTx = {
           db: trx,
@@ -202,14 +236,14 @@ export class EventStore {
                   recorded_at: recordedAt,
                 },
               ]);
-              await applyProjections(trx, ce, rows, () => rows.flush(trx, this.columnTypes));
+              await applyProjections(trx, ce, rows, flushEarly);
               committed.push(ce);
             }
             return committed;
           },
         };
         try {
-          outcomes.push({ ok: true, value: await p.work(tx) });
+          outcomes.push({ ok: true, value: await body(tx) });
         } catch (error) {
           if (appended || !isLedgerError(error) || batch.length === 1) {
             if (batch.length > 1) throw new BatchAborted(error);
@@ -217,12 +251,31 @@ export class EventStore {
           }
           outcomes.push({ ok: false, error });
         }
+      };
+
+      for (let i = 0; i < batch.length; ) {
+        const first = batch[i];
+        if (!first.keyed) {
+          // A plain work reads with SQL: the state rows of earlier works must be in the tables.
+          if (rows.hasStateRows) await flushEarly();
+          await run(first, first.work!);
+          i++;
+          continue;
+        }
+        const segment = takeSegment(batch, i);
+        i += segment.length;
+        if (!rows.isEmpty) await flushEarly(); // the loads must see what earlier segments wrote
+        const states = await loadSegment(trx, segment.map((p) => p.keyed!));
+        for (let k = 0; k < segment.length; k++) {
+          const keyed = segment[k].keyed!;
+          await run(segment[k], (tx) => keyed.decide(states[k], tx));
+        }
       }
 
       if (appendedAny) {
         // One statement (usually): the buffered inserts as CTEs, then the head update, which also wakes the readers of
         // other instances (NOTIFY is delivered at commit).
-        const notify = offset > startOffset ? sql` RETURNING pg_notify(${COMMIT_CHANNEL}, ${String(offset)})` : sql``;
+        const notify = offset > startOffset ? sql` RETURNING pg_notify(${COMMIT_CHANNEL}, ${String(offset)})` : sql` RETURNING 1`;
         const tail = sql`UPDATE ledger_head SET seq = ${seq}, ledger_offset = ${offset}, record_time_micros = ${lastMicros.toString()} WHERE id = 1${notify}`;
         try {
           await rows.flush(trx, this.columnTypes, tail);
@@ -254,4 +307,43 @@ export function updateIdFor(participantId: string, offset: number, recordTime: s
     '1220' +
     createHash('sha256').update(participantId).update('\u0000').update(String(offset)).update('\u0000').update(recordTime).update('\u0000').update(payload).digest('hex')
   );
+}
+
+/**
+ * The longest run of keyed works from `start` in which no work changes what an earlier one of the run reads or changes,
+ * nor reads what an earlier one changes: their decisions do not depend on each other, so their state can be loaded at
+ * once, before any of them runs.
+ */
+function takeSegment(batch: readonly Pending[], start: number): Pending[] {
+  const reads = new Set<string>();
+  const writes = new Set<string>();
+  const segment: Pending[] = [];
+  for (let i = start; i < batch.length; i++) {
+    const w = batch[i].keyed;
+    if (!w) break;
+    if (segment.length > 0) {
+      if (w.writes.some((k) => reads.has(k) || writes.has(k)) || w.reads.some((k) => writes.has(k))) break;
+    }
+    segment.push(batch[i]);
+    for (const k of w.reads) reads.add(k);
+    for (const k of w.writes) writes.add(k);
+  }
+  return segment;
+}
+
+/** The state of every work of a segment: one `load` per loader, for all the keys of the works that use it. */
+async function loadSegment(trx: Transaction<DB>, works: ReadonlyArray<KeyedWork<unknown, unknown, unknown>>): Promise<unknown[]> {
+  const states = new Array<unknown>(works.length);
+  const byLoader = new Map<StateLoader<unknown, unknown>, number[]>();
+  works.forEach((w, i) => {
+    const list = byLoader.get(w.loader);
+    if (list) list.push(i);
+    else byLoader.set(w.loader, [i]);
+  });
+  for (const [loader, indexes] of byLoader) {
+    const out = await loader.load(trx, indexes.map((i) => works[i].key));
+    if (out.length !== indexes.length) throw new Error(`state loader ${loader.name} returned ${out.length} states for ${indexes.length} keys`);
+    indexes.forEach((w, j) => (states[w] = out[j]));
+  }
+  return states;
 }

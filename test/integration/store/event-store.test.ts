@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { dumpProjections, EventStore, rebuildProjections, type Database } from '../../../libs/store/src';
-import { decideCreateUser, decideDeleteUser, decideGrantRights, decideRevokeRights, type NewEvent } from '../../../libs/domain/src';
+import { dumpProjections, EventStore, partyUpdateStateLoader, rebuildProjections, type Database, type PartyUpdateKey, type StateLoader } from '../../../libs/store/src';
+import {
+  decideCreateUser,
+  decideDeleteUser,
+  decideGrantRights,
+  decideRevokeRights,
+  decideUpdatePartyDetails,
+  validateUpdatePartyDetails,
+  type NewEvent,
+  type PartyUpdateState,
+} from '../../../libs/domain/src';
 import { UsersRepository } from '../../../libs/store/src';
 import { openTestDatabase } from '../../support/database';
 
@@ -118,5 +127,66 @@ describe('event store', () => {
     await rebuildProjections(database.db, { chunk: 97 });
     const rebuilt = await dumpProjections(database.db);
     expect(rebuilt).toEqual(live);
+  });
+
+  it('keyed works: one load per segment; a work that reads what an earlier one of its batch changes runs in a later segment and sees it; plain works see keyed writes', async () => {
+    const store = new EventStore(database.db, { participantId: 'p1' });
+    const [p1, p2] = ['seg-one::1220aa', 'seg-two::1220bb'];
+    const allocated = (party: string): NewEvent => ({
+      type: 'PartyAllocated',
+      stream: `party:${party}`,
+      data: { party, isLocal: true, identityProviderId: '', annotations: {}, synchronizerId: 'sync::1220', participantId: 'p1' },
+    });
+    await store.append([allocated(p1), allocated(p2)]);
+    const loads: string[][] = [];
+    const loader: StateLoader<PartyUpdateKey, PartyUpdateState> = {
+      name: 'counting',
+      load: (db, keys) => {
+        loads.push(keys.map((k) => k.party));
+        return partyUpdateStateLoader.load(db, keys);
+      },
+    };
+    const patch = (party: string, key: string, version: string) =>
+      store.decide({
+        loader,
+        key: { party, identityProviderId: '' },
+        reads: [`party:${party}`],
+        writes: [`party:${party}`],
+        decide: async (state, tx) => {
+          const request = validateUpdatePartyDetails(
+            { partyDetails: { party, localMetadata: { resourceVersion: version, annotations: { [key]: 'x' } } }, updateMask: { paths: ['local_metadata.annotations'] } },
+            '',
+          );
+          const d = decideUpdatePartyDetails(state, request);
+          await tx.append(d.events);
+          return d.record.resourceVersion;
+        },
+      });
+    const versions = async (tx: { db: typeof database.db }) =>
+      (await sql<{ party: string; v: string }>`SELECT party, resource_version AS v FROM party_details WHERE party IN (${p1}, ${p2}) ORDER BY party`.execute(tx.db)).rows.map((r) => Number(r.v));
+    // The first work commits alone; the rest queue meanwhile and form the next batch.
+    const first = store.append([update(1)]);
+    const results = await Promise.all([
+      patch(p1, 'a', '0'),
+      patch(p2, 'b', '0'),
+      patch(p1, 'c', '1'), // reads what the first PATCH changes: next segment, sees version 1
+      store.execute(async (tx) => versions(tx)), // a plain work: sees both PATCHes before it
+      patch(p2, 'd', '1'),
+      first,
+    ]);
+    expect(results.slice(0, 5)).toEqual([1, 1, 2, [2, 1], 2]);
+    expect(loads).toEqual([[p1, p2], [p1], [p2]]);
+    const { rows } = await sql<{ annotations: Record<string, string> }>`SELECT annotations FROM party_details WHERE party IN (${p1}, ${p2}) ORDER BY party`.execute(database.db);
+    expect(rows.map((r) => r.annotations)).toEqual([
+      { a: 'x', c: 'x' },
+      { b: 'x', d: 'x' },
+    ]);
+    // a stale version in a keyed work is rejected without touching the rest of its batch
+    const stale = await Promise.allSettled([patch(p1, 'e', '0'), patch(p2, 'f', '2')]);
+    expect(stale.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
+    expect((stale[0] as PromiseRejectedResult).reason.code).toBe('CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED');
+    const live = await dumpProjections(database.db);
+    await rebuildProjections(database.db);
+    expect(await dumpProjections(database.db)).toEqual(live);
   });
 });

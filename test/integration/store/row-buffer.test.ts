@@ -48,4 +48,27 @@ describe('RowBuffer', () => {
     const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM rb_array WHERE id >= 100`.execute(database.db);
     expect(rows[0].n).toBe(40_000);
   });
+
+  it('keyed updates: one statement per column set; a compare-and-set that no longer matches fails the flush; touches() names pending keys', async () => {
+    await sql`CREATE TABLE rb_keyed (k text PRIMARY KEY, v bigint NOT NULL, meta jsonb, note text)`.execute(database.db);
+    await sql`INSERT INTO rb_keyed VALUES ('a', 0, NULL, NULL), ('b', 5, NULL, NULL)`.execute(database.db);
+    const buffer = new RowBuffer();
+    buffer.add('rb_keyed', [{ k: 'c', v: 1 }], 'k');
+    buffer.update({ table: 'rb_keyed', key: { column: 'k', value: 'a' }, set: { v: 1, meta: { x: 1 } }, expect: { column: 'v', value: 0 } });
+    buffer.update({ table: 'rb_keyed', key: { column: 'k', value: 'b' }, set: { note: null } });
+    buffer.update({ table: 'rb_keyed', key: { column: 'k', value: 'missing' }, set: { note: 'ignored' } });
+    expect([buffer.touches('rb_keyed', 'a'), buffer.touches('rb_keyed', 'c'), buffer.touches('rb_keyed', 'z')]).toEqual([true, true, false]);
+    await database.db.transaction().execute((trx) => buffer.flush(trx, new ColumnTypes()));
+    expect(buffer.touches('rb_keyed', 'a')).toBe(false);
+    const { rows } = await sql<Record<string, unknown>>`SELECT * FROM rb_keyed ORDER BY k`.execute(database.db);
+    expect(rows).toEqual([
+      { k: 'a', v: 1, meta: { x: 1 }, note: null },
+      { k: 'b', v: 5, meta: null, note: null },
+      { k: 'c', v: 1, meta: null, note: null },
+    ]);
+    buffer.update({ table: 'rb_keyed', key: { column: 'k', value: 'a' }, set: { v: 2 }, expect: { column: 'v', value: 0 } });
+    await expect(database.db.transaction().execute((trx) => buffer.flush(trx, new ColumnTypes()))).rejects.toThrow(/expected 1/);
+    const after = await sql<{ v: number }>`SELECT v FROM rb_keyed WHERE k = 'a'`.execute(database.db);
+    expect(after.rows[0].v).toBe(1);
+  });
 });

@@ -1,41 +1,44 @@
 import type { CommittedEvent, PartyAllocatedData, PartyDetailsUpdatedData } from '@ledgerline/domain';
 import type { Projection } from './registry';
+import type { Row } from './row-buffer';
 
 /**
- * party_details: one row per allocated party. PartyDetailsUpdated is a compare-and-increment in the database: the UPDATE
- * only matches the row still at the version the decision read, and fails the work otherwise (the single writer makes this
- * unreachable; the database enforces it anyway).
+ * party_details: one row per allocated party, written with the batch. PartyDetailsUpdated is a compare-and-increment in
+ * the database: the UPDATE only matches the row still at the version the decision read, and the batch fails otherwise
+ * (the single writer makes this unreachable; the database enforces it anyway).
  */
 export const partiesProjection: Projection = {
   name: 'parties',
   tables: ['party_details'],
   handles: ['PartyAllocated', 'PartyDetailsUpdated'],
-  async apply(trx, event: CommittedEvent) {
-    if (event.type === 'PartyAllocated') {
-      const d = event.data as PartyAllocatedData;
-      await trx
-        .insertInto('party_details')
-        .values({
+  keys: { party_details: 'party' },
+  rows(event: CommittedEvent): Record<string, Row[]> {
+    if (event.type !== 'PartyAllocated') return {};
+    const d = event.data as PartyAllocatedData;
+    return {
+      party_details: [
+        {
           party: d.party,
           is_local: d.isLocal,
           identity_provider_id: d.identityProviderId,
-          annotations: JSON.stringify(d.annotations),
+          annotations: d.annotations,
           resource_version: 0,
           synchronizer_id: d.synchronizerId,
           allocated_seq: event.seq,
-        })
-        .execute();
-      return;
-    }
+        },
+      ],
+    };
+  },
+  updates(event: CommittedEvent) {
+    if (event.type !== 'PartyDetailsUpdated') return [];
     const d = event.data as PartyDetailsUpdatedData;
-    const res = await trx
-      .updateTable('party_details')
-      .set({ annotations: JSON.stringify(d.annotations), resource_version: d.resourceVersion })
-      .where('party', '=', d.party)
-      .where('resource_version', '=', d.previousResourceVersion)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) {
-      throw new Error(`party_details compare-and-increment failed for ${d.party}: expected version ${d.previousResourceVersion}`);
-    }
+    return [
+      {
+        table: 'party_details',
+        key: { column: 'party', value: d.party },
+        set: { annotations: d.annotations, resource_version: d.resourceVersion },
+        expect: { column: 'resource_version', value: d.previousResourceVersion },
+      },
+    ];
   },
 };

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { CommittedEvent } from '@ledgerline/domain';
 import type { DB } from '../schema';
-import type { Row, RowBuffer } from './row-buffer';
+import type { KeyedUpdate, Row, RowBuffer } from './row-buffer';
 import { ledgerUpdatesProjection } from './ledger-updates.projection';
 import { usersProjection } from './users.projection';
 import { partiesProjection } from './parties.projection';
@@ -19,15 +19,24 @@ import { ledgerPruningProjection } from './ledger-pruning.projection';
  * Two forms:
  * - `apply`: runs its own SQL in the write transaction, immediately. Use it for state that write decisions read back
  *   (users, parties, active contracts): a later work of the same batch sees the change.
- * - `rows`: an insert-only projection returns the rows to insert, table by table; the store buffers them and writes them
- *   at the end of the batch with one multi-row INSERT per table (far fewer round trips). Only for tables that are
- *   never read nor updated inside a write transaction (read-side tables such as `ledger_updates`), since the rows are
- *   not there until the batch ends.
+ * - `rows` (and `updates`): the projection returns the rows to insert, table by table, and the keyed updates of existing
+ *   rows; the store buffers them and writes them at the end of the batch, one multi-row statement per table and column
+ *   set (far fewer round trips). Decisions that read such a table inside the writer must see the buffered rows: keyed
+ *   works (EventStore.decide) load their state only after the buffer has been written, and declare what they read and
+ *   write so that no work of a batch segment reads what another one of the same segment changes; plain works run after
+ *   the buffer has been written too.
  */
 export type Projection = ProjectionBase &
   (
-    | { apply(trx: Transaction<DB>, event: CommittedEvent): Promise<void>; rows?: undefined }
-    | { rows(event: CommittedEvent): Record<string, readonly Row[]>; apply?: undefined }
+    | { apply(trx: Transaction<DB>, event: CommittedEvent): Promise<void>; rows?: undefined; updates?: undefined }
+    | {
+        rows(event: CommittedEvent): Record<string, readonly Row[]>;
+        /** Changes to existing rows (written after the inserts of the same flush). */
+        updates?(event: CommittedEvent): readonly KeyedUpdate[];
+        /** Key column of tables that `rows` inserts into and `updates` changes, so a row is never inserted and updated in one statement. */
+        keys?: Readonly<Record<string, string>>;
+        apply?: undefined;
+      }
   );
 
 interface ProjectionBase {
@@ -78,7 +87,16 @@ export async function applyProjections(
     for (const p of list) {
       if (p.rows) {
         const out = p.rows(event);
-        for (const table in out) buffer.add(table, out[table]);
+        for (const table in out) {
+          const keyColumn = p.keys?.[table];
+          if (keyColumn && flush && out[table].some((r) => buffer.touches(table, String(r[keyColumn])))) await flush();
+          buffer.add(table, out[table], keyColumn);
+        }
+        for (const u of p.updates?.(event) ?? []) {
+          // One statement must not insert and update a row, or update it twice: write what is pending first.
+          if (flush && buffer.touches(u.table, u.key.value)) await flush();
+          buffer.update(u);
+        }
       } else {
         if (p.needsBufferedRows && !buffer.isEmpty) await flush?.();
         await p.apply(trx, event);

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { PartyRecord } from '@ledgerline/domain';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { PartyRecord, PartyUpdateState } from '@ledgerline/domain';
 import type { DB } from '../schema';
+import type { StateLoader } from '../event-store';
 
 type Row = {
   party: string;
@@ -44,3 +45,25 @@ export class PartiesRepository {
     return rows.map((r) => toRecord(r as Row));
   }
 }
+
+/** Which party a PATCH changes, and the identity provider it names. */
+export interface PartyUpdateKey {
+  party: string;
+  identityProviderId: string;
+}
+
+/**
+ * What PATCH /v2/parties/{party} decides on (the party's record and whether the named identity provider exists), for many
+ * requests in one statement.
+ */
+export const partyUpdateStateLoader: StateLoader<PartyUpdateKey, PartyUpdateState> = {
+  name: 'party-update',
+  async load(db: Transaction<DB>, keys: readonly PartyUpdateKey[]): Promise<PartyUpdateState[]> {
+    const { rows } = await sql<{ record: Row | null; idp_exists: boolean }>`
+      SELECT (SELECT to_jsonb(p) FROM party_details p WHERE p.party = k.party) AS record,
+             (k.idp = '' OR EXISTS (SELECT 1 FROM identity_providers i WHERE i.id = k.idp)) AS idp_exists
+      FROM unnest(${keys.map((k) => k.party)}::text[], ${keys.map((k) => k.identityProviderId)}::text[]) WITH ORDINALITY AS k(party, idp, n)
+      ORDER BY k.n`.execute(db);
+    return rows.map((r) => ({ record: r.record ? toRecord(r.record) : null, identityProviderExists: r.idp_exists }));
+  },
+};

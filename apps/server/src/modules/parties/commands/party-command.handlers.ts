@@ -12,7 +12,7 @@ import {
   validateUpdatePartyDetails,
   type PartyRecord,
 } from '@ledgerline/domain';
-import { EventStore, IdentityProvidersRepository, PartiesRepository, UsersRepository } from '@ledgerline/store';
+import { EventStore, IdentityProvidersRepository, PartiesRepository, partyUpdateStateLoader, UsersRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { AllocatePartyCommand, UpdatePartyDetailsCommand } from './party.commands';
@@ -60,23 +60,24 @@ export class AllocatePartyHandler implements ICommandHandler<AllocatePartyComman
 
 @CommandHandler(UpdatePartyDetailsCommand)
 export class UpdatePartyDetailsHandler implements ICommandHandler<UpdatePartyDetailsCommand> {
-  constructor(
-    private readonly store: EventStore,
-    private readonly parties: PartiesRepository,
-    private readonly idps: IdentityProvidersRepository,
-  ) {}
+  constructor(private readonly store: EventStore) {}
 
   async execute({ claims, pathParty, body }: UpdatePartyDetailsCommand): Promise<PartyRecord> {
     checkPathMatchesBody(pathParty, body);
     const identityProviderId = authorizeUpdatePartyDetails(claims, body.partyDetails ? body.partyDetails.identityProviderId : null);
     const request = validateUpdatePartyDetails(body, identityProviderId);
-    // Read and decide inside the work: it sees every earlier work of its batch, and the projection's UPDATE re-checks
-    // the version in the database (compare-and-increment).
-    return this.store.execute(async (tx) => {
-      const [identityProviderExists, record] = [await this.idps.exists(tx.db, identityProviderId), await this.parties.get(tx.db, request.party)];
-      const decision = decideUpdatePartyDetails({ identityProviderExists, record }, request);
-      await tx.append(decision.events);
-      return decision.record;
+    // A keyed work: the writer loads the record (with every earlier write of the ledger) for many PATCHes at once, and
+    // the projection's UPDATE re-checks the version in the database (compare-and-increment).
+    return this.store.decide({
+      loader: partyUpdateStateLoader,
+      key: { party: request.party, identityProviderId },
+      reads: [`party:${request.party}`, `idp:${identityProviderId}`],
+      writes: [`party:${request.party}`],
+      decide: async (state, tx) => {
+        const decision = decideUpdatePartyDetails(state, request);
+        await tx.append(decision.events);
+        return decision.record;
+      },
     });
   }
 }
