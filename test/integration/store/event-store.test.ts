@@ -154,7 +154,7 @@ describe('event store', () => {
         writes: [`party:${party}`],
         decide: async (state, tx) => {
           const request = validateUpdatePartyDetails(
-            { partyDetails: { party, localMetadata: { resourceVersion: version, annotations: { [key]: 'x' } } }, updateMask: { paths: ['local_metadata.annotations'] } },
+            { partyDetails: { party, isLocal: true, identityProviderId: '', localMetadata: { resourceVersion: version, annotations: { [key]: 'x' } } }, updateMask: { paths: ['local_metadata.annotations'] } },
             '',
           );
           const d = decideUpdatePartyDetails(state, request);

@@ -1,8 +1,9 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { CompletedChange, StoredContractState } from '@ledgerline/domain';
 import type { DB } from '../schema';
+import type { StateLoader } from '../event-store';
 
-/** What the writer reads to decide an externally signed transaction, in one round trip. */
+/** What the writer decides an externally signed transaction on. */
 export interface ExecutionState {
   completed: CompletedChange | undefined;
   contracts: Map<string, StoredContractState>;
@@ -17,38 +18,11 @@ export interface PartySigningKeyRow {
 }
 
 /**
- * Reads for interactive-submission execution: the change's last completion (`command_deduplication`) and the stored state
- * of the given contract ids (`contracts`), plus the parties' registered signing keys (`party_signing_keys` /
- * `party_signing_thresholds`, filled by external-party allocation).
+ * Reads for interactive-submission execution outside the writer: the parties' registered signing keys
+ * (`party_signing_keys` / `party_signing_thresholds`, filled by external-party allocation). The writer's reads (the
+ * change's last completion in `command_deduplication`, the stored state of contracts) are `executionStateLoader`.
  */
 export class ExecutionStateRepository {
-  async load(db: Kysely<DB> | Transaction<DB>, changeId: string, contractIds: readonly string[]): Promise<ExecutionState> {
-    const { rows } = await sql<{ k: string; r: Record<string, unknown> }>`
-      (SELECT 'd' AS k, jsonb_build_object('o', completion_offset, 't', record_time_micros::text, 's', submission_id) AS r
-        FROM command_deduplication WHERE change_id = ${changeId} ORDER BY completion_offset DESC LIMIT 1)
-      UNION ALL
-      SELECT 'c' AS k, jsonb_build_object('id', contract_id, 'tid', template_id, 'pkg', package_name, 'sig', signatories,
-                                          'stk', stakeholders, 'st', status, 'sync', synchronizer_id) AS r
-        FROM contracts WHERE contract_id = ANY(${contractIds as string[]}::text[])`.execute(db);
-    let completed: CompletedChange | undefined;
-    const contracts = new Map<string, StoredContractState>();
-    for (const { k, r } of rows) {
-      if (k === 'd') completed = { completionOffset: Number(r.o), recordTimeMicros: BigInt(r.t as string), submissionId: String(r.s) };
-      else {
-        contracts.set(r.id as string, {
-          contractId: r.id as string,
-          templateId: r.tid as string,
-          packageName: r.pkg as string,
-          signatories: r.sig as string[],
-          stakeholders: r.stk as string[],
-          status: r.st as StoredContractState['status'],
-          synchronizerId: (r.sync as string | null) ?? null,
-        });
-      }
-    }
-    return { completed, contracts };
-  }
-
   /** Registered keys and threshold per party (parties without keys are absent). */
   async signingKeys(db: Kysely<DB>, parties: readonly string[]): Promise<Map<string, { threshold: number; keys: PartySigningKeyRow[] }>> {
     const out = new Map<string, { threshold: number; keys: PartySigningKeyRow[] }>();
@@ -69,6 +43,49 @@ export class ExecutionStateRepository {
     return out;
   }
 }
+
+const contractState = (r: Record<string, unknown>): StoredContractState => ({
+  contractId: r.id as string,
+  templateId: r.tid as string,
+  packageName: r.pkg as string,
+  signatories: r.sig as string[],
+  stakeholders: r.stk as string[],
+  status: r.st as StoredContractState['status'],
+  synchronizerId: (r.sync as string | null) ?? null,
+});
+
+const completedChange = (r: Record<string, unknown>): CompletedChange => ({
+  completionOffset: Number(r.o),
+  recordTimeMicros: BigInt(r.t as string),
+  submissionId: String(r.s),
+});
+
+/** Which change an execution completes and the contracts it reads or creates. */
+export interface ExecutionKey {
+  changeId: string;
+  contractIds: readonly string[];
+}
+
+/** What the writer decides executions on (`ExecutionState`), for many executions in one statement. */
+export const executionStateLoader: StateLoader<ExecutionKey, ExecutionState> = {
+  name: 'execution',
+  async load(db: Transaction<DB>, keys: readonly ExecutionKey[]): Promise<ExecutionState[]> {
+    const { rows } = await sql<{ d: Record<string, unknown> | null; c: Array<Record<string, unknown>> | null }>`
+      SELECT
+        (SELECT jsonb_build_object('o', completion_offset, 't', record_time_micros::text, 's', submission_id)
+          FROM command_deduplication d WHERE d.change_id = k.change_id ORDER BY completion_offset DESC LIMIT 1) AS d,
+        (SELECT jsonb_agg(jsonb_build_object('id', contract_id, 'tid', template_id, 'pkg', package_name, 'sig', signatories,
+                                             'stk', stakeholders, 'st', status, 'sync', synchronizer_id))
+          FROM contracts c WHERE c.contract_id IN (SELECT jsonb_array_elements_text(k.ids))) AS c
+      FROM unnest(${keys.map((k) => k.changeId)}::text[], ${keys.map((k) => JSON.stringify(k.contractIds))}::jsonb[])
+        WITH ORDINALITY AS k(change_id, ids, n)
+      ORDER BY k.n`.execute(db);
+    return rows.map((r) => ({
+      completed: r.d ? completedChange(r.d) : undefined,
+      contracts: new Map((r.c ?? []).map((c) => [c.id as string, contractState(c)])),
+    }));
+  },
+};
 
 /**
  * Registers a party's signing keys directly in `party_signing_keys` / `party_signing_thresholds`, bypassing onboarding.

@@ -21,7 +21,7 @@ import {
   verifyExternalSignatures,
   type WellFormedTransaction,
 } from '@ledgerline/domain';
-import { EventStore, ExecutionStateRepository } from '@ledgerline/store';
+import { EventStore, executionStateLoader } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { InFlightSubmissions } from '../in-flight-submissions';
@@ -48,8 +48,6 @@ function consumedInputs(wf: WellFormedTransaction): string[] {
  */
 @CommandHandler(ExecuteSubmissionCommand)
 export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissionCommand, ExecuteSubmissionResult> {
-  private readonly repo = new ExecutionStateRepository();
-
   constructor(
     private readonly store: EventStore,
     private readonly runtime: LedgerRuntime,
@@ -112,26 +110,36 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
     const release = this.inFlight.acquire(changeId, submissionId, wf.inputContractIds, consumedInputs(wf));
     const externalTransactionHash = '1220' + hash.toString('hex');
     try {
-      return await this.store.execute(async (tx) => {
-        const state = await this.repo.load(tx.db, changeId, [...wf.inputContractIds, ...wf.createdContractIds]);
-        const { event } = decideTransaction({
-          wf,
-          synchronizerId,
-          commandId: view.commandId,
-          submission: { userId, actAs: view.actAs, submissionId },
-          times: view,
-          minLedgerTime: validated.minLedgerTime,
-          externalTransactionHash,
-          deduplication: { period: validated.deduplicationPeriod, completed: state.completed },
-          contracts: state.contracts,
-          now: nowMicros(),
-          timeConfig: {
-            preparationTimeToleranceMicros: BigInt(cfg.preparationTimeToleranceSeconds) * 1_000_000n,
-            ledgerTimeToleranceMicros: BigInt(cfg.ledgerTimeToleranceSeconds) * 1_000_000n,
-          },
-        });
-        const [committed] = await tx.append([event]);
-        return { updateId: committed.update!.updateId, completionOffset: committed.update!.offset };
+      // A keyed work: the writer loads the change's last completion and the contracts for many executions at once. It
+      // depends on the change and on every contract it reads or creates; it changes the change, the contracts it
+      // consumes and the ones it creates.
+      const touched = [...wf.inputContractIds, ...wf.createdContractIds];
+      const consumed = consumedInputs(wf);
+      return await this.store.decide({
+        loader: executionStateLoader,
+        key: { changeId, contractIds: touched },
+        reads: [`change:${changeId}`, ...touched.map((c) => `contract:${c}`)],
+        writes: [`change:${changeId}`, ...consumed.map((c) => `contract:${c}`), ...wf.createdContractIds.map((c) => `contract:${c}`)],
+        decide: async (state, tx) => {
+          const { event } = decideTransaction({
+            wf,
+            synchronizerId,
+            commandId: view.commandId,
+            submission: { userId, actAs: view.actAs, submissionId },
+            times: view,
+            minLedgerTime: validated.minLedgerTime,
+            externalTransactionHash,
+            deduplication: { period: validated.deduplicationPeriod, completed: state.completed },
+            contracts: state.contracts,
+            now: nowMicros(),
+            timeConfig: {
+              preparationTimeToleranceMicros: BigInt(cfg.preparationTimeToleranceSeconds) * 1_000_000n,
+              ledgerTimeToleranceMicros: BigInt(cfg.ledgerTimeToleranceSeconds) * 1_000_000n,
+            },
+          });
+          const [committed] = await tx.append([event]);
+          return { updateId: committed.update!.updateId, completionOffset: committed.update!.offset };
+        },
       });
     } finally {
       release();
