@@ -24,7 +24,7 @@ export interface StateLoader<K, S> {
   /** For messages only. */
   readonly name: string;
   /** The state of each key, in the order of `keys`. */
-  load(db: Transaction<DB>, keys: readonly K[]): Promise<S[]>;
+  load(db: Kysely<DB>, keys: readonly K[]): Promise<S[]>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { ReassignableContract, ReassignmentChange, ReassignmentCompletion, UnassignmentRecord } from '@ledgerline/domain';
 import type { DB } from '../schema';
+import type { StateLoader } from '../event-store';
 
 /** What an unassign decision reads: the change id's last completion and the named contracts. */
 export interface UnassignState {
@@ -15,15 +16,30 @@ export interface AssignState extends UnassignState {
   unassignment: UnassignmentRecord | null;
 }
 
+/** An unassign's keys: its change and the contracts it names. */
+export interface UnassignKey extends ReassignmentChange {
+  contractIds: readonly string[];
+}
+
+/** An assign's keys: its change and the unassignment it completes. */
+export interface AssignKey extends ReassignmentChange {
+  reassignmentId: string;
+}
+
+/*
+ * The loaders below read many submissions at once: each key is a row `k` of an unnest(…) WITH ORDINALITY, and every
+ * piece of state is a scalar subquery correlated with it.
+ */
+
 /**
  * "Hosted on this participant": the party is allocated here as a local party (party_details.is_local). The one place to
  * change if hosting becomes per synchronizer.
  */
-const hostedSql = (party: string) => sql<boolean | null>`(SELECT is_local FROM party_details WHERE party = ${party})`;
+const hostedSql = sql<boolean | null>`(SELECT is_local FROM party_details WHERE party = k.submitter)`;
 
-const completionSql = (c: ReassignmentChange) => sql<ReassignmentCompletion | null>`(
+const completionSql = sql<ReassignmentCompletion | null>`(
   SELECT json_build_object('submissionId', submission_id, 'completionOffset', completion_offset, 'recordTime', record_time)
-  FROM reassignment_completions WHERE user_id = ${c.userId} AND submitter = ${c.submitter} AND command_id = ${c.commandId}
+  FROM reassignment_completions WHERE user_id = k.user_id AND submitter = k.submitter AND command_id = k.command_id
   ORDER BY completion_offset DESC LIMIT 1)`;
 
 /**
@@ -43,48 +59,63 @@ const contractJson = (inFlightTarget: boolean) => sql`json_build_object(
 const toMap = (rows: ReassignableContract[] | null) =>
   new Map((rows ?? []).map((c) => [c.contractId, { ...c, reassignmentCounter: Number(c.reassignmentCounter) }]));
 
-/** Reads for reassignment decisions: one round trip each, inside the write transaction. */
-export class ReassignmentsRepository {
-  async unassignState(db: Kysely<DB>, changeId: ReassignmentChange, contractIds: string[]): Promise<UnassignState> {
-    const { rows } = await sql<{ completion: ReassignmentCompletion | null; contracts: ReassignableContract[] | null; hosted: boolean | null }>`
-      SELECT ${completionSql(changeId)} AS completion, ${hostedSql(changeId.submitter)} AS hosted,
-        (SELECT json_agg(${contractJson(true)}) FROM contracts c WHERE c.contract_id = ANY(${contractIds}::text[])) AS contracts`.execute(db);
-    return { completion: normalizeCompletion(rows[0].completion), contracts: toMap(rows[0].contracts), submitterHosted: rows[0].hosted === true };
-  }
+const changeArrays = (keys: readonly ReassignmentChange[]) =>
+  sql`${keys.map((k) => k.userId)}::text[], ${keys.map((k) => k.submitter)}::text[], ${keys.map((k) => k.commandId)}::text[]`;
 
-  async assignState(db: Kysely<DB>, changeId: ReassignmentChange, reassignmentId: string): Promise<AssignState> {
-    const { rows } = await sql<{
-      completion: ReassignmentCompletion | null;
-      unassignment: (Omit<UnassignmentRecord, 'completed'> & { assignedOffset: number | null }) | null;
-      contracts: ReassignableContract[] | null;
-      hosted: boolean | null;
-    }>`
-      WITH r AS (SELECT * FROM reassignments WHERE reassignment_id = ${reassignmentId})
-      SELECT ${completionSql(changeId)} AS completion, ${hostedSql(changeId.submitter)} AS hosted,
-        (SELECT json_build_object('reassignmentId', reassignment_id, 'source', source_synchronizer, 'target', target_synchronizer,
-            'submitter', submitter, 'assignmentExclusivity', assignment_exclusivity, 'contracts', contracts,
-            'assignedOffset', (SELECT assigned_offset FROM reassignment_assignments a WHERE a.reassignment_id = r.reassignment_id)) FROM r)
-          AS unassignment,
-        (SELECT json_agg(${contractJson(false)}) FROM contracts c
-          WHERE c.contract_id IN (SELECT jsonb_array_elements(r.contracts) ->> 'contractId' FROM r)) AS contracts`.execute(db);
-    const u = rows[0].unassignment;
-    return {
-      completion: normalizeCompletion(rows[0].completion),
-      contracts: toMap(rows[0].contracts),
-      submitterHosted: rows[0].hosted === true,
-      unassignment: u
-        ? {
-            reassignmentId: u.reassignmentId,
-            source: u.source,
-            target: u.target,
-            submitter: u.submitter,
-            assignmentExclusivity: u.assignmentExclusivity,
-            contracts: u.contracts.map((c) => ({ contractId: c.contractId, reassignmentCounter: Number(c.reassignmentCounter) })),
-            completed: u.assignedOffset !== null,
-          }
-        : null,
-    };
-  }
+type UnassignmentRow = (Omit<UnassignmentRecord, 'completed'> & { assignedOffset: number | null }) | null;
+
+/** Reads for reassignment decisions: state loaders of the event store (one statement for a whole batch segment). */
+export class ReassignmentsRepository {
+  readonly unassign: StateLoader<UnassignKey, UnassignState> = {
+    name: 'unassign',
+    async load(db: Kysely<DB>, keys: readonly UnassignKey[]): Promise<UnassignState[]> {
+      const { rows } = await sql<{ completion: ReassignmentCompletion | null; contracts: ReassignableContract[] | null; hosted: boolean | null }>`
+        SELECT ${completionSql} AS completion, ${hostedSql} AS hosted,
+          (SELECT json_agg(${contractJson(true)}) FROM contracts c
+            WHERE c.contract_id IN (SELECT jsonb_array_elements_text(k.ids))) AS contracts
+        FROM unnest(${changeArrays(keys)}, ${keys.map((k) => JSON.stringify(k.contractIds))}::jsonb[])
+          WITH ORDINALITY AS k(user_id, submitter, command_id, ids, n)
+        ORDER BY k.n`.execute(db);
+      return rows.map((r) => ({ completion: normalizeCompletion(r.completion), contracts: toMap(r.contracts), submitterHosted: r.hosted === true }));
+    },
+  };
+
+  readonly assign: StateLoader<AssignKey, AssignState> = {
+    name: 'assign',
+    async load(db: Kysely<DB>, keys: readonly AssignKey[]): Promise<AssignState[]> {
+      const { rows } = await sql<{ completion: ReassignmentCompletion | null; unassignment: UnassignmentRow; contracts: ReassignableContract[] | null; hosted: boolean | null }>`
+        SELECT ${completionSql} AS completion, ${hostedSql} AS hosted,
+          (SELECT json_build_object('reassignmentId', reassignment_id, 'source', source_synchronizer, 'target', target_synchronizer,
+              'submitter', submitter, 'assignmentExclusivity', assignment_exclusivity, 'contracts', contracts,
+              'assignedOffset', (SELECT assigned_offset FROM reassignment_assignments a WHERE a.reassignment_id = r.reassignment_id))
+            FROM reassignments r WHERE r.reassignment_id = k.reassignment_id) AS unassignment,
+          (SELECT json_agg(${contractJson(false)}) FROM contracts c
+            WHERE c.contract_id IN (SELECT jsonb_array_elements(r.contracts) ->> 'contractId' FROM reassignments r
+                                    WHERE r.reassignment_id = k.reassignment_id)) AS contracts
+        FROM unnest(${changeArrays(keys)}, ${keys.map((k) => k.reassignmentId)}::text[])
+          WITH ORDINALITY AS k(user_id, submitter, command_id, reassignment_id, n)
+        ORDER BY k.n`.execute(db);
+      return rows.map((r) => {
+        const u = r.unassignment;
+        return {
+          completion: normalizeCompletion(r.completion),
+          contracts: toMap(r.contracts),
+          submitterHosted: r.hosted === true,
+          unassignment: u
+            ? {
+                reassignmentId: u.reassignmentId,
+                source: u.source,
+                target: u.target,
+                submitter: u.submitter,
+                assignmentExclusivity: u.assignmentExclusivity,
+                contracts: u.contracts.map((c) => ({ contractId: c.contractId, reassignmentCounter: Number(c.reassignmentCounter) })),
+                completed: u.assignedOffset !== null,
+              }
+            : null,
+        };
+      });
+    },
+  };
 }
 
 function normalizeCompletion(c: ReassignmentCompletion | null): ReassignmentCompletion | null {

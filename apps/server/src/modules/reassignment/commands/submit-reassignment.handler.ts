@@ -21,6 +21,7 @@ import {
   type ReassignmentSubmission,
   type StoredReassignment,
   type UpdateHeader,
+  type CommittedEvent,
 } from '@ledgerline/domain';
 import { EventStore, ReassignmentsRepository } from '@ledgerline/store';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
@@ -76,32 +77,62 @@ export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassign
     if (this.inFlight.has(key)) throw submissionAlreadyInFlight(key, sub.submissionId);
     this.inFlight.add(key);
     try {
-      const committed = await this.store.execute((tx) => this.decide(tx.db, sub).then(async (event) => (await tx.append([event]))[0]));
+      const committed = await this.submit(sub);
       return { header: committed.update!, data: committed.data as StoredReassignment, format };
     } finally {
       this.inFlight.delete(key);
     }
   }
 
-  private async decide(db: Parameters<ReassignmentsRepository['unassignState']>[0], sub: ReassignmentSubmission) {
-    const now = nowMicros();
+  /**
+   * One keyed work of the event store: the writer loads the change's last completion, the submitter's hosting and the
+   * contracts (or the unassignment) for a whole batch segment at once, then decides.
+   */
+  private submit(sub: ReassignmentSubmission): Promise<CommittedEvent> {
+    const now = () => nowMicros();
     const dedupMicros = BigInt(this.settings.maxDeduplicationSeconds) * 1_000_000n;
-    const base = { participantId: this.identity.participantId, nowMicros: now };
+    const base = (t: bigint) => ({ participantId: this.identity.participantId, nowMicros: t });
+    const change = { userId: sub.userId, submitter: sub.submitter, commandId: sub.commandId };
+    const changeKey = `reassignment-change:${reassignmentChangeId(sub)}`;
     const batch = sub.batch;
+    const hostedKey = `party:${sub.submitter}`;
     if (batch.kind === 'unassign') {
-      const state = await this.repository.unassignState(db, sub, batch.contractIds);
-      checkReassignmentDeduplication(state.completion, now, dedupMicros);
-      return decideUnassign({ ...sub, batch }, state.contracts, {
-        ...base,
-        isHosted: (p) => p === sub.submitter && state.submitterHosted,
-        exclusivityTimeoutMicros: BigInt(this.settings.assignmentExclusivityTimeoutMs) * 1000n,
+      const contracts = batch.contractIds.map((c) => `contract:${c}`);
+      return this.store.decide({
+        loader: this.repository.unassign,
+        key: { ...change, contractIds: batch.contractIds },
+        reads: [changeKey, hostedKey, ...contracts],
+        writes: [changeKey, ...contracts],
+        decide: async (state, tx) => {
+          const t = now();
+          checkReassignmentDeduplication(state.completion, t, dedupMicros);
+          const event = decideUnassign({ ...sub, batch }, state.contracts, {
+            ...base(t),
+            isHosted: (p) => p === sub.submitter && state.submitterHosted,
+            exclusivityTimeoutMicros: BigInt(this.settings.assignmentExclusivityTimeoutMs) * 1000n,
+          });
+          return (await tx.append([event]))[0];
+        },
       });
     }
-    const state = await this.repository.assignState(db, sub, batch.reassignmentId);
-    checkReassignmentDeduplication(state.completion, now, dedupMicros);
-    return decideAssign({ ...sub, batch }, state.unassignment, state.contracts, {
-      ...base,
-      isHosted: (p) => p === sub.submitter && state.submitterHosted,
+    // The contracts an assign activates are known only once its unassignment is read; they are in flight, and only the
+    // assign of that unassignment (serialised by the unassignment's key) changes an in-flight contract. Another work of
+    // the segment that reads one sees it in flight and is rejected, as it would be if ordered before the assign.
+    const unassignment = `reassignment:${batch.reassignmentId}`;
+    return this.store.decide({
+      loader: this.repository.assign,
+      key: { ...change, reassignmentId: batch.reassignmentId },
+      reads: [changeKey, hostedKey, unassignment],
+      writes: [changeKey, unassignment],
+      decide: async (state, tx) => {
+        const t = now();
+        checkReassignmentDeduplication(state.completion, t, dedupMicros);
+        const event = decideAssign({ ...sub, batch }, state.unassignment, state.contracts, {
+          ...base(t),
+          isHosted: (p) => p === sub.submitter && state.submitterHosted,
+        });
+        return (await tx.append([event]))[0];
+      },
     });
   }
 }
