@@ -127,7 +127,8 @@ export class EventStore {
   /**
    * Takes batches off the queue. Pipelined: as soon as a batch has done its work and sent its inserts (it is committing),
    * the next batch opens its transaction and queues for the `ledger_head` lock on the server, so it starts the moment the
-   * previous one has committed. At most two batches are under way: one committing, one waiting for the lock.
+   * previous one has committed. At most two batches are under way: one committing, one waiting for the lock (which
+   * takes its works off the queue once it holds the lock).
    */
   private async drain(): Promise<void> {
     this.running = true;
@@ -140,10 +141,15 @@ export class EventStore {
           this.wake = null;
           continue;
         }
-        const batch = this.queue.splice(0, this.maxBatch);
+        // The batch takes its works once it holds the head lock, so whatever arrived while the previous batch was
+        // committing joins it (bigger batches, shorter waits) instead of waiting for the batch after.
+        const batch: Pending[] = [];
+        const take = () => {
+          if (batch.length === 0) batch.push(...this.queue.splice(0, this.maxBatch));
+        };
         let committing!: () => void;
         const reachedCommit = new Promise<void>((r) => (committing = r));
-        const done: Promise<void> = this.runIsolating(batch, committing).finally(() => inflight.delete(done));
+        const done: Promise<void> = this.runIsolating(batch, take, committing).finally(() => inflight.delete(done));
         inflight.add(done);
         await Promise.race([reachedCommit, done]);
       }
@@ -153,11 +159,12 @@ export class EventStore {
     }
   }
 
-  private async runIsolating(batch: Pending[], committing: () => void): Promise<void> {
+  private async runIsolating(batch: Pending[], take: () => void, committing: () => void): Promise<void> {
     const started = performance.now();
     try {
-      await this.runBatch(batch, committing);
+      await this.runBatch(batch, committing, take);
     } catch (e) {
+      take(); // failed before taking its works (no database): they fail with it rather than wait for the next batch
       if (e instanceof BatchAborted && batch.length > 1) {
         // One work broke the transaction: isolate it by committing each work on its own.
         for (const p of batch) await this.runBatch([p]).catch((err) => this.failAll([p], err));
@@ -181,13 +188,14 @@ export class EventStore {
     for (const p of batch) p.reject(reported);
   }
 
-  private async runBatch(batch: Pending[], committing: () => void = () => undefined): Promise<void> {
+  private async runBatch(batch: Pending[], committing: () => void = () => undefined, take?: () => void): Promise<void> {
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     let committedEnd = 0;
     let batchTypes = new Set<string>();
     await this.db.transaction().execute(async (trx) => {
       const head = await sql<{ seq: number; ledger_offset: number; record_time_micros: number }>`
         SELECT seq, ledger_offset, record_time_micros FROM ledger_head WHERE id = 1 FOR UPDATE`.execute(trx);
+      take?.();
       let seq = Number(head.rows[0].seq);
       let offset = Number(head.rows[0].ledger_offset);
       let lastMicros = BigInt(head.rows[0].record_time_micros);
