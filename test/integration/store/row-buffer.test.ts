@@ -41,7 +41,7 @@ describe('RowBuffer', () => {
     ]);
   });
 
-  it('splits row-by-row VALUES inserts that would exceed the bind-parameter limit', async () => {
+  it('writes 40,000 rows with array columns in one statement', async () => {
     const buffer = new RowBuffer();
     buffer.add('rb_array', Array.from({ length: 40_000 }, (_, i) => ({ id: 100 + i, tags: [`t${i}`] })));
     await database.db.transaction().execute((trx) => buffer.flush(trx, new ColumnTypes()));

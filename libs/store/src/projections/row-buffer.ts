@@ -2,9 +2,6 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 
 export type Row = Record<string, unknown>;
 
-/** Bind parameters per statement: Postgres caps a statement at 65 535; stay well below. */
-const MAX_PARAMS = 30_000;
-
 /** Column name → SQL type (`bigint`, `text`, `jsonb`, …) of the tables rows are buffered for; loaded once per table. */
 export class ColumnTypes {
   private readonly known = new Map<string, Map<string, string>>();
@@ -36,10 +33,9 @@ export interface KeyedUpdate {
 
 /**
  * Rows of projections (and the event log itself), collected during a batch and written at its end, in one statement: one
- * data-modifying CTE per table and column set, each `INSERT … SELECT * FROM unnest($1::type[], …)` or
- * `UPDATE … FROM unnest(…)` with one array parameter per column. The number of round trips per batch stays constant and
- * Postgres parses a handful of parameters whatever the batch size. Tables with array-typed columns (which `unnest` would
- * flatten) fall back to multi-row VALUES for inserts.
+ * data-modifying CTE per table and column set, each `INSERT … SELECT … FROM jsonb_to_recordset($1::jsonb)` or
+ * `UPDATE … FROM jsonb_to_recordset(…)` with one parameter holding all its rows. The number of round trips per batch
+ * stays constant and Postgres binds a handful of parameters whatever the batch size.
  *
  * All CTEs of a statement see the same snapshot, so one statement must not insert and update a row, or update it twice:
  * `touches` tells whether a key is already pending (for updates, and for inserts added with their key column), and the
@@ -90,26 +86,6 @@ export class RowBuffer {
     const ctes: Array<RawBuilder<unknown>> = [];
     // CTEs whose row count is checked: name → expected rows
     const counted: Array<[string, number]> = [];
-    let params = 0;
-    const cut = async (last: boolean) => {
-      if (last && tail) {
-        counted.push([`w${ctes.length}`, 1]);
-        ctes.push(sql`${sql.id(`w${ctes.length}`)} AS (${tail})`);
-      }
-      if (ctes.length === 0) return;
-      const main = counted.length
-        ? sql`SELECT ${sql.join(counted.map(([name]) => sql`(SELECT count(*) FROM ${sql.id(name)})::int AS ${sql.id(name)}`))}`
-        : sql`SELECT 1`;
-      const { rows } = await sql<Record<string, number>>`WITH ${sql.join(ctes, sql`, `)} ${main}`.execute(db);
-      for (const [name, expected] of counted) {
-        if (rows[0][name] !== expected) {
-          throw new Error(`projection write ${name} changed ${rows[0][name]} rows, expected ${expected} (a row was missing or no longer matched)`);
-        }
-      }
-      ctes.length = 0;
-      counted.length = 0;
-      params = 0;
-    };
     const tables = [...this.tables];
     const updates = [...this.updates.values()];
     this.tables.clear();
@@ -128,58 +104,81 @@ export class RowBuffer {
       for (const [key, group] of groups) {
         const cols = key.split('\u0000');
         for (const c of cols) if (!colTypes.has(c)) throw new Error(`projection row for ${table} has unknown column ${c}`);
-        const unnestable = cols.every((c) => !colTypes.get(c)!.endsWith(']'));
         const target = sql`${sql.table(table)} (${sql.join(cols.map((c) => sql.id(c)))})`;
-        if (unnestable) {
-          // One array parameter per column, whatever the number of rows.
-          if (params > 0 && params + cols.length > MAX_PARAMS) await cut(false);
-          const arrays = cols.map((c) => arrayParam(colTypes.get(c)!, group.map((r) => r[c])));
-          ctes.push(sql`${sql.id(`w${ctes.length}`)} AS (INSERT INTO ${target} SELECT * FROM unnest(${sql.join(arrays)}))`);
-          params += cols.length;
-        } else {
-          // One parameter per value: split into statements below the limit.
-          const perChunk = Math.max(1, Math.floor(MAX_PARAMS / cols.length));
-          for (let i = 0; i < group.length; i += perChunk) {
-            const chunk = group.slice(i, i + perChunk);
-            if (params > 0 && params + chunk.length * cols.length > MAX_PARAMS) await cut(false);
-            const values = chunk.map((r) => sql`(${sql.join(cols.map((c) => r[c]))})`);
-            ctes.push(sql`${sql.id(`w${ctes.length}`)} AS (INSERT INTO ${target} VALUES ${sql.join(values)})`);
-            params += chunk.length * cols.length;
-          }
-        }
+        ctes.push(sql`${sql.id(`w${ctes.length}`)} AS (INSERT INTO ${target} SELECT ${sql.join(cols.map((c) => sql.id(c)))} FROM ${recordset(cols, colTypes, group)})`);
       }
     }
     for (const group of updates) {
       const { table, key, expect } = group[0];
       const colTypes = await types.of(db, table);
       const setCols = Object.keys(group[0].set);
-      const cols = [key.column, ...setCols, ...(expect ? [expect.column] : [])];
-      for (const c of cols) if (!colTypes.has(c)) throw new Error(`projection update of ${table} has unknown column ${c}`);
-      if (params > 0 && params + cols.length > MAX_PARAMS) await cut(false);
-      const alias = (i: number) => sql.id(`c${i}`);
-      const arrays = [
-        arrayParam(colTypes.get(key.column)!, group.map((u) => u.key.value)),
-        ...setCols.map((c) => arrayParam(colTypes.get(c)!, group.map((u) => u.set[c]))),
-        ...(expect ? [arrayParam(colTypes.get(expect.column)!, group.map((u) => u.expect!.value))] : []),
-      ];
+      for (const c of [key.column, ...setCols, ...(expect ? [expect.column] : [])]) {
+        if (!colTypes.has(c)) throw new Error(`projection update of ${table} has unknown column ${c}`);
+      }
+      // v.k: the key, v.sN: the new values, v.e: the expected value
+      const cols = ['k', ...setCols.map((_, i) => `s${i}`), ...(expect ? ['e'] : [])];
+      const types2 = new Map<string, string>([
+        ['k', colTypes.get(key.column)!],
+        ...setCols.map((c, i): [string, string] => [`s${i}`, colTypes.get(c)!]),
+        ...(expect ? [['e', colTypes.get(expect.column)!] as [string, string]] : []),
+      ]);
+      const rows = group.map((u) => {
+        const r: Row = { k: u.key.value };
+        setCols.forEach((c, i) => (r[`s${i}`] = u.set[c]));
+        if (expect) r.e = u.expect!.value;
+        return r;
+      });
       const name = `w${ctes.length}`;
-      const assignments = setCols.map((c, i) => sql`${sql.id(c)} = v.${alias(i + 1)}`);
+      const assignments = setCols.map((c, i) => sql`${sql.id(c)} = v.${sql.id(`s${i}`)}`);
       const where = expect
-        ? sql`t.${sql.id(key.column)} = v.${alias(0)} AND t.${sql.id(expect.column)} = v.${alias(cols.length - 1)}`
-        : sql`t.${sql.id(key.column)} = v.${alias(0)}`;
+        ? sql`t.${sql.id(key.column)} = v.k AND t.${sql.id(expect.column)} = v.e`
+        : sql`t.${sql.id(key.column)} = v.k`;
       ctes.push(sql`${sql.id(name)} AS (UPDATE ${sql.table(table)} AS t SET ${sql.join(assignments)}
-        FROM unnest(${sql.join(arrays)}) AS v(${sql.join(cols.map((_, i) => alias(i)))}) WHERE ${where}${expect ? sql` RETURNING 1` : sql``})`);
+        FROM ${recordset(cols, types2, rows, 'v')} WHERE ${where}${expect ? sql` RETURNING 1` : sql``})`);
       if (expect) counted.push([name, group.length]);
-      params += cols.length;
     }
-    await cut(true);
+    if (tail) {
+      counted.push([`w${ctes.length}`, 1]);
+      ctes.push(sql`${sql.id(`w${ctes.length}`)} AS (${tail})`);
+    }
+    if (ctes.length === 0) return;
+    const main = counted.length
+      ? sql`SELECT ${sql.join(counted.map(([name]) => sql`(SELECT count(*) FROM ${sql.id(name)})::int AS ${sql.id(name)}`))}`
+      : sql`SELECT 1`;
+    const { rows } = await sql<Record<string, number>>`WITH ${sql.join(ctes, sql`, `)} ${main}`.execute(db);
+    for (const [name, expected] of counted) {
+      if (rows[0][name] !== expected) {
+        throw new Error(`projection write ${name} changed ${rows[0][name]} rows, expected ${expected} (a row was missing or no longer matched)`);
+      }
+    }
   }
 }
 
-/** One `$n::type[]` parameter holding a column's values (JSON values serialised for json/jsonb columns). */
-function arrayParam(type: string, values: unknown[]): RawBuilder<unknown> {
-  if (type.endsWith(']')) throw new Error(`array-typed column (${type}) cannot be written through unnest`);
-  const json = type === 'jsonb' || type === 'json';
-  const vs = json ? values.map((v) => (v !== null && v !== undefined && typeof v !== 'string' ? JSON.stringify(v) : v)) : values;
-  return sql`${vs}::${sql.raw(type)}[]`;
+/**
+ * The rows as one `jsonb` parameter expanded by `jsonb_to_recordset`, typed per column. The JSON is built by hand so that
+ * values of json/jsonb columns that are already JSON text (event payloads) are embedded as they are, not escaped again
+ * (and parsed once, by Postgres); array columns take JSON arrays.
+ */
+function recordset(cols: readonly string[], colTypes: ReadonlyMap<string, string>, rows: readonly Row[], alias = 'x'): RawBuilder<unknown> {
+  const json = cols.map((c) => colTypes.get(c) === 'jsonb' || colTypes.get(c) === 'json');
+  const names = cols.map((c) => JSON.stringify(c) + ':');
+  const parts: string[] = [];
+  for (const r of rows) {
+    let out = '{';
+    for (let i = 0; i < cols.length; i++) {
+      const v = r[cols[i]];
+      const enc =
+        v === null || v === undefined
+          ? 'null'
+          : json[i] && typeof v === 'string'
+            ? v
+            : typeof v === 'bigint'
+              ? `"${v}"`
+              : JSON.stringify(v);
+      out += (i ? ',' : '') + names[i] + enc;
+    }
+    parts.push(out + '}');
+  }
+  const defs = cols.map((c) => sql`${sql.id(c)} ${sql.raw(colTypes.get(c)!)}`);
+  return sql`jsonb_to_recordset(${'[' + parts.join(',') + ']'}::jsonb) AS ${sql.id(alias)}(${sql.join(defs)})`;
 }
