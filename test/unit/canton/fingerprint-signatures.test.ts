@@ -9,6 +9,7 @@ import {
   validateSignatureFormat,
   validateSigningAlgorithmSpec,
   verifySignature,
+  verifySignatureAsync,
 } from '@ledgerline/canton';
 import { ALICE_FINGERPRINT, ed25519FromSeed, SEED_01_20 } from './fixtures';
 
@@ -85,6 +86,26 @@ describe('signature verification', () => {
     const sigB64 = lib.signTransactionHash(msg.toString('base64'), nacl);
     expect(Buffer.from(sigB64, 'base64').equals(edSig)).toBe(true);
     expect(verifySignature({ ...ed, signature: sigB64 }, rawKey, msg)).toBe(true);
+  });
+
+  it('the asynchronous verification (thread pool) answers as the synchronous one, ECDSA included', async () => {
+    const flipped = Buffer.from(edSig);
+    flipped[3] ^= 1;
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const ecKey = { format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: ec.publicKey.export({ format: 'der', type: 'spki' }), keySpec: 'SIGNING_KEY_SPEC_EC_P256' };
+    const ecSig = { format: 'SIGNATURE_FORMAT_DER', signature: sign('sha256', msg, ec.privateKey), signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_256' };
+    const cases: Array<[Parameters<typeof verifySignature>[0], Parameters<typeof verifySignature>[1], boolean]> = [
+      [ed, rawKey, true],
+      [{ ...ed, signature: flipped }, rawKey, false],
+      [{ ...ed, format: 'SIGNATURE_FORMAT_DER' }, rawKey, false],
+      [{ ...ed, signature: 'not base64!' }, rawKey, false],
+      [ecSig, ecKey, true],
+      [{ ...ecSig, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_384' }, ecKey, false],
+    ];
+    for (const [sig, key, expected] of cases) {
+      expect(verifySignature(sig, key, msg)).toBe(expected);
+      expect(await verifySignatureAsync(sig, key, msg)).toBe(expected);
+    }
   });
 
   it('rejects tampered signatures, messages and keys, and wrong formats, without throwing', () => {

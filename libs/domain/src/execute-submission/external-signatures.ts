@@ -1,4 +1,4 @@
-import { verifySignature, type ParsedPublicKey } from '@ledgerline/canton';
+import { verifySignatureAsync, type ParsedPublicKey } from '@ledgerline/canton';
 import { failedToExecute } from '../ledger-model/errors';
 import type { ValidSignature } from './request-validation';
 
@@ -12,35 +12,43 @@ export interface PartySigningKeys {
  * External-signature verification (behaviour.md §F.4): every actAs party must have signed; signatures of other parties are
  * ignored; a party must have registered keys, must not send more signatures than it has keys, and must reach its
  * threshold of valid signatures from distinct registered keys over the raw 32-byte hash. Any failure is
- * FAILED_TO_EXECUTE_TRANSACTION with the reference's message.
+ * FAILED_TO_EXECUTE_TRANSACTION with the reference's message. The signatures are verified concurrently on libuv's thread
+ * pool; the checks and messages are decided in the order above, as if one after the other.
  */
-export function verifyExternalSignatures(args: {
+export async function verifyExternalSignatures(args: {
   actAs: readonly string[];
   signatures: ReadonlyMap<string, readonly ValidSignature[]>;
   keysOf: (party: string) => PartySigningKeys | undefined;
   hash: Uint8Array;
-}): void {
+}): Promise<void> {
   const unsigned = args.actAs.filter((p) => !(args.signatures.get(p)?.length));
   if (unsigned.length) throw failedToExecute(`The following actAs parties did not provide an external signature: ${unsigned.join(', ')}`);
-  const hex = Buffer.from(args.hash).toString('hex');
-  for (const party of args.actAs) {
+  const checks = args.actAs.map((party) => {
     const keys = args.keysOf(party);
-    if (!keys || keys.keys.length === 0) throw failedToExecute(`Could not find party signing keys for ${party}.`);
     const sigs = args.signatures.get(party)!;
+    if (!keys || keys.keys.length === 0 || sigs.length > keys.keys.length) return { party, keys, sigs, results: [] as boolean[] };
+    const byFingerprint = new Map(keys.keys.map((k) => [k.fingerprint, k.key]));
+    const results = sigs.map((s) => {
+      const key = byFingerprint.get(s.signedBy);
+      return key === undefined
+        ? false
+        : verifySignatureAsync({ format: s.format, signature: s.signature, signingAlgorithmSpec: s.signingAlgorithmSpec }, key, args.hash);
+    });
+    return { party, keys, sigs, results };
+  });
+  const hex = Buffer.from(args.hash).toString('hex');
+  for (const { party, keys, sigs, results } of checks) {
+    if (!keys || keys.keys.length === 0) throw failedToExecute(`Could not find party signing keys for ${party}.`);
     if (sigs.length > keys.keys.length) {
       throw failedToExecute(`Received ${sigs.length} signatures for ${party}, but the party has only ${keys.keys.length} signing key(s).`);
     }
-    const byFingerprint = new Map(keys.keys.map((k) => [k.fingerprint, k.key]));
+    const oks = await Promise.all(results);
     const validFrom = new Set<string>();
     let invalid = 0;
-    for (const s of sigs) {
-      const key = byFingerprint.get(s.signedBy);
-      const ok =
-        key !== undefined &&
-        verifySignature({ format: s.format, signature: s.signature, signingAlgorithmSpec: s.signingAlgorithmSpec }, key, args.hash);
-      if (ok) validFrom.add(s.signedBy);
+    sigs.forEach((s, i) => {
+      if (oks[i]) validFrom.add(s.signedBy);
       else invalid += 1;
-    }
+    });
     if (validFrom.size < keys.threshold) {
       throw failedToExecute(
         `Received ${validFrom.size} valid signatures from distinct keys (${invalid} invalid), but expected at least ${keys.threshold} valid for ${party}. ` +

@@ -102,7 +102,7 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
       throw e;
     }
     const keys = await this.keys.get(view.actAs);
-    verifyExternalSignatures({ actAs: view.actAs, signatures: validated.signatures, keysOf: (p) => keys.get(p), hash });
+    await verifyExternalSignatures({ actAs: view.actAs, signatures: validated.signatures, keysOf: (p) => keys.get(p), hash });
     checkAuthorization(wf, view.actAs);
 
     // 5. Deduplication and the ledger model against the ledger state, serialized by the writer.
