@@ -52,6 +52,17 @@ describe('authentication outcomes (behaviour.md §G.3)', () => {
     }
   });
 
+  it('a verified token is remembered only until its exp; a tampered copy of a remembered token is still refused', async () => {
+    const exp = Math.floor(Date.now() / 1000) + 2;
+    const token = await sign({ sub: 'participant_admin', scope: 'daml_ledger_api' }, TEST_JWT_SECRET, exp);
+    expect((await rawCall('/v2/state/ledger-end', `Bearer ${token}`)).status).toBe(200);
+    expect((await rawCall('/v2/state/ledger-end', `Bearer ${token}`)).status).toBe(200); // remembered
+    const [h, p] = token.split('.');
+    expect((await rawCall('/v2/state/ledger-end', `Bearer ${h}.${p}.${'A'.repeat(43)}`)).status).toBe(401);
+    await new Promise((r) => setTimeout(r, exp * 1000 - Date.now() + 50));
+    expect((await rawCall('/v2/state/ledger-end', `Bearer ${token}`)).status).toBe(401);
+  });
+
   it('a valid token for an unknown user → 403 with context.ledger_api_error "invalid token"', async () => {
     const r = await ledger.call('GET', '/v2/state/ledger-end', undefined, { as: 'nobody' });
     expect(r.status).toBe(403);

@@ -24,9 +24,24 @@ export abstract class AuthSettings {
   abstract readonly keys: KeyResolver;
 }
 
+/** How long a token whose signature was verified is taken as verified (bounded by its `exp`); the claims cache lives as long. */
+export const VERIFIED_TOKEN_TTL_MS = 1000;
+
+const extractToken = ExtractJwt.fromExtractors([ExtractJwt.fromAuthHeaderAsBearerToken(), tokenFromWebSocketProtocol]);
+
+interface VerifiedToken {
+  payload: Record<string, unknown>;
+  idp: unknown;
+  until: number;
+}
+
 /**
  * passport-jwt does the JWT mechanics (extraction, signature, `exp`); the key comes from the KeyResolver; the claim rules
  * and the user lookup run in `validate`. The resulting `Claims` becomes `request.user`.
+ *
+ * A token whose signature verified is remembered for VERIFIED_TOKEN_TTL_MS (never past its `exp`; forgotten at once when
+ * users, rights or identity providers change): a busy client does not pay the signature check on every request. The
+ * claim rules and the user lookup still run for every request.
  */
 @Injectable()
 export class LedgerJwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
@@ -36,7 +51,7 @@ export class LedgerJwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) 
   ) {
     super({
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      jwtFromRequest: ExtractJwt.fromExtractors([ExtractJwt.fromAuthHeaderAsBearerToken(), tokenFromWebSocketProtocol]),
+      jwtFromRequest: extractToken,
       ignoreExpiration: false,
       passReqToCallback: true,
       jsonWebTokenOptions: { algorithms: ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256'] },
@@ -51,11 +66,36 @@ export class LedgerJwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) 
       },
     } as never);
     this.policy = settings.policy;
+    claims.onInvalidate(() => this.verified.clear());
   }
 
   private readonly policy: TokenPolicy;
+  private readonly verified = new Map<string, VerifiedToken>();
+
+  /** passport's entry point: a recently verified token skips the signature check (see the class comment). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override authenticate(req: any, options?: any): void {
+    const token = extractToken(req as never);
+    const hit = token ? this.verified.get(token) : undefined;
+    if (!hit || Date.now() >= hit.until) {
+      if (hit) this.verified.delete(token!);
+      return super.authenticate(req, options);
+    }
+    req.ledgerIdp = hit.idp;
+    const self = this as unknown as { success(user: unknown): void; error(e: unknown): void };
+    this.validate(req, hit.payload).then(
+      (claims) => self.success(claims),
+      (e) => self.error(e),
+    );
+  }
 
   async validate(req: Record<string, unknown>, payload: Record<string, unknown>): Promise<Claims> {
+    const token = extractToken(req as never);
+    if (token && !this.verified.has(token)) {
+      const exp = typeof payload.exp === 'number' ? payload.exp * 1000 : Infinity;
+      if (this.verified.size >= 10_000) this.verified.clear();
+      this.verified.set(token, { payload, idp: req.ledgerIdp, until: Math.min(Date.now() + VERIFIED_TOKEN_TTL_MS, exp) });
+    }
     const idp = req.ledgerIdp as { identityProviderId: string; audience?: string } | undefined;
     const policy = idp?.audience ? { ...this.policy, targetAudience: idp.audience } : this.policy;
     const subject = checkTokenClaims(payload, policy);
