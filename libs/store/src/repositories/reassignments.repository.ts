@@ -64,57 +64,79 @@ const changeArrays = (keys: readonly ReassignmentChange[]) =>
 
 type UnassignmentRow = (Omit<UnassignmentRecord, 'completed'> & { assignedOffset: number | null }) | null;
 
-/** Reads for reassignment decisions: state loaders of the event store (one statement for a whole batch segment). */
+/** The keys of one reassignment submission: an unassign (its contracts) or an assign (its unassignment). */
+export type ReassignmentKey = ({ kind: 'unassign' } & UnassignKey) | ({ kind: 'assign' } & AssignKey);
+
+type StateRow = {
+  kind: 'u' | 'a';
+  n: string;
+  completion: ReassignmentCompletion | null;
+  unassignment: UnassignmentRow;
+  contracts: ReassignableContract[] | null;
+  hosted: boolean | null;
+};
+
+const unassignSelect = (keys: readonly UnassignKey[]) => sql`
+  SELECT 'u' AS kind, k.n, ${completionSql} AS completion, ${hostedSql} AS hosted, NULL::json AS unassignment,
+    (SELECT json_agg(${contractJson(true)}) FROM contracts c
+      WHERE c.contract_id IN (SELECT jsonb_array_elements_text(k.ids))) AS contracts
+  FROM unnest(${changeArrays(keys)}, ${keys.map((k) => JSON.stringify(k.contractIds))}::jsonb[])
+    WITH ORDINALITY AS k(user_id, submitter, command_id, ids, n)`;
+
+const assignSelect = (keys: readonly AssignKey[]) => sql`
+  SELECT 'a' AS kind, k.n, ${completionSql} AS completion, ${hostedSql} AS hosted,
+    (SELECT json_build_object('reassignmentId', reassignment_id, 'source', source_synchronizer, 'target', target_synchronizer,
+        'submitter', submitter, 'assignmentExclusivity', assignment_exclusivity, 'contracts', contracts,
+        'assignedOffset', (SELECT assigned_offset FROM reassignment_assignments a WHERE a.reassignment_id = r.reassignment_id))
+      FROM reassignments r WHERE r.reassignment_id = k.reassignment_id) AS unassignment,
+    (SELECT json_agg(${contractJson(false)}) FROM contracts c
+      WHERE c.contract_id IN (SELECT jsonb_array_elements(r.contracts) ->> 'contractId' FROM reassignments r
+                              WHERE r.reassignment_id = k.reassignment_id)) AS contracts
+  FROM unnest(${changeArrays(keys)}, ${keys.map((k) => k.reassignmentId)}::text[])
+    WITH ORDINALITY AS k(user_id, submitter, command_id, reassignment_id, n)`;
+
+/** Reads for reassignment decisions: a state loader of the event store (one statement for a whole batch segment). */
 export class ReassignmentsRepository {
-  readonly unassign: StateLoader<UnassignKey, UnassignState> = {
-    name: 'unassign',
-    async load(db: Kysely<DB>, keys: readonly UnassignKey[]): Promise<UnassignState[]> {
-      const { rows } = await sql<{ completion: ReassignmentCompletion | null; contracts: ReassignableContract[] | null; hosted: boolean | null }>`
-        SELECT ${completionSql} AS completion, ${hostedSql} AS hosted,
-          (SELECT json_agg(${contractJson(true)}) FROM contracts c
-            WHERE c.contract_id IN (SELECT jsonb_array_elements_text(k.ids))) AS contracts
-        FROM unnest(${changeArrays(keys)}, ${keys.map((k) => JSON.stringify(k.contractIds))}::jsonb[])
-          WITH ORDINALITY AS k(user_id, submitter, command_id, ids, n)
-        ORDER BY k.n`.execute(db);
-      return rows.map((r) => ({ completion: normalizeCompletion(r.completion), contracts: toMap(r.contracts), submitterHosted: r.hosted === true }));
+  /**
+   * What unassign and assign decisions read (an unassign's state has no unassignment), for a mix of both in one
+   * statement: the last completion of each change, whether the submitter is hosted here, the contracts and, for an
+   * assign, the unassignment it completes.
+   */
+  readonly submissions: StateLoader<ReassignmentKey, AssignState> = {
+    name: 'reassignment',
+    async load(db: Kysely<DB>, keys: readonly ReassignmentKey[]): Promise<AssignState[]> {
+      const unassigns: number[] = [];
+      const assigns: number[] = [];
+      keys.forEach((k, i) => (k.kind === 'unassign' ? unassigns : assigns).push(i));
+      const parts = [
+        ...(unassigns.length ? [unassignSelect(unassigns.map((i) => keys[i] as UnassignKey))] : []),
+        ...(assigns.length ? [assignSelect(assigns.map((i) => keys[i] as AssignKey))] : []),
+      ];
+      const { rows } = await sql<StateRow>`${sql.join(parts, sql` UNION ALL `)}`.execute(db);
+      const out = new Array<AssignState>(keys.length);
+      for (const r of rows) out[(r.kind === 'u' ? unassigns : assigns)[Number(r.n) - 1]] = toState(r);
+      return out;
     },
   };
+}
 
-  readonly assign: StateLoader<AssignKey, AssignState> = {
-    name: 'assign',
-    async load(db: Kysely<DB>, keys: readonly AssignKey[]): Promise<AssignState[]> {
-      const { rows } = await sql<{ completion: ReassignmentCompletion | null; unassignment: UnassignmentRow; contracts: ReassignableContract[] | null; hosted: boolean | null }>`
-        SELECT ${completionSql} AS completion, ${hostedSql} AS hosted,
-          (SELECT json_build_object('reassignmentId', reassignment_id, 'source', source_synchronizer, 'target', target_synchronizer,
-              'submitter', submitter, 'assignmentExclusivity', assignment_exclusivity, 'contracts', contracts,
-              'assignedOffset', (SELECT assigned_offset FROM reassignment_assignments a WHERE a.reassignment_id = r.reassignment_id))
-            FROM reassignments r WHERE r.reassignment_id = k.reassignment_id) AS unassignment,
-          (SELECT json_agg(${contractJson(false)}) FROM contracts c
-            WHERE c.contract_id IN (SELECT jsonb_array_elements(r.contracts) ->> 'contractId' FROM reassignments r
-                                    WHERE r.reassignment_id = k.reassignment_id)) AS contracts
-        FROM unnest(${changeArrays(keys)}, ${keys.map((k) => k.reassignmentId)}::text[])
-          WITH ORDINALITY AS k(user_id, submitter, command_id, reassignment_id, n)
-        ORDER BY k.n`.execute(db);
-      return rows.map((r) => {
-        const u = r.unassignment;
-        return {
-          completion: normalizeCompletion(r.completion),
-          contracts: toMap(r.contracts),
-          submitterHosted: r.hosted === true,
-          unassignment: u
-            ? {
-                reassignmentId: u.reassignmentId,
-                source: u.source,
-                target: u.target,
-                submitter: u.submitter,
-                assignmentExclusivity: u.assignmentExclusivity,
-                contracts: u.contracts.map((c) => ({ contractId: c.contractId, reassignmentCounter: Number(c.reassignmentCounter) })),
-                completed: u.assignedOffset !== null,
-              }
-            : null,
-        };
-      });
-    },
+function toState(r: StateRow): AssignState {
+  const u = r.unassignment;
+  return {
+    completion: normalizeCompletion(r.completion),
+    contracts: toMap(r.contracts),
+    submitterHosted: r.hosted === true,
+    unassignment: u
+      ? {
+          reassignmentId: u.reassignmentId,
+          source: u.source,
+          target: u.target,
+          submitter: u.submitter,
+          assignmentExclusivity: u.assignmentExclusivity,
+          contracts: u.contracts.map((c) => ({ contractId: c.contractId, reassignmentCounter: Number(c.reassignmentCounter) })),
+          completed: u.assignedOffset !== null,
+        }
+      : null,
   };
 }
 

@@ -99,8 +99,8 @@ export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassign
     if (batch.kind === 'unassign') {
       const contracts = batch.contractIds.map((c) => `contract:${c}`);
       return this.store.decide({
-        loader: this.repository.unassign,
-        key: { ...change, contractIds: batch.contractIds },
+        loader: this.repository.submissions,
+        key: { kind: 'unassign', ...change, contractIds: batch.contractIds },
         reads: [changeKey, hostedKey, ...contracts],
         writes: [changeKey, ...contracts],
         decide: async (state, tx) => {
@@ -120,8 +120,8 @@ export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassign
     // the segment that reads one sees it in flight and is rejected, as it would be if ordered before the assign.
     const unassignment = `reassignment:${batch.reassignmentId}`;
     return this.store.decide({
-      loader: this.repository.assign,
-      key: { ...change, reassignmentId: batch.reassignmentId },
+      loader: this.repository.submissions,
+      key: { kind: 'assign', ...change, reassignmentId: batch.reassignmentId },
       reads: [changeKey, hostedKey, unassignment],
       writes: [changeKey, unassignment],
       decide: async (state, tx) => {
