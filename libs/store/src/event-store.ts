@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { sql, Kysely, Transaction } from 'kysely';
 import { CommittedEvent, isLedgerError, isoMicros, NewEvent, nowMicros, transientFailure, UpdateHeader } from '@ledgerline/domain';
 import type { DB } from './schema';
-import { isDatabaseUnavailable } from './database';
+import { isDatabaseUnavailable, prepared } from './database';
 import { applyProjections } from './projections/registry';
 import { ColumnTypes, RowBuffer } from './projections/row-buffer';
 
@@ -193,8 +193,8 @@ export class EventStore {
     let committedEnd = 0;
     let batchTypes = new Set<string>();
     await this.db.transaction().execute(async (trx) => {
-      const head = await sql<{ seq: number; ledger_offset: number; record_time_micros: number }>`
-        SELECT seq, ledger_offset, record_time_micros FROM ledger_head WHERE id = 1 FOR UPDATE`.execute(trx);
+      const head = await prepared(sql<{ seq: number; ledger_offset: number; record_time_micros: number }>`
+        SELECT seq, ledger_offset, record_time_micros FROM ledger_head WHERE id = 1 FOR UPDATE`).execute(trx);
       take?.();
       let seq = Number(head.rows[0].seq);
       let offset = Number(head.rows[0].ledger_offset);

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { prepared } from '../database';
 
 export type Row = Record<string, unknown>;
 
@@ -145,7 +146,7 @@ export class RowBuffer {
     const main = counted.length
       ? sql`SELECT ${sql.join(counted.map(([name]) => sql`(SELECT count(*) FROM ${sql.id(name)})::int AS ${sql.id(name)}`))}`
       : sql`SELECT 1`;
-    const { rows } = await sql<Record<string, number>>`WITH ${sql.join(ctes, sql`, `)} ${main}`.execute(db);
+    const { rows } = await prepared(sql<Record<string, number>>`WITH ${sql.join(ctes, sql`, `)} ${main}`).execute(db);
     for (const [name, expected] of counted) {
       if (rows[0][name] !== expected) {
         throw new Error(`projection write ${name} changed ${rows[0][name]} rows, expected ${expected} (a row was missing or no longer matched)`);

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { CompletedChange, StoredContractState } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import type { StateLoader } from '../event-store';
+import { prepared } from '../database';
 
 /** What the writer decides an externally signed transaction on. */
 export interface ExecutionState {
@@ -70,7 +71,7 @@ export interface ExecutionKey {
 export const executionStateLoader: StateLoader<ExecutionKey, ExecutionState> = {
   name: 'execution',
   async load(db: Transaction<DB>, keys: readonly ExecutionKey[]): Promise<ExecutionState[]> {
-    const { rows } = await sql<{ d: Record<string, unknown> | null; c: Array<Record<string, unknown>> | null }>`
+    const { rows } = await prepared(sql<{ d: Record<string, unknown> | null; c: Array<Record<string, unknown>> | null }>`
       SELECT
         (SELECT jsonb_build_object('o', completion_offset, 't', record_time_micros::text, 's', submission_id)
           FROM command_deduplication d WHERE d.change_id = k.change_id ORDER BY completion_offset DESC LIMIT 1) AS d,
@@ -79,7 +80,7 @@ export const executionStateLoader: StateLoader<ExecutionKey, ExecutionState> = {
           FROM contracts c WHERE c.contract_id IN (SELECT jsonb_array_elements_text(k.ids))) AS c
       FROM unnest(${keys.map((k) => k.changeId)}::text[], ${keys.map((k) => JSON.stringify(k.contractIds))}::jsonb[])
         WITH ORDINALITY AS k(change_id, ids, n)
-      ORDER BY k.n`.execute(db);
+      ORDER BY k.n`).execute(db);
     return rows.map((r) => ({
       completed: r.d ? completedChange(r.d) : undefined,
       contracts: new Map((r.c ?? []).map((c) => [c.id as string, contractState(c)])),

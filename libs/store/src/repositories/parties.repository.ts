@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { PartyRecord, PartyUpdateState } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import type { StateLoader } from '../event-store';
+import { prepared } from '../database';
 
 type Row = {
   party: string;
@@ -59,11 +60,11 @@ export interface PartyUpdateKey {
 export const partyUpdateStateLoader: StateLoader<PartyUpdateKey, PartyUpdateState> = {
   name: 'party-update',
   async load(db: Transaction<DB>, keys: readonly PartyUpdateKey[]): Promise<PartyUpdateState[]> {
-    const { rows } = await sql<{ record: Row | null; idp_exists: boolean }>`
+    const { rows } = await prepared(sql<{ record: Row | null; idp_exists: boolean }>`
       SELECT (SELECT to_jsonb(p) FROM party_details p WHERE p.party = k.party) AS record,
              (k.idp = '' OR EXISTS (SELECT 1 FROM identity_providers i WHERE i.id = k.idp)) AS idp_exists
       FROM unnest(${keys.map((k) => k.party)}::text[], ${keys.map((k) => k.identityProviderId)}::text[]) WITH ORDINALITY AS k(party, idp, n)
-      ORDER BY k.n`.execute(db);
+      ORDER BY k.n`).execute(db);
     return rows.map((r) => ({ record: r.record ? toRecord(r.record) : null, identityProviderExists: r.idp_exists }));
   },
 };

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ReassignableContract, ReassignmentChange, ReassignmentCompletion, UnassignmentRecord } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import type { StateLoader } from '../event-store';
+import { prepared } from '../database';
 
 /** What an unassign decision reads: the change id's last completion and the named contracts. */
 export interface UnassignState {
@@ -112,7 +113,7 @@ export class ReassignmentsRepository {
         ...(unassigns.length ? [unassignSelect(unassigns.map((i) => keys[i] as UnassignKey))] : []),
         ...(assigns.length ? [assignSelect(assigns.map((i) => keys[i] as AssignKey))] : []),
       ];
-      const { rows } = await sql<StateRow>`${sql.join(parts, sql` UNION ALL `)}`.execute(db);
+      const { rows } = await prepared(sql<StateRow>`${sql.join(parts, sql` UNION ALL `)}`).execute(db);
       const out = new Array<AssignState>(keys.length);
       for (const r of rows) out[(r.kind === 'u' ? unassigns : assigns)[Number(r.n) - 1]] = toState(r);
       return out;
