@@ -67,7 +67,11 @@ export interface ExecutionKey {
   contractIds: readonly string[];
 }
 
-/** What the writer decides executions on (`ExecutionState`), for many executions in one statement. */
+/**
+ * What the writer decides executions on (`ExecutionState`), for many executions in one statement. `= ANY (ARRAY(…))`
+ * keeps the contracts lookup an index scan whatever the plan (the statement is prepared, and a generic plan made while
+ * the table was small must not seq-scan it later).
+ */
 export const executionStateLoader: StateLoader<ExecutionKey, ExecutionState> = {
   name: 'execution',
   async load(db: Transaction<DB>, keys: readonly ExecutionKey[]): Promise<ExecutionState[]> {
@@ -77,7 +81,7 @@ export const executionStateLoader: StateLoader<ExecutionKey, ExecutionState> = {
           FROM command_deduplication d WHERE d.change_id = k.change_id ORDER BY completion_offset DESC LIMIT 1) AS d,
         (SELECT jsonb_agg(jsonb_build_object('id', contract_id, 'tid', template_id, 'pkg', package_name, 'sig', signatories,
                                              'stk', stakeholders, 'st', status, 'sync', synchronizer_id))
-          FROM contracts c WHERE c.contract_id IN (SELECT jsonb_array_elements_text(k.ids))) AS c
+          FROM contracts c WHERE c.contract_id = ANY (ARRAY(SELECT jsonb_array_elements_text(k.ids)))) AS c
       FROM unnest(${keys.map((k) => k.changeId)}::text[], ${keys.map((k) => JSON.stringify(k.contractIds))}::jsonb[])
         WITH ORDINALITY AS k(change_id, ids, n)
       ORDER BY k.n`).execute(db);

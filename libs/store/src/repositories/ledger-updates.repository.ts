@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isoMicros, type StoredUpdate, type UpdateKind } from '@ledgerline/domain';
 import type { DB } from '../schema';
+import { prepared } from '../database';
 
 export interface LedgerPosition {
   /** Last assigned offset (0 = empty ledger). */
@@ -92,8 +93,8 @@ export class LedgerUpdatesRepository {
   }
 
   async byUpdateId(db: Kysely<DB>, updateId: string): Promise<StoredUpdate | null> {
-    const { rows } = await sql<Row>`
-      SELECT ledger_offset, update_id, kind, synchronizer_id, record_time, payload FROM ledger_updates WHERE update_id = ${updateId}`.execute(db);
+    const { rows } = await prepared(sql<Row>`
+      SELECT ledger_offset, update_id, kind, synchronizer_id, record_time, payload FROM ledger_updates WHERE update_id = ${updateId}`).execute(db);
     return rows.length ? toUpdate(rows[0]) : null;
   }
 }

@@ -80,7 +80,7 @@ type StateRow = {
 const unassignSelect = (keys: readonly UnassignKey[]) => sql`
   SELECT 'u' AS kind, k.n, ${completionSql} AS completion, ${hostedSql} AS hosted, NULL::json AS unassignment,
     (SELECT json_agg(${contractJson(true)}) FROM contracts c
-      WHERE c.contract_id IN (SELECT jsonb_array_elements_text(k.ids))) AS contracts
+      WHERE c.contract_id = ANY (ARRAY(SELECT jsonb_array_elements_text(k.ids)))) AS contracts
   FROM unnest(${changeArrays(keys)}, ${keys.map((k) => JSON.stringify(k.contractIds))}::jsonb[])
     WITH ORDINALITY AS k(user_id, submitter, command_id, ids, n)`;
 
@@ -91,8 +91,8 @@ const assignSelect = (keys: readonly AssignKey[]) => sql`
         'assignedOffset', (SELECT assigned_offset FROM reassignment_assignments a WHERE a.reassignment_id = r.reassignment_id))
       FROM reassignments r WHERE r.reassignment_id = k.reassignment_id) AS unassignment,
     (SELECT json_agg(${contractJson(false)}) FROM contracts c
-      WHERE c.contract_id IN (SELECT jsonb_array_elements(r.contracts) ->> 'contractId' FROM reassignments r
-                              WHERE r.reassignment_id = k.reassignment_id)) AS contracts
+      WHERE c.contract_id = ANY (ARRAY(SELECT jsonb_array_elements(r.contracts) ->> 'contractId' FROM reassignments r
+                                       WHERE r.reassignment_id = k.reassignment_id))) AS contracts
   FROM unnest(${changeArrays(keys)}, ${keys.map((k) => k.reassignmentId)}::text[])
     WITH ORDINALITY AS k(user_id, submitter, command_id, reassignment_id, n)`;
 
