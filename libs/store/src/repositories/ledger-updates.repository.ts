@@ -53,15 +53,15 @@ const ALL_KINDS: readonly UpdateKind[] = ['Transaction', 'Reassignment', 'Topolo
  */
 export class LedgerUpdatesRepository {
   async position(db: Kysely<DB>): Promise<LedgerPosition> {
-    const { rows } = await sql<{ ledger_offset: string; record_time_micros: string; pruned: string }>`
+    const { rows } = await prepared(sql<{ ledger_offset: string; record_time_micros: string; pruned: string }>`
       SELECT h.ledger_offset, h.record_time_micros, COALESCE((SELECT pruned_up_to FROM ledger_pruning WHERE id = 1), 0) AS pruned
-      FROM ledger_head h WHERE h.id = 1`.execute(db);
+      FROM ledger_head h WHERE h.id = 1`).execute(db);
     const r = rows[0];
     return { ledgerEnd: Number(r.ledger_offset), recordTime: isoMicros(BigInt(r.record_time_micros)), prunedUpTo: Number(r.pruned) };
   }
 
   async ledgerEnd(db: Kysely<DB>): Promise<number> {
-    const { rows } = await sql<{ ledger_offset: string }>`SELECT ledger_offset FROM ledger_head WHERE id = 1`.execute(db);
+    const { rows } = await prepared(sql<{ ledger_offset: string }>`SELECT ledger_offset FROM ledger_head WHERE id = 1`).execute(db);
     return Number(rows[0].ledger_offset);
   }
 
@@ -69,26 +69,26 @@ export class LedgerUpdatesRepository {
     const dir = sql.raw(q.descending ? 'DESC' : 'ASC');
     if (q.parties === null) {
       const kinds = q.kinds && q.kinds.length < ALL_KINDS.length ? sql`AND kind = ANY(${[...q.kinds]}::text[])` : sql``;
-      const { rows } = await sql<Row>`
+      const { rows } = await prepared(sql<Row>`
         SELECT ledger_offset, update_id, kind, synchronizer_id, record_time, payload FROM ledger_updates
-        WHERE ledger_offset > ${q.after} AND ledger_offset <= ${q.upTo} ${kinds}
-        ORDER BY ledger_offset ${dir} LIMIT ${q.limit}`.execute(db);
+        WHERE ledger_offset > ${q.after}::bigint AND ledger_offset <= ${q.upTo}::bigint ${kinds}
+        ORDER BY ledger_offset ${dir} LIMIT ${q.limit}::bigint`).execute(db);
       return rows.map(toUpdate);
     }
     if (q.parties.length === 0) return [];
-    const { rows } = await sql<Row>`
+    const { rows } = await prepared(sql<Row>`
       SELECT u.ledger_offset, u.update_id, u.kind, u.synchronizer_id, u.record_time, u.payload
       FROM (
         SELECT DISTINCT x.o FROM unnest(${[...q.parties]}::text[]) AS p(party)
         CROSS JOIN LATERAL (
           SELECT lup.ledger_offset AS o FROM ledger_update_parties lup
-          WHERE lup.party = p.party AND lup.ledger_offset > ${q.after} AND lup.ledger_offset <= ${q.upTo}
-          ORDER BY lup.ledger_offset ${dir} LIMIT ${q.limit}
+          WHERE lup.party = p.party AND lup.ledger_offset > ${q.after}::bigint AND lup.ledger_offset <= ${q.upTo}::bigint
+          ORDER BY lup.ledger_offset ${dir} LIMIT ${q.limit}::bigint
         ) x
-        ORDER BY x.o ${dir} LIMIT ${q.limit}
+        ORDER BY x.o ${dir} LIMIT ${q.limit}::bigint
       ) c
       JOIN ledger_updates u ON u.ledger_offset = c.o
-      ORDER BY u.ledger_offset ${dir}`.execute(db);
+      ORDER BY u.ledger_offset ${dir}`).execute(db);
     return rows.map(toUpdate);
   }
 
