@@ -69,7 +69,8 @@ class BatchAborted extends Error {
 
 /**
  * The single writer of the event log. Works queue up while a batch is committing; the next batch takes all of them
- * (group commit) and runs them one after the other in one transaction that first locks the `ledger_head` row. The lock
+ * (group commit) and runs them in one transaction that first locks the `ledger_head` row: plain works one after the
+ * other, keyed works by segments (see KeyedWork). The lock
  * serialises writers across service instances, and offsets are assigned under it, so commit order is offset order and no
  * reader can see offset N+1 before N.
  */
@@ -95,19 +96,18 @@ export class EventStore {
 
   /** Runs `work` inside the next group commit and resolves once its transaction has committed. */
   execute<R>(work: Work<R>): Promise<R> {
-    if (this.closed) return Promise.reject(transientFailure('The ledger is shutting down.'));
-    return new Promise<R>((resolve, reject) => {
-      this.queue.push({ work, resolve, reject } as Pending);
-      if (!this.running) void this.drain();
-      else this.wake?.();
-    });
+    return this.enqueue<R>({ work });
   }
 
   /** Runs a keyed decision inside the next group commit (see KeyedWork) and resolves once it has committed. */
   decide<K, S, R>(work: KeyedWork<K, S, R>): Promise<R> {
+    return this.enqueue<R>({ keyed: work as unknown as KeyedWork<unknown, unknown, R> });
+  }
+
+  private enqueue<R>(item: Pick<Pending<R>, 'work' | 'keyed'>): Promise<R> {
     if (this.closed) return Promise.reject(transientFailure('The ledger is shutting down.'));
     return new Promise<R>((resolve, reject) => {
-      this.queue.push({ keyed: work, resolve, reject } as unknown as Pending);
+      this.queue.push({ ...item, resolve, reject } as Pending);
       if (!this.running) void this.drain();
       else this.wake?.();
     });
@@ -206,7 +206,7 @@ export class EventStore {
       batchTypes = new Set<string>();
       const flushEarly = () => rows.flush(trx, this.columnTypes);
 
-      const run = async (p: Pending, body: (tx: WriteTx) => Promise<unknown>) => {
+      const run = async (body: (tx: WriteTx) => Promise<unknown>) => {
         let appended = false;
         const tx: WriteTx = {
           db: trx,
@@ -266,7 +266,7 @@ export class EventStore {
         if (!first.keyed) {
           // A plain work reads with SQL: the state rows of earlier works must be in the tables.
           if (rows.hasStateRows) await flushEarly();
-          await run(first, first.work!);
+          await run(first.work!);
           i++;
           continue;
         }
@@ -276,7 +276,7 @@ export class EventStore {
         const states = await loadSegment(trx, segment.map((p) => p.keyed!));
         for (let k = 0; k < segment.length; k++) {
           const keyed = segment[k].keyed!;
-          await run(segment[k], (tx) => keyed.decide(states[k], tx));
+          await run((tx) => keyed.decide(states[k], tx));
         }
       }
 
