@@ -107,14 +107,14 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
 
     // 5. Deduplication and the ledger model against the ledger state, serialized by the writer.
     const changeId = changeIdOf(userId, view.actAs, view.commandId);
-    const release = this.inFlight.acquire(changeId, submissionId, wf.inputContractIds, consumedInputs(wf));
+    const consumed = consumedInputs(wf);
+    const release = this.inFlight.acquire(changeId, submissionId, wf.inputContractIds, consumed);
     const externalTransactionHash = '1220' + hash.toString('hex');
     try {
       // A keyed work: the writer loads the change's last completion and the contracts for many executions at once. It
       // depends on the change and on every contract it reads or creates; it changes the change, the contracts it
       // consumes and the ones it creates.
       const touched = [...wf.inputContractIds, ...wf.createdContractIds];
-      const consumed = consumedInputs(wf);
       return await this.store.decide({
         loader: executionStateLoader,
         key: { changeId, contractIds: touched },

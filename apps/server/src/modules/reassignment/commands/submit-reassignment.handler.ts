@@ -89,48 +89,38 @@ export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassign
    * contracts (or the unassignment) for a whole batch segment at once, then decides.
    */
   private submit(sub: ReassignmentSubmission): Promise<CommittedEvent> {
-    const now = () => nowMicros();
-    const dedupMicros = BigInt(this.settings.maxDeduplicationSeconds) * 1_000_000n;
-    const base = (t: bigint) => ({ participantId: this.identity.participantId, nowMicros: t });
+    const batch = sub.batch;
     const change = { userId: sub.userId, submitter: sub.submitter, commandId: sub.commandId };
     const changeKey = `reassignment-change:${reassignmentChangeId(sub)}`;
-    const batch = sub.batch;
     const hostedKey = `party:${sub.submitter}`;
-    if (batch.kind === 'unassign') {
-      const contracts = batch.contractIds.map((c) => `contract:${c}`);
-      return this.store.decide({
-        loader: this.repository.submissions,
-        key: { kind: 'unassign', ...change, contractIds: batch.contractIds },
-        reads: [changeKey, hostedKey, ...contracts],
-        writes: [changeKey, ...contracts],
-        decide: async (state, tx) => {
-          const t = now();
-          checkReassignmentDeduplication(state.completion, t, dedupMicros);
-          const event = decideUnassign({ ...sub, batch }, state.contracts, {
-            ...base(t),
-            isHosted: (p) => p === sub.submitter && state.submitterHosted,
-            exclusivityTimeoutMicros: BigInt(this.settings.assignmentExclusivityTimeoutMs) * 1000n,
-          });
-          return (await tx.append([event]))[0];
-        },
-      });
-    }
+    const contracts = batch.kind === 'unassign' ? batch.contractIds.map((c) => `contract:${c}`) : [];
     // The contracts an assign activates are known only once its unassignment is read; they are in flight, and only the
     // assign of that unassignment (serialised by the unassignment's key) changes an in-flight contract. Another work of
     // the segment that reads one sees it in flight and is rejected, as it would be if ordered before the assign.
-    const unassignment = `reassignment:${batch.reassignmentId}`;
+    const unassignment = batch.kind === 'assign' ? [`reassignment:${batch.reassignmentId}`] : [];
     return this.store.decide({
       loader: this.repository.submissions,
-      key: { kind: 'assign', ...change, reassignmentId: batch.reassignmentId },
-      reads: [changeKey, hostedKey, unassignment],
-      writes: [changeKey, unassignment],
+      key:
+        batch.kind === 'unassign'
+          ? { kind: 'unassign', ...change, contractIds: batch.contractIds }
+          : { kind: 'assign', ...change, reassignmentId: batch.reassignmentId },
+      reads: [changeKey, hostedKey, ...contracts, ...unassignment],
+      writes: [changeKey, ...contracts, ...unassignment],
       decide: async (state, tx) => {
-        const t = now();
-        checkReassignmentDeduplication(state.completion, t, dedupMicros);
-        const event = decideAssign({ ...sub, batch }, state.unassignment, state.contracts, {
-          ...base(t),
-          isHosted: (p) => p === sub.submitter && state.submitterHosted,
-        });
+        const now = nowMicros();
+        checkReassignmentDeduplication(state.completion, now, BigInt(this.settings.maxDeduplicationSeconds) * 1_000_000n);
+        const context = {
+          participantId: this.identity.participantId,
+          nowMicros: now,
+          isHosted: (p: string) => p === sub.submitter && state.submitterHosted,
+        };
+        const event =
+          batch.kind === 'unassign'
+            ? decideUnassign({ ...sub, batch }, state.contracts, {
+                ...context,
+                exclusivityTimeoutMicros: BigInt(this.settings.assignmentExclusivityTimeoutMs) * 1000n,
+              })
+            : decideAssign({ ...sub, batch }, state.unassignment, state.contracts, context);
         return (await tx.append([event]))[0];
       },
     });
