@@ -8,7 +8,8 @@
  * memory (VmRSS) is sampled every 100 ms throughout.
  *
  * Knobs: BENCH_DATABASE_URL, BENCH_READ_UPDATES (default 100000), BENCH_DURATION_MS (transaction-by-id, default 5000),
- * BENCH_WARMUP_MS (default 1000), BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. --cpu-prof).
+ * BENCH_WARMUP_MS (default 1000), BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. --cpu-prof),
+ * BENCH_READ_PHASES (which of a, b, c to run; default abc).
  * Targets: WebSocket ≥ 30,000 updates/s and ≥ 0.3× raw; transaction-by-id ≥ 5,000 lookups/s with p99 ≤ 20 ms; RSS < 300 MB.
  */
 import 'reflect-metadata';
@@ -32,6 +33,7 @@ const PARTIES = Array.from({ length: 10 }, (_, i) => `party${i}::1220${'ab'.repe
 const SYNC = `global::1220${'cd'.repeat(32)}`;
 const PKG = 'e1'.repeat(32);
 const PAGE = 200;
+const PHASES = process.env.BENCH_READ_PHASES ?? 'abc';
 
 function update(i: number): NewEvent {
   const owner = PARTIES[i % PARTIES.length];
@@ -188,12 +190,14 @@ async function main(): Promise<void> {
         }
         return { n, perSec: (n / (performance.now() - t)) * 1000, lat };
       };
+      if (PHASES.includes('a')) {
       await rawPages();
       const rawA = await rawPages();
       const flatsA = await flatsPages();
       if (rawA.n !== flatsA.n) throw new Error(`flats read ${flatsA.n} updates, raw ${rawA.n}`);
       const q = (lat: number[], p: number) => [...lat].sort((a, b) => a - b)[Math.min(lat.length - 1, Math.ceil((p / 100) * lat.length) - 1)];
       rows.push([`(a) flats, 1 party, pages of ${PAGE} (${flatsA.n} updates), updates/s`, rawA.perSec, flatsA.perSec, `${fmt(flatsA.perSec / rawA.perSec, 2)}×`, q(flatsA.lat, 50), q(flatsA.lat, 99), rss.phase()]);
+      }
 
       // (b) WebSocket, whole range, party-wildcard.
       const rawAll = async () => {
@@ -231,6 +235,7 @@ async function main(): Promise<void> {
           ws.on('close', () => resolve({ n, perSec: (n / (performance.now() - t)) * 1000 }));
           ws.on('error', reject);
         });
+      if (PHASES.includes('b')) {
       await rawAll();
       const rawB = await rawAll();
       const wsB = await wsAll();
@@ -238,8 +243,10 @@ async function main(): Promise<void> {
       const ratioB = wsB.perSec / rawB.perSec;
       rows.push([`(b) WebSocket, whole range (${wsB.n} updates), updates/s`, rawB.perSec, wsB.perSec, `${fmt(ratioB, 2)}×`, '-', '-', rss.phase()]);
       verdicts.push(`WebSocket ≥ 30,000 updates/s and ≥ 0.3× raw: ${wsB.perSec >= 30_000 && ratioB >= 0.3 ? 'met' : 'MISSED'} (${fmt(wsB.perSec)} /s, ${fmt(ratioB, 2)}×)`);
+      }
 
       // (c) transaction-by-id, 16 concurrent clients, random ids.
+      if (PHASES.includes('c')) {
       const { rows: ids } = await pool.query<{ update_id: string; ledger_offset: string }>('SELECT update_id, ledger_offset FROM ledger_updates ORDER BY ledger_offset');
       const pick = (i: number) => ids[(i * 7919) % ids.length];
       const rawC: RunResult = await runConcurrent({
@@ -268,6 +275,7 @@ async function main(): Promise<void> {
       verdicts.push(
         `transaction-by-id ≥ 5,000/s with p99 ≤ 20 ms: ${byId.opsPerSec >= 5000 && byId.latency.p99 <= 20 ? 'met' : 'MISSED'} (${fmt(byId.opsPerSec)} /s, p99 ${fmt(byId.latency.p99)} ms)`,
       );
+      }
       verdicts.push(`server RSS < 300 MB throughout: ${rss.max < 300 ? 'met' : 'MISSED'} (max ${fmt(rss.max)} MB)`);
     } finally {
       rss.stop();

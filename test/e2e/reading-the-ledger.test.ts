@@ -577,3 +577,49 @@ describe('authorization of the update list (§G.2)', () => {
     expect(junk.messages[0].cause).toMatch(/^Invalid value for: body/);
   });
 });
+
+describe('transaction-by-id is a direct route: the framework edges answer as on a controller route (flats)', () => {
+  const TX = '/v2/updates/transaction-by-id';
+  const FLATS = '/v2/updates/flats';
+  const shape = (r: { status: number; headers: Headers; json: any; text: string }) => ({
+    status: r.status,
+    contentType: (r.headers.get('content-type') ?? '').split(';')[0],
+    code: r.json?.code ?? null,
+    plain: r.json === undefined ? r.text.replace(/transaction-by-id|flats/g, 'ROUTE').split(':')[0] : null,
+  });
+  // A GET is compared with another POST-only controller route (GET /v2/updates/flats is the WebSocket channel).
+  const both = async (opts: { as?: string | null; headers?: Record<string, string>; raw?: string; body?: unknown; method?: string }) => {
+    const [tx, flats] = await Promise.all(
+      [TX, opts.method === 'GET' ? '/v2/interactive-submission/prepare' : FLATS].map((p) => ledger.call(opts.method ?? 'POST', p, opts.body, { as: opts.as === undefined ? 'all-reader' : opts.as, headers: opts.headers, raw: opts.raw })),
+    );
+    return { tx: shape(tx), flats: shape(flats) };
+  };
+
+  it('malformed JSON, a body of the wrong type, no token, a bad token, an empty Bearer, a GET', async () => {
+    const cases = [
+      { raw: '{"updateId": ' },
+      { raw: '[1, 2]' },
+      { body: { updateId: 5, beginExclusive: 'x' } },
+      { body: {}, as: null },
+      { body: {}, as: null, headers: { authorization: 'Bearer not.a.token' } },
+      { body: {}, as: null, headers: { authorization: 'Bearer ' } },
+      { method: 'GET', as: null },
+    ];
+    for (const c of cases) {
+      const { tx, flats } = await both(c);
+      expect(tx.status, JSON.stringify(c)).toBe(flats.status);
+      expect(tx.status, JSON.stringify(c)).toBeGreaterThanOrEqual(400);
+      expect(tx.status, JSON.stringify(c)).toBeLessThan(500);
+      expect(tx.contentType, JSON.stringify(c)).toBe(flats.contentType);
+      expect(tx.code, JSON.stringify(c)).toBe(flats.code);
+    }
+  });
+
+  it('is listed in the served OpenAPI document with its request schema, and counted in the HTTP metrics', async () => {
+    const doc = (await ledger.call('GET', '/docs/openapi')).json;
+    expect(doc.paths[TX].post.requestBody.content['application/json'].schema.properties).toHaveProperty('updateId');
+    await ledger.call('POST', TX, { updateId: idAt(3), requestingParties: [ALICE] }, { as: 'alice-reader' });
+    const metrics = (await ledger.call('GET', '/metrics')).text;
+    expect(metrics).toMatch(/route="\/v2\/updates\/transaction-by-id"[^\n]*status="200"|status="200"[^\n]*route="\/v2\/updates\/transaction-by-id"/);
+  });
+});

@@ -16,3 +16,4 @@ export * from './repositories/execution-state.repository';
 export * from './repositories/reassignments.repository';
 export * from './repositories/ledger-updates.repository';
 export * from './pruning';
+export * from './reads/lookup-coalescer';

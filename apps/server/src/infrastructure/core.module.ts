@@ -8,6 +8,7 @@ import { ParticipantIdentity } from './participant-identity';
 import { LedgerRuntime } from './runtime';
 import { UserClaimsResolver } from './user-claims.resolver';
 import { IdentityProviderDirectoryRef } from './identity-provider-directory';
+import { DirectRoutes } from '../http/direct-route';
 
 /** Makes the runtime (database, event store, identity, metrics) and authentication available to every capability module. */
 @Global()
@@ -39,8 +40,9 @@ export class CoreModule {
         { provide: ClaimsResolver, useClass: UserClaimsResolver },
         LedgerJwtStrategy,
         { provide: APP_GUARD, useClass: LedgerAuthGuard },
+        DirectRoutes,
       ],
-      exports: [LedgerRuntime, EventStore, CommitNotifier, ParticipantIdentity, HttpMetrics, UsersRepository, IdentityProviderDirectoryRef],
+      exports: [DirectRoutes, LedgerRuntime, EventStore, CommitNotifier, ParticipantIdentity, HttpMetrics, UsersRepository, IdentityProviderDirectoryRef],
     };
   }
 }

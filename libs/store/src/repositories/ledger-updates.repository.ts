@@ -93,8 +93,14 @@ export class LedgerUpdatesRepository {
   }
 
   async byUpdateId(db: Kysely<DB>, updateId: string): Promise<StoredUpdate | null> {
+    return (await this.byUpdateIds(db, [updateId])).get(updateId) ?? null;
+  }
+
+  /** The updates with these ids that exist, keyed by update id (one statement whatever the number of ids). */
+  async byUpdateIds(db: Kysely<DB>, updateIds: readonly string[]): Promise<Map<string, StoredUpdate>> {
     const { rows } = await prepared(sql<Row>`
-      SELECT ledger_offset, update_id, kind, synchronizer_id, record_time, payload FROM ledger_updates WHERE update_id = ${updateId}`).execute(db);
-    return rows.length ? toUpdate(rows[0]) : null;
+      SELECT ledger_offset, update_id, kind, synchronizer_id, record_time, payload FROM ledger_updates
+      WHERE update_id = ANY(${[...updateIds]}::text[])`).execute(db);
+    return new Map(rows.map((r) => [r.update_id, toUpdate(r)]));
   }
 }

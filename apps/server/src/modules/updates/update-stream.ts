@@ -11,8 +11,9 @@ import {
   type GetUpdatesRequest,
   type JsGetUpdatesResponse,
   type ReadRange,
+  type StoredUpdate,
 } from '@ledgerline/domain';
-import { CommitNotifier, LedgerUpdatesRepository, type LedgerPosition } from '@ledgerline/store';
+import { CommitNotifier, LedgerUpdatesRepository, LookupCoalescer, type LedgerPosition } from '@ledgerline/store';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../infrastructure/participant-identity';
 
@@ -143,12 +144,19 @@ export class UpdateStream {
 @Injectable()
 export class UpdatesReader {
   readonly repo = new LedgerUpdatesRepository();
+  /** Transaction-by-id lookups arriving together share one statement (see LookupCoalescer). */
+  private readonly updatesById = new LookupCoalescer<string, StoredUpdate>((ids) => this.repo.byUpdateIds(this.runtime.db, ids));
 
   constructor(
     private readonly runtime: LedgerRuntime,
     private readonly notifier: CommitNotifier,
     private readonly identity: ParticipantIdentity,
   ) {}
+
+  /** The stored update with this id, or null. */
+  byUpdateId(updateId: string): Promise<StoredUpdate | null> {
+    return this.updatesById.load(updateId);
+  }
 
   async open(claims: Claims, req: GetUpdatesRequest, pageSize: number): Promise<UpdateStream> {
     const format = resolveUpdateFormat(req);

@@ -4,9 +4,7 @@ import { RouteSchema } from '@nestjs/platform-fastify';
 import type { Claims } from '@ledgerline/domain';
 import { CurrentClaims } from '@ledgerline/auth';
 import {
-  decodeGetTransactionByIdRequest,
   decodeGetUpdatesRequest,
-  getTransactionByIdRequestSchema,
   getUpdatesRequestSchema,
   int64Query,
   int64Schema,
@@ -14,9 +12,12 @@ import {
 } from '@ledgerline/wire';
 import { PostJson } from '../../http/routes';
 import { PruneLedgerCommand } from './commands/prune.command';
-import { GetTransactionByIdQuery, ListUpdatesQuery } from './queries/update.queries';
+import { ListUpdatesQuery } from './queries/update.queries';
 
-/** Reading the ledger over HTTP: the update list (flats and /v2/updates share one engine) and the transaction lookup. */
+/**
+ * Reading the ledger over HTTP: the update list (flats and /v2/updates share one engine) and pruning. The transaction
+ * lookup is a direct route (transaction-by-id.route.ts).
+ */
 @Controller('v2')
 export class UpdatesController {
   constructor(private readonly queries: QueryBus, private readonly commands: CommandBus) {}
@@ -31,12 +32,6 @@ export class UpdatesController {
   @RouteSchema({ body: getUpdatesRequestSchema })
   updates(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>, @Query() q: Record<string, unknown>) {
     return this.list(claims, body, q);
-  }
-
-  @PostJson('updates/transaction-by-id')
-  @RouteSchema({ body: getTransactionByIdRequestSchema })
-  transactionById(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>) {
-    return this.queries.execute(new GetTransactionByIdQuery(claims, decodeGetTransactionByIdRequest(body)));
   }
 
   /** Admin: prune the ledger up to `pruneUpTo` (inclusive). Answers the pruning offset in force. */

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { PruneLedgerHandler } from './commands/prune.command';
 import { GetTransactionByIdHandler, ListUpdatesHandler } from './queries/update-query.handlers';
 import { StreamLimiter } from './stream-limiter';
+import { TransactionByIdRoute } from './transaction-by-id.route';
 import { UpdatesReader } from './update-stream';
 import { UpdatesController } from './updates.controller';
 import { UpdatesWebSocket } from './updates.websocket';
@@ -9,6 +10,6 @@ import { UpdatesWebSocket } from './updates.websocket';
 /** Reading the ledger: update lists, WebSocket streams, transaction lookup, pruning. */
 @Module({
   controllers: [UpdatesController],
-  providers: [UpdatesReader, StreamLimiter, ListUpdatesHandler, GetTransactionByIdHandler, PruneLedgerHandler, UpdatesWebSocket],
+  providers: [UpdatesReader, StreamLimiter, ListUpdatesHandler, GetTransactionByIdHandler, PruneLedgerHandler, UpdatesWebSocket, TransactionByIdRoute],
 })
 export class UpdatesModule {}

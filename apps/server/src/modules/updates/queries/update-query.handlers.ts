@@ -72,7 +72,7 @@ export class GetTransactionByIdHandler implements IQueryHandler<GetTransactionBy
     const id = validateUpdateId(request.updateId);
     validateUpdateFormat(format);
     const compiled = compileUpdateFormat(format);
-    const row = await this.reader.repo.byUpdateId(this.runtime.db, id);
+    const row = await this.reader.byUpdateId(id);
     const tx = compiled.transactions;
     const rendered = row && row.kind === 'Transaction' && tx ? renderTransaction(row, tx.format, tx.shape) : null;
     if (!rendered) throw updateNotFound(request.updateId ?? '');
