@@ -3,6 +3,7 @@ import type { CommittedEvent } from '../../libs/domain/src';
 import { startTestLedger, type TestLedger } from '../support/ledger';
 import { ALICE, BOB, CAROL, cid, IOU, IOU_NAME, IOU_PKG, PARTICIPANT, S1, S2, TOKEN, TOKEN_NAME, writeScenario } from '../support/updates-scenario';
 import { wsCollect } from '../support/ws-client';
+import { PageRenderer } from '../../apps/server/src/modules/updates/rendering/page-renderer';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -327,6 +328,23 @@ describe('endpoints agree', () => {
       const descending = await ok({ ...body, descendingOrder: true }, 'any-reader');
       expect(descending).toEqual([...viaFlats].reverse());
     }
+  });
+
+  it('WebSocket pages are rendered on the worker thread; if the worker dies the stream goes on in-thread with the same messages', async () => {
+    const renderer = ledger.app.get(PageRenderer);
+    expect(renderer.threaded).toBe(true);
+    const token = await ledger.token('any-reader');
+    const body = format(txFormat({ [CAROL]: {}, [BOB]: wildcard() }, 'TRANSACTION_SHAPE_LEDGER_EFFECTS'));
+    const viaFlats = await ok(body, 'any-reader');
+    expect((await wsCollect(ledger.url, '/v2/updates', token, body)).messages).toEqual(viaFlats);
+    // Kill the worker while a stream is being served: pages then render in-thread, nothing is lost or duplicated.
+    const worker = (renderer as unknown as { worker: { terminate(): Promise<number> } }).worker;
+    const some = { ...anyPartyLegacy, beginExclusive: 3, endInclusive: 8 };
+    const [collected] = await Promise.all([wsCollect(ledger.url, '/v2/updates', token, some), worker.terminate()]);
+    expect(collected.closeCode).toBe(1000);
+    expect(collected.messages).toEqual(await ok(some, 'any-reader'));
+    expect(renderer.threaded).toBe(false);
+    expect((await wsCollect(ledger.url, '/v2/updates/flats', token, body)).messages).toEqual(viaFlats);
   });
 
   it('transaction-by-id (requestingParties) returns what the legacy stream shows, for every transaction of the stream', async () => {

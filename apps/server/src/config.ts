@@ -25,6 +25,8 @@ export interface LedgerConfig {
   maxBodyBytes: number;
   /** Largest message a WebSocket client may send (the GetUpdatesRequest); larger → JsCantonError frame + close 1009. */
   wsMaxMessageBytes: number;
+  /** Render WebSocket pages on a worker thread (LEDGER_WS_RENDER_WORKER, default true); false renders them on the event loop. */
+  wsRenderWorker: boolean;
   /** Update streams one user may hold open at once (WebSockets + open-ended HTTP update lists); more → 429. */
   maxStreamsPerUser: number;
   dbPoolSize: number;
@@ -64,6 +66,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       return def;
     }
     return Number(raw);
+  };
+  const bool = (k: string, def: boolean): boolean => {
+    const raw = str(k);
+    if (raw === undefined) return def;
+    if (raw !== 'true' && raw !== 'false') {
+      problems.push(`${k} must be true or false (got '${raw}')`);
+      return def;
+    }
+    return raw === 'true';
   };
   const url = (k: string, protocols: string[]): string | undefined => {
     const raw = str(k);
@@ -110,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     streamIdleTimeoutMs: int('LEDGER_STREAM_IDLE_TIMEOUT_MS', 500, 1, 3_600_000),
     maxBodyBytes: int('LEDGER_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     wsMaxMessageBytes: int('LEDGER_WS_MAX_MESSAGE_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    wsRenderWorker: bool('LEDGER_WS_RENDER_WORKER', true),
     maxStreamsPerUser: int('LEDGER_MAX_STREAMS_PER_USER', 64, 1, 1_000_000),
     dbPoolSize: int('LEDGER_DB_POOL_SIZE', 10, 2, 500),
     logLevel,

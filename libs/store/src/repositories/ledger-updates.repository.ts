@@ -23,6 +23,8 @@ export interface PageRequest {
   /** Kinds wanted (applied in SQL only for unfiltered reads; party-filtered readers drop other kinds themselves). */
   kinds?: readonly UpdateKind[];
   limit: number;
+  /** 'text': the payload comes back as its JSON text, unparsed (for renderers that parse elsewhere). Default 'json'. */
+  payloadAs?: 'json' | 'text';
 }
 
 interface Row {
@@ -67,17 +69,18 @@ export class LedgerUpdatesRepository {
 
   async page(db: Kysely<DB>, q: PageRequest): Promise<StoredUpdate[]> {
     const dir = sql.raw(q.descending ? 'DESC' : 'ASC');
+    const payload = sql.raw(q.payloadAs === 'text' ? 'payload::text AS payload' : 'payload');
     if (q.parties === null) {
       const kinds = q.kinds && q.kinds.length < ALL_KINDS.length ? sql`AND kind = ANY(${[...q.kinds]}::text[])` : sql``;
       const { rows } = await prepared(sql<Row>`
-        SELECT ledger_offset, update_id, kind, synchronizer_id, record_time, payload FROM ledger_updates
+        SELECT ledger_offset, update_id, kind, synchronizer_id, record_time, ${payload} FROM ledger_updates
         WHERE ledger_offset > ${q.after}::bigint AND ledger_offset <= ${q.upTo}::bigint ${kinds}
         ORDER BY ledger_offset ${dir} LIMIT ${q.limit}::bigint`).execute(db);
       return rows.map(toUpdate);
     }
     if (q.parties.length === 0) return [];
     const { rows } = await prepared(sql<Row>`
-      SELECT u.ledger_offset, u.update_id, u.kind, u.synchronizer_id, u.record_time, u.payload
+      SELECT u.ledger_offset, u.update_id, u.kind, u.synchronizer_id, u.record_time, u.${payload}
       FROM (
         SELECT DISTINCT x.o FROM unnest(${[...q.parties]}::text[]) AS p(party)
         CROSS JOIN LATERAL (

@@ -12,10 +12,13 @@ import {
   type JsGetUpdatesResponse,
   type ReadRange,
   type StoredUpdate,
+  type UpdateFormat,
 } from '@ledgerline/domain';
 import { CommitNotifier, LedgerUpdatesRepository, LookupCoalescer, type LedgerPosition } from '@ledgerline/store';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../infrastructure/participant-identity';
+import { PageRenderer } from './rendering/page-renderer';
+import type { StoredUpdateText } from './rendering/render-page';
 
 /** Returned by `next` when an idle timeout passed without a new element. */
 export const IDLE = Symbol('idle');
@@ -24,13 +27,47 @@ export const IDLE = Symbol('idle');
 const WAIT_SLICE_MS = 2000;
 
 /**
+ * How a stream turns stored rows into its elements: objects (the HTTP lists, serialized by Fastify) or JSON text (the
+ * WebSocket, rendered by the PageRenderer, possibly on its worker thread, from payloads read as text).
+ */
+export interface StreamRendering<T> {
+  payloadAs: 'json' | 'text';
+  /**
+   * Read-ahead: at most `pages` pages wait for the consumer; a second one only while those waiting hold fewer than
+   * `bytes` of payload text (known for text payloads; JSON payloads count as 0).
+   */
+  readAhead: { pages: number; bytes: number };
+  render(rows: StoredUpdate[]): T[] | Promise<T[]>;
+  checkpoint(e: JsGetUpdatesResponse): T;
+}
+
+/** A page as read and rendered: how many rows it held and the last row's offset decide where the cursor goes. */
+interface RenderedPage<T> {
+  rows: number;
+  lastOffset: number;
+  items: T[];
+}
+
+/** An ascending page in the read-ahead pipeline: its rows (read), then its items (rendered). */
+interface PipelinedPage<T> {
+  after: number;
+  upTo: number;
+  rows: StoredUpdate[] | null;
+  /** Payload text bytes of the rows (0 for JSON payloads). */
+  bytes: number;
+  page: Promise<RenderedPage<T>>;
+}
+
+const ignore = () => undefined;
+
+/**
  * One update stream (flats, /v2/updates, WebSocket): a pull-based cursor over `(beginExclusive, endInclusive]`. It reads a
  * page only when its buffer is empty, so a consumer that stops pulling stops the reads. Bounded streams end at their end;
  * tailing streams (no end) emit an OffsetCheckpoint once they have caught up with the ledger end and then wait, woken by
  * the CommitNotifier (in-process commits and other instances' commits through LISTEN/NOTIFY), never by polling.
  */
-export class UpdateStream {
-  private buffer: JsGetUpdatesResponse[] = [];
+export class UpdateStream<T = JsGetUpdatesResponse> {
+  private buffer: T[] = [];
   private index = 0;
   /** Ascending: last offset read. Descending: the next offset to read down from. */
   private cursor: number;
@@ -40,7 +77,10 @@ export class UpdateStream {
   private checkpointed: number;
   private closed = false;
   private abort: (() => void) | null = null;
-  private ahead: { after: number; upTo: number; rows: ReturnType<LedgerUpdatesRepository['page']> } | null = null;
+  /** Pages read ahead and not yet taken by the consumer, in order. */
+  private pipeline: PipelinedPage<T>[] = [];
+  /** The page enqueued last (possibly already taken, its rendering awaited): the next read starts after it. */
+  private tail: PipelinedPage<T> | null = null;
 
   constructor(
     private readonly deps: { runtime: LedgerRuntime; notifier: CommitNotifier; repo: LedgerUpdatesRepository; synchronizerIds: string[] },
@@ -48,6 +88,7 @@ export class UpdateStream {
     private readonly format: CompiledUpdateFormat,
     private readonly pageSize: number,
     position: LedgerPosition,
+    private readonly rendering: StreamRendering<T>,
   ) {
     this.cursor = range.descending ? (range.endInclusive ?? 0) : range.beginExclusive;
     this.bound = range.endInclusive ?? position.ledgerEnd;
@@ -68,40 +109,41 @@ export class UpdateStream {
    * The next element; null at the end of a bounded stream (or once closed); IDLE when `idleMs` passed while waiting for a
    * commit. `idleMs` null waits as long as it takes.
    */
-  async next(idleMs: number | null): Promise<JsGetUpdatesResponse | null | typeof IDLE> {
+  async next(idleMs: number | null): Promise<T | null | typeof IDLE> {
     for (;;) {
       if (this.index < this.buffer.length) return this.buffer[this.index++];
       if (this.closed || this.range.empty) return null;
       this.buffer = [];
       this.index = 0;
-      const { db } = this.deps.runtime;
-      const base = { parties: this.format.plan.parties, kinds: this.format.plan.kinds, limit: this.pageSize };
       if (this.range.descending) {
         if (this.cursor <= this.range.beginExclusive) return null;
-        const rows = await this.deps.repo.page(db, { ...base, after: this.range.beginExclusive, upTo: this.cursor, descending: true });
-        this.cursor = rows.length < this.pageSize ? this.range.beginExclusive : rows[rows.length - 1].offset - 1;
-        this.fill(rows);
+        const page = await this.readPage(this.range.beginExclusive, this.cursor, true);
+        this.cursor = page.rows < this.pageSize ? this.range.beginExclusive : page.lastOffset - 1;
+        this.buffer = page.items;
       } else if (this.cursor < this.bound) {
-        // The page read ahead while the previous one was being consumed (if it covers this cursor), else read now.
-        const ahead = this.ahead?.after === this.cursor && this.ahead.upTo === this.bound ? this.ahead.rows : null;
-        this.ahead = null;
-        const rows = await (ahead ?? this.deps.repo.page(db, { ...base, after: this.cursor, upTo: this.bound, descending: false }));
-        this.cursor = rows.length < this.pageSize ? this.bound : rows[rows.length - 1].offset;
-        this.fill(rows);
-        if (this.cursor < this.bound) {
-          // Read one page ahead (at most two pages are ever held): the database works while the consumer drains this one.
-          const after = this.cursor;
-          const upTo = this.bound;
-          const next = this.deps.repo.page(db, { ...base, after, upTo, descending: false });
-          next.catch(() => undefined);
-          this.ahead = { after, upTo, rows: next };
+        // Pages are read ahead of the consumer (see enqueue); a pipeline that does not start at this cursor and end at
+        // this bound (the bound moved while tailing) is dropped.
+        const head = this.pipeline[0];
+        if (!head || head.after !== this.cursor || head.upTo !== this.bound) {
+          this.pipeline = [];
+          this.tail = null;
+          this.enqueue(this.cursor, this.bound);
+        }
+        const page = await this.pipeline.shift()!.page;
+        this.cursor = page.rows < this.pageSize ? this.bound : page.lastOffset;
+        this.buffer = page.items;
+        if (this.cursor < this.bound) this.topUp();
+        else {
+          this.pipeline = [];
+          this.tail = null;
         }
       } else if (!this.tailing) {
         return null;
       } else if (this.bound > this.checkpointed) {
         // Caught up: everything up to the ledger end has been delivered.
         this.checkpointed = this.bound;
-        this.buffer.push(offsetCheckpoint(this.bound, this.deps.synchronizerIds.map((synchronizerId) => ({ synchronizerId, recordTime: this.boundTime }))));
+        const cp = offsetCheckpoint(this.bound, this.deps.synchronizerIds.map((synchronizerId) => ({ synchronizerId, recordTime: this.boundTime })));
+        this.buffer.push(this.rendering.checkpoint(cp));
       } else {
         const moved = await this.waitForCommit(idleMs);
         if (this.closed) return null;
@@ -109,7 +151,7 @@ export class UpdateStream {
           if (idleMs !== null) return IDLE;
           continue;
         }
-        const pos = await this.deps.repo.position(db);
+        const pos = await this.deps.repo.position(this.deps.runtime.db);
         if (pos.ledgerEnd > this.bound) {
           this.bound = pos.ledgerEnd;
           this.boundTime = pos.recordTime;
@@ -118,11 +160,54 @@ export class UpdateStream {
     }
   }
 
-  private fill(rows: Awaited<ReturnType<LedgerUpdatesRepository['page']>>): void {
-    for (const r of rows) {
-      const e = projectUpdate(r, this.format);
-      if (e) this.buffer.push(e);
-    }
+  /**
+   * Adds the ascending page after `after` to the read-ahead pipeline. Keyset pages are read one after the other (a page
+   * starts after the previous page's last offset), but a page's read starts as soon as the previous page's rows are in,
+   * not once they are rendered: reading page n+1 overlaps rendering page n (on the renderer's worker thread) and sending
+   * page n−1. At most `readAhead` pages wait for the consumer; a consumer that stops pulling stops the reads.
+   */
+  private enqueue(after: number, upTo: number): void {
+    const entry: PipelinedPage<T> = { after, upTo, rows: null, bytes: 0, page: null as unknown as Promise<RenderedPage<T>> };
+    const rows = this.readRows(after, upTo, false).then((r) => {
+      entry.rows = r;
+      for (const u of r) if (typeof u.payload === 'string') entry.bytes += u.payload.length;
+      this.topUp();
+      return r;
+    });
+    entry.page = rows.then(async (r) => ({ rows: r.length, lastOffset: r.length ? r[r.length - 1].offset : 0, items: r.length ? await this.rendering.render(r) : [] }));
+    entry.page.catch(ignore);
+    this.pipeline.push(entry);
+    this.tail = entry;
+  }
+
+  /** Starts the next page's read when the last enqueued page's rows are in, it was a full page, and there is room. */
+  private topUp(): void {
+    const last = this.tail;
+    if (this.closed || !last || !last.rows || last.rows.length < this.pageSize) return;
+    const { pages, bytes } = this.rendering.readAhead;
+    if (this.pipeline.length >= pages) return;
+    if (this.pipeline.length > 0 && this.pipeline.reduce((n, p) => n + p.bytes, 0) >= bytes) return;
+    const after = last.rows[last.rows.length - 1].offset;
+    if (after < last.upTo) this.enqueue(after, last.upTo);
+  }
+
+  private readRows(after: number, upTo: number, descending: boolean): Promise<StoredUpdate[]> {
+    const { plan } = this.format;
+    return this.deps.repo.page(this.deps.runtime.db, {
+      parties: plan.parties,
+      kinds: plan.kinds,
+      limit: this.pageSize,
+      after,
+      upTo,
+      descending,
+      payloadAs: this.rendering.payloadAs,
+    });
+  }
+
+  private async readPage(after: number, upTo: number, descending: boolean): Promise<RenderedPage<T>> {
+    const rows = await this.readRows(after, upTo, descending);
+    const items = rows.length ? await this.rendering.render(rows) : [];
+    return { rows: rows.length, lastOffset: rows.length ? rows[rows.length - 1].offset : 0, items };
   }
 
   private async waitForCommit(idleMs: number | null): Promise<boolean> {
@@ -151,6 +236,7 @@ export class UpdatesReader {
     private readonly runtime: LedgerRuntime,
     private readonly notifier: CommitNotifier,
     private readonly identity: ParticipantIdentity,
+    private readonly renderer: PageRenderer,
   ) {}
 
   /** The stored update with this id, or null. */
@@ -158,17 +244,53 @@ export class UpdatesReader {
     return this.updatesById.load(updateId);
   }
 
-  async open(claims: Claims, req: GetUpdatesRequest, pageSize: number): Promise<UpdateStream> {
+  /** A stream of JsGetUpdatesResponse objects (the HTTP lists). */
+  open(claims: Claims, req: GetUpdatesRequest, pageSize: number): Promise<UpdateStream> {
+    return this.openWith(claims, req, pageSize, (compiled) => ({
+      payloadAs: 'json',
+      readAhead: { pages: 1, bytes: Infinity },
+      render: (rows) => {
+        const out: JsGetUpdatesResponse[] = [];
+        for (const r of rows) {
+          const e = projectUpdate(r, compiled);
+          if (e) out.push(e);
+        }
+        return out;
+      },
+      checkpoint: (e) => e,
+    }));
+  }
+
+  /** A stream of JsGetUpdatesResponse JSON texts (the WebSocket), rendered by the PageRenderer. */
+  openText(claims: Claims, req: GetUpdatesRequest, pageSize: number): Promise<UpdateStream<string>> {
+    return this.openWith(claims, req, pageSize, (_, format) => ({
+      payloadAs: 'text',
+      // Two pages ahead keep the database, the renderer's thread and the socket busy at once; the byte cap keeps a
+      // paused client of large updates at one page ahead.
+      readAhead: { pages: 4, bytes: 1 << 20 },
+      render: (rows) => this.renderer.render(rows as unknown as StoredUpdateText[], format),
+      checkpoint: (e) => JSON.stringify(e),
+    }));
+  }
+
+  private async openWith<T>(
+    claims: Claims,
+    req: GetUpdatesRequest,
+    pageSize: number,
+    rendering: (compiled: CompiledUpdateFormat, format: UpdateFormat) => StreamRendering<T>,
+  ): Promise<UpdateStream<T>> {
     const format = resolveUpdateFormat(req);
     authorizeUpdateFormat(claims, format);
     const position = await this.repo.position(this.runtime.db);
     const range = validateUpdatesRequest(req, format, position);
-    return new UpdateStream(
+    const compiled = compileUpdateFormat(format);
+    return new UpdateStream<T>(
       { runtime: this.runtime, notifier: this.notifier, repo: this.repo, synchronizerIds: this.identity.synchronizers.map((s) => s.id) },
       range,
-      compileUpdateFormat(format),
+      compiled,
       pageSize,
       position,
+      rendering(compiled, format),
     );
   }
 }

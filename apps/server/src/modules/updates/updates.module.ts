@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PruneLedgerHandler } from './commands/prune.command';
 import { GetTransactionByIdHandler, ListUpdatesHandler } from './queries/update-query.handlers';
+import { PageRenderer } from './rendering/page-renderer';
 import { StreamLimiter } from './stream-limiter';
 import { TransactionByIdRoute } from './transaction-by-id.route';
 import { UpdatesReader } from './update-stream';
@@ -10,6 +11,6 @@ import { UpdatesWebSocket } from './updates.websocket';
 /** Reading the ledger: update lists, WebSocket streams, transaction lookup, pruning. */
 @Module({
   controllers: [UpdatesController],
-  providers: [UpdatesReader, StreamLimiter, ListUpdatesHandler, GetTransactionByIdHandler, PruneLedgerHandler, UpdatesWebSocket, TransactionByIdRoute],
+  providers: [PageRenderer, UpdatesReader, StreamLimiter, ListUpdatesHandler, GetTransactionByIdHandler, PruneLedgerHandler, UpdatesWebSocket, TransactionByIdRoute],
 })
 export class UpdatesModule {}

@@ -15,7 +15,7 @@ import { IDLE, UpdatesReader, type UpdateStream } from './update-stream';
 
 /** Most bytes handed to a socket and not yet flushed before the stream stops reading. */
 const HIGH_WATER_BYTES = 1 << 20;
-const PAGE_SIZE = 500;
+const PAGE_SIZE = 250;
 
 /**
  * WebSocket `GET /v2/updates` and `GET /v2/updates/flats` (asyncapi.yaml): the token comes in the sub-protocol list
@@ -82,7 +82,7 @@ export class UpdatesWebSocket implements OnModuleInit {
       socket.close(1013, 'Maximum number of streams reached');
       return;
     }
-    let stream: UpdateStream | null = null;
+    let stream: UpdateStream<string> | null = null;
     let closed = false;
     socket.on('close', () => {
       closed = true;
@@ -93,7 +93,7 @@ export class UpdatesWebSocket implements OnModuleInit {
       void (async () => {
         try {
           const body = this.decode(data.toString());
-          stream = await this.reader.open(claims, decodeGetUpdatesRequest(body), PAGE_SIZE);
+          stream = await this.reader.openText(claims, decodeGetUpdatesRequest(body), PAGE_SIZE);
           if (closed) return stream.close();
           await this.pump(socket, stream);
           if (socket.readyState === socket.OPEN) socket.close(1000);
@@ -144,7 +144,7 @@ export class UpdatesWebSocket implements OnModuleInit {
     return res.body;
   }
 
-  private async pump(socket: WebSocket, stream: UpdateStream): Promise<void> {
+  private async pump(socket: WebSocket, stream: UpdateStream<string>): Promise<void> {
     let pending = 0;
     let resume: (() => void) | null = null;
     const flushed = (size: number) => () => {
@@ -168,7 +168,7 @@ export class UpdatesWebSocket implements OnModuleInit {
         const e = await stream.next(null);
         if (e === null) return;
         if (e === IDLE) continue;
-        const text = JSON.stringify(e);
+        const text = e;
         pending += text.length;
         if (tcp && !corked) {
           corked = true;

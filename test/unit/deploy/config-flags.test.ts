@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../apps/server/src/config';
+
+describe('boolean settings (LEDGER_WS_RENDER_WORKER)', () => {
+  it('defaults to true, accepts true and false, and refuses anything else with one clear problem', () => {
+    expect(loadConfig({}, '/app').wsRenderWorker).toBe(true);
+    expect(loadConfig({ LEDGER_WS_RENDER_WORKER: 'false' }, '/app').wsRenderWorker).toBe(false);
+    expect(loadConfig({ LEDGER_WS_RENDER_WORKER: 'true' }, '/app').wsRenderWorker).toBe(true);
+    try {
+      loadConfig({ LEDGER_WS_RENDER_WORKER: 'no' }, '/app');
+      expect.unreachable('a bad value must stop the configuration');
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      expect((e as ConfigError).problems).toEqual(["LEDGER_WS_RENDER_WORKER must be true or false (got 'no')"]);
+    }
+  });
+});
