@@ -61,8 +61,9 @@ interface PipelinedPage<T> {
 const ignore = () => undefined;
 
 /**
- * One update stream (flats, /v2/updates, WebSocket): a pull-based cursor over `(beginExclusive, endInclusive]`. It reads a
- * page only when its buffer is empty, so a consumer that stops pulling stops the reads. Bounded streams end at their end;
+ * One update stream (flats, /v2/updates, WebSocket): a pull-based cursor over `(beginExclusive, endInclusive]`. It reads
+ * at most its rendering's `readAhead` pages ahead of what the consumer took, so a consumer that stops pulling stops the
+ * reads. Bounded streams end at their end;
  * tailing streams (no end) emit an OffsetCheckpoint once they have caught up with the ledger end and then wait, woken by
  * the CommitNotifier (in-process commits and other instances' commits through LISTEN/NOTIFY), never by polling.
  */
