@@ -64,7 +64,7 @@ export class ListUpdatesHandler implements IQueryHandler<ListUpdatesQuery> {
  */
 @QueryHandler(GetTransactionByIdQuery)
 export class GetTransactionByIdHandler implements IQueryHandler<GetTransactionByIdQuery> {
-  constructor(private readonly runtime: LedgerRuntime, private readonly reader: UpdatesReader) {}
+  constructor(private readonly reader: UpdatesReader) {}
 
   async execute({ claims, request }: GetTransactionByIdQuery) {
     const format = resolveTransactionByIdFormat(request);
