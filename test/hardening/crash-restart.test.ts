@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../libs/store/src';
 import { createTestDatabase } from '../support/database';
-import { MixedLoad, setupLoad, verifyLedger, type LoadSetup } from '../support/fault-load';
+import { awaitServerBackendsGone, MixedLoad, setupLoad, verifyLedger, type LoadSetup } from '../support/fault-load';
 import { TEST_JWT_SECRET } from '../support/ledger';
 import { ensureBuilt, startServerProcess, type ServerProcess } from '../support/server-process';
 
@@ -29,7 +29,8 @@ describe('crash and restart under mixed load', () => {
   it(`survives ${KILLS} SIGKILLs at random moments: acknowledged writes exactly once, contiguous offsets, projections = replay`, { timeout: 60_000 + KILLS * 15_000 }, async () => {
     const { url } = await createTestDatabase();
     const env = { DATABASE_URL: url, LEDGER_JWT_SECRET: TEST_JWT_SECRET, LEDGER_DB_POOL_SIZE: '6' };
-    database = openDatabase(url, { max: 2 });
+    // Its own application name: after each kill the check waits for the server's backends (application `ledgerline`) to go.
+    database = openDatabase(url, { max: 2, applicationName: 'ledgerline-verify' });
     server = await startServerProcess(env);
     const setup: LoadSetup = await setupLoad(server.url, WORKERS, 'crash');
     const load = new MixedLoad(setup);
@@ -59,7 +60,8 @@ describe('crash and restart under mixed load', () => {
       const tDrained = performance.now();
       perRound.push(load.acks.length - before);
 
-      // The database as the crash left it.
+      // The database as the crash left it, once the dead server's backends have finished (a COMMIT it sent may still land).
+      await awaitServerBackendsGone(database.db);
       const { offsets, committedUnacknowledged } = await verifyLedger(database.db, load, setup, { rebuild: true });
       inFlightCommitted = committedUnacknowledged;
       for (const a of load.acks.filter((x) => x.round === round && x.offset !== undefined)) expect(a.offset!).toBeGreaterThan(endAtCrash);

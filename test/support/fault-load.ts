@@ -235,6 +235,23 @@ function reassignBody(commandId: string, submitter: string, command: unknown) {
 }
 
 /**
+ * Waits until no backend of a killed server is left on this database (the server's connections carry the application
+ * name `ledgerline`; the checking side must use another). A SIGKILLed client's last COMMIT, already sent, is still carried
+ * out by its backend after the kill; checking the log before that backend is gone can see the head move in between.
+ */
+export async function awaitServerBackendsGone(db: Kysely<DB>, applicationName = 'ledgerline', timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND application_name = ${applicationName} AND pid <> pg_backend_pid()`.execute(db);
+    if (rows[0].n === 0) return;
+    if (Date.now() > until) throw new Error(`${rows[0].n} backends of the killed server still connected after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
  * The log's invariants and the load's guarantees, checked straight on the database:
  * - seq and offsets are 1..N with no gap, the head matches, and every offset is served by exactly one ledger_updates row;
  * - every acknowledged write is there exactly once: its update id at its offset with its command id (executes,
