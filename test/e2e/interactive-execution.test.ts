@@ -16,6 +16,7 @@ import {
 } from '../../bench/lib/external-signing';
 import { startTestLedger, type TestLedger } from '../support/ledger';
 import { createUser, ledgerEnd, registerKeys } from '../support/external-parties';
+import { expectSameFrameworkEdges } from '../support/framework-edges';
 
 let ledger: TestLedger;
 let sync: string;
@@ -125,6 +126,12 @@ async function contractStatus(cid: string) {
 }
 
 describe('executeAndWait: rejections (code, status, unchanged ledger end)', () => {
+  it('as a direct route it answers the framework edges as its controller sibling /execute does, and moves nothing', async () => {
+    const before = await ledgerEnd(ledger);
+    await expectSameFrameworkEdges(ledger, EXEC, '/v2/interactive-submission/execute', 'alice-app', { preparedTransaction: 5, userId: [] });
+    expect(await ledgerEnd(ledger)).toBe(before);
+  });
+
   it('bad base64 → 400 text/plain', async () => {
     const before = await ledgerEnd(ledger);
     const r = await exec({ ...executeRequest(createOf(alice), [alice]), preparedTransaction: '%%%not base64' });

@@ -5,19 +5,15 @@ import type { Claims } from '@ledgerline/domain';
 import { CurrentClaims } from '@ledgerline/auth';
 import { decodeExecuteSubmissionBody, executeSubmissionBodySchema, type ExecuteSubmissionBody } from '@ledgerline/wire';
 import { PostJson } from '../../http/routes';
-import { ExecuteSubmissionCommand, type ExecuteSubmissionResult } from './commands/execute-submission.command';
+import { ExecuteSubmissionCommand } from './commands/execute-submission.command';
 
-/** Execution of externally signed prepared transactions (prepare lives with external-party onboarding). */
+/**
+ * Execution of externally signed prepared transactions (prepare lives with external-party onboarding). The synchronous
+ * variant, executeAndWait, is a direct route (execute-and-wait.route.ts).
+ */
 @Controller('v2/interactive-submission')
 export class InteractiveExecutionController {
   constructor(private readonly commands: CommandBus) {}
-
-  @PostJson('executeAndWait')
-  @RouteSchema({ body: executeSubmissionBodySchema })
-  async executeAndWait(@CurrentClaims() claims: Claims, @Body() body: ExecuteSubmissionBody): Promise<ExecuteSubmissionResult> {
-    const r: ExecuteSubmissionResult = await this.commands.execute(new ExecuteSubmissionCommand(claims, decodeExecuteSubmissionBody(body), 'wait'));
-    return { updateId: r.updateId, completionOffset: r.completionOffset };
-  }
 
   /** The asynchronous variant: same checks; answers `{}` (here only once the transaction is committed). */
   @PostJson('execute')

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ExecuteSubmissionHandler } from './commands/execute-submission.handler';
+import { ExecuteAndWaitRoute } from './execute-and-wait.route';
 import { InFlightSubmissions } from './in-flight-submissions';
 import { InteractiveExecutionController } from './interactive-execution.controller';
 import { SigningKeysCache } from './signing-keys.cache';
@@ -7,6 +8,6 @@ import { SigningKeysCache } from './signing-keys.cache';
 /** Interactive submission, execution side: executeAndWait and execute. */
 @Module({
   controllers: [InteractiveExecutionController],
-  providers: [ExecuteSubmissionHandler, InFlightSubmissions, SigningKeysCache],
+  providers: [ExecuteSubmissionHandler, InFlightSubmissions, SigningKeysCache, ExecuteAndWaitRoute],
 })
 export class InteractiveExecutionModule {}
