@@ -5,6 +5,7 @@ import type { CommittedEvent } from '../../libs/domain/src';
 import { startTestLedger, type TestLedger } from '../support/ledger';
 import { ALICE, BOB, created, tx, txEvent, writeScenario } from '../support/updates-scenario';
 import { wsCollect } from '../support/ws-client';
+import { UpdatesReader } from '../../apps/server/src/modules/updates/update-stream';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -104,6 +105,35 @@ describe('tailing (open-ended) requests', () => {
     expect(aliceOffsets).toEqual([...aliceOffsets].sort((a, b) => a - b));
     expect(new Set(aliceOffsets).size).toBe(aliceOffsets.length);
     for (const u of alice) expect(u.update.Transaction.value.events[0].CreatedEvent.signatories).toEqual([ALICE]);
+  });
+});
+
+describe('page reads', () => {
+  it('an HTTP list reads only the page it needs (no page read ahead for nothing); a WebSocket stream reads its range in pages', async () => {
+    const end = await ledgerEnd();
+    expect(end).toBeGreaterThan(1000);
+    const repo = ledger.app.get(UpdatesReader).repo;
+    const page = repo.page.bind(repo);
+    const reads: Array<{ after: number; limit: number }> = [];
+    repo.page = (db, q) => {
+      reads.push({ after: q.after, limit: q.limit });
+      return page(db, q);
+    };
+    try {
+      // Within the 5,000 creates of the test above: every update is visible, so one page of 100 holds the answer.
+      const r = await ledger.call('POST', '/v2/updates/flats?limit=100', anyParty(end - 3000, { endInclusive: end }), { as: 'reader' });
+      expect(r.json.map(offsetOf)).toEqual(Array.from({ length: 100 }, (_, i) => end - 2999 + i));
+      expect(reads).toEqual([{ after: end - 3000, limit: 100 }]);
+      reads.length = 0;
+      const { messages } = await wsCollect(ledger.url, '/v2/updates', await ledger.token('reader'), anyParty(end - 1000, { endInclusive: end }));
+      expect(messages.map(offsetOf)).toEqual(Array.from({ length: 1000 }, (_, i) => end - 999 + i));
+      // Keyset pages, each after the previous one's last offset; the last one reaches the end.
+      expect(reads[0].after).toBe(end - 1000);
+      for (let i = 1; i < reads.length; i++) expect(reads[i].after).toBeGreaterThan(reads[i - 1].after);
+      expect(reads.length).toBeLessThanOrEqual(Math.ceil(1000 / reads[0].limit) + 1);
+    } finally {
+      repo.page = page;
+    }
   });
 });
 

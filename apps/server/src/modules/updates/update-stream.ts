@@ -245,11 +245,13 @@ export class UpdatesReader {
     return this.updatesById.load(updateId);
   }
 
-  /** A stream of JsGetUpdatesResponse objects (the HTTP lists). */
+  /** A stream of JsGetUpdatesResponse objects (the HTTP lists; ListUpdatesHandler sizes its pages). */
   open(claims: Claims, req: GetUpdatesRequest, pageSize: number): Promise<UpdateStream> {
     return this.openWith(claims, req, pageSize, (compiled) => ({
       payloadAs: 'json',
-      readAhead: { pages: 1, bytes: Infinity },
+      // No read-ahead: a list's page size covers what it collects (pageSize ≥ its `take` up to 1,000), so a page read
+      // ahead would mostly be read for nothing.
+      readAhead: { pages: 0, bytes: 0 },
       render: (rows) => {
         const out: JsGetUpdatesResponse[] = [];
         for (const r of rows) {
