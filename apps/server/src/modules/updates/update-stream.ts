@@ -37,12 +37,20 @@ export interface StreamRendering<T> {
    * `bytes` of payload text (known for text payloads; JSON payloads count as 0).
    */
   readAhead: { pages: number; bytes: number };
+  /**
+   * Ascending pages sized by payload bytes instead of a fixed row count: the first page reads at most 100 rows, each
+   * later one as many rows (25 to the stream's page size) as should hold about this many bytes at the previous page's
+   * bytes per row. Keeps large updates from making large pages. Absent: every page is the stream's page size.
+   */
+  pageBytes?: number;
   render(rows: StoredUpdate[]): T[] | Promise<T[]>;
   checkpoint(e: JsGetUpdatesResponse): T;
 }
 
 /** A page as read and rendered: how many rows it held and the last row's offset decide where the cursor goes. */
 interface RenderedPage<T> {
+  /** The row limit the page was read with, and the rows it got (fewer means the range is exhausted). */
+  limit: number;
   rows: number;
   lastOffset: number;
   items: T[];
@@ -52,7 +60,9 @@ interface RenderedPage<T> {
 interface PipelinedPage<T> {
   after: number;
   upTo: number;
-  rows: StoredUpdate[] | null;
+  limit: number;
+  /** Once the rows are in: how many, and the last one's offset (the rows themselves are not kept: only their rendering). */
+  read: { rows: number; lastOffset: number } | null;
   /** Payload text bytes of the rows (0 for JSON payloads). */
   bytes: number;
   page: Promise<RenderedPage<T>>;
@@ -119,7 +129,7 @@ export class UpdateStream<T = JsGetUpdatesResponse> {
       if (this.range.descending) {
         if (this.cursor <= this.range.beginExclusive) return null;
         const page = await this.readPage(this.range.beginExclusive, this.cursor, true);
-        this.cursor = page.rows < this.pageSize ? this.range.beginExclusive : page.lastOffset - 1;
+        this.cursor = page.rows < page.limit ? this.range.beginExclusive : page.lastOffset - 1;
         this.buffer = page.items;
       } else if (this.cursor < this.bound) {
         // Pages are read ahead of the consumer (see enqueue); a pipeline that does not start at this cursor and end at
@@ -128,10 +138,10 @@ export class UpdateStream<T = JsGetUpdatesResponse> {
         if (!head || head.after !== this.cursor || head.upTo !== this.bound) {
           this.pipeline = [];
           this.tail = null;
-          this.enqueue(this.cursor, this.bound);
+          this.enqueue(this.cursor, this.bound, this.rendering.pageBytes ? Math.min(100, this.pageSize) : this.pageSize);
         }
         const page = await this.pipeline.shift()!.page;
-        this.cursor = page.rows < this.pageSize ? this.bound : page.lastOffset;
+        this.cursor = page.rows < page.limit ? this.bound : page.lastOffset;
         this.buffer = page.items;
         if (this.cursor < this.bound) this.topUp();
         else {
@@ -167,15 +177,15 @@ export class UpdateStream<T = JsGetUpdatesResponse> {
    * not once they are rendered: reading page n+1 overlaps rendering page n (on the renderer's worker thread) and sending
    * page n−1. At most `readAhead` pages wait for the consumer; a consumer that stops pulling stops the reads.
    */
-  private enqueue(after: number, upTo: number): void {
-    const entry: PipelinedPage<T> = { after, upTo, rows: null, bytes: 0, page: null as unknown as Promise<RenderedPage<T>> };
-    const rows = this.readRows(after, upTo, false).then((r) => {
-      entry.rows = r;
+  private enqueue(after: number, upTo: number, limit: number): void {
+    const entry: PipelinedPage<T> = { after, upTo, limit, read: null, bytes: 0, page: null as unknown as Promise<RenderedPage<T>> };
+    const rows = this.readRows(after, upTo, false, limit).then((r) => {
+      entry.read = { rows: r.length, lastOffset: r.length ? r[r.length - 1].offset : after };
       for (const u of r) if (typeof u.payload === 'string') entry.bytes += u.payload.length;
       this.topUp();
       return r;
     });
-    entry.page = rows.then(async (r) => ({ rows: r.length, lastOffset: r.length ? r[r.length - 1].offset : 0, items: r.length ? await this.rendering.render(r) : [] }));
+    entry.page = rows.then(async (r) => ({ limit, rows: r.length, lastOffset: r.length ? r[r.length - 1].offset : 0, items: r.length ? await this.rendering.render(r) : [] }));
     entry.page.catch(ignore);
     this.pipeline.push(entry);
     this.tail = entry;
@@ -184,20 +194,23 @@ export class UpdateStream<T = JsGetUpdatesResponse> {
   /** Starts the next page's read when the last enqueued page's rows are in, it was a full page, and there is room. */
   private topUp(): void {
     const last = this.tail;
-    if (this.closed || !last || !last.rows || last.rows.length < this.pageSize) return;
+    if (this.closed || !last || !last.read || last.read.rows < last.limit) return;
     const { pages, bytes } = this.rendering.readAhead;
     if (this.pipeline.length >= pages) return;
     if (this.pipeline.length > 0 && this.pipeline.reduce((n, p) => n + p.bytes, 0) >= bytes) return;
-    const after = last.rows[last.rows.length - 1].offset;
-    if (after < last.upTo) this.enqueue(after, last.upTo);
+    const after = last.read.lastOffset;
+    const perRow = last.bytes / Math.max(1, last.read.rows);
+    const { pageBytes } = this.rendering;
+    const limit = pageBytes && perRow > 0 ? Math.max(25, Math.min(this.pageSize, Math.round(pageBytes / perRow))) : this.pageSize;
+    if (after < last.upTo) this.enqueue(after, last.upTo, limit);
   }
 
-  private readRows(after: number, upTo: number, descending: boolean): Promise<StoredUpdate[]> {
+  private readRows(after: number, upTo: number, descending: boolean, limit = this.pageSize): Promise<StoredUpdate[]> {
     const { plan } = this.format;
     return this.deps.repo.page(this.deps.runtime.db, {
       parties: plan.parties,
       kinds: plan.kinds,
-      limit: this.pageSize,
+      limit,
       after,
       upTo,
       descending,
@@ -208,7 +221,7 @@ export class UpdateStream<T = JsGetUpdatesResponse> {
   private async readPage(after: number, upTo: number, descending: boolean): Promise<RenderedPage<T>> {
     const rows = await this.readRows(after, upTo, descending);
     const items = rows.length ? await this.rendering.render(rows) : [];
-    return { rows: rows.length, lastOffset: rows.length ? rows[rows.length - 1].offset : 0, items };
+    return { limit: this.pageSize, rows: rows.length, lastOffset: rows.length ? rows[rows.length - 1].offset : 0, items };
   }
 
   private async waitForCommit(idleMs: number | null): Promise<boolean> {
@@ -268,9 +281,10 @@ export class UpdatesReader {
   openText(claims: Claims, req: GetUpdatesRequest, pageSize: number): Promise<UpdateStream<string>> {
     return this.openWith(claims, req, pageSize, (_, format) => ({
       payloadAs: 'text',
-      // Two pages ahead keep the database, the renderer's thread and the socket busy at once; the byte cap keeps a
-      // paused client of large updates at one page ahead.
+      // Pages read ahead keep the database, the renderer's thread and the socket busy at once; the byte caps keep the
+      // memory of a paused client bounded whatever the size of its updates.
       readAhead: { pages: 4, bytes: 1 << 20 },
+      pageBytes: 384 << 10,
       render: (rows) => this.renderer.render(rows as unknown as StoredUpdateText[], format),
       checkpoint: (e) => JSON.stringify(e),
     }));

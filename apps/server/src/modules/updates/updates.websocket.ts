@@ -15,7 +15,7 @@ import { IDLE, UpdatesReader, type UpdateStream } from './update-stream';
 
 /** Most bytes handed to a socket and not yet flushed before the stream stops reading. */
 const HIGH_WATER_BYTES = 1 << 20;
-const PAGE_SIZE = 250;
+const PAGE_SIZE = 500;
 
 /**
  * WebSocket `GET /v2/updates` and `GET /v2/updates/flats` (asyncapi.yaml): the token comes in the sub-protocol list
