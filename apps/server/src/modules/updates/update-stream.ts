@@ -284,7 +284,7 @@ export class UpdatesReader {
       // Pages read ahead keep the database, the renderer's thread and the socket busy at once; the byte caps keep the
       // memory of a paused client bounded whatever the size of its updates.
       readAhead: { pages: 4, bytes: 1 << 20 },
-      pageBytes: 384 << 10,
+      pageBytes: 512 << 10,
       render: (rows) => this.renderer.render(rows as unknown as StoredUpdateText[], format),
       checkpoint: (e) => JSON.stringify(e),
     }));
