@@ -3,7 +3,6 @@ import {
   authorizeUpdateFormat,
   compileUpdateFormat,
   offsetCheckpoint,
-  projectUpdate,
   resolveUpdateFormat,
   validateUpdatesRequest,
   type Claims,
@@ -18,7 +17,7 @@ import { CommitNotifier, LedgerUpdatesRepository, LookupCoalescer, type LedgerPo
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../infrastructure/participant-identity';
 import { PageRenderer } from './rendering/page-renderer';
-import type { StoredUpdateText } from './rendering/render-page';
+import { projectPage, type StoredUpdateText } from './rendering/render-page';
 
 /** Returned by `next` when an idle timeout passed without a new element. */
 export const IDLE = Symbol('idle');
@@ -265,14 +264,7 @@ export class UpdatesReader {
       // No read-ahead: a list's page size covers what it collects (pageSize ≥ its `take` up to 1,000), so a page read
       // ahead would mostly be read for nothing.
       readAhead: { pages: 0, bytes: 0 },
-      render: (rows) => {
-        const out: JsGetUpdatesResponse[] = [];
-        for (const r of rows) {
-          const e = projectUpdate(r, compiled);
-          if (e) out.push(e);
-        }
-        return out;
-      },
+      render: (rows) => projectPage(rows, compiled),
       checkpoint: (e) => e,
     }));
   }

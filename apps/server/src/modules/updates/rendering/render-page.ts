@@ -1,4 +1,11 @@
-import { compileUpdateFormat, projectUpdate, type CompiledUpdateFormat, type StoredUpdate, type UpdateFormat } from '@ledgerline/domain';
+import {
+  compileUpdateFormat,
+  projectUpdate,
+  type CompiledUpdateFormat,
+  type JsGetUpdatesResponse,
+  type StoredUpdate,
+  type UpdateFormat,
+} from '@ledgerline/domain';
 
 /** A stored update whose payload is still JSON text (as read with `payload::text`). */
 export type StoredUpdateText = Omit<StoredUpdate, 'payload'> & { payload: string };
@@ -17,17 +24,22 @@ function compiledFormat(format: UpdateFormat): CompiledUpdateFormat {
   return c;
 }
 
+/** A page's stream elements, in page order, leaving out updates with nothing visible to the format. */
+export function projectPage(rows: readonly StoredUpdate[], format: CompiledUpdateFormat): JsGetUpdatesResponse[] {
+  const out: JsGetUpdatesResponse[] = [];
+  for (const r of rows) {
+    const e = projectUpdate(r, format);
+    if (e) out.push(e);
+  }
+  return out;
+}
+
 /**
  * Renders a page for the WebSocket stream: each update as the JSON text of its JsGetUpdatesResponse, in page order,
  * leaving out updates with nothing visible to the format. Runs in the rendering worker (or in-thread when there is none);
  * the rules are the domain's projectUpdate.
  */
 export function renderPageText(rows: readonly StoredUpdateText[], format: UpdateFormat): string[] {
-  const f = compiledFormat(format);
-  const out: string[] = [];
-  for (const r of rows) {
-    const e = projectUpdate({ ...r, payload: JSON.parse(r.payload) }, f);
-    if (e) out.push(JSON.stringify(e));
-  }
-  return out;
+  const parsed = rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as unknown }));
+  return projectPage(parsed, compiledFormat(format)).map((e) => JSON.stringify(e));
 }
