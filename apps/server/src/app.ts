@@ -4,11 +4,14 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { AppModule } from './app.module';
 import { AllExceptionsFilter, sendError } from './http/all-exceptions.filter';
 import { configureFastify, traceIdOf } from './http/fastify-setup';
+import { installLeanAsyncResourceBind } from './http/lean-async-resource-bind';
 import { RouteCatalog } from './http/route-catalog';
 import type { LedgerRuntime } from './infrastructure/runtime';
 
 /** Builds the HTTP application on a started runtime (used by main.ts and by the end-to-end tests). */
 export async function createApp(runtime: LedgerRuntime): Promise<NestFastifyApplication> {
+  // Fastify binds every request body's parser callback to an AsyncResource: keep that cheap (see the module).
+  installLeanAsyncResourceBind();
   const adapter = new FastifyAdapter({
     // Party ids in paths reach 185 + 2 + 68 characters; Fastify's default limit (100) would answer 404.
     routerOptions: { maxParamLength: 4096 },
