@@ -6,13 +6,12 @@
  * requests, and the writer's batches (size, duration) from the server's metrics.
  *
  * The service runs as a child process (node dist/apps/server/src/main.js) on a throwaway database; this process is the
- * load generator (node:http, keep-alive, one connection per client).
+ * load generator (bench/lib/http-client: undici's pool, keep-alive, one connection per client).
  * Knobs: BENCH_DATABASE_URL, BENCH_CONCURRENCY (default "16,64"), BENCH_DURATION_MS (default 5000), BENCH_WARMUP_MS (1000),
  * BENCH_PARTIES (distinct external parties, default 64). Target at 64 clients: ≥ 2,500/s, ≥ 0.5× baseline, p99 ≤ 100 ms.
  */
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
-import http from 'node:http';
 import path from 'node:path';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { hashPreparedTransaction, parsePublicKey, verifySignature } from '@ledgerline/canton';
@@ -20,6 +19,7 @@ import { mintHs256Token } from '@ledgerline/auth';
 import { openDatabase, seedPartySigningKeys } from '@ledgerline/store';
 import { loadParticipantIdentity } from '../apps/server/src/infrastructure/participant-identity';
 import { appendBaseline, envInt, fmt, printTable, runConcurrent, withBenchDatabase, type RunResult } from './lib';
+import { closeFastFetch, fastFetch } from './lib/http-client';
 import { createNode, executeRequest, externalParty, freshContractId, preparedTransaction, type ExternalParty } from './lib/external-signing';
 
 const concurrencies = (process.env.BENCH_CONCURRENCY ?? '16,64').split(',').map((s) => Number(s.trim()));
@@ -30,19 +30,9 @@ const SECRET = 'bench-secret-bench-secret-bench';
 const PORT = 17000 + Math.floor(Math.random() * 1000);
 const USER = 'bench-app';
 
-function post(agent: http.Agent, pathname: string, body: string, token: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port: PORT, path: pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${token}` } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+async function post(pathname: string, body: string, token: string): Promise<{ status: number; text: string }> {
+  const res = await fastFetch(`http://127.0.0.1:${PORT}${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
+  return { status: res.status, text: await res.text() };
 }
 
 async function get(pathname: string, token?: string): Promise<{ status: number; text: string }> {
@@ -101,7 +91,7 @@ async function main(): Promise<void> {
         ]);
       }
       await database.close();
-      const created = await post(new http.Agent(), '/v2/users', JSON.stringify({ user: { id: USER, primaryParty: '' }, rights: [{ kind: { CanExecuteAsAnyParty: { value: {} } } }] }), adminToken);
+      const created = await post('/v2/users', JSON.stringify({ user: { id: USER, primaryParty: '' }, rights: [{ kind: { CanExecuteAsAnyParty: { value: {} } } }] }), adminToken);
       if (created.status !== 200) throw new Error(`create user: ${created.status} ${created.text}`);
       const token = await mintHs256Token({ secret: SECRET, userId: USER, participantId, expiresInSeconds: 3600 });
 
@@ -126,7 +116,6 @@ async function main(): Promise<void> {
       const results: Array<{ concurrency: number; baseline: RunResult; exec: RunResult; batch: number; batchMs: number }> = [];
       for (const concurrency of concurrencies) {
         const baseline = await appendBaseline(url, { concurrency: 64, durationMs, warmupMs });
-        const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
         const sizeBefore = await histogram('ledgerline_append_batch_size');
         const durBefore = await histogram('ledgerline_append_batch_duration_seconds');
         const exec = await runConcurrent({
@@ -136,11 +125,11 @@ async function main(): Promise<void> {
           op: async () => {
             const p = prepared[next++];
             if (!p) throw new Error('ran out of prepared requests');
-            const r = await post(agent, '/v2/interactive-submission/executeAndWait', p.body, token);
+            const r = await post('/v2/interactive-submission/executeAndWait', p.body, token);
             if (r.status !== 200) throw new Error(`${r.status} ${r.text}`);
           },
         });
-        agent.destroy();
+        await closeFastFetch();
         const sizeAfter = await histogram('ledgerline_append_batch_size');
         const durAfter = await histogram('ledgerline_append_batch_duration_seconds');
         if (exec.errors) throw new Error(`${exec.errors} executions failed: ${String(exec.firstError)}`);
