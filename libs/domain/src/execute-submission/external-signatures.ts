@@ -1,4 +1,4 @@
-import { verifySignatureAsync, type ParsedPublicKey } from '@ledgerline/canton';
+import { verifySignature, verifySignatureAsync, type ParsedPublicKey } from '@ledgerline/canton';
 import { failedToExecute } from '../ledger-model/errors';
 import type { ValidSignature } from './request-validation';
 
@@ -12,8 +12,14 @@ export interface PartySigningKeys {
  * External-signature verification (behaviour.md §F.4): every actAs party must have signed; signatures of other parties are
  * ignored; a party must have registered keys, must not send more signatures than it has keys, and must reach its
  * threshold of valid signatures from distinct registered keys over the raw 32-byte hash. Any failure is
- * FAILED_TO_EXECUTE_TRANSACTION with the reference's message. The signatures are verified concurrently on libuv's thread
- * pool; the checks and messages are decided in the order above, as if one after the other.
+ * FAILED_TO_EXECUTE_TRANSACTION with the reference's message. The checks and messages are decided in the order above, as
+ * if one after the other.
+ *
+ * Where: a request with one signature to check (the usual single-key party) verifies it in place (~70 µs of Ed25519);
+ * several are verified concurrently on libuv's thread pool. Measured on the 2-core target machine, handing the single
+ * verification to the pool cost more than it saved: its answer waits for the event loop (2.4–5.3 ms per execution under
+ * load, against 0.1–0.7 ms in place), and executeAndWait at 64 clients went from 1,347–1,437/s (p99 73–111 ms) to
+ * 1,542–1,605/s (p99 57–61 ms) in place.
  */
 export async function verifyExternalSignatures(args: {
   actAs: readonly string[];
@@ -23,6 +29,9 @@ export async function verifyExternalSignatures(args: {
 }): Promise<void> {
   const unsigned = args.actAs.filter((p) => !(args.signatures.get(p)?.length));
   if (unsigned.length) throw failedToExecute(`The following actAs parties did not provide an external signature: ${unsigned.join(', ')}`);
+  let toVerify = 0;
+  for (const party of args.actAs) toVerify += args.signatures.get(party)!.length;
+  const verify: (...a: Parameters<typeof verifySignature>) => boolean | Promise<boolean> = toVerify === 1 ? verifySignature : verifySignatureAsync;
   const checks = args.actAs.map((party) => {
     const keys = args.keysOf(party);
     const sigs = args.signatures.get(party)!;
@@ -32,7 +41,7 @@ export async function verifyExternalSignatures(args: {
       const key = byFingerprint.get(s.signedBy);
       return key === undefined
         ? false
-        : verifySignatureAsync({ format: s.format, signature: s.signature, signingAlgorithmSpec: s.signingAlgorithmSpec }, key, args.hash);
+        : verify({ format: s.format, signature: s.signature, signingAlgorithmSpec: s.signingAlgorithmSpec }, key, args.hash);
     });
     return { party, keys, sigs, results };
   });
