@@ -16,19 +16,39 @@ export interface FastResponse {
   json(): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-export async function fastFetch(url: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<FastResponse> {
+export function fastFetch(url: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<FastResponse> {
   const u = new URL(url);
   let pool = pools.get(u.origin);
   if (!pool) {
     pool = new Pool(u.origin, { connections: 256, pipelining: 1 });
     pools.set(u.origin, pool);
   }
-  const res = await pool.request({ path: u.pathname + u.search, method: (init.method ?? 'GET') as 'GET', headers: init.headers, body: init.body });
-  const chunks: Buffer[] = [];
-  for await (const c of res.body) chunks.push(c as Buffer);
-  const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
-  const status = res.statusCode;
-  return { status, ok: status >= 200 && status < 300, headers: res.headers, text: async () => text, json: async () => JSON.parse(text) };
+  // undici's dispatch API: the body's chunks are collected as they come, without a stream object per response.
+  return new Promise<FastResponse>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let status = 0;
+    let headers: Record<string, string | string[] | undefined> = {};
+    pool.dispatch(
+      { origin: u.origin, path: u.pathname + u.search, method: (init.method ?? 'GET') as 'GET', headers: init.headers, body: init.body },
+      {
+        onRequestStart() {},
+        onResponseStart(_controller, statusCode, responseHeaders) {
+          status = statusCode;
+          headers = responseHeaders as Record<string, string | string[] | undefined>;
+        },
+        onResponseData(_controller, chunk) {
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+          resolve({ status, ok: status >= 200 && status < 300, headers, text: async () => text, json: async () => JSON.parse(text) });
+        },
+        onResponseError(_controller, err) {
+          reject(err);
+        },
+      },
+    );
+  });
 }
 
 /** Closes the pools (ends the keep-alive connections); the next fastFetch opens new ones. */
