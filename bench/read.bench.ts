@@ -5,7 +5,7 @@
  *   (c) POST /v2/updates/transaction-by-id from 16 concurrent clients.
  * Each next to its baseline measured in the same run on the same database: the raw SQL read of the same rows through
  * `pg` (keyset pages / lookups by update id, JSON payloads parsed). The server runs as a child process; its resident
- * memory (VmRSS) is sampled every 100 ms throughout.
+ * memory (VmRSS) is sampled every 100 ms throughout, and reported at every tenth of the WebSocket stream.
  *
  * Knobs: BENCH_DATABASE_URL, BENCH_READ_UPDATES (default 100000), BENCH_DURATION_MS (transaction-by-id, default 5000),
  * BENCH_WARMUP_MS (default 1000), BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. --cpu-prof),
@@ -215,8 +215,12 @@ async function main(): Promise<void> {
         }
         return { n, perSec: (n / (performance.now() - t)) * 1000 };
       };
+      // The server's RSS at every tenth of the stream: flat memory means these do not grow with the updates streamed.
+      const rssTrace: number[] = [];
+      const tenth = Math.max(1, Math.floor(UPDATES / 10));
       const wsAll = () =>
         new Promise<{ n: number; perSec: number }>((resolve, reject) => {
+          rssTrace.length = 0;
           const ws = new WebSocket(`ws://127.0.0.1:${port}/v2/updates`, ['daml.ws.auth', `jwt.token.${token}`]);
           let n = 0;
           let last = 0;
@@ -231,6 +235,7 @@ async function main(): Promise<void> {
             if (o !== last + 1) reject(new Error(`unexpected message after ${last}: ${data.toString().slice(0, 200)}`));
             last = o;
             n++;
+            if (n % tenth === 0) rssTrace.push(Math.round(rss.sample()));
           });
           ws.on('close', () => resolve({ n, perSec: (n / (performance.now() - t)) * 1000 }));
           ws.on('error', reject);
@@ -243,6 +248,7 @@ async function main(): Promise<void> {
       const ratioB = wsB.perSec / rawB.perSec;
       rows.push([`(b) WebSocket, whole range (${wsB.n} updates), updates/s`, rawB.perSec, wsB.perSec, `${fmt(ratioB, 2)}×`, '-', '-', rss.phase()]);
       verdicts.push(`WebSocket ≥ 30,000 updates/s and ≥ 0.3× raw: ${wsB.perSec >= 30_000 && ratioB >= 0.3 ? 'met' : 'MISSED'} (${fmt(wsB.perSec)} /s, ${fmt(ratioB, 2)}×)`);
+      verdicts.push(`server RSS (MB) at each tenth of the WebSocket stream: ${rssTrace.join(', ')}`);
       }
 
       // (c) transaction-by-id, 16 concurrent clients, random ids.
