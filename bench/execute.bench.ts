@@ -20,6 +20,7 @@ import { openDatabase, seedPartySigningKeys } from '@ledgerline/store';
 import { loadParticipantIdentity } from '../apps/server/src/infrastructure/participant-identity';
 import { appendBaseline, envInt, fmt, printTable, runConcurrent, withBenchDatabase, type RunResult } from './lib';
 import { closeFastFetch, fastFetch } from './lib/http-client';
+import { cpuPerOp, cpuSnapshot } from './lib/cpu';
 import { createNode, executeRequest, externalParty, freshContractId, preparedTransaction, type ExternalParty } from './lib/external-signing';
 
 const concurrencies = (process.env.BENCH_CONCURRENCY ?? '16,64').split(',').map((s) => Number(s.trim()));
@@ -113,11 +114,12 @@ async function main(): Promise<void> {
       console.log(`prepared and signed ${total} requests in ${fmt((performance.now() - t0) / 1000)} s (${fmt(JSON.stringify(prepared[0].body).length)} bytes each)`);
 
       let next = 0;
-      const results: Array<{ concurrency: number; baseline: RunResult; exec: RunResult; batch: number; batchMs: number }> = [];
+      const results: Array<{ concurrency: number; baseline: RunResult; exec: RunResult; batch: number; batchMs: number; cpu?: { server: number; client: number; rest: number } }> = [];
       for (const concurrency of concurrencies) {
         const baseline = await appendBaseline(url, { concurrency: 64, durationMs, warmupMs });
         const sizeBefore = await histogram('ledgerline_append_batch_size');
         const durBefore = await histogram('ledgerline_append_batch_duration_seconds');
+        const cpuBefore = cpuSnapshot(server.pid!);
         const exec = await runConcurrent({
           concurrency,
           durationMs,
@@ -129,12 +131,15 @@ async function main(): Promise<void> {
             if (r.status !== 200) throw new Error(`${r.status} ${r.text}`);
           },
         });
+        const cpuAfter = cpuSnapshot(server.pid!);
         await closeFastFetch();
         const sizeAfter = await histogram('ledgerline_append_batch_size');
         const durAfter = await histogram('ledgerline_append_batch_duration_seconds');
         if (exec.errors) throw new Error(`${exec.errors} executions failed: ${String(exec.firstError)}`);
         const batches = sizeAfter.count - sizeBefore.count;
-        results.push({ concurrency, baseline, exec, batch: (sizeAfter.sum - sizeBefore.sum) / batches, batchMs: ((durAfter.sum - durBefore.sum) / batches) * 1000 });
+        // Every committed work of the window (warm-up included) against the CPU of the same window.
+        const cpu = cpuPerOp(cpuBefore, cpuAfter, sizeAfter.sum - sizeBefore.sum);
+        results.push({ concurrency, baseline, exec, batch: (sizeAfter.sum - sizeBefore.sum) / batches, batchMs: ((durAfter.sum - durBefore.sum) / batches) * 1000, cpu });
       }
 
       // Where the time goes: the CPU stages of one execution, measured alone on requests of the same shape.
@@ -158,8 +163,20 @@ async function main(): Promise<void> {
 
       console.log();
       printTable([
-        ['clients', 'executions/s', 'p50 ms', 'p99 ms', 'baseline/s (64)', 'ratio', 'mean batch', 'batch ms'],
-        ...results.map((r) => [String(r.concurrency), r.exec.opsPerSec, r.exec.latency.p50, r.exec.latency.p99, r.baseline.opsPerSec, `${fmt(r.exec.opsPerSec / r.baseline.opsPerSec, 2)}×`, r.batch, r.batchMs]),
+        ['clients', 'executions/s', 'p50 ms', 'p99 ms', 'baseline/s (64)', 'ratio', 'mean batch', 'batch ms', 'CPU µs/exec: server', 'postgres+rest', 'load gen'],
+        ...results.map((r) => [
+          String(r.concurrency),
+          r.exec.opsPerSec,
+          r.exec.latency.p50,
+          r.exec.latency.p99,
+          r.baseline.opsPerSec,
+          `${fmt(r.exec.opsPerSec / r.baseline.opsPerSec, 2)}×`,
+          r.batch,
+          r.batchMs,
+          r.cpu ? r.cpu.server : '-',
+          r.cpu ? r.cpu.rest : '-',
+          r.cpu ? r.cpu.client : '-',
+        ]),
       ]);
       console.log('\nper-execution CPU, measured alone (µs):');
       printTable([

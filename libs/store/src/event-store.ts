@@ -6,6 +6,7 @@ import type { DB } from './schema';
 import { isDatabaseUnavailable, prepared } from './database';
 import { applyProjections } from './projections/registry';
 import { ColumnTypes, RowBuffer } from './projections/row-buffer';
+import { rememberDataJson } from './projections/event-json';
 
 /** What a unit of work sees: the open transaction (reads see earlier work of the same batch) and `append`. */
 export interface WriteTx {
@@ -233,6 +234,7 @@ export class EventStore {
                 };
               }
               const ce: CommittedEvent = { seq, type: e.type, stream: e.stream, data: e.data, update: header, recordedAt };
+              rememberDataJson(ce, dataText);
               rows.add('event_log', [
                 {
                   seq,

@@ -1,3 +1,4 @@
+import { dataJsonOf } from './event-json';
 import type { Projection } from './registry';
 
 /**
@@ -24,7 +25,7 @@ export const ledgerUpdatesProjection: Projection = {
           record_time: h.recordTime,
           command_id: h.commandId ?? null,
           seq: event.seq,
-          payload: JSON.stringify(event.data),
+          payload: dataJsonOf(event),
         },
       ],
       ledger_update_parties: [...new Set(h.parties)].map((party) => ({ party, ledger_offset: h.offset })),

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CpuTurns } from '../../infrastructure/cpu-turns';
 import { ExecuteSubmissionHandler } from './commands/execute-submission.handler';
 import { ExecuteAndWaitRoute } from './execute-and-wait.route';
 import { InFlightSubmissions } from './in-flight-submissions';
@@ -8,6 +9,6 @@ import { SigningKeysCache } from './signing-keys.cache';
 /** Interactive submission, execution side: executeAndWait and execute. */
 @Module({
   controllers: [InteractiveExecutionController],
-  providers: [ExecuteSubmissionHandler, InFlightSubmissions, SigningKeysCache, ExecuteAndWaitRoute],
+  providers: [ExecuteSubmissionHandler, InFlightSubmissions, SigningKeysCache, ExecuteAndWaitRoute, CpuTurns],
 })
 export class InteractiveExecutionModule {}
