@@ -103,6 +103,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const logLevel = str('LEDGER_LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) problems.push(`LEDGER_LOG_LEVEL must be one of fatal,error,warn,info,debug,trace,silent (got '${logLevel}')`);
 
+  // Read by @ledgerline/canton when it loads (ed25519.ts); checked here so a typo stops the service like any other.
+  const ed25519Backend = str('LEDGER_ED25519_BACKEND');
+  if (ed25519Backend !== undefined && !['libsodium', 'openssl'].includes(ed25519Backend)) problems.push(`LEDGER_ED25519_BACKEND must be one of libsodium,openssl (got '${ed25519Backend}')`);
+
   const config: LedgerConfig = {
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     host: str('HOST') ?? '0.0.0.0',

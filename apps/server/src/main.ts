@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { makeLogger, startRuntime } from './infrastructure/runtime';
+import { ed25519Backend } from '@ledgerline/canton';
 
 async function main(): Promise<void> {
   let config;
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
   const app = await createApp(runtime);
   await app.listen({ port: config.port, host: config.host });
   logger.info(
-    { port: config.port, participantId: runtime.identity.participantId, synchronizers: runtime.identity.synchronizers.map((s) => s.id) },
+    { port: config.port, participantId: runtime.identity.participantId, synchronizers: runtime.identity.synchronizers.map((s) => s.id), ed25519: ed25519Backend },
     `Ledgerline listening on http://${config.host}:${config.port}`,
   );
 

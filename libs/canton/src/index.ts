@@ -5,6 +5,7 @@ export * from './multihash';
 export * from './keys';
 export * from './fingerprint';
 export * from './signatures';
+export * from './ed25519';
 export * from './contract-keys';
 export * from './prepared-transaction-hash';
 export * from './ids';

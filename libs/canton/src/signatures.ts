@@ -1,4 +1,5 @@
 import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
+import { ed25519Verify } from './ed25519';
 import { parsePublicKey, ParsedPublicKey, PublicKeyInput } from './keys';
 
 export type SignatureFormatName = 'RAW' | 'DER' | 'CONCAT' | 'SYMBOLIC';
@@ -82,8 +83,10 @@ function sigBytes(sig: Uint8Array | string): Buffer | undefined {
   return undefined;
 }
 
-/** What a signature check needs once the inputs are validated: node:crypto's verify arguments. */
-type VerifyCall = [algorithm: string | null, key: KeyObject | { key: KeyObject; dsaEncoding: 'der' }, signature: Buffer];
+/** What a signature check needs once the inputs are validated: an Ed25519 check, or node:crypto's verify arguments. */
+type VerifyCall =
+  | { ed25519: { key: ParsedPublicKey; signature: Buffer } }
+  | [algorithm: string, key: { key: KeyObject; dsaEncoding: 'der' }, signature: Buffer];
 
 /** The verify call for a signature under Canton's rules, or false if the combination can never verify. */
 function verifyCall(signature: SignatureInput, publicKey: PublicKeyInput | ParsedPublicKey, message: Uint8Array): VerifyCall | false {
@@ -98,8 +101,8 @@ function verifyCall(signature: SignatureInput, publicKey: PublicKeyInput | Parse
     if (!bytes || bytes.length === 0) return false;
     switch (algo.value) {
       case 'ED25519':
-        if (key.keySpec !== 'EC_CURVE25519' || format !== 'CONCAT' || bytes.length !== 64) return false;
-        return [null, key.keyObject, bytes];
+        if (key.keySpec !== 'EC_CURVE25519' || format !== 'CONCAT' || bytes.length !== 64 || !key.raw) return false;
+        return { ed25519: { key, signature: bytes } };
       case 'EC_DSA_SHA_256':
         if ((key.keySpec !== 'EC_P256' && key.keySpec !== 'EC_SECP256K1') || format !== 'DER') return false;
         return ['sha256', { key: key.keyObject, dsaEncoding: 'der' }, bytes];
@@ -126,6 +129,7 @@ export function verifySignature(
 ): boolean {
   const call = verifyCall(signature, publicKey, message);
   if (!call) return false;
+  if ('ed25519' in call) return ed25519Verify(call.ed25519.signature, message, call.ed25519.key.raw!, call.ed25519.key.keyObject);
   try {
     return cryptoVerify(call[0], message, call[1], call[2]);
   } catch {
@@ -134,8 +138,8 @@ export function verifySignature(
 }
 
 /**
- * `verifySignature` on libuv's thread pool (node:crypto's asynchronous verify): the same rules and answers, without
- * holding the event loop for the ~70 µs an Ed25519 verification takes.
+ * `verifySignature` for several signatures at once: ECDSA on libuv's thread pool (node:crypto's asynchronous verify),
+ * Ed25519 in place (libsodium's ~55 µs check costs less than the hand-off). The same rules and answers.
  */
 export function verifySignatureAsync(
   signature: SignatureInput,
@@ -144,6 +148,7 @@ export function verifySignatureAsync(
 ): Promise<boolean> {
   const call = verifyCall(signature, publicKey, message);
   if (!call) return Promise.resolve(false);
+  if ('ed25519' in call) return Promise.resolve(ed25519Verify(call.ed25519.signature, message, call.ed25519.key.raw!, call.ed25519.key.keyObject));
   return new Promise((resolve) => {
     try {
       cryptoVerify(call[0], message, call[1], call[2], (err, ok) => resolve(!err && ok));

@@ -15,3 +15,18 @@ describe('boolean settings (LEDGER_WS_RENDER_WORKER)', () => {
     }
   });
 });
+
+describe('LEDGER_ED25519_BACKEND', () => {
+  it('accepts libsodium and openssl (or unset) and refuses anything else with one clear problem', () => {
+    expect(() => loadConfig({}, '/app')).not.toThrow();
+    expect(() => loadConfig({ LEDGER_ED25519_BACKEND: 'libsodium' }, '/app')).not.toThrow();
+    expect(() => loadConfig({ LEDGER_ED25519_BACKEND: 'openssl' }, '/app')).not.toThrow();
+    try {
+      loadConfig({ LEDGER_ED25519_BACKEND: 'sodium' }, '/app');
+      expect.unreachable('a bad value must stop the configuration');
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      expect((e as ConfigError).problems).toEqual(["LEDGER_ED25519_BACKEND must be one of libsodium,openssl (got 'sodium')"]);
+    }
+  });
+});

@@ -15,11 +15,10 @@ export interface PartySigningKeys {
  * FAILED_TO_EXECUTE_TRANSACTION with the reference's message. The checks and messages are decided in the order above, as
  * if one after the other.
  *
- * Where: a request with one signature to check (the usual single-key party) verifies it in place (~70 µs of Ed25519);
- * several are verified concurrently on libuv's thread pool. Measured on the 2-core target machine, handing the single
- * verification to the pool cost more than it saved: its answer waits for the event loop (2.4–5.3 ms per execution under
- * load, against 0.1–0.7 ms in place), and executeAndWait at 64 clients went from 1,347–1,437/s (p99 73–111 ms) to
- * 1,542–1,605/s (p99 57–61 ms) in place.
+ * Where: a request with one signature to check (the usual single-key party) verifies it in place; several go through
+ * `verifySignatureAsync` (ECDSA on libuv's thread pool, Ed25519 in place: libsodium's ~55 µs check costs less than the
+ * hand-off). Measured on the 2-core target, handing a single verification to the pool cost more than it saved: its answer
+ * waits for the event loop (2.4–5.3 ms per execution under load, against 0.1–0.7 ms in place).
  */
 export async function verifyExternalSignatures(args: {
   actAs: readonly string[];
