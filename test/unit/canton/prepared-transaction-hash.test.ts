@@ -18,12 +18,15 @@ import {
   hashNode,
   hashPreparedTransaction,
   hashTransaction,
+  rawCreateNodes,
   setCreateKey,
   setExerciseKey,
   setFetchKey,
   setQueryByKey,
   type GlobalKeyWithMaintainers,
 } from '@ledgerline/canton';
+import { createdEventBlobOf } from '@ledgerline/domain';
+import { BinaryWriter, WireType } from '@protobuf-ts/runtime';
 import { ALICE, complexFixture, hex64, node, simpleFixture, SYNC, TEMPLATE_ID, val } from './fixtures';
 
 const sha = (...parts: Uint8Array[]) => {
@@ -527,5 +530,56 @@ describe('prepared transaction hash: oracles', () => {
     for (const big of ['9007199254740993', '-9223372036854775808', '9223372036854775807', '-9007199254740995']) {
       expect(await walletHash(complexFixture(big))).toBe(hashPreparedTransaction(complexFixture(big), 2).toString('hex'));
     }
+  });
+});
+
+describe("createdEventBlob from the Create node's own bytes (rawCreateNodes)", () => {
+  const createsOf = (pt: PreparedTransaction) =>
+    (pt.transaction?.nodes ?? []).flatMap((n) =>
+      n.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind === 'create' ? [{ id: n.nodeId, create: n.versionedNode.v1.nodeType.create }] : [],
+    );
+
+  it('gives, for every Create node of random transactions (every value kind, keys, nesting), the same blob as encoding the decoded node', () => {
+    fc.assert(
+      fc.property(fc.array(treeArb, { minLength: 1, maxLength: 3 }), metadataArb, fc.nat(), fc.bigInt({ min: 0n, max: 1n << 62n }), (roots, md, salt, at) => {
+        const bytes = PreparedTransaction.toBinary(buildTx(roots, md, salt));
+        const decoded = PreparedTransaction.fromBinary(bytes);
+        const raw = rawCreateNodes(bytes);
+        expect(raw).toBeDefined();
+        const creates = createsOf(decoded);
+        expect([...raw!.keys()].sort()).toEqual(creates.map((c) => c.id).sort());
+        for (const { id, create } of creates) expect(createdEventBlobOf(create, at, raw!.get(id))).toBe(createdEventBlobOf(create, at));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('keeps a contract key (an unknown field to protobuf-ts) and a zero createdAt as the encoder does', () => {
+    const pt = complexFixture();
+    const c = createsOf(pt)[0];
+    setCreateKey(c.create, { templateId: TEMPLATE_ID, key: val.party(ALICE), maintainers: [ALICE] });
+    const bytes = PreparedTransaction.toBinary(pt);
+    const decoded = createsOf(PreparedTransaction.fromBinary(bytes))[0];
+    const raw = rawCreateNodes(bytes)!.get(decoded.id);
+    expect(createdEventBlobOf(decoded.create, 0n, raw)).toBe(createdEventBlobOf(decoded.create, 0n));
+  });
+
+  it('declines encodings where protobuf would merge or override (a repeated transaction, node id or node type) and bytes that do not parse', () => {
+    const bytes = PreparedTransaction.toBinary(complexFixture());
+    expect(rawCreateNodes(bytes)).toBeDefined();
+    // The transaction field twice: protobuf merges the two messages.
+    const twice = Buffer.concat([bytes, Buffer.from(new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(new Uint8Array(0)).finish())]);
+    expect(rawCreateNodes(twice)).toBeUndefined();
+    // A node whose v1 sets the node type twice (create, then create again): the last one wins when decoding.
+    const create = Buffer.from(new BinaryWriter().tag(2, WireType.LengthDelimited).string('cid').finish());
+    const v1 = Buffer.from(new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(create).tag(1, WireType.LengthDelimited).bytes(create).finish());
+    const nodeBytes = Buffer.from(new BinaryWriter().tag(1, WireType.LengthDelimited).string('0').tag(1000, WireType.LengthDelimited).bytes(v1).finish());
+    const txBytes = Buffer.from(new BinaryWriter().tag(3, WireType.LengthDelimited).bytes(nodeBytes).finish());
+    expect(rawCreateNodes(Buffer.from(new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(txBytes).finish()))).toBeUndefined();
+    // Two nodes with the same id.
+    const dup = Buffer.from(new BinaryWriter().tag(3, WireType.LengthDelimited).bytes(Buffer.from(new BinaryWriter().tag(1, WireType.LengthDelimited).string('0').tag(1000, WireType.LengthDelimited).bytes(Buffer.from(new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(create).finish())).finish())).finish());
+    expect(rawCreateNodes(Buffer.from(new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(Buffer.concat([dup, dup])).finish()))).toBeUndefined();
+    // Truncated bytes.
+    expect(rawCreateNodes(bytes.subarray(0, bytes.length - 3))).toBeUndefined();
   });
 });

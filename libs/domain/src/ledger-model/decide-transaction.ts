@@ -21,6 +21,8 @@ export interface DecideTransactionInput {
   contracts: ReadonlyMap<string, StoredContractState>;
   now: bigint;
   timeConfig: TimeBoundsConfig;
+  /** The client's bytes of each Create node by node id, embedded in `createdEventBlob` as they are (see createdEventBlobOf). */
+  rawCreates?: ReadonlyMap<string, Uint8Array>;
 }
 
 export interface DecidedTransaction {
@@ -44,6 +46,7 @@ export function decideTransaction(input: DecideTransactionInput): DecidedTransac
       ledgerEffectiveTime,
       externalTransactionHash: input.externalTransactionHash,
       submission: input.submission,
+      rawCreates: input.rawCreates,
     });
   } catch (e) {
     if (isLedgerError(e)) throw e;
