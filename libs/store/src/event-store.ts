@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { sql, Kysely, Transaction } from 'kysely';
 import { CommittedEvent, isLedgerError, isoMicros, NewEvent, nowMicros, transientFailure, UpdateHeader } from '@ledgerline/domain';
@@ -313,10 +313,8 @@ export class EventStore {
 
 /** Canton-form update id: `1220` + SHA-256 over the participant, the offset, the record time and the payload. */
 export function updateIdFor(participantId: string, offset: number, recordTime: string, payload: string): string {
-  return (
-    '1220' +
-    createHash('sha256').update(participantId).update('\u0000').update(String(offset)).update('\u0000').update(recordTime).update('\u0000').update(payload).digest('hex')
-  );
+  // One-shot hash of the UTF-8 concatenation: the same digest as feeding the parts one by one, without a Hash object.
+  return '1220' + hash('sha256', `${participantId}\u0000${offset}\u0000${recordTime}\u0000${payload}`, 'hex');
 }
 
 /**
