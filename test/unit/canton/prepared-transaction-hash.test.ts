@@ -557,7 +557,7 @@ describe("createdEventBlob from the Create node's own bytes (rawCreateNodes)", (
   it('keeps a contract key (an unknown field to protobuf-ts) and a zero createdAt as the encoder does', () => {
     const pt = complexFixture();
     const c = createsOf(pt)[0];
-    setCreateKey(c.create, { templateId: TEMPLATE_ID, key: val.party(ALICE), maintainers: [ALICE] });
+    setCreateKey(c.create, KEY);
     const bytes = PreparedTransaction.toBinary(pt);
     const decoded = createsOf(PreparedTransaction.fromBinary(bytes))[0];
     const raw = rawCreateNodes(bytes)!.get(decoded.id);
