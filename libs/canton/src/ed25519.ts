@@ -13,8 +13,6 @@ import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
  */
 interface Sodium {
   crypto_sign_verify_detached(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean;
-  crypto_sign_BYTES: number;
-  crypto_sign_PUBLICKEYBYTES: number;
 }
 
 function loadSodium(): Sodium | null {
