@@ -582,4 +582,45 @@ describe("createdEventBlob from the Create node's own bytes (rawCreateNodes)", (
     // Truncated bytes.
     expect(rawCreateNodes(bytes.subarray(0, bytes.length - 3))).toBeUndefined();
   });
+
+  it('declines a known field with another wire type or a group, where the decoder would split the bytes differently (a blob must never hold a node other than the one signed)', () => {
+    const ld = (no: number, b: Uint8Array) => Buffer.from(new BinaryWriter().tag(no, WireType.LengthDelimited).bytes(b).finish());
+    const createNode = (party: string) =>
+      Buffer.from(
+        DamlTransaction_Node.toBinary(
+          node('0', { oneofKind: 'create', create: { lfVersion: '2.1', contractId: '00' + hex64('c'), packageName: 'pkg', templateId: TEMPLATE_ID, argument: val.text(party), signatories: [party], stakeholders: [party] } }),
+        ),
+      );
+    const honest = createNode(ALICE);
+    const other = createNode('mallory::1220' + hex64('m'));
+    const padding = Buffer.from([0x01, 0x12, 0x05, 97, 97, 97, 97, 97]);
+    // (a) field 1 (version) opened as a group: the decoder reads it as a string and then sees the honest node; a scan
+    // that skipped the group would miss it.
+    const groupFraming = Buffer.concat([Buffer.from([0x0b, 0x08]), padding, ld(3, honest), Buffer.from([0x0c, 0x08]), padding]);
+    // (b) field 4 (node_seeds) with wire type fixed32: the decoder reads a NodeSeed holding the other node as an unknown
+    // field; a scan that skipped 4 bytes would see the other node as a node of the transaction.
+    const body = Buffer.concat([Buffer.from([0x28, 0x00]), ld(3, other), Buffer.from([0x12, 0x20]), Buffer.alloc(32, 7)]);
+    const wrongWireType = Buffer.concat([Buffer.from([0x25, (body.length & 0x7f) | 0x80, body.length >> 7]), body]);
+    const tx = Buffer.concat([ld(1, Buffer.from('2.1')), ld(2, Buffer.from('0')), groupFraming, wrongWireType, ld(1, Buffer.from('2.1'))]);
+    const pt = Buffer.concat([ld(1, tx)]);
+    const decoded = PreparedTransaction.fromBinary(pt);
+    expect(decoded.transaction!.nodes).toHaveLength(1); // the decoder sees only the honest node
+    expect(rawCreateNodes(pt)).toBeUndefined();
+    // Each trick on its own is declined too, and so is a known field of PreparedTransaction with a scalar wire type.
+    expect(rawCreateNodes(ld(1, Buffer.concat([ld(3, honest), groupFraming])))).toBeUndefined();
+    expect(rawCreateNodes(ld(1, Buffer.concat([ld(3, honest), wrongWireType])))).toBeUndefined();
+    expect(rawCreateNodes(Buffer.concat([ld(1, ld(3, honest)), Buffer.from([0x10, 0x01])]))).toBeUndefined();
+    // The same transaction plainly encoded is read.
+    expect([...rawCreateNodes(ld(1, ld(3, honest)))!.keys()]).toEqual(['0']);
+  });
+
+  it('keys nodes by their id as protobuf-ts decodes it (a leading BOM is kept)', () => {
+    const id = '\uFEFFx';
+    const n = DamlTransaction_Node.toBinary(
+      node(id, { oneofKind: 'create', create: { lfVersion: '2.1', contractId: '00' + hex64('c'), packageName: 'pkg', templateId: TEMPLATE_ID, argument: val.text('t'), signatories: [ALICE], stakeholders: [ALICE] } }),
+    );
+    const pt = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(new BinaryWriter().tag(3, WireType.LengthDelimited).bytes(n).finish()).finish();
+    expect(PreparedTransaction.fromBinary(pt).transaction!.nodes[0].nodeId).toBe(id);
+    expect([...rawCreateNodes(pt)!.keys()]).toEqual([id]);
+  });
 });
