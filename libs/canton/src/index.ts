@@ -6,7 +6,6 @@ export * from './keys';
 export * from './fingerprint';
 export * from './signatures';
 export * from './ed25519';
-export * from './prepared-transaction-bytes';
 export * from './contract-keys';
 export * from './prepared-transaction-hash';
 export * from './ids';

@@ -18,15 +18,12 @@ import {
   hashNode,
   hashPreparedTransaction,
   hashTransaction,
-  rawCreateNodes,
   setCreateKey,
   setExerciseKey,
   setFetchKey,
   setQueryByKey,
   type GlobalKeyWithMaintainers,
 } from '@ledgerline/canton';
-import { createdEventBlobOf } from '@ledgerline/domain';
-import { BinaryWriter, WireType } from '@protobuf-ts/runtime';
 import { ALICE, complexFixture, hex64, node, simpleFixture, SYNC, TEMPLATE_ID, val } from './fixtures';
 
 const sha = (...parts: Uint8Array[]) => {
@@ -530,97 +527,5 @@ describe('prepared transaction hash: oracles', () => {
     for (const big of ['9007199254740993', '-9223372036854775808', '9223372036854775807', '-9007199254740995']) {
       expect(await walletHash(complexFixture(big))).toBe(hashPreparedTransaction(complexFixture(big), 2).toString('hex'));
     }
-  });
-});
-
-describe("createdEventBlob from the Create node's own bytes (rawCreateNodes)", () => {
-  const createsOf = (pt: PreparedTransaction) =>
-    (pt.transaction?.nodes ?? []).flatMap((n) =>
-      n.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind === 'create' ? [{ id: n.nodeId, create: n.versionedNode.v1.nodeType.create }] : [],
-    );
-
-  it('gives, for every Create node of random transactions (every value kind, keys, nesting), the same blob as encoding the decoded node', () => {
-    fc.assert(
-      fc.property(fc.array(treeArb, { minLength: 1, maxLength: 3 }), metadataArb, fc.nat(), fc.bigInt({ min: 0n, max: 1n << 62n }), (roots, md, salt, at) => {
-        const bytes = PreparedTransaction.toBinary(buildTx(roots, md, salt));
-        const decoded = PreparedTransaction.fromBinary(bytes);
-        const raw = rawCreateNodes(bytes);
-        expect(raw).toBeDefined();
-        const creates = createsOf(decoded);
-        expect([...raw!.keys()].sort()).toEqual(creates.map((c) => c.id).sort());
-        for (const { id, create } of creates) expect(createdEventBlobOf(create, at, raw!.get(id))).toBe(createdEventBlobOf(create, at));
-      }),
-      { numRuns: 200 },
-    );
-  });
-
-  it('keeps a contract key (an unknown field to protobuf-ts) and a zero createdAt as the encoder does', () => {
-    const pt = complexFixture();
-    const c = createsOf(pt)[0];
-    setCreateKey(c.create, KEY);
-    const bytes = PreparedTransaction.toBinary(pt);
-    const decoded = createsOf(PreparedTransaction.fromBinary(bytes))[0];
-    const raw = rawCreateNodes(bytes)!.get(decoded.id);
-    expect(createdEventBlobOf(decoded.create, 0n, raw)).toBe(createdEventBlobOf(decoded.create, 0n));
-  });
-
-  it('declines encodings where protobuf would merge or override (a repeated transaction, node id or node type) and bytes that do not parse', () => {
-    const bytes = PreparedTransaction.toBinary(complexFixture());
-    expect(rawCreateNodes(bytes)).toBeDefined();
-    // The transaction field twice: protobuf merges the two messages.
-    const twice = Buffer.concat([bytes, Buffer.from(new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(new Uint8Array(0)).finish())]);
-    expect(rawCreateNodes(twice)).toBeUndefined();
-    // A node whose v1 sets the node type twice (create, then create again): the last one wins when decoding.
-    const create = Buffer.from(new BinaryWriter().tag(2, WireType.LengthDelimited).string('cid').finish());
-    const v1 = Buffer.from(new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(create).tag(1, WireType.LengthDelimited).bytes(create).finish());
-    const nodeBytes = Buffer.from(new BinaryWriter().tag(1, WireType.LengthDelimited).string('0').tag(1000, WireType.LengthDelimited).bytes(v1).finish());
-    const txBytes = Buffer.from(new BinaryWriter().tag(3, WireType.LengthDelimited).bytes(nodeBytes).finish());
-    expect(rawCreateNodes(Buffer.from(new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(txBytes).finish()))).toBeUndefined();
-    // Two nodes with the same id.
-    const dup = Buffer.from(new BinaryWriter().tag(3, WireType.LengthDelimited).bytes(Buffer.from(new BinaryWriter().tag(1, WireType.LengthDelimited).string('0').tag(1000, WireType.LengthDelimited).bytes(Buffer.from(new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(create).finish())).finish())).finish());
-    expect(rawCreateNodes(Buffer.from(new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(Buffer.concat([dup, dup])).finish()))).toBeUndefined();
-    // Truncated bytes.
-    expect(rawCreateNodes(bytes.subarray(0, bytes.length - 3))).toBeUndefined();
-  });
-
-  it('declines a known field with another wire type or a group, where the decoder would split the bytes differently (a blob must never hold a node other than the one signed)', () => {
-    const ld = (no: number, b: Uint8Array) => Buffer.from(new BinaryWriter().tag(no, WireType.LengthDelimited).bytes(b).finish());
-    const createNode = (party: string) =>
-      Buffer.from(
-        DamlTransaction_Node.toBinary(
-          node('0', { oneofKind: 'create', create: { lfVersion: '2.1', contractId: '00' + hex64('c'), packageName: 'pkg', templateId: TEMPLATE_ID, argument: val.text(party), signatories: [party], stakeholders: [party] } }),
-        ),
-      );
-    const honest = createNode(ALICE);
-    const other = createNode('mallory::1220' + hex64('m'));
-    const padding = Buffer.from([0x01, 0x12, 0x05, 97, 97, 97, 97, 97]);
-    // (a) field 1 (version) opened as a group: the decoder reads it as a string and then sees the honest node; a scan
-    // that skipped the group would miss it.
-    const groupFraming = Buffer.concat([Buffer.from([0x0b, 0x08]), padding, ld(3, honest), Buffer.from([0x0c, 0x08]), padding]);
-    // (b) field 4 (node_seeds) with wire type fixed32: the decoder reads a NodeSeed holding the other node as an unknown
-    // field; a scan that skipped 4 bytes would see the other node as a node of the transaction.
-    const body = Buffer.concat([Buffer.from([0x28, 0x00]), ld(3, other), Buffer.from([0x12, 0x20]), Buffer.alloc(32, 7)]);
-    const wrongWireType = Buffer.concat([Buffer.from([0x25, (body.length & 0x7f) | 0x80, body.length >> 7]), body]);
-    const tx = Buffer.concat([ld(1, Buffer.from('2.1')), ld(2, Buffer.from('0')), groupFraming, wrongWireType, ld(1, Buffer.from('2.1'))]);
-    const pt = Buffer.concat([ld(1, tx)]);
-    const decoded = PreparedTransaction.fromBinary(pt);
-    expect(decoded.transaction!.nodes).toHaveLength(1); // the decoder sees only the honest node
-    expect(rawCreateNodes(pt)).toBeUndefined();
-    // Each trick on its own is declined too, and so is a known field of PreparedTransaction with a scalar wire type.
-    expect(rawCreateNodes(ld(1, Buffer.concat([ld(3, honest), groupFraming])))).toBeUndefined();
-    expect(rawCreateNodes(ld(1, Buffer.concat([ld(3, honest), wrongWireType])))).toBeUndefined();
-    expect(rawCreateNodes(Buffer.concat([ld(1, ld(3, honest)), Buffer.from([0x10, 0x01])]))).toBeUndefined();
-    // The same transaction plainly encoded is read.
-    expect([...rawCreateNodes(ld(1, ld(3, honest)))!.keys()]).toEqual(['0']);
-  });
-
-  it('keys nodes by their id as protobuf-ts decodes it (a leading BOM is kept)', () => {
-    const id = '\uFEFFx';
-    const n = DamlTransaction_Node.toBinary(
-      node(id, { oneofKind: 'create', create: { lfVersion: '2.1', contractId: '00' + hex64('c'), packageName: 'pkg', templateId: TEMPLATE_ID, argument: val.text('t'), signatories: [ALICE], stakeholders: [ALICE] } }),
-    );
-    const pt = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(new BinaryWriter().tag(3, WireType.LengthDelimited).bytes(n).finish()).finish();
-    expect(PreparedTransaction.fromBinary(pt).transaction!.nodes[0].nodeId).toBe(id);
-    expect([...rawCreateNodes(pt)!.keys()]).toEqual([id]);
   });
 });

@@ -21,8 +21,6 @@ export interface DecideTransactionInput {
   contracts: ReadonlyMap<string, StoredContractState>;
   now: bigint;
   timeConfig: TimeBoundsConfig;
-  /** The client's bytes of each Create node by node id, embedded in `createdEventBlob` as they are (see createdEventBlobOf). */
-  rawCreates?: ReadonlyMap<string, Uint8Array>;
 }
 
 export interface DecidedTransaction {
@@ -46,7 +44,6 @@ export function decideTransaction(input: DecideTransactionInput): DecidedTransac
       ledgerEffectiveTime,
       externalTransactionHash: input.externalTransactionHash,
       submission: input.submission,
-      rawCreates: input.rawCreates,
     });
   } catch (e) {
     if (isLedgerError(e)) throw e;

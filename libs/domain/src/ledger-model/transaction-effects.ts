@@ -1,4 +1,3 @@
-import { BinaryWriter, WireType } from '@protobuf-ts/runtime';
 import { Metadata_InputContract, type Create } from '@canton-network/core-ledger-proto';
 import { valueToJson } from '@ledgerline/canton';
 import { isoMicros } from '../ledger/time';
@@ -23,8 +22,6 @@ export interface TransactionEffectsInput {
   /** Hex multihash of the signed hash. */
   externalTransactionHash: string | null;
   submission?: { userId: string; actAs: string[]; submissionId: string };
-  /** The client's bytes of each Create node, by node id (`rawCreateNodes`), where they could be read. */
-  rawCreates?: ReadonlyMap<string, Uint8Array>;
 }
 
 export interface TransactionEffects {
@@ -36,17 +33,8 @@ export interface TransactionEffects {
 /**
  * `createdEventBlob` of a contract created here: base64 of a `Metadata.InputContract` protobuf (the v1 Create node and
  * `createdAt` in µs), i.e. exactly what a prepared transaction lists for an input contract.
- *
- * With `rawCreate` (the client's bytes of that same Create node), the node is embedded as it arrived instead of being
- * encoded again: field 1 (v1) and field 1000 (created_at), as protobuf-ts writes them. The result decodes to the same
- * InputContract, and for a client that encodes with protobuf-ts (the Canton SDKs) it is the same bytes.
  */
-export function createdEventBlobOf(create: Create, createdAtMicros: bigint, rawCreate?: Uint8Array): string {
-  if (rawCreate) {
-    const w = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(rawCreate);
-    if (createdAtMicros !== 0n) w.tag(1000, WireType.Varint).uint64(createdAtMicros);
-    return Buffer.from(w.finish()).toString('base64');
-  }
+export function createdEventBlobOf(create: Create, createdAtMicros: bigint): string {
   const bytes = Metadata_InputContract.toBinary({
     contract: { oneofKind: 'v1', v1: create },
     createdAt: createdAtMicros,
@@ -74,7 +62,7 @@ export function buildTransactionEffects(input: TransactionEffectsInput): Transac
         packageName: c.packageName,
         representativePackageId: c.templateId!.packageId,
         createArgument: valueToJson(c.argument),
-        createdEventBlob: createdEventBlobOf(c, input.ledgerEffectiveTime, input.rawCreates?.get(n.nodeId)),
+        createdEventBlob: createdEventBlobOf(c, input.ledgerEffectiveTime),
         signatories,
         observers,
         createdAt,

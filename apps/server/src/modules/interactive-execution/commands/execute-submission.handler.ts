@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
-import { CantonError, hashPreparedTransaction, rawCreateNodes } from '@ledgerline/canton';
+import { CantonError, hashPreparedTransaction } from '@ledgerline/canton';
 import {
   canExecuteAs,
   changeIdOf,
@@ -109,9 +109,6 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
     await verifyExternalSignatures({ actAs: view.actAs, signatures: validated.signatures, keysOf: (p) => keys.get(p), hash });
     checkAuthorization(wf, view.actAs);
 
-    // The Create nodes' own bytes, for their createdEventBlob (cheaper than encoding them again inside the writer).
-    const rawCreates = wf.createdContractIds.length > 0 ? rawCreateNodes(request.preparedTransaction) : undefined;
-
     // 5. Deduplication and the ledger model against the ledger state, serialized by the writer.
     const changeId = changeIdOf(userId, view.actAs, view.commandId);
     const consumed = consumedInputs(wf);
@@ -136,7 +133,6 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
             times: view,
             minLedgerTime: validated.minLedgerTime,
             externalTransactionHash,
-            rawCreates,
             deduplication: { period: validated.deduplicationPeriod, completed: state.completed },
             contracts: state.contracts,
             now: nowMicros(),
