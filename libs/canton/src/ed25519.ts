@@ -34,8 +34,9 @@ export const ed25519Backend: 'libsodium' | 'openssl' = sodium ? 'libsodium' : 'o
 /** Verifies a 64-byte Ed25519 signature (R ‖ S) over `message` with a 32-byte public key. Never throws. */
 export function ed25519Verify(signature: Uint8Array, message: Uint8Array, rawPublicKey: Uint8Array, keyObject: KeyObject): boolean {
   if (signature.length !== 64 || rawPublicKey.length !== 32) return false;
+  if (!sodium) return ed25519VerifyOpenSsl(signature, message, keyObject);
   try {
-    return sodium ? sodium.crypto_sign_verify_detached(signature, message, rawPublicKey) : cryptoVerify(null, message, keyObject, signature);
+    return sodium.crypto_sign_verify_detached(signature, message, rawPublicKey);
   } catch {
     return false;
   }

@@ -88,6 +88,9 @@ type VerifyCall =
   | { ed25519: { key: ParsedPublicKey; signature: Buffer } }
   | [algorithm: string, key: { key: KeyObject; dsaEncoding: 'der' }, signature: Buffer];
 
+const verifyEd25519 = ({ ed25519: { key, signature } }: Extract<VerifyCall, { ed25519: unknown }>, message: Uint8Array): boolean =>
+  ed25519Verify(signature, message, key.raw!, key.keyObject);
+
 /** The verify call for a signature under Canton's rules, or false if the combination can never verify. */
 function verifyCall(signature: SignatureInput, publicKey: PublicKeyInput | ParsedPublicKey, message: Uint8Array): VerifyCall | false {
   try {
@@ -129,7 +132,7 @@ export function verifySignature(
 ): boolean {
   const call = verifyCall(signature, publicKey, message);
   if (!call) return false;
-  if ('ed25519' in call) return ed25519Verify(call.ed25519.signature, message, call.ed25519.key.raw!, call.ed25519.key.keyObject);
+  if ('ed25519' in call) return verifyEd25519(call, message);
   try {
     return cryptoVerify(call[0], message, call[1], call[2]);
   } catch {
@@ -148,7 +151,7 @@ export function verifySignatureAsync(
 ): Promise<boolean> {
   const call = verifyCall(signature, publicKey, message);
   if (!call) return Promise.resolve(false);
-  if ('ed25519' in call) return Promise.resolve(ed25519Verify(call.ed25519.signature, message, call.ed25519.key.raw!, call.ed25519.key.keyObject));
+  if ('ed25519' in call) return Promise.resolve(verifyEd25519(call, message));
   return new Promise((resolve) => {
     try {
       cryptoVerify(call[0], message, call[1], call[2], (err, ok) => resolve(!err && ok));
