@@ -1,19 +1,23 @@
 import { readFileSync } from 'node:fs';
 
-/** CPU time used so far (ms): the whole machine (all cores, busy time), a child process, and this process. Linux only. */
+/**
+ * CPU time used so far (ms): the whole machine (all cores, busy time), a child process, this process, and the time the
+ * hypervisor gave this machine's cores to someone else (steal). Linux only.
+ */
 export interface CpuSnapshot {
   machineMs: number;
   serverMs: number;
   selfMs: number;
+  stealMs: number;
 }
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-function machineBusyMs(): number {
+function machineTimes(): { busyMs: number; stealMs: number } {
   const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
   // user nice system idle iowait irq softirq steal
   const [user, nice, system, , , irq, softirq, steal = 0] = cpu;
-  return (user + nice + system + irq + softirq + steal) * TICK_MS;
+  return { busyMs: (user + nice + system + irq + softirq) * TICK_MS, stealMs: steal * TICK_MS };
 }
 
 function processMs(pid: number): number {
@@ -25,17 +29,27 @@ function processMs(pid: number): number {
 export function cpuSnapshot(serverPid: number): CpuSnapshot | undefined {
   try {
     const u = process.cpuUsage();
-    return { machineMs: machineBusyMs(), serverMs: processMs(serverPid), selfMs: (u.user + u.system) / 1000 };
+    const { busyMs, stealMs } = machineTimes();
+    return { machineMs: busyMs, serverMs: processMs(serverPid), selfMs: (u.user + u.system) / 1000, stealMs };
   } catch {
     return undefined; // not Linux
   }
 }
 
-/** CPU per operation (µs) between two snapshots: the server, this load generator, and the rest (PostgreSQL, mostly). */
-export function cpuPerOp(a: CpuSnapshot | undefined, b: CpuSnapshot | undefined, ops: number): { server: number; client: number; rest: number } | undefined {
+/**
+ * Per operation (µs) between two snapshots: the CPU of the server, of this load generator and of the rest of the machine
+ * (PostgreSQL, mostly), and the steal — time the machine's cores were runnable but the hypervisor ran another guest. On a
+ * shared virtual machine steal is what makes consecutive runs of the same code differ; it is no one's CPU use here.
+ */
+export function cpuPerOp(
+  a: CpuSnapshot | undefined,
+  b: CpuSnapshot | undefined,
+  ops: number,
+): { server: number; client: number; rest: number; steal: number } | undefined {
   if (!a || !b || ops <= 0) return undefined;
   const server = b.serverMs - a.serverMs;
   const client = b.selfMs - a.selfMs;
   const rest = b.machineMs - a.machineMs - server - client;
-  return { server: (server * 1000) / ops, client: (client * 1000) / ops, rest: (Math.max(0, rest) * 1000) / ops };
+  const per = (ms: number) => (Math.max(0, ms) * 1000) / ops;
+  return { server: per(server), client: per(client), rest: per(rest), steal: per(b.stealMs - a.stealMs) };
 }
