@@ -26,11 +26,13 @@ function processMs(pid: number): number {
   return (Number(f[11]) + Number(f[12])) * TICK_MS; // utime, stime
 }
 
-export function cpuSnapshot(serverPid: number): CpuSnapshot | undefined {
+/** `serverPids`: the process(es) of the service under test; their CPU is summed. */
+export function cpuSnapshot(serverPids: number | readonly number[]): CpuSnapshot | undefined {
   try {
     const u = process.cpuUsage();
     const { busyMs, stealMs } = machineTimes();
-    return { machineMs: busyMs, serverMs: processMs(serverPid), selfMs: (u.user + u.system) / 1000, stealMs };
+    const serverMs = [serverPids].flat().reduce((sum, pid) => sum + processMs(pid), 0);
+    return { machineMs: busyMs, serverMs, selfMs: (u.user + u.system) / 1000, stealMs };
   } catch {
     return undefined; // not Linux
   }
