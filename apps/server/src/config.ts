@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { EMPTY_TEMPLATE_CATALOG, templateCatalogProblems, type TemplateCatalog } from '@ledgerline/domain';
 
@@ -30,6 +31,11 @@ export interface LedgerConfig {
   /** Update streams one user may hold open at once (WebSockets + open-ended HTTP update lists); more → 429. */
   maxStreamsPerUser: number;
   dbPoolSize: number;
+  /**
+   * Service processes on this machine (LEDGER_WORKERS: a number or `auto` = one per core; default 1). Above 1, a primary
+   * process forks that many workers sharing the port (node:cluster); each is an instance of the service (see README).
+   */
+  workers: number;
   logLevel: string;
   /** Most works committed per database transaction (group commit). */
   appendBatchMax: number;
@@ -107,6 +113,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const ed25519Backend = str('LEDGER_ED25519_BACKEND');
   if (ed25519Backend !== undefined && !['libsodium', 'openssl'].includes(ed25519Backend)) problems.push(`LEDGER_ED25519_BACKEND must be one of libsodium,openssl (got '${ed25519Backend}')`);
 
+  const workersRaw = str('LEDGER_WORKERS');
+  let workers = 1;
+  if (workersRaw === 'auto') workers = Math.min(64, os.availableParallelism());
+  else if (workersRaw !== undefined) {
+    if (/^\d+$/.test(workersRaw) && Number(workersRaw) >= 1 && Number(workersRaw) <= 64) workers = Number(workersRaw);
+    else problems.push(`LEDGER_WORKERS must be auto or an integer between 1 and 64 (got '${workersRaw}')`);
+  }
+
   const config: LedgerConfig = {
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     host: str('HOST') ?? '0.0.0.0',
@@ -128,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     wsRenderWorker: bool('LEDGER_WS_RENDER_WORKER', true),
     maxStreamsPerUser: int('LEDGER_MAX_STREAMS_PER_USER', 64, 1, 1_000_000),
     dbPoolSize: int('LEDGER_DB_POOL_SIZE', 10, 2, 500),
+    workers,
     logLevel,
     appendBatchMax: int('LEDGER_APPEND_BATCH_MAX', 256, 1, 10_000),
     maxSelfAllocatedParties: int('LEDGER_MAX_SELF_ALLOCATED_PARTIES', 0, 0, 1_000_000),

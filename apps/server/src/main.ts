@@ -1,8 +1,10 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { makeLogger, startRuntime } from './infrastructure/runtime';
 import { ed25519Backend } from '@ledgerline/canton';
+import { runClusterPrimary } from './infrastructure/cluster';
 
 async function main(): Promise<void> {
   let config;
@@ -15,7 +17,12 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const logger = makeLogger(config);
+  if (config.workers > 1 && cluster.isPrimary) {
+    await runClusterPrimary(config, makeLogger(config));
+    return;
+  }
+  const worker = cluster.isWorker ? Number(process.env.LEDGER_WORKER_SLOT ?? cluster.worker?.id) : undefined;
+  const logger = worker === undefined ? makeLogger(config) : makeLogger(config).child({ worker });
   const runtime = await startRuntime(config, logger);
   const app = await createApp(runtime);
   await app.listen({ port: config.port, host: config.host });

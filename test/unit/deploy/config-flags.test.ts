@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { availableParallelism } from 'node:os';
 import { ConfigError, loadConfig } from '../../../apps/server/src/config';
 
 describe('boolean settings (LEDGER_WS_RENDER_WORKER)', () => {
@@ -27,6 +28,23 @@ describe('LEDGER_ED25519_BACKEND', () => {
     } catch (e) {
       expect(e).toBeInstanceOf(ConfigError);
       expect((e as ConfigError).problems).toEqual(["LEDGER_ED25519_BACKEND must be one of libsodium,openssl (got 'sodium')"]);
+    }
+  });
+});
+
+describe('LEDGER_WORKERS', () => {
+  it('defaults to one process, takes 1…64 or auto (one per core), and refuses anything else with one clear problem', () => {
+    expect(loadConfig({}, '/app').workers).toBe(1);
+    expect(loadConfig({ LEDGER_WORKERS: '3' }, '/app').workers).toBe(3);
+    expect(loadConfig({ LEDGER_WORKERS: 'auto' }, '/app').workers).toBe(Math.min(64, availableParallelism()));
+    for (const bad of ['0', '65', 'two', '1.5']) {
+      try {
+        loadConfig({ LEDGER_WORKERS: bad }, '/app');
+        expect.unreachable(`LEDGER_WORKERS=${bad} must stop the configuration`);
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        expect((e as ConfigError).problems).toEqual([`LEDGER_WORKERS must be auto or an integer between 1 and 64 (got '${bad}')`]);
+      }
     }
   });
 });

@@ -1,4 +1,6 @@
+import cluster from 'node:cluster';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { clusterMetricsText, serveMetricsToPrimary } from './cluster';
 
 /** Prometheus metrics of one service instance (served at GET /metrics). */
 export class HttpMetrics {
@@ -16,7 +18,8 @@ export class HttpMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [this.registry],
   });
-  readonly ledgerEnd = new Gauge({ name: 'ledgerline_ledger_end', help: 'Current ledger end offset', registers: [this.registry] });
+  /** Summed over workers the ledger end would mean nothing: with LEDGER_WORKERS the highest one is reported. */
+  readonly ledgerEnd = new Gauge({ name: 'ledgerline_ledger_end', help: 'Current ledger end offset', aggregator: 'max', registers: [this.registry] });
   readonly batchSize = new Histogram({
     name: 'ledgerline_append_batch_size',
     help: 'Works committed per event-log transaction (group commit)',
@@ -32,6 +35,12 @@ export class HttpMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'ledgerline_' });
+    serveMetricsToPrimary(this.registry);
+  }
+
+  /** The Prometheus text of GET /metrics: this process's metrics, or in a cluster worker those of all workers. */
+  exposition(): Promise<string> {
+    return cluster.isWorker ? clusterMetricsText() : this.registry.metrics();
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {

@@ -35,7 +35,7 @@ export class SystemController {
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
   async prometheus() {
-    return this.metrics.registry.metrics();
+    return this.metrics.exposition();
   }
 
   @Public()
