@@ -102,7 +102,7 @@ interface Sample extends Prepared {
 
 async function main(): Promise<void> {
   console.log(
-    `executeAndWait benchmark: ${durationMs} ms per measurement after ${warmupMs} ms warm-up (${rewarmMs} ms before later ones); clients ${concurrencies.join(', ')}; ${partyCount} parties`,
+    `executeAndWait benchmark: ${durationMs} ms per measurement after ${warmupMs} ms warm-up (${rewarmMs} ms before later ones); clients ${concurrencies.join(', ')}; ${partyCount} parties; ${INSTANCES} instance(s) of ${process.env.LEDGER_WORKERS ?? 1} worker(s)`,
   );
   await withBenchDatabase({ label: 'execute', migrate: true }, async ({ url }) => {
     // One after the other: the first start creates the participant's identity, which the others then load.

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * CPU time used so far (ms): the whole machine (all cores, busy time), a child process, this process, and the time the
@@ -20,18 +20,41 @@ function machineTimes(): { busyMs: number; stealMs: number } {
   return { busyMs: (user + nice + system + irq + softirq) * TICK_MS, stealMs: steal * TICK_MS };
 }
 
-function processMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) * TICK_MS; // utime, stime
+/** utime + stime (ms) and parent of every live process. */
+function processTable(): Map<number, { ppid: number; ms: number }> {
+  const table = new Map<number, { ppid: number; ms: number }>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      table.set(Number(name), { ppid: Number(f[1]), ms: (Number(f[11]) + Number(f[12])) * TICK_MS });
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return table;
 }
 
-/** `serverPids`: the process(es) of the service under test; their CPU is summed. */
+/** CPU (ms) of the processes `pids` and all their descendants (a server with LEDGER_WORKERS forks its workers). */
+function processTreeMs(pids: readonly number[]): number {
+  const table = processTable();
+  const inTree = new Set(pids);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, p] of table) if (!inTree.has(pid) && inTree.has(p.ppid)) (inTree.add(pid), (grew = true));
+  }
+  let ms = 0;
+  for (const pid of inTree) ms += table.get(pid)?.ms ?? 0;
+  return ms;
+}
+
+/** `serverPids`: the process(es) of the service under test; their CPU and their children's is summed. */
 export function cpuSnapshot(serverPids: number | readonly number[]): CpuSnapshot | undefined {
   try {
     const u = process.cpuUsage();
     const { busyMs, stealMs } = machineTimes();
-    const serverMs = [serverPids].flat().reduce((sum, pid) => sum + processMs(pid), 0);
+    const serverMs = processTreeMs([serverPids].flat());
     return { machineMs: busyMs, serverMs, selfMs: (u.user + u.system) / 1000, stealMs };
   } catch {
     return undefined; // not Linux
