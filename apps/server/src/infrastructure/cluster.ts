@@ -1,8 +1,9 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
-import { AggregatorRegistry, type Registry } from 'prom-client';
-import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@ledgerline/store';
+import { AggregatorRegistry } from 'prom-client';
 import type { LedgerConfig } from '../config';
+import { COLLECT_TIMEOUT_MS, isMessage, METRICS_COLLECT, METRICS_COLLECTED, METRICS_REPLY, METRICS_REQUEST } from './cluster-metrics';
+import { startConfiguredEmbeddedPostgres } from './runtime';
 
 /**
  * LEDGER_WORKERS > 1: one primary process and that many worker processes sharing the HTTP port (node:cluster hands each
@@ -17,20 +18,6 @@ import type { LedgerConfig } from '../config';
  * of them, and on SIGTERM/SIGINT lets every worker drain (their own graceful shutdown), then stops the database.
  */
 
-const METRICS_REQUEST = 'ledgerline:metrics-request';
-const METRICS_REPLY = 'ledgerline:metrics-reply';
-const METRICS_COLLECT = 'ledgerline:metrics-collect';
-const METRICS_COLLECTED = 'ledgerline:metrics-collected';
-
-interface ClusterMessage {
-  type: string;
-  id: number;
-  text?: string;
-  metrics?: unknown[];
-  error?: string;
-}
-
-const isMessage = (m: unknown): m is ClusterMessage => typeof m === 'object' && m !== null && typeof (m as ClusterMessage).type === 'string';
 
 /**
  * A worker that dies while serving is replaced after this pause. One that dies before it listens (a bad configuration, an
@@ -38,16 +25,11 @@ const isMessage = (m: unknown): m is ClusterMessage => typeof m === 'object' && 
  */
 const RESTART_DELAY_MS = 1000;
 const DRAIN_TIMEOUT_MS = 20_000;
-const COLLECT_TIMEOUT_MS = 3000;
 
 export async function runClusterPrimary(config: LedgerConfig, logger: Logger): Promise<void> {
-  let embedded: EmbeddedPostgresHandle | null = null;
-  let url = config.databaseUrl;
-  if (!url) {
-    logger.info({ dataDir: config.dataDir, port: config.embeddedPgPort }, 'no DATABASE_URL: starting the embedded PostgreSQL for the workers');
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log: (m) => logger.debug({ pg: m }) });
-    url = embedded.url;
-  }
+  // The workers get the embedded database's URL as their DATABASE_URL.
+  const embedded = config.databaseUrl ? null : await startConfiguredEmbeddedPostgres(config, logger);
+  const url = config.databaseUrl ?? embedded!.url;
 
   const workers = new Map<number, Worker>(); // slot → its current process
   let stopping = false;
@@ -160,38 +142,4 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
     { port: config.port, workers: [...workers.values()].map((w) => w.process.pid) },
     `Ledgerline listening on http://${config.host}:${config.port} with ${config.workers} workers`,
   );
-}
-
-/** In a worker: answers the primary's collection requests with this worker's metrics. */
-export function serveMetricsToPrimary(registry: Registry): void {
-  if (!cluster.isWorker) return;
-  process.on('message', (m: unknown) => {
-    if (!isMessage(m) || m.type !== METRICS_COLLECT) return;
-    registry.getMetricsAsJSON().then(
-      (metrics) => process.send?.({ type: METRICS_COLLECTED, id: m.id, metrics }),
-      () => process.send?.({ type: METRICS_COLLECTED, id: m.id, metrics: [] }),
-    );
-  });
-}
-
-let requestSeq = 0;
-
-/** In a worker: the metrics of all workers, summed by the primary. */
-export function clusterMetricsText(): Promise<string> {
-  const id = ++requestSeq;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      process.off('message', onReply);
-      reject(new Error('the primary process did not answer with the metrics'));
-    }, COLLECT_TIMEOUT_MS * 2);
-    const onReply = (m: unknown) => {
-      if (!isMessage(m) || m.type !== METRICS_REPLY || m.id !== id) return;
-      clearTimeout(timer);
-      process.off('message', onReply);
-      if (m.error !== undefined) reject(new Error(m.error));
-      else resolve(m.text ?? '');
-    };
-    process.on('message', onReply);
-    process.send?.({ type: METRICS_REQUEST, id });
-  });
 }

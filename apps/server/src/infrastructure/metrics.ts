@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { clusterMetricsText, serveMetricsToPrimary } from './cluster';
+import { clusterMetricsText, serveMetricsToPrimary } from './cluster-metrics';
 
 /** Prometheus metrics of one service instance (served at GET /metrics). */
 export class HttpMetrics {

@@ -52,18 +52,19 @@ export function makeLogger(config: Pick<LedgerConfig, 'logLevel'>, fd: 1 | 2 = 1
   return pino({ level: config.logLevel, base: { service: 'ledgerline' } }, pino.destination({ fd, sync: true }));
 }
 
+/** The embedded PostgreSQL of LEDGER_DATA_DIR / LEDGER_EMBEDDED_PG_PORT (used when there is no DATABASE_URL). */
+export function startConfiguredEmbeddedPostgres(config: Pick<LedgerConfig, 'dataDir' | 'embeddedPgPort'>, logger: Logger): Promise<EmbeddedPostgresHandle> {
+  logger.info({ dataDir: config.dataDir, port: config.embeddedPgPort }, 'no DATABASE_URL: starting the embedded PostgreSQL');
+  return startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log: (m) => logger.debug({ pg: m }) });
+}
+
 /** DATABASE_URL if set, else the embedded PostgreSQL in the data folder; migrated. */
 export async function connectDatabase(
   config: LedgerConfig,
   logger: Logger,
 ): Promise<{ database: Database; url: string; embedded: EmbeddedPostgresHandle | null }> {
-  let embedded: EmbeddedPostgresHandle | null = null;
-  let url = config.databaseUrl;
-  if (!url) {
-    logger.info({ dataDir: config.dataDir, port: config.embeddedPgPort }, 'no DATABASE_URL: starting the embedded PostgreSQL');
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log: (m) => logger.debug({ pg: m }) });
-    url = embedded.url;
-  }
+  const embedded = config.databaseUrl ? null : await startConfiguredEmbeddedPostgres(config, logger);
+  const url = config.databaseUrl ?? embedded!.url;
   const database = openDatabase(url, { max: config.dbPoolSize });
   try {
     const { applied } = await migrate(database.pool);
