@@ -72,12 +72,16 @@ async function startServer(url: string, instance: number): Promise<ChildProcess>
   throw new Error('server did not start');
 }
 
-/** Sum and count of a Prometheus histogram in the servers' /metrics (summed over the instances). */
+/** Sum and count of a Prometheus histogram in the servers' /metrics (summed over instances and workers). */
 async function histogram(name: string): Promise<{ sum: number; count: number }> {
   const total = { sum: 0, count: 0 };
   for (let i = 0; i < INSTANCES; i++) {
     const text = (await get('/metrics', undefined, i)).text;
-    const num = (suffix: string) => Number(new RegExp(`^${name}_${suffix}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+    // With LEDGER_WORKERS there is one series per worker (label `worker`): add them up.
+    const num = (suffix: string) => {
+      const all = [...text.matchAll(new RegExp(`^${name}_${suffix}(?:\\{[^}]*\\})? (\\S+)$`, 'gm'))];
+      return all.length ? all.reduce((sum, m) => sum + Number(m[1]), 0) : NaN;
+    };
     total.sum += num('sum');
     total.count += num('count');
   }

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../support/database';
@@ -38,6 +39,21 @@ function workerPids(server: ServerProcess): number[] {
   return JSON.parse(line).workers as number[];
 }
 
+/** Live processes whose parent is `pid` (from /proc). */
+function workersOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(name));
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -56,7 +72,7 @@ async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 
 }
 
 describe('LEDGER_WORKERS=2', () => {
-  it('serves from both workers with one ledger and summed metrics, replaces a killed worker, and stops all on SIGTERM', async () => {
+  it('serves from both workers with one ledger and per-worker metrics, replaces a killed worker, and stops all on SIGTERM', async () => {
     const { url } = await createTestDatabase();
     const server = await startServerProcess({ DATABASE_URL: url, LEDGER_JWT_SECRET: TEST_JWT_SECRET, LEDGER_WORKERS: '2', LEDGER_LOG_LEVEL: 'info', LEDGER_SYNCHRONIZERS: 'global' });
     let stopped = false;
@@ -77,17 +93,20 @@ describe('LEDGER_WORKERS=2', () => {
       const after = JSON.parse((await fresh(server.url, 'GET', '/v2/state/ledger-end', token)).text).offset as number;
       expect(after - before).toBe(hints.length);
 
-      // /metrics answers for both workers, whichever one takes the scrape: 10 probes spread over two workers add 10, and
-      // consecutive scrapes (on different workers) agree.
-      const probes = (text: string) => Number(/^ledgerline_http_requests_total\{method="GET",route="\/livez",status="200"\} (\d+)$/m.exec(text)?.[1] ?? NaN);
+      // /metrics answers with every worker's series, labelled `worker`, whichever worker takes the scrape: 10 probes
+      // spread over the two add 10 across the series, and consecutive scrapes (on different workers) agree.
+      const series = (text: string, name: string) =>
+        [...text.matchAll(new RegExp(`^${name}\\{(?:[^}]*,)?worker="(\\d+)"[^}]*\\} (\\S+)$`, 'gm'))].map((m) => ({ worker: m[1], value: Number(m[2]) }));
+      const livez = (text: string) => [...text.matchAll(/^ledgerline_http_requests_total\{method="GET",route="\/livez",status="200",worker="\d+"\} (\d+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
       const m0 = await fresh(server.url, 'GET', '/metrics');
       for (let i = 0; i < 10; i++) expect((await fresh(server.url, 'GET', '/livez')).status).toBe(200);
       const m1 = await fresh(server.url, 'GET', '/metrics');
       const m2 = await fresh(server.url, 'GET', '/metrics');
       expect(m1.status).toBe(200);
-      expect(probes(m1.text) - probes(m0.text)).toBe(10);
-      expect(probes(m2.text)).toBe(probes(m1.text));
-      expect(Number(/^ledgerline_ledger_end (\d+)$/m.exec(m2.text)?.[1])).toBe(after); // the highest, not a sum
+      expect(livez(m1.text) - livez(m0.text)).toBe(10);
+      expect(livez(m2.text)).toBe(livez(m1.text));
+      expect(new Set(series(m1.text, 'ledgerline_process_cpu_seconds_total').map((s) => s.worker))).toEqual(new Set(['0', '1']));
+      expect(Math.max(...series(m2.text, 'ledgerline_ledger_end').map((s) => s.value))).toBe(after);
 
       // A worker that dies is replaced; the service keeps answering meanwhile.
       process.kill(first, 'SIGKILL');
@@ -105,5 +124,18 @@ describe('LEDGER_WORKERS=2', () => {
     } finally {
       if (!stopped) await server.stop('SIGKILL');
     }
+  });
+
+  it('SIGTERM while the workers are still starting: the started ones drain, the primary exits 0, no worker is left', async () => {
+    const { url } = await createTestDatabase();
+    // /livez answers once the first of four workers listens; the primary is then still forking the others.
+    const server = await startServerProcess({ DATABASE_URL: url, LEDGER_JWT_SECRET: TEST_JWT_SECRET, LEDGER_WORKERS: '4', LEDGER_LOG_LEVEL: 'info' });
+    const startedAll = server.output().includes('with 4 workers');
+    const children = workersOf(server.proc.pid!);
+    expect(children.length).toBeGreaterThanOrEqual(1);
+    expect(await server.stop('SIGTERM')).toBe(0);
+    expect(server.output()).not.toContain('failed to start');
+    await until('every worker to be gone', () => children.every((pid) => !alive(pid)), 5000);
+    if (startedAll) console.warn('[cluster] all four workers had started before the signal; the start-up path was not exercised this time');
   });
 });

@@ -4,7 +4,8 @@ import type { Registry } from 'prom-client';
 /**
  * The /metrics protocol between a LEDGER_WORKERS primary (cluster.ts) and its workers, over node:cluster's IPC channel:
  * the worker that takes a scrape asks the primary (METRICS_REQUEST); the primary asks every worker for its metrics as
- * JSON (METRICS_COLLECT → METRICS_COLLECTED), sums them with prom-client's cluster aggregation and answers (METRICS_REPLY).
+ * JSON (METRICS_COLLECT → METRICS_COLLECTED), labels each worker's series with its slot, merges them and answers
+ * (METRICS_REPLY).
  */
 export const METRICS_REQUEST = 'ledgerline:metrics-request';
 export const METRICS_REPLY = 'ledgerline:metrics-reply';
@@ -36,23 +37,32 @@ export function serveMetricsToPrimary(registry: Registry): void {
 }
 
 let requestSeq = 0;
+const awaitingReply = new Map<number, { resolve: (text: string) => void; reject: (e: Error) => void }>();
+let replyListener = false;
 
-/** In a worker: the metrics of all workers, summed by the primary. */
+/** In a worker: the metrics of all workers, gathered by the primary. One IPC listener serves every pending request. */
 export function clusterMetricsText(): Promise<string> {
+  if (!replyListener) {
+    replyListener = true;
+    process.on('message', (m: unknown) => {
+      if (!isMessage(m) || m.type !== METRICS_REPLY) return;
+      const waiter = awaitingReply.get(m.id);
+      if (!waiter) return;
+      awaitingReply.delete(m.id);
+      if (m.error !== undefined) waiter.reject(new Error(m.error));
+      else waiter.resolve(m.text ?? '');
+    });
+  }
   const id = ++requestSeq;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      process.off('message', onReply);
+      awaitingReply.delete(id);
       reject(new Error('the primary process did not answer with the metrics'));
     }, COLLECT_TIMEOUT_MS * 2);
-    const onReply = (m: unknown) => {
-      if (!isMessage(m) || m.type !== METRICS_REPLY || m.id !== id) return;
-      clearTimeout(timer);
-      process.off('message', onReply);
-      if (m.error !== undefined) reject(new Error(m.error));
-      else resolve(m.text ?? '');
-    };
-    process.on('message', onReply);
+    awaitingReply.set(id, {
+      resolve: (text) => (clearTimeout(timer), resolve(text)),
+      reject: (e) => (clearTimeout(timer), reject(e)),
+    });
     process.send?.({ type: METRICS_REQUEST, id });
   });
 }

@@ -12,18 +12,24 @@ import { startConfiguredEmbeddedPostgres } from './runtime';
  * and workers learn of each other's commits through LISTEN/NOTIFY. What more workers buy is CPU for the per-request work
  * (HTTP, decoding, hashing, signature checks), which one Node.js event loop does on one core.
  *
- * The primary serves no requests. It starts the embedded PostgreSQL when there is no DATABASE_URL (the workers get its
- * URL), forks the workers one after the other (the first start creates the participant's identity and runs the
- * migrations; the next ones find them), replaces a worker that dies, answers the workers' /metrics with the sum over all
- * of them, and on SIGTERM/SIGINT lets every worker drain (their own graceful shutdown), then stops the database.
+ * The primary runs no request handlers: it accepts connections and hands each to the next worker (node:cluster's
+ * round-robin). It starts the embedded PostgreSQL when there is no DATABASE_URL (the workers get its URL), forks the
+ * workers one after the other (the first start creates the participant's identity and runs the migrations; the next ones
+ * find them), replaces a worker that dies, answers the workers' /metrics with every worker's series (label `worker`),
+ * and on SIGTERM/SIGINT lets every worker drain (their own graceful shutdown), then stops the database.
  */
 
 
 /**
- * A worker that dies while serving is replaced after this pause. One that dies before it listens (a bad configuration, an
- * unreachable database) is not: the primary stops, with an error, as a single process would.
+ * A worker that dies while serving is replaced after a pause: 1 s, doubling (up to 30 s) while replacements keep dying
+ * within a minute. A replacement that cannot start is retried the same way; after 5 failed starts in a row the primary
+ * stops the service. At the first start there is no retry: a worker that dies before it listens (a bad configuration,
+ * an unreachable database) stops the service with an error, as a single process would.
  */
 const RESTART_DELAY_MS = 1000;
+const MAX_RESTART_DELAY_MS = 30_000;
+const STABLE_AFTER_MS = 60_000;
+const MAX_FAILED_STARTS = 5;
 const DRAIN_TIMEOUT_MS = 20_000;
 
 export async function runClusterPrimary(config: LedgerConfig, logger: Logger): Promise<void> {
@@ -32,33 +38,41 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
   const url = config.databaseUrl ?? embedded!.url;
 
   const workers = new Map<number, Worker>(); // slot → its current process
+  const slotOf = new Map<number, number>(); // cluster worker id → slot
   let stopping = false;
   let failed = false;
   let collectSeq = 0;
   const collections = new Map<number, { pending: Set<number>; metrics: unknown[][]; done: () => void }>();
+  let collecting: Promise<string> | null = null;
 
-  /** The metrics of every live worker, summed (prom-client's cluster aggregation: counters and histograms add up). */
-  const collect = async (): Promise<string> => {
-    const id = ++collectSeq;
-    const live = [...workers.values()].filter((w) => w.isConnected());
-    const entry = { pending: new Set(live.map((w) => w.id)), metrics: [] as unknown[][], done: () => undefined as void };
-    const finished = new Promise<void>((resolve) => (entry.done = resolve));
-    collections.set(id, entry);
-    for (const w of live) w.send({ type: METRICS_COLLECT, id });
-    if (entry.pending.size === 0) entry.done();
-    const timer = setTimeout(() => entry.done(), COLLECT_TIMEOUT_MS);
-    await finished;
-    clearTimeout(timer);
-    collections.delete(id);
-    return AggregatorRegistry.aggregate(entry.metrics as never).metrics();
-  };
+  /**
+   * Every live worker's metrics in one exposition, each series labelled with its worker's slot. Not summed: a sum
+   * would drop whenever a worker is replaced (its totals gone), which Prometheus reads as a counter reset of the whole
+   * service; per-worker series reset on their own, as a restarted process's do, and PromQL sums them
+   * (`sum without (worker) (…)`). Concurrent scrapes share one collection.
+   */
+  const collect = (): Promise<string> =>
+    (collecting ??= (async () => {
+      const id = ++collectSeq;
+      const live = [...workers.values()].filter((w) => w.isConnected());
+      const entry = { pending: new Set(live.map((w) => w.id)), metrics: [] as unknown[][], done: () => undefined as void };
+      const finished = new Promise<void>((resolve) => (entry.done = resolve));
+      collections.set(id, entry);
+      for (const w of live) w.send({ type: METRICS_COLLECT, id });
+      if (entry.pending.size === 0) entry.done();
+      const timer = setTimeout(() => entry.done(), COLLECT_TIMEOUT_MS);
+      await finished;
+      clearTimeout(timer);
+      collections.delete(id);
+      return AggregatorRegistry.aggregate(entry.metrics as never).metrics();
+    })().finally(() => (collecting = null)));
 
   const onMessage = (w: Worker, m: unknown) => {
     if (!isMessage(m)) return;
     if (m.type === METRICS_COLLECTED) {
       const entry = collections.get(m.id);
       if (!entry || !entry.pending.delete(w.id)) return;
-      if (Array.isArray(m.metrics)) entry.metrics.push(m.metrics);
+      if (Array.isArray(m.metrics)) entry.metrics.push(labelWorker(m.metrics, slotOf.get(w.id) ?? -1));
       if (entry.pending.size === 0) entry.done();
     } else if (m.type === METRICS_REQUEST) {
       collect().then(
@@ -73,6 +87,8 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
     new Promise((resolve, reject) => {
       const w = cluster.fork({ DATABASE_URL: url, LEDGER_WORKER_SLOT: String(slot) });
       workers.set(slot, w);
+      slotOf.set(w.id, slot);
+      const forkedAt = Date.now();
       let listening = false;
       w.on('message', (m) => onMessage(w, m));
       w.once('listening', () => {
@@ -81,6 +97,7 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
       });
       w.once('exit', (code, signal) => {
         if (workers.get(slot) === w) workers.delete(slot);
+        slotOf.delete(w.id);
         for (const entry of collections.values()) if (entry.pending.delete(w.id) && entry.pending.size === 0) entry.done();
         if (!listening) {
           reject(new Error(`worker ${slot} exited during start-up (${signal ?? code})`));
@@ -90,19 +107,34 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
           if (code !== 0) failed = true;
           return;
         }
-        logger.error({ worker: slot, pid: w.process.pid, code, signal }, 'worker exited: starting a new one');
-        setTimeout(() => {
-          if (stopping) return;
-          fork(slot).then(
-            (nw) => logger.info({ worker: slot, pid: nw.process.pid }, 'worker replaced'),
-            (e: Error) => {
-              logger.error({ err: e }, 'could not replace a worker: stopping');
-              void shutdown('worker restart failed', 1);
-            },
-          );
-        }, RESTART_DELAY_MS);
+        const delay = Date.now() - forkedAt > STABLE_AFTER_MS ? RESTART_DELAY_MS : Math.min(MAX_RESTART_DELAY_MS, (restartDelay.get(slot) ?? RESTART_DELAY_MS / 2) * 2);
+        restartDelay.set(slot, delay);
+        logger.error({ worker: slot, pid: w.process.pid, code, signal, restartInMs: delay }, 'worker exited: starting a new one');
+        replace(slot, delay, 0);
       });
     });
+
+  const restartDelay = new Map<number, number>(); // slot → the last pause before replacing it
+
+  const replace = (slot: number, delay: number, failedStarts: number) => {
+    setTimeout(() => {
+      if (stopping) return;
+      fork(slot).then(
+        (nw) => logger.info({ worker: slot, pid: nw.process.pid }, 'worker replaced'),
+        (e: Error) => {
+          if (stopping) return;
+          if (failedStarts + 1 >= MAX_FAILED_STARTS) {
+            logger.error({ err: e, worker: slot }, `a replacement worker failed to start ${MAX_FAILED_STARTS} times in a row: stopping`);
+            void shutdown('worker restart failed', 1);
+            return;
+          }
+          const next = Math.min(MAX_RESTART_DELAY_MS, delay * 2);
+          logger.error({ err: e, worker: slot, retryInMs: next }, 'a replacement worker failed to start: retrying');
+          replace(slot, next, failedStarts + 1);
+        },
+      );
+    }, delay);
+  };
 
   const shutdown = async (signal: string, code = 0) => {
     if (stopping) return;
@@ -133,8 +165,14 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
   try {
     for (let slot = 0; slot < config.workers; slot++) await fork(slot);
   } catch (e) {
+    // A signal during start-up: shutdown() is already draining the workers that started (a starting one has no handler
+    // yet, so the signal ended it) and will exit; let it.
+    if (stopping) return;
     stopping = true;
-    for (const w of workers.values()) w.process.kill('SIGTERM');
+    failed = true;
+    await Promise.all(
+      [...workers.values()].map((w) => new Promise<void>((resolve) => (w.isDead() ? resolve() : (w.once('exit', () => resolve()), w.process.kill('SIGTERM'))))),
+    );
     await embedded?.stop().catch(() => undefined);
     throw e;
   }
@@ -142,4 +180,17 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
     { port: config.port, workers: [...workers.values()].map((w) => w.process.pid) },
     `Ledgerline listening on http://${config.host}:${config.port} with ${config.workers} workers`,
   );
+}
+
+/**
+ * A worker's metrics (prom-client JSON) with `worker="<slot>"` added to every value's labels. The aggregator becomes
+ * `sum`, which merges values with equal labels only: with the worker label none are equal, so every worker's value is
+ * kept as it is (prom-client's own choices, such as omitting process_start_time_seconds, are for summed workers).
+ */
+function labelWorker(metrics: unknown[], slot: number): unknown[] {
+  const worker = String(slot);
+  return metrics.map((m) => {
+    const metric = m as { values?: Array<{ labels?: Record<string, unknown> }> };
+    return { ...metric, aggregator: 'sum', values: (metric.values ?? []).map((v) => ({ ...v, labels: { ...v.labels, worker } })) };
+  });
 }

@@ -18,8 +18,7 @@ export class HttpMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [this.registry],
   });
-  /** Summed over workers the ledger end would mean nothing: with LEDGER_WORKERS the highest one is reported. */
-  readonly ledgerEnd = new Gauge({ name: 'ledgerline_ledger_end', help: 'Current ledger end offset', aggregator: 'max', registers: [this.registry] });
+  readonly ledgerEnd = new Gauge({ name: 'ledgerline_ledger_end', help: 'Current ledger end offset', registers: [this.registry] });
   readonly batchSize = new Histogram({
     name: 'ledgerline_append_batch_size',
     help: 'Works committed per event-log transaction (group commit)',
@@ -38,7 +37,7 @@ export class HttpMetrics {
     serveMetricsToPrimary(this.registry);
   }
 
-  /** The Prometheus text of GET /metrics: this process's metrics, or in a cluster worker those of all workers. */
+  /** The Prometheus text of GET /metrics: this process's metrics, or in a cluster worker every worker's (label `worker`). */
   exposition(): Promise<string> {
     return cluster.isWorker ? clusterMetricsText() : this.registry.metrics();
   }
