@@ -38,7 +38,6 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
   const url = config.databaseUrl ?? embedded!.url;
 
   const workers = new Map<number, Worker>(); // slot → its current process
-  const slotOf = new Map<number, number>(); // cluster worker id → slot
   let stopping = false;
   let failed = false;
   let collectSeq = 0;
@@ -67,12 +66,12 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
       return AggregatorRegistry.aggregate(entry.metrics as never).metrics();
     })().finally(() => (collecting = null)));
 
-  const onMessage = (w: Worker, m: unknown) => {
+  const onMessage = (w: Worker, slot: number, m: unknown) => {
     if (!isMessage(m)) return;
     if (m.type === METRICS_COLLECTED) {
       const entry = collections.get(m.id);
       if (!entry || !entry.pending.delete(w.id)) return;
-      if (Array.isArray(m.metrics)) entry.metrics.push(labelWorker(m.metrics, slotOf.get(w.id) ?? -1));
+      if (Array.isArray(m.metrics)) entry.metrics.push(labelWorker(m.metrics, slot));
       if (entry.pending.size === 0) entry.done();
     } else if (m.type === METRICS_REQUEST) {
       collect().then(
@@ -87,17 +86,15 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
     new Promise((resolve, reject) => {
       const w = cluster.fork({ DATABASE_URL: url, LEDGER_WORKER_SLOT: String(slot) });
       workers.set(slot, w);
-      slotOf.set(w.id, slot);
       const forkedAt = Date.now();
       let listening = false;
-      w.on('message', (m) => onMessage(w, m));
+      w.on('message', (m) => onMessage(w, slot, m));
       w.once('listening', () => {
         listening = true;
         resolve(w);
       });
       w.once('exit', (code, signal) => {
         if (workers.get(slot) === w) workers.delete(slot);
-        slotOf.delete(w.id);
         for (const entry of collections.values()) if (entry.pending.delete(w.id) && entry.pending.size === 0) entry.done();
         if (!listening) {
           reject(new Error(`worker ${slot} exited during start-up (${signal ?? code})`));
