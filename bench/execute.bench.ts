@@ -180,15 +180,14 @@ async function main(): Promise<void> {
       }
 
       // Where the time goes: the CPU stages of one execution, measured alone on requests of the same shape.
-      const sample = samples;
       const key = (s: ExternalParty) => parsePublicKey({ format: 'CRYPTO_KEY_FORMAT_RAW', keyData: s.rawPublicKey, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' });
       const keys = new Map(parties.map((p) => [p.party, key(p)]));
       const stage = (fn: (p: Sample) => unknown) => {
         const s = performance.now();
-        for (const p of sample) fn(p);
-        return ((performance.now() - s) * 1000) / sample.length;
+        for (const p of samples) fn(p);
+        return ((performance.now() - s) * 1000) / samples.length;
       };
-      const parsed = sample.map((p) => JSON.parse(p.text));
+      const parsed = samples.map((p) => JSON.parse(p.text));
       const jsonUs = stage((p) => JSON.parse(p.text));
       const decodeUs = stage((p) => PreparedTransaction.fromBinary(Buffer.from(JSON.parse(p.text).preparedTransaction, 'base64'))) - jsonUs;
       const hashUs = stage((p) => hashPreparedTransaction(p.pt, 2));

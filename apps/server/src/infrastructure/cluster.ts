@@ -19,7 +19,6 @@ import { startConfiguredEmbeddedPostgres } from './runtime';
  * and on SIGTERM/SIGINT lets every worker drain (their own graceful shutdown), then stops the database.
  */
 
-
 /**
  * A worker that dies while serving is replaced after a pause: 1 s, doubling (up to 30 s) while replacements keep dying
  * within a minute. A replacement that cannot start is retried the same way; after 5 failed starts in a row the primary
@@ -41,7 +40,8 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
   let stopping = false;
   let failed = false;
   let collectSeq = 0;
-  const collections = new Map<number, { pending: Set<number>; metrics: unknown[][]; done: () => void }>();
+  /** The collection under way (one at a time); replies carrying another id are late answers to a finished one. */
+  let current: { id: number; pending: Set<number>; metrics: unknown[][]; done: () => void } | null = null;
   let collecting: Promise<string> | null = null;
 
   /**
@@ -52,25 +52,24 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
    */
   const collect = (): Promise<string> =>
     (collecting ??= (async () => {
-      const id = ++collectSeq;
       const live = [...workers.values()].filter((w) => w.isConnected());
-      const entry = { pending: new Set(live.map((w) => w.id)), metrics: [] as unknown[][], done: () => undefined as void };
+      const entry = { id: ++collectSeq, pending: new Set(live.map((w) => w.id)), metrics: [] as unknown[][], done: () => undefined as void };
       const finished = new Promise<void>((resolve) => (entry.done = resolve));
-      collections.set(id, entry);
-      for (const w of live) w.send({ type: METRICS_COLLECT, id });
+      current = entry;
+      for (const w of live) w.send({ type: METRICS_COLLECT, id: entry.id });
       if (entry.pending.size === 0) entry.done();
       const timer = setTimeout(() => entry.done(), COLLECT_TIMEOUT_MS);
       await finished;
       clearTimeout(timer);
-      collections.delete(id);
+      current = null;
       return AggregatorRegistry.aggregate(entry.metrics as never).metrics();
     })().finally(() => (collecting = null)));
 
   const onMessage = (w: Worker, slot: number, m: unknown) => {
     if (!isMessage(m)) return;
     if (m.type === METRICS_COLLECTED) {
-      const entry = collections.get(m.id);
-      if (!entry || !entry.pending.delete(w.id)) return;
+      const entry = current;
+      if (!entry || entry.id !== m.id || !entry.pending.delete(w.id)) return;
       if (Array.isArray(m.metrics)) entry.metrics.push(labelWorker(m.metrics, slot));
       if (entry.pending.size === 0) entry.done();
     } else if (m.type === METRICS_REQUEST) {
@@ -95,7 +94,7 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
       });
       w.once('exit', (code, signal) => {
         if (workers.get(slot) === w) workers.delete(slot);
-        for (const entry of collections.values()) if (entry.pending.delete(w.id) && entry.pending.size === 0) entry.done();
+        if (current?.pending.delete(w.id) && current.pending.size === 0) current.done();
         if (!listening) {
           reject(new Error(`worker ${slot} exited during start-up (${signal ?? code})`));
           return;
@@ -133,16 +132,9 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
     }, delay);
   };
 
-  const shutdown = async (signal: string, code = 0) => {
-    if (stopping) return;
-    stopping = true;
-    if (code !== 0) failed = true;
-    logger.info({ signal }, 'shutting down: each worker finishes its in-flight requests');
-    const force = setTimeout(() => {
-      logger.error('workers did not stop in time: killing them');
-      for (const w of workers.values()) w.process.kill('SIGKILL');
-    }, DRAIN_TIMEOUT_MS);
-    await Promise.all(
+  /** SIGTERM to every worker (each drains as a single process would); resolves once all have exited. */
+  const stopWorkers = () =>
+    Promise.all(
       [...workers.values()].map(
         (w) =>
           new Promise<void>((resolve) => {
@@ -152,6 +144,17 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
           }),
       ),
     );
+
+  const shutdown = async (signal: string, code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    if (code !== 0) failed = true;
+    logger.info({ signal }, 'shutting down: each worker finishes its in-flight requests');
+    const force = setTimeout(() => {
+      logger.error('workers did not stop in time: killing them');
+      for (const w of workers.values()) w.process.kill('SIGKILL');
+    }, DRAIN_TIMEOUT_MS);
+    await stopWorkers();
     clearTimeout(force);
     await embedded?.stop().catch((e: Error) => logger.error({ err: e }, 'stopping the embedded PostgreSQL failed'));
     process.exit(failed ? 1 : 0);
@@ -167,9 +170,7 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
     if (stopping) return;
     stopping = true;
     failed = true;
-    await Promise.all(
-      [...workers.values()].map((w) => new Promise<void>((resolve) => (w.isDead() ? resolve() : (w.once('exit', () => resolve()), w.process.kill('SIGTERM'))))),
-    );
+    await stopWorkers();
     await embedded?.stop().catch(() => undefined);
     throw e;
   }
