@@ -222,7 +222,7 @@ export class EventStore {
             for (const e of events) {
               batchTypes.add(e.type);
               seq += 1;
-              const dataText = JSON.stringify(e.data);
+              const dataText = e.dataText ?? JSON.stringify(e.data);
               let header: UpdateHeader | undefined;
               if (e.update) {
                 offset += 1;

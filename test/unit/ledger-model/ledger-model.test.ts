@@ -6,6 +6,9 @@ import {
   checkConsistency,
   checkWellFormed,
   decideTransaction,
+  prerenderTransaction,
+  transactionShape,
+  type DecideTransactionInput,
   type StoredContractState,
   type WellFormedTransaction,
 } from '../../../libs/domain/src';
@@ -323,5 +326,96 @@ describe('decideTransaction', () => {
     expect(event.type).toBe('TransactionCommitted');
     expect(event.update).toEqual({ kind: 'Transaction', synchronizerId: SYNC, parties: [alice, bob].sort(), commandId: 'cmd-1' });
     expect(event.data.submission).toEqual({ userId: 'u', actAs: [alice], submissionId: 's' });
+  });
+});
+
+describe('rendering at submission (prerenderTransaction)', () => {
+  const parent = freshContractId();
+  const input = freshContractId();
+  const created = freshContractId();
+  const transient = freshContractId();
+  const rolledBack = freshContractId();
+  // Every node kind: a non-consuming root over a rollback, a create, a transient create+consume, a fetch and a consuming
+  // exercise of an input contract.
+  const nodes = () => [
+    exerciseNode('0', { ...ref(parent), actingParties: [alice], consuming: false, children: ['1', '3', '4', '5', '6', '7'] }),
+    rollbackNode('1', ['2']),
+    createNode('2', { contractId: rolledBack, signatories: [alice], stakeholders: [alice] }),
+    createNode('3', { contractId: created, signatories: [alice], stakeholders: [alice, bob] }),
+    createNode('4', { contractId: transient, signatories: [alice], stakeholders: [alice] }),
+    exerciseNode('5', { contractId: transient, signatories: [alice], stakeholders: [alice], actingParties: [alice] }),
+    fetchNode('6', { ...ref(input), actingParties: [alice] }),
+    exerciseNode('7', { ...ref(input), actingParties: [alice], choiceObservers: [carol] }),
+  ];
+  const state = () => new Map([parent, input].map((c) => [c, stored(c)]));
+  const NOW = 1_767_225_600_000_000n;
+  const decideInput = (wf: WellFormedTransaction, o: Partial<DecideTransactionInput> = {}): DecideTransactionInput => ({
+    wf,
+    synchronizerId: SYNC,
+    commandId: 'cmd-1',
+    submission: { userId: 'u', actAs: [alice], submissionId: 's' },
+    times: { preparationTime: NOW },
+    externalTransactionHash: '1220' + 'aa'.repeat(32),
+    deduplication: { period: { kind: 'duration', micros: 60_000_000n }, completed: undefined },
+    contracts: state(),
+    now: NOW,
+    timeConfig: { preparationTimeToleranceMicros: 60_000_000n, ledgerTimeToleranceMicros: 60_000_000n },
+    ...o,
+  });
+
+  it('the shape of a transaction is what checkConsistency finds once the state lets it through', () => {
+    const wf = checkWellFormed(tx(nodes()));
+    const shape = transactionShape(wf)!;
+    const checked = checkConsistency({ wf, synchronizerId: SYNC, contracts: state() });
+    expect(shape.effective.map((n) => n.nodeId)).toEqual(checked.effective.map((n) => n.nodeId));
+    expect([...shape.consumed].sort()).toEqual([...checked.consumed].sort());
+    expect(shape.archivedInputs).toEqual([input]);
+    expect([...shape.transient]).toEqual([transient]);
+  });
+
+  it('a transaction that contradicts itself has no shape; checkConsistency reports it', () => {
+    const cid = freshContractId();
+    const wf = checkWellFormed(
+      tx([
+        exerciseNode('0', { ...ref(parent), actingParties: [alice], consuming: false, children: ['1', '2'] }),
+        exerciseNode('1', { ...ref(cid), actingParties: [alice] }),
+        exerciseNode('2', { ...ref(cid), actingParties: [alice] }),
+      ]),
+    );
+    expect(transactionShape(wf)).toBeUndefined();
+    const base = decideInput(wf, { contracts: new Map([parent, cid].map((c) => [c, stored(c)])) });
+    expect(prerenderTransaction(base, NOW)).toBeUndefined();
+    expect(rejection(() => decideTransaction(base)).code).toBe('CONTRACT_NOT_ACTIVE');
+  });
+
+  it('deciding with the rendering gives the event deciding without it gives, with its JSON text', () => {
+    const wf = checkWellFormed(tx(nodes()));
+    const submittedAt = NOW - 30_000n; // rendered 30 ms before the writer decides
+    const base = decideInput(wf);
+    const rendered = prerenderTransaction(base, submittedAt)!;
+    const withRendering = decideTransaction({ ...base, rendered });
+    // Without a rendering the writer chooses the ledger time itself: from the same submission time, the same event.
+    const without = decideTransaction({ ...base, now: submittedAt });
+    expect(withRendering.ledgerEffectiveTime).toBe(submittedAt);
+    expect(withRendering.event.data).toEqual(without.event.data);
+    expect(withRendering.event.update).toEqual(without.event.update);
+    expect(withRendering.event.dataText).toBe(JSON.stringify(without.event.data));
+    expect(without.event.dataText).toBeUndefined();
+    expect(withRendering.event.data.events.map((e) => Object.keys(e)[0])).toEqual(['ExercisedEvent', 'CreatedEvent', 'CreatedEvent', 'ExercisedEvent', 'ExercisedEvent', 'ArchivedEvent']);
+  });
+
+  it('a rendering does not skip a check: the state, the deduplication and the time bounds still decide', () => {
+    const wf = checkWellFormed(tx(nodes()));
+    const base = decideInput(wf);
+    const rendered = prerenderTransaction(base, NOW)!;
+    const archived = new Map(state());
+    archived.set(input, stored(input, { status: 'archived' }));
+    expect(rejection(() => decideTransaction({ ...base, rendered, contracts: archived })).code).toBe('LOCAL_VERDICT_INACTIVE_CONTRACTS');
+    const completed = { completionOffset: 7, recordTimeMicros: NOW - 1_000_000n, submissionId: 'earlier' };
+    expect(rejection(() => decideTransaction({ ...base, rendered, deduplication: { ...base.deduplication, completed } })).code).toBe('DUPLICATE_COMMAND');
+    // The writer decides 11 s after submission: the ledger time chosen then is out of the 10 s tolerance of the record time.
+    const late = { ...base, now: NOW + 11_000_000n, timeConfig: { ...base.timeConfig, ledgerTimeToleranceMicros: 10_000_000n } };
+    expect(rejection(() => decideTransaction({ ...late, rendered })).code).toBe('LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND');
+    expect(decideTransaction(late).ledgerEffectiveTime).toBe(late.now);
   });
 });

@@ -64,6 +64,25 @@ export function checkConsistency({ wf, synchronizerId, contracts }: ConsistencyI
     return !c || c.status !== 'active' || c.synchronizerId !== synchronizerId;
   });
   if (inactive.length) throw inactiveContracts(inactive);
+  return walk(wf, contracts);
+}
+
+/**
+ * What `checkConsistency` returns for this transaction whatever the ledger state, when the state lets it through: the
+ * result depends on the transaction alone (the state only decides whether it is rejected). Undefined when the transaction
+ * contradicts itself (a contract used after it was consumed): that rejection is left to `checkConsistency`, which reports
+ * it in its order among the other checks. Lets the effects be rendered before the state is read (outside the writer).
+ */
+export function transactionShape(wf: WellFormedTransaction): ConsistencyResult | undefined {
+  try {
+    return walk(wf, null);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The node walk of `checkConsistency`; with `contracts` null, input contracts are not compared with stored ones. */
+function walk(wf: WellFormedTransaction, contracts: ReadonlyMap<string, StoredContractState> | null): ConsistencyResult {
 
   let consumed = new Set<string>();
   let local = new Map<string, ContractInfo>();
@@ -99,8 +118,14 @@ export function checkConsistency({ wf, synchronizerId, contracts }: ConsistencyI
     const cid = used.contractId;
     const tid = templateIdString(used.templateId);
     if (consumed.has(cid) || (everCreated.has(cid) && !local.has(cid))) throw contractNotActive(cid, tid);
-    const info: ContractInfo | undefined = local.get(cid) ?? contracts.get(cid);
-    if (!info) throw inactiveContracts([cid]); // unreachable: inputs were checked above
+    const info: ContractInfo | undefined = local.get(cid) ?? contracts?.get(cid);
+    if (!info) {
+      if (contracts === null) {
+        if (node.kind === 'exercise' && node.exercise.consuming) consumed.add(cid);
+        continue; // an input contract, compared with its stored state by checkConsistency
+      }
+      throw inactiveContracts([cid]); // unreachable: inputs were checked above
+    }
     const mismatch = (what: string, stated: string, actual: string) =>
       failedToExecute(`Node ${n.nodeId} states ${what} ${stated} for contract ${cid}, but the contract has ${actual}`);
     if (tid !== info.templateId) throw mismatch('template id', tid, info.templateId);

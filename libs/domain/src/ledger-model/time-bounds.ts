@@ -5,9 +5,10 @@ import { ledgerTimeOutOfBound, maxRecordTimeExceeded, preparationTimeOutOfBound 
  * Time rules of an externally signed transaction, checked against the record time it would get (`now`):
  * - `maxRecordTime` (if set): now ≤ maxRecordTime, else LOCAL_VERDICT_MAX_RECORD_TIME_EXCEEDED;
  * - `preparationTime` within ± `preparationTimeToleranceMicros` of now, else LOCAL_VERDICT_PREPARATION_TIME_OUT_OF_BOUND;
- * - the ledger effective time is now, raised to the request's `minLedgerTime`, then clamped into the prepared
- *   [minLedgerEffectiveTime, maxLedgerEffectiveTime] bounds (as Canton's decoder does); it must stay within
- *   ± `ledgerTimeToleranceMicros` of now, else LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND.
+ * - the ledger effective time is chosen when the transaction is submitted (`submittedAt`, default now), as Canton's
+ *   submitting participant chooses it before the record time is known: that time, raised to the request's
+ *   `minLedgerTime`, then clamped into the prepared [minLedgerEffectiveTime, maxLedgerEffectiveTime] bounds (as Canton's
+ *   decoder does); it must stay within ± `ledgerTimeToleranceMicros` of now, else LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND.
  * Returns the ledger effective time (µs since the epoch).
  */
 export interface TimeBoundsConfig {
@@ -50,7 +51,7 @@ function ts(micros: bigint): string {
   }
 }
 
-export function checkTimeBounds(times: PreparedTimes, now: bigint, cfg: TimeBoundsConfig, minLedgerTime?: bigint): bigint {
+export function checkTimeBounds(times: PreparedTimes, now: bigint, cfg: TimeBoundsConfig, minLedgerTime?: bigint, submittedAt?: bigint): bigint {
   if (times.maxRecordTime !== undefined && now > times.maxRecordTime) {
     throw maxRecordTimeExceeded(`recordTime=${ts(now)}, maxRecordTime=${ts(times.maxRecordTime)}`);
   }
@@ -63,12 +64,22 @@ export function checkTimeBounds(times: PreparedTimes, now: bigint, cfg: TimeBoun
   if (lo !== undefined && hi !== undefined && lo > hi) {
     throw ledgerTimeOutOfBound(`minLedgerEffectiveTime=${ts(lo)} is after maxLedgerEffectiveTime=${ts(hi)}`);
   }
-  let ledgerTime = now;
-  if (minLedgerTime !== undefined && minLedgerTime > ledgerTime) ledgerTime = minLedgerTime;
-  if (lo !== undefined && ledgerTime < lo) ledgerTime = lo;
-  if (hi !== undefined && ledgerTime > hi) ledgerTime = hi;
+  const ledgerTime = chooseLedgerTime(times, submittedAt ?? now, minLedgerTime);
   if (abs(ledgerTime - now) > cfg.ledgerTimeToleranceMicros) {
     throw ledgerTimeOutOfBound(`ledgerTime=${ts(ledgerTime)}, recordTime=${ts(now)}, maxDelta=${isoDuration(cfg.ledgerTimeToleranceMicros)}`);
   }
+  return ledgerTime;
+}
+
+/**
+ * The ledger effective time of a transaction submitted at `submittedAt` (µs): that time, raised to `minLedgerTime`, then
+ * clamped into the prepared bounds. `checkTimeBounds` checks it against the record time.
+ */
+export function chooseLedgerTime(times: PreparedTimes, submittedAt: bigint, minLedgerTime?: bigint): bigint {
+  const { minLedgerEffectiveTime: lo, maxLedgerEffectiveTime: hi } = times;
+  let ledgerTime = submittedAt;
+  if (minLedgerTime !== undefined && minLedgerTime > ledgerTime) ledgerTime = minLedgerTime;
+  if (lo !== undefined && ledgerTime < lo) ledgerTime = lo;
+  if (hi !== undefined && ledgerTime > hi) ledgerTime = hi;
   return ledgerTime;
 }

@@ -19,6 +19,11 @@ export interface NewEvent<T extends string = string, D = unknown> {
   /** The aggregate the event belongs to, e.g. `user:alice`, `party:alice::1220…`. */
   stream: string;
   data: D;
+  /**
+   * `JSON.stringify(data)`, when the caller has it already (serialised outside the writer, whose batch holds the ledger
+   * lock while it serialises). The writer stores this text as the event's payload.
+   */
+  dataText?: string;
   update?: UpdateHeaderRequest;
 }
 

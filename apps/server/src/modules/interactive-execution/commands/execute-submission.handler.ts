@@ -16,6 +16,7 @@ import {
   matchUserId,
   nowMicros,
   permissionDenied,
+  prerenderTransaction,
   submitterViewOf,
   validateExecuteRequest,
   verifyExternalSignatures,
@@ -114,7 +115,14 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
     const consumed = consumedInputs(wf);
     const release = this.inFlight.acquire(changeId, submissionId, wf.inputContractIds, consumed);
     const externalTransactionHash = '1220' + hash.toString('hex');
+    const submission = { userId, actAs: view.actAs, submissionId };
     try {
+      // The committed form is rendered now, outside the writer's batch (which holds the ledger lock); the writer only
+      // decides on the state it reads.
+      const rendered = prerenderTransaction(
+        { wf, commandId: view.commandId, submission, times: view, minLedgerTime: validated.minLedgerTime, externalTransactionHash },
+        nowMicros(),
+      );
       // A keyed work: the writer loads the change's last completion and the contracts for many executions at once. It
       // depends on the change and on every contract it reads or creates; it changes the change, the contracts it
       // consumes and the ones it creates.
@@ -129,7 +137,7 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
             wf,
             synchronizerId,
             commandId: view.commandId,
-            submission: { userId, actAs: view.actAs, submissionId },
+            submission,
             times: view,
             minLedgerTime: validated.minLedgerTime,
             externalTransactionHash,
@@ -140,6 +148,7 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
               preparationTimeToleranceMicros: BigInt(cfg.preparationTimeToleranceSeconds) * 1_000_000n,
               ledgerTimeToleranceMicros: BigInt(cfg.ledgerTimeToleranceSeconds) * 1_000_000n,
             },
+            rendered,
           });
           const [committed] = await tx.append([event]);
           return { updateId: committed.update!.updateId, completionOffset: committed.update!.offset };
