@@ -307,22 +307,27 @@ describe('transaction effects', () => {
   });
 });
 
+const NOW = 1_767_225_600_000_000n; // 2026-01-01T00:00:00Z
+
+/** What the writer decides a transaction on: a fresh change, no stored contracts, decided at NOW with 60 s tolerances. */
+const decideInputOf = (wf: WellFormedTransaction, o: Partial<DecideTransactionInput> = {}): DecideTransactionInput => ({
+  wf,
+  synchronizerId: SYNC,
+  commandId: 'cmd-1',
+  submission: { userId: 'u', actAs: [alice], submissionId: 's' },
+  times: { preparationTime: NOW },
+  externalTransactionHash: '1220' + 'aa'.repeat(32),
+  deduplication: { period: { kind: 'duration', micros: 60_000_000n }, completed: undefined },
+  contracts: new Map(),
+  now: NOW,
+  timeConfig: { preparationTimeToleranceMicros: 60_000_000n, ledgerTimeToleranceMicros: 60_000_000n },
+  ...o,
+});
+
 describe('decideTransaction', () => {
   it('produces one TransactionCommitted update on the synchronizer, with the command id and the parties', () => {
     const cid = freshContractId();
-    const now = 1_767_225_600_000_000n;
-    const { event } = decideTransaction({
-      wf: checkWellFormed(tx([createNode('0', { contractId: cid, signatories: [alice], stakeholders: [alice, bob] })])),
-      synchronizerId: SYNC,
-      commandId: 'cmd-1',
-      submission: { userId: 'u', actAs: [alice], submissionId: 's' },
-      times: { preparationTime: now },
-      externalTransactionHash: '1220' + 'aa'.repeat(32),
-      deduplication: { period: { kind: 'duration', micros: 60_000_000n }, completed: undefined },
-      contracts: new Map(),
-      now,
-      timeConfig: { preparationTimeToleranceMicros: 60_000_000n, ledgerTimeToleranceMicros: 60_000_000n },
-    });
+    const { event } = decideTransaction(decideInputOf(checkWellFormed(tx([createNode('0', { contractId: cid, signatories: [alice], stakeholders: [alice, bob] })]))));
     expect(event.type).toBe('TransactionCommitted');
     expect(event.update).toEqual({ kind: 'Transaction', synchronizerId: SYNC, parties: [alice, bob].sort(), commandId: 'cmd-1' });
     expect(event.data.submission).toEqual({ userId: 'u', actAs: [alice], submissionId: 's' });
@@ -348,20 +353,7 @@ describe('rendering at submission (prerenderTransaction)', () => {
     exerciseNode('7', { ...ref(input), actingParties: [alice], choiceObservers: [carol] }),
   ];
   const state = () => new Map([parent, input].map((c) => [c, stored(c)]));
-  const NOW = 1_767_225_600_000_000n;
-  const decideInput = (wf: WellFormedTransaction, o: Partial<DecideTransactionInput> = {}): DecideTransactionInput => ({
-    wf,
-    synchronizerId: SYNC,
-    commandId: 'cmd-1',
-    submission: { userId: 'u', actAs: [alice], submissionId: 's' },
-    times: { preparationTime: NOW },
-    externalTransactionHash: '1220' + 'aa'.repeat(32),
-    deduplication: { period: { kind: 'duration', micros: 60_000_000n }, completed: undefined },
-    contracts: state(),
-    now: NOW,
-    timeConfig: { preparationTimeToleranceMicros: 60_000_000n, ledgerTimeToleranceMicros: 60_000_000n },
-    ...o,
-  });
+  const decideInput = (wf: WellFormedTransaction, o: Partial<DecideTransactionInput> = {}) => decideInputOf(wf, { contracts: state(), ...o });
 
   it('the shape of a transaction is what checkConsistency finds once the state lets it through', () => {
     const wf = checkWellFormed(tx(nodes()));
