@@ -19,10 +19,31 @@ export function prepared<T>(statement: RawBuilder<T>): RawBuilder<T> {
   return sql<T>`${sql.raw(PREPARED_MARK)}${statement}`;
 }
 
+/**
+ * A statement that starts with this comment (after PREPARED_MARK, if any) is followed on its connection by COMMIT, sent
+ * right behind it: the connection does not wait for the statement's answer, nor for the caller to ask for the COMMIT.
+ * The writer's last statement of a batch saves a turn of the event loop while it holds the ledger lock. If the statement
+ * fails, PostgreSQL answers the COMMIT of the aborted transaction with ROLLBACK: nothing is committed. The COMMIT the
+ * transaction then asks for (Kysely's) gets the answer of the one already sent; a ROLLBACK gets it too.
+ */
+const COMMIT_AFTER_MARK = '/* ledgerline:commit-after */ ';
+
+/** Marks `statement`, a transaction's last, to be followed at once by COMMIT (see COMMIT_AFTER_MARK). */
+export function commitAfter<T>(statement: RawBuilder<T>): RawBuilder<T> {
+  return sql<T>`${sql.raw(COMMIT_AFTER_MARK)}${statement}`;
+}
+
 function prepareMarkedStatements(client: PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const names = new Map<string, string>();
+  // The COMMIT sent behind a marked statement, until the transaction asks for its end.
+  let pendingEnd: Promise<unknown> | null = null;
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, ...rest: unknown[]) => {
+    if (pendingEnd !== null && (text === 'commit' || text === 'rollback')) {
+      const end = pendingEnd;
+      pendingEnd = null;
+      return end;
+    }
     if (typeof text !== 'string' || !text.startsWith(PREPARED_MARK)) return query(text, ...rest);
     let name = names.get(text);
     if (!name) {
@@ -31,7 +52,12 @@ function prepareMarkedStatements(client: PoolClient): void {
       names.set(text, name);
     }
     const [values, callback] = rest;
-    return query({ name, text, values }, callback);
+    const result = query({ name, text, values }, callback);
+    if (text.startsWith(COMMIT_AFTER_MARK, PREPARED_MARK.length)) {
+      pendingEnd = query('COMMIT') as Promise<unknown>;
+      pendingEnd.catch(() => undefined); // its failure reaches whoever asks for the end (the statement fails too)
+    }
+    return result;
   };
 }
 

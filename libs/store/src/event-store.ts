@@ -288,7 +288,8 @@ export class EventStore {
         const notify = offset > startOffset ? sql` RETURNING pg_notify(${COMMIT_CHANNEL}, ${String(offset)})` : sql` RETURNING 1`;
         const tail = sql`UPDATE ledger_head SET seq = ${seq}, ledger_offset = ${offset}, record_time_micros = ${lastMicros.toString()} WHERE id = 1${notify}`;
         try {
-          await rows.flush(trx, this.columnTypes, tail);
+          // The batch's last statement: the connection sends COMMIT behind it (nothing below may fail the batch).
+          await rows.flush(trx, this.columnTypes, tail, true);
         } catch (error) {
           if (batch.length > 1) throw new BatchAborted(error);
           throw error;

@@ -71,4 +71,50 @@ describe('RowBuffer', () => {
     const after = await sql<{ v: number }>`SELECT v FROM rb_keyed WHERE k = 'a'`.execute(database.db);
     expect(after.rows[0].v).toBe(1);
   });
+
+  it('with thenCommit, COMMIT follows the statement at once: the transaction commits once, and a compare-and-set that fails leaves nothing committed', async () => {
+    await sql`CREATE TABLE rb_commit (k text PRIMARY KEY, v bigint NOT NULL)`.execute(database.db);
+    await sql`INSERT INTO rb_commit VALUES ('a', 0)`.execute(database.db);
+    // Notices on the pool's connections: a second COMMIT would draw "there is no transaction in progress".
+    const notices: string[] = [];
+    const listening = new WeakSet<object>();
+    database.pool.on('acquire', (client) => {
+      if (listening.has(client)) return;
+      listening.add(client);
+      client.on('notice', (n) => notices.push(n.message ?? ''));
+    });
+
+    const ok = new RowBuffer();
+    ok.add('rb_commit', [{ k: 'b', v: 1 }], 'k');
+    ok.update({ table: 'rb_commit', key: { column: 'k', value: 'a' }, set: { v: 1 }, expect: { column: 'v', value: 0 } });
+    await database.db.transaction().execute(async (trx) => {
+      await ok.flush(trx, new ColumnTypes(), sql`SELECT 1`, true);
+      // The COMMIT is already on its way: another connection sees the rows before this transaction "asks" for it.
+      for (let i = 0; i < 50; i++) {
+        const seen = await sql<{ n: number }>`SELECT count(*)::int AS n FROM rb_commit WHERE v = 1`.execute(database.db);
+        if (seen.rows[0].n === 2) return;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error('the flush was not committed behind the statement');
+    });
+    expect((await sql<Record<string, unknown>>`SELECT * FROM rb_commit ORDER BY k`.execute(database.db)).rows).toEqual([
+      { k: 'a', v: 1 },
+      { k: 'b', v: 1 },
+    ]);
+
+    const stale = new RowBuffer();
+    stale.add('rb_commit', [{ k: 'c', v: 9 }], 'k');
+    stale.update({ table: 'rb_commit', key: { column: 'k', value: 'a' }, set: { v: 2 }, expect: { column: 'v', value: 0 } });
+    await expect(database.db.transaction().execute((trx) => stale.flush(trx, new ColumnTypes(), undefined, true))).rejects.toThrow(
+      /projection write w1 changed 0 rows, expected 1/,
+    );
+    expect((await sql<Record<string, unknown>>`SELECT * FROM rb_commit ORDER BY k`.execute(database.db)).rows).toEqual([
+      { k: 'a', v: 1 },
+      { k: 'b', v: 1 },
+    ]);
+    // The connection is clean afterwards: a plain transaction on the pool commits normally.
+    await database.db.transaction().execute((trx) => sql`INSERT INTO rb_commit VALUES ('d', 4)`.execute(trx));
+    expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM rb_commit`.execute(database.db)).rows[0].n).toBe(3);
+    expect(notices.filter((m) => /no transaction in progress/.test(m))).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { prepared } from '../database';
+import { commitAfter, prepared } from '../database';
 
 export type Row = Record<string, unknown>;
 
@@ -82,8 +82,12 @@ export class RowBuffer {
   /**
    * Executes every buffered insert and update on `db` (an open transaction), then clears the buffer. `tail`, if given, is
    * one more data-modifying statement (`… RETURNING …`) that runs in the last statement; it must change exactly one row.
+   * The statement itself checks the rows each compare-and-set update and the tail changed (`ledgerline_expect_rows`,
+   * migration 0012): a mismatch fails the statement, and with it the transaction. With `thenCommit`, the connection sends
+   * COMMIT right behind the statement without waiting for its answer (see `commitAfter`): the flush must be the
+   * transaction's last statement, and its caller must not fail the transaction once the flush has succeeded.
    */
-  async flush(db: Kysely<any>, types: ColumnTypes, tail?: RawBuilder<unknown>): Promise<void> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  async flush(db: Kysely<any>, types: ColumnTypes, tail?: RawBuilder<unknown>, thenCommit = false): Promise<void> { // eslint-disable-line @typescript-eslint/no-explicit-any
     const ctes: Array<RawBuilder<unknown>> = [];
     // CTEs whose row count is checked: name → expected rows
     const counted: Array<[string, number]> = [];
@@ -143,15 +147,14 @@ export class RowBuffer {
       ctes.push(sql`${sql.id(`w${ctes.length}`)} AS (${tail})`);
     }
     if (ctes.length === 0) return;
+    // The expected counts are parameters: the statement's text stays the same whatever the batch holds (prepared statements).
     const main = counted.length
-      ? sql`SELECT ${sql.join(counted.map(([name]) => sql`(SELECT count(*) FROM ${sql.id(name)})::int AS ${sql.id(name)}`))}`
+      ? sql`SELECT ${sql.join(
+          counted.map(([name, expected]) => sql`ledgerline_expect_rows(${sql.lit(name)}, (SELECT count(*) FROM ${sql.id(name)}), ${expected}::bigint)`),
+        )}`
       : sql`SELECT 1`;
-    const { rows } = await prepared(sql<Record<string, number>>`WITH ${sql.join(ctes, sql`, `)} ${main}`).execute(db);
-    for (const [name, expected] of counted) {
-      if (rows[0][name] !== expected) {
-        throw new Error(`projection write ${name} changed ${rows[0][name]} rows, expected ${expected} (a row was missing or no longer matched)`);
-      }
-    }
+    const statement = sql`WITH ${sql.join(ctes, sql`, `)} ${main}`;
+    await prepared(thenCommit ? commitAfter(statement) : statement).execute(db);
   }
 }
 
