@@ -20,7 +20,7 @@ export function prepared<T>(statement: RawBuilder<T>): RawBuilder<T> {
 }
 
 /**
- * A statement that starts with this comment (after PREPARED_MARK, if any) is followed on its connection by COMMIT, sent
+ * A prepared statement (PREPARED_MARK) whose text goes on with this comment is followed on its connection by COMMIT, sent
  * right behind it: the connection does not wait for the statement's answer, nor for the caller to ask for the COMMIT.
  * The writer's last statement of a batch saves a turn of the event loop while it holds the ledger lock. If the statement
  * fails, PostgreSQL answers the COMMIT of the aborted transaction with ROLLBACK: nothing is committed. The COMMIT the
@@ -28,7 +28,7 @@ export function prepared<T>(statement: RawBuilder<T>): RawBuilder<T> {
  */
 const COMMIT_AFTER_MARK = '/* ledgerline:commit-after */ ';
 
-/** Marks `statement`, a transaction's last, to be followed at once by COMMIT (see COMMIT_AFTER_MARK). */
+/** Marks `statement`, a transaction's last, to be followed at once by COMMIT (see COMMIT_AFTER_MARK); wrap it in `prepared`. */
 export function commitAfter<T>(statement: RawBuilder<T>): RawBuilder<T> {
   return sql<T>`${sql.raw(COMMIT_AFTER_MARK)}${statement}`;
 }
