@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
-import { ColumnTypes, RowBuffer } from '../../../libs/store/src/projections/row-buffer';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Pool } from 'pg';
+import { ColumnTypes, RowBuffer, SameAs } from '../../../libs/store/src/projections/row-buffer';
 import type { Database } from '../../../libs/store/src';
 import { openTestDatabase } from '../../support/database';
 
 /** The batch writer of insert-only projections: one statement per batch, values and defaults as a row-by-row INSERT would. */
-let database: Database;
+let database: Database & { url: string };
 beforeAll(async () => {
   database = await openTestDatabase();
   await sql`CREATE TABLE rb_plain (id bigint PRIMARY KEY, meta jsonb, note text NOT NULL DEFAULT 'dflt', flag boolean, quote text)`.execute(database.db);
@@ -116,5 +117,55 @@ describe('RowBuffer', () => {
     await database.db.transaction().execute((trx) => sql`INSERT INTO rb_commit VALUES ('d', 4)`.execute(trx));
     expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM rb_commit`.execute(database.db)).rows[0].n).toBe(3);
     expect(notices.filter((m) => /no transaction in progress/.test(m))).toEqual([]);
+  });
+
+  it('SameAs: a json column repeating another table\'s row of the same flush is taken from its RETURNING (the text is sent once); otherwise the text is written', async () => {
+    await sql`CREATE TABLE rb_src (seq bigint PRIMARY KEY, data jsonb NOT NULL, note text)`.execute(database.db);
+    await sql`CREATE TABLE rb_copy (id bigint PRIMARY KEY, seq bigint NOT NULL, payload jsonb NOT NULL)`.execute(database.db);
+    const pool = new Pool({ connectionString: database.url, max: 1 });
+    const statements: Array<{ text: string; params: readonly unknown[] }> = [];
+    const logged = new Kysely<any>({ // eslint-disable-line @typescript-eslint/no-explicit-any
+      dialect: new PostgresDialect({ pool }),
+      log: (e) => void (e.level === 'query' && statements.push({ text: e.query.sql, params: e.query.parameters })),
+    });
+    const sent = (marker: string) => statements.flatMap((s) => s.params).filter((p) => typeof p === 'string' && p.includes(marker)).length;
+    const doc = (i: number) => JSON.stringify({ marker: `m-${i}`, nested: { q: 'a "quoted" \\ value', n: [i, -i, 1.5] } });
+    const flush = async (buffer: RowBuffer) => {
+      statements.length = 0;
+      await logged.transaction().execute((trx) => buffer.flush(trx, new ColumnTypes()));
+    };
+    try {
+      // 1. Both in one flush: the copies come from the source rows; each text is in the parameters once.
+      const together = new RowBuffer();
+      together.add('rb_src', [1, 2, 3].map((i) => ({ seq: i, data: doc(i), note: null })));
+      together.add('rb_copy', [1, 2, 3].map((i) => ({ id: 10 + i, seq: i, payload: new SameAs(doc(i), 'rb_src', 'seq', i, 'data') })));
+      await flush(together);
+      expect(statements.some((s) => /JOIN \(SELECT "seq" AS k, "data" AS v FROM "w0"\)/.test(s.text))).toBe(true);
+      expect([1, 2, 3].map((i) => sent(`m-${i}`))).toEqual([1, 1, 1]);
+
+      // 2. The source row was written by an earlier statement: the text is written as it is.
+      const later = new RowBuffer();
+      later.add('rb_copy', [{ id: 14, seq: 1, payload: new SameAs(doc(4), 'rb_src', 'seq', 1, 'data') }]);
+      await flush(later);
+      expect(sent('m-4')).toBe(1);
+      expect(statements.some((s) => s.text.includes('JOIN (SELECT'))).toBe(false);
+
+      // 3. One row of the group lacks its source in the flush: the whole group is written from the texts.
+      const mixed = new RowBuffer();
+      mixed.add('rb_src', [{ seq: 5, data: doc(5), note: 'x' }]);
+      mixed.add('rb_copy', [
+        { id: 15, seq: 5, payload: new SameAs(doc(5), 'rb_src', 'seq', 5, 'data') },
+        { id: 16, seq: 6, payload: new SameAs(doc(6), 'rb_src', 'seq', 6, 'data') },
+      ]);
+      await flush(mixed);
+      expect([sent('m-5'), sent('m-6')]).toEqual([2, 1]);
+
+      const copies = await sql<{ id: number; same: boolean; payload: unknown }>`
+        SELECT c.id::int AS id, c.payload = s.data AS same, c.payload FROM rb_copy c LEFT JOIN rb_src s USING (seq) ORDER BY c.id`.execute(database.db);
+      expect(copies.rows.map((r) => [r.id, r.payload])).toEqual([11, 12, 13, 14, 15, 16].map((id) => [id, JSON.parse(doc(id > 13 ? id - 10 : id - 10))]));
+      expect(copies.rows.filter((r) => r.id !== 14 && r.id !== 16).every((r) => r.same)).toBe(true);
+    } finally {
+      await logged.destroy();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { CommittedEvent } from '@ledgerline/domain';
+import { SameAs } from './row-buffer';
 
 const texts = new WeakMap<CommittedEvent, string>();
 
@@ -10,4 +11,12 @@ export function rememberDataJson(event: CommittedEvent, text: string): void {
 /** The JSON text of `event.data`: the event log's own text when the writer made it (serialised once per event), else made now. */
 export function dataJsonOf(event: CommittedEvent): string {
   return texts.get(event) ?? JSON.stringify(event.data);
+}
+
+/**
+ * `event.data` as the value of a projection's json column that repeats it: taken from the event log's row inside the
+ * writer's statement when both are written together (sent and parsed once), else written from the text.
+ */
+export function eventLogData(event: CommittedEvent): SameAs {
+  return new SameAs(dataJsonOf(event), 'event_log', 'seq', event.seq, 'data');
 }

@@ -1,4 +1,4 @@
-import { dataJsonOf } from './event-json';
+import { eventLogData } from './event-json';
 import type { Projection } from './registry';
 
 /**
@@ -25,7 +25,7 @@ export const ledgerUpdatesProjection: Projection = {
           record_time: h.recordTime,
           command_id: h.commandId ?? null,
           seq: event.seq,
-          payload: dataJsonOf(event),
+          payload: eventLogData(event),
         },
       ],
       ledger_update_parties: [...new Set(h.parties)].map((party) => ({ party, ledger_offset: h.offset })),

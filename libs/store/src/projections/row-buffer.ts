@@ -3,6 +3,23 @@ import { commitAfter, prepared } from '../database';
 
 export type Row = Record<string, unknown>;
 
+/**
+ * The value of a json/jsonb column that repeats a column of a row another table inserts in the same batch (the event log's
+ * `data`, repeated as `ledger_updates.payload`). When the flush that writes it also inserts that row, the value is taken
+ * from the other insert's `RETURNING` inside the statement, so the text is sent and parsed once; otherwise (a rebuild, or
+ * the other row written by an earlier statement) `text` is written as it is. Either way the stored value is the same.
+ */
+export class SameAs {
+  constructor(
+    /** The JSON text (what is written when the other row is not in the same flush). */
+    readonly text: string,
+    readonly table: string,
+    readonly keyColumn: string,
+    readonly key: string | number,
+    readonly column: string,
+  ) {}
+}
+
 /** Column name → SQL type (`bigint`, `text`, `jsonb`, …) of the tables rows are buffered for; loaded once per table. */
 export class ColumnTypes {
   private readonly known = new Map<string, Map<string, string>>();
@@ -96,6 +113,11 @@ export class RowBuffer {
     this.tables.clear();
     this.updates.clear();
     this.pendingKeys.clear();
+    const refs = planReferences(tables);
+    // Tables whose rows others reference come first: a CTE can only read the CTEs before it.
+    tables.sort(([a], [b]) => Number(refs.sources.has(b)) - Number(refs.sources.has(a)));
+    // table → the CTEs that insert its rows (with RETURNING of the referenced columns)
+    const sourceCtes = new Map<string, string[]>();
     for (const [table, rows] of tables) {
       const colTypes = await types.of(db, table);
       // Rows of one table normally share their keys; group by key set so absent keys keep their column DEFAULT.
@@ -109,8 +131,31 @@ export class RowBuffer {
       for (const [key, group] of groups) {
         const cols = key.split('\u0000');
         for (const c of cols) if (!colTypes.has(c)) throw new Error(`projection row for ${table} has unknown column ${c}`);
+        const name = `w${ctes.length}`;
         const target = sql`${sql.table(table)} (${sql.join(cols.map((c) => sql.id(c)))})`;
-        ctes.push(sql`${sql.id(`w${ctes.length}`)} AS (INSERT INTO ${target} SELECT ${sql.join(cols.map((c) => sql.id(c)))} FROM ${recordset(cols, colTypes, group)})`);
+        const source = refs.sources.get(table);
+        const returning = source ? sql` RETURNING ${sql.join([...source].map((c) => sql.id(c)))}` : sql``;
+        if (source) sourceCtes.set(table, [...(sourceCtes.get(table) ?? []), name]);
+        const ref = refs.byGroup.get(group[0]);
+        if (!ref || !sourceCtes.has(ref.table) || group.some((r) => !(r[ref.column] instanceof SameAs))) {
+          ctes.push(sql`${sql.id(name)} AS (INSERT INTO ${target} SELECT ${sql.join(cols.map((c) => sql.id(c)))} FROM ${recordset(cols, colTypes, inline(group))}${returning})`);
+          continue;
+        }
+        // The referencing column comes from the source rows' RETURNING, joined on their key; the statement checks that
+        // every row found its source (a missing one would otherwise be dropped silently).
+        const refCol = ref.column;
+        const keyType = (await types.of(db, ref.table)).get(ref.keyColumn)!;
+        const recCols = cols.map((c) => (c === refCol ? REF_KEY : c));
+        const recTypes = new Map(colTypes);
+        recTypes.set(REF_KEY, keyType);
+        const recRows = group.map((r) => ({ ...r, [REF_KEY]: (r[refCol] as SameAs).key }));
+        const from = sql.join(
+          sourceCtes.get(ref.table)!.map((s) => sql`SELECT ${sql.id(ref.keyColumn)} AS k, ${sql.id(ref.sourceColumn)} AS v FROM ${sql.id(s)}`),
+          sql` UNION ALL `,
+        );
+        const select = sql.join(cols.map((c) => (c === refCol ? sql`src.v` : sql`x.${sql.id(c)}`)));
+        ctes.push(sql`${sql.id(name)} AS (INSERT INTO ${target} SELECT ${select} FROM ${recordset(recCols, recTypes, recRows)} JOIN (${from}) AS src ON src.k = x.${sql.id(REF_KEY)} RETURNING 1)`);
+        counted.push([name, group.length]);
       }
     }
     for (const group of updates) {
@@ -185,4 +230,63 @@ function recordset(cols: readonly string[], colTypes: ReadonlyMap<string, string
   }
   const defs = cols.map((c) => sql`${sql.id(c)} ${sql.raw(colTypes.get(c)!)}`);
   return sql`jsonb_to_recordset(${'[' + parts.join(',') + ']'}::jsonb) AS ${sql.id(alias)}(${sql.join(defs)})`;
+}
+
+const REF_KEY = 'ledgerline_ref_key';
+
+interface Reference {
+  readonly table: string;
+  readonly keyColumn: string;
+  readonly sourceColumn: string;
+  /** The referencing column. */
+  readonly column: string;
+}
+
+/**
+ * Which groups of rows can take a SameAs column from another table's insert in the same statement: those whose every
+ * referenced row (table and key) is among the rows this flush inserts. `sources`: table → the columns to return.
+ */
+function planReferences(tables: ReadonlyArray<[string, Row[]]>): { sources: Map<string, Set<string>>; byGroup: Map<Row, Reference> } {
+  const sources = new Map<string, Set<string>>();
+  const byGroup = new Map<Row, Reference>();
+  let keysOf: Map<string, Set<string>> | undefined;
+  for (const [table, rows] of tables) {
+    const first = rows[0];
+    for (const column in first) {
+      const v = first[column];
+      if (!(v instanceof SameAs)) continue;
+      keysOf ??= new Map();
+      let keys = keysOf.get(`${v.table}\u0000${v.keyColumn}`);
+      if (!keys) {
+        keys = new Set((tables.find(([t]) => t === v.table)?.[1] ?? []).map((r) => String(r[v.keyColumn])));
+        keysOf.set(`${v.table}\u0000${v.keyColumn}`, keys);
+      }
+      const all = rows.every((r) => {
+        const o = r[column];
+        return o instanceof SameAs && o.table === v.table && o.keyColumn === v.keyColumn && o.column === v.column && keys.has(String(o.key));
+      });
+      if (!all || table === v.table) continue;
+      // Rows of one table share their columns (grouped by key set in flush): the first row stands for its group.
+      const ref: Reference = { table: v.table, keyColumn: v.keyColumn, sourceColumn: v.column, column };
+      for (const r of rows) byGroup.set(r, ref);
+      let cols = sources.get(v.table);
+      if (!cols) sources.set(v.table, (cols = new Set()));
+      cols.add(v.keyColumn).add(v.column);
+      break; // one reference per table's rows
+    }
+  }
+  return { sources, byGroup };
+}
+
+/** Rows with every SameAs value replaced by its text. */
+function inline(rows: readonly Row[]): readonly Row[] {
+  if (!rows.some((r) => Object.values(r).some((v) => v instanceof SameAs))) return rows;
+  return rows.map((r) => {
+    const out: Row = {};
+    for (const c in r) {
+      const v = r[c];
+      out[c] = v instanceof SameAs ? v.text : v;
+    }
+    return out;
+  });
 }
