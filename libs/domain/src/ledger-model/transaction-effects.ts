@@ -1,9 +1,12 @@
-import { Metadata_InputContract, type Create } from '@canton-network/core-ledger-proto';
 import { valueToJson } from '@ledgerline/canton';
 import { isoMicros } from '../ledger/time';
 import type { StoredCreatedEvent, StoredTransaction, StoredTransactionEvent } from '../ledger/updates';
 import type { ConsistencyResult } from './consistency';
+import { createdEventBlobOf } from './created-event-blob';
 import { templateIdString } from './well-formedness';
+
+/** Re-exported here, where it used to live (see ./created-event-blob for the encoder). */
+export { createdEventBlobOf } from './created-event-blob';
 
 /**
  * The committed form of a checked transaction: the StoredTransaction readers render, and the parties of its update
@@ -28,19 +31,6 @@ export interface TransactionEffects {
   transaction: StoredTransaction;
   /** Everyone who sees an event: stakeholders of created/archived contracts and informees of exercises. */
   parties: string[];
-}
-
-/**
- * `createdEventBlob` of a contract created here: base64 of a `Metadata.InputContract` protobuf (the v1 Create node and
- * `createdAt` in µs), i.e. exactly what a prepared transaction lists for an input contract.
- */
-export function createdEventBlobOf(create: Create, createdAtMicros: bigint): string {
-  const bytes = Metadata_InputContract.toBinary({
-    contract: { oneofKind: 'v1', v1: create },
-    createdAt: createdAtMicros,
-    eventBlob: new Uint8Array(0),
-  });
-  return Buffer.from(bytes).toString('base64');
 }
 
 export function buildTransactionEffects(input: TransactionEffectsInput): TransactionEffects {
