@@ -161,9 +161,29 @@ describe('RowBuffer', () => {
       expect([sent('m-5'), sent('m-6')]).toEqual([2, 1]);
 
       const copies = await sql<{ id: number; same: boolean; payload: unknown }>`
-        SELECT c.id::int AS id, c.payload = s.data AS same, c.payload FROM rb_copy c LEFT JOIN rb_src s USING (seq) ORDER BY c.id`.execute(database.db);
+        SELECT c.id::int AS id, c.payload = s.data AS same, c.payload FROM rb_copy c LEFT JOIN rb_src s USING (seq) WHERE c.id <= 16 ORDER BY c.id`.execute(database.db);
       expect(copies.rows.map((r) => [r.id, r.payload])).toEqual([11, 12, 13, 14, 15, 16].map((id) => [id, JSON.parse(doc(id > 13 ? id - 10 : id - 10))]));
       expect(copies.rows.filter((r) => r.id !== 14 && r.id !== 16).every((r) => r.same)).toBe(true);
+
+      // 4. A part of the source value (path): extracted from it in the statement, or made from the text function.
+      let made = 0;
+      const part = (seq: number, path: string[], value: unknown) =>
+        new SameAs(() => (made++, JSON.stringify(value)), 'rb_src', 'seq', seq, 'data', path);
+      const withPath = new RowBuffer();
+      withPath.add('rb_src', [{ seq: 7, data: doc(7), note: null }]);
+      withPath.add('rb_copy', [
+        { id: 17, seq: 7, payload: part(7, ['nested'], JSON.parse(doc(7)).nested) },
+        { id: 18, seq: 7, payload: part(7, ['nested', 'n', '1'], -7) },
+      ]);
+      await flush(withPath);
+      expect(made).toBe(0);
+      expect(sent('m-7')).toBe(1);
+      const fallback = new RowBuffer();
+      fallback.add('rb_copy', [{ id: 19, seq: 7, payload: part(7, ['nested'], { written: 'from text' }) }]);
+      await flush(fallback);
+      expect(made).toBe(1);
+      const parts = await sql<{ payload: unknown }>`SELECT payload FROM rb_copy WHERE id >= 17 ORDER BY id`.execute(database.db);
+      expect(parts.rows.map((r) => r.payload)).toEqual([JSON.parse(doc(7)).nested, -7, { written: 'from text' }]);
     } finally {
       await logged.destroy();
     }

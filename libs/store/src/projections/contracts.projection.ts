@@ -5,6 +5,7 @@ import {
   type StoredReassignment,
   type StoredTransaction,
 } from '@ledgerline/domain';
+import { eventLogDataAt } from './event-json';
 import type { Projection } from './registry';
 import type { KeyedUpdate, Row } from './row-buffer';
 
@@ -24,10 +25,10 @@ export const contractsProjection: Projection = {
     const h = event.update;
     if (!h || event.type !== TRANSACTION_COMMITTED) return {};
     const tx = event.data as StoredTransaction;
-    const created = tx.events.flatMap((e) => ('CreatedEvent' in e && e.CreatedEvent.acsDelta ? [e.CreatedEvent] : []));
+    const created = tx.events.flatMap((e, i) => ('CreatedEvent' in e && e.CreatedEvent.acsDelta ? [{ c: e.CreatedEvent, i }] : []));
     if (created.length === 0) return {};
     return {
-      contracts: created.map((c) => ({
+      contracts: created.map(({ c, i }) => ({
         contract_id: c.contractId,
         template_id: c.templateId,
         package_name: c.packageName,
@@ -36,7 +37,8 @@ export const contractsProjection: Projection = {
         status: 'active',
         synchronizer_id: h.synchronizerId,
         created_offset: h.offset,
-        created_event: JSON.stringify(c),
+        // the created event as the event log stores it (extracted there in the writer's statement)
+        created_event: eventLogDataAt(event, ['events', String(i), 'CreatedEvent'], () => JSON.stringify(c)),
       })),
     };
   },

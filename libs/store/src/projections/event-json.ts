@@ -20,3 +20,11 @@ export function dataJsonOf(event: CommittedEvent): string {
 export function eventLogData(event: CommittedEvent): SameAs {
   return new SameAs(dataJsonOf(event), 'event_log', 'seq', event.seq, 'data');
 }
+
+/**
+ * A part of `event.data` (at `path`, e.g. one created event of a transaction) as the value of a projection's json column:
+ * extracted from the event log's row inside the writer's statement when both are written together, else `text()`.
+ */
+export function eventLogDataAt(event: CommittedEvent, path: readonly string[], text: () => string): SameAs {
+  return new SameAs(text, 'event_log', 'seq', event.seq, 'data', path);
+}

@@ -10,14 +10,26 @@ export type Row = Record<string, unknown>;
  * the other row written by an earlier statement) `text` is written as it is. Either way the stored value is the same.
  */
 export class SameAs {
+  private textMade?: string;
+  private readonly makeText?: () => string;
+
   constructor(
-    /** The JSON text (what is written when the other row is not in the same flush). */
-    readonly text: string,
+    /** The JSON text (what is written when the other row is not in the same flush), or a function making it when needed. */
+    text: string | (() => string),
     readonly table: string,
     readonly keyColumn: string,
     readonly key: string | number,
     readonly column: string,
-  ) {}
+    /** A path inside the other row's json value (`#>`): the value repeats that part of it. */
+    readonly path?: readonly string[],
+  ) {
+    if (typeof text === 'string') this.textMade = text;
+    else this.makeText = text;
+  }
+
+  get text(): string {
+    return (this.textMade ??= this.makeText!());
+  }
 }
 
 /** Column name → SQL type (`bigint`, `text`, `jsonb`, …) of the tables rows are buffered for; loaded once per table. */
@@ -148,12 +160,20 @@ export class RowBuffer {
         const recCols = cols.map((c) => (c === refCol ? REF_KEY : c));
         const recTypes = new Map(colTypes);
         recTypes.set(REF_KEY, keyType);
-        const recRows = group.map((r) => ({ ...r, [REF_KEY]: (r[refCol] as SameAs).key }));
+        if (ref.path) {
+          recCols.push(REF_PATH);
+          recTypes.set(REF_PATH, 'text[]');
+        }
+        const recRows = group.map((r) => {
+          const same = r[refCol] as SameAs;
+          return ref.path ? { ...r, [REF_KEY]: same.key, [REF_PATH]: same.path } : { ...r, [REF_KEY]: same.key };
+        });
         const from = sql.join(
           sourceCtes.get(ref.table)!.map((s) => sql`SELECT ${sql.id(ref.keyColumn)} AS k, ${sql.id(ref.sourceColumn)} AS v FROM ${sql.id(s)}`),
           sql` UNION ALL `,
         );
-        const select = sql.join(cols.map((c) => (c === refCol ? sql`src.v` : sql`x.${sql.id(c)}`)));
+        const value = ref.path ? sql`src.v #> x.${sql.id(REF_PATH)}` : sql`src.v`;
+        const select = sql.join(cols.map((c) => (c === refCol ? value : sql`x.${sql.id(c)}`)));
         ctes.push(sql`${sql.id(name)} AS (INSERT INTO ${target} SELECT ${select} FROM ${recordset(recCols, recTypes, recRows)} JOIN (${from}) AS src ON src.k = x.${sql.id(REF_KEY)} RETURNING 1)`);
         counted.push([name, group.length]);
       }
@@ -233,6 +253,7 @@ function recordset(cols: readonly string[], colTypes: ReadonlyMap<string, string
 }
 
 const REF_KEY = 'ledgerline_ref_key';
+const REF_PATH = 'ledgerline_ref_path';
 
 interface Reference {
   readonly table: string;
@@ -240,6 +261,8 @@ interface Reference {
   readonly sourceColumn: string;
   /** The referencing column. */
   readonly column: string;
+  /** Whether the rows take a part of the source value (SameAs.path). */
+  readonly path: boolean;
 }
 
 /**
@@ -263,11 +286,18 @@ function planReferences(tables: ReadonlyArray<[string, Row[]]>): { sources: Map<
       }
       const all = rows.every((r) => {
         const o = r[column];
-        return o instanceof SameAs && o.table === v.table && o.keyColumn === v.keyColumn && o.column === v.column && keys.has(String(o.key));
+        return (
+          o instanceof SameAs &&
+          o.table === v.table &&
+          o.keyColumn === v.keyColumn &&
+          o.column === v.column &&
+          (o.path === undefined) === (v.path === undefined) &&
+          keys.has(String(o.key))
+        );
       });
       if (!all || table === v.table) continue;
       // Rows of one table share their columns (grouped by key set in flush): the first row stands for its group.
-      const ref: Reference = { table: v.table, keyColumn: v.keyColumn, sourceColumn: v.column, column };
+      const ref: Reference = { table: v.table, keyColumn: v.keyColumn, sourceColumn: v.column, column, path: v.path !== undefined };
       for (const r of rows) byGroup.set(r, ref);
       let cols = sources.get(v.table);
       if (!cols) sources.set(v.table, (cols = new Set()));
