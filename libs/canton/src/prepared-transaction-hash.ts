@@ -13,7 +13,7 @@
  * txHash = sha256(int32be(48) ‖ encode(transaction)) and metadataHash = sha256(int32be(48) ‖ encode(metadata)).
  * The result is the raw 32-byte digest (no multihash prefix): what the party signs.
  */
-import { createHash } from 'node:crypto';
+import { hash as digestOnce } from 'node:crypto';
 import type {
   Create,
   DamlTransaction,
@@ -26,7 +26,7 @@ import type {
   Rollback,
   Value,
 } from '@canton-network/core-ledger-proto';
-import { hexToBytes, int32be, int64be } from './bytes';
+import { hexToBytes, int32be, toInt64 } from './bytes';
 import {
   getCreateKey,
   getExerciseByKey,
@@ -82,34 +82,57 @@ function checkVersion(version: number): HashingSchemeVersionNumber {
   return version;
 }
 
-/** Append-only byte sink. */
+/**
+ * Append-only byte sink: writes into one growable Buffer (a hash encodes a few hundred bytes of small fields; a Buffer
+ * per field and a concatenation at the end made allocation and GC most of the hash's cost). Encoders nest (a node's
+ * children are hashed while it is encoded), so each has its own buffer.
+ */
 class Encoder {
-  private readonly parts: Buffer[] = [];
-  private static readonly ZERO = Buffer.from([0]);
-  private static readonly ONE = Buffer.from([1]);
+  private buf: Buffer = Buffer.allocUnsafe(512);
+  private len = 0;
 
+  private room(n: number): void {
+    if (this.len + n <= this.buf.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + n));
+    this.buf.copy(bigger, 0, 0, this.len);
+    this.buf = bigger;
+  }
   raw(b: Uint8Array): this {
-    this.parts.push(Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+    this.room(b.length);
+    this.buf.set(b, this.len);
+    this.len += b.length;
     return this;
   }
   byte(n: number): this {
-    this.parts.push(n === 0 ? Encoder.ZERO : n === 1 ? Encoder.ONE : Buffer.from([n]));
+    this.room(1);
+    this.buf[this.len++] = n;
     return this;
   }
   bool(b: boolean): this {
     return this.byte(b ? 1 : 0);
   }
   int32(n: number): this {
-    return this.raw(int32be(n));
+    this.room(4);
+    this.buf.writeInt32BE(n | 0, this.len);
+    this.len += 4;
+    return this;
   }
   int64(v: bigint | number | string, what?: string): this {
-    return this.raw(int64be(v, what));
+    this.room(8);
+    this.buf.writeBigInt64BE(toInt64(v, what), this.len);
+    this.len += 8;
+    return this;
   }
   bytes(b: Uint8Array): this {
     return this.int32(b.length).raw(b);
   }
   string(s: string | undefined): this {
-    return this.bytes(Buffer.from(s ?? '', 'utf8'));
+    const text = s ?? '';
+    const n = Buffer.byteLength(text, 'utf8');
+    this.int32(n);
+    this.room(n);
+    this.len += this.buf.write(text, this.len, n, 'utf8');
+    return this;
   }
   hex(s: string, what: string): this {
     return this.bytes(hexToBytes(s ?? '', what));
@@ -120,16 +143,14 @@ class Encoder {
     for (const s of list) this.string(s);
     return this;
   }
+  /** The bytes written (a view of the encoder's buffer; the encoder is not used after). */
   finish(): Buffer {
-    return Buffer.concat(this.parts);
+    return this.buf.subarray(0, this.len);
   }
 }
 
-const sha256 = (...parts: Uint8Array[]): Buffer => {
-  const h = createHash('sha256');
-  for (const p of parts) h.update(p);
-  return h.digest();
-};
+/** SHA-256 in one call (no Hash object per digest). */
+const sha256 = (...parts: Uint8Array[]): Buffer => digestOnce('sha256', parts.length === 1 ? parts[0] : Buffer.concat(parts), 'buffer') as unknown as Buffer;
 
 // ------------------------------------------------------------------------------------------------ values
 
