@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { ErrorCategories as C, invalidField, LedgerError, LedgerErrorInit } from '../errors';
 import { isoDuration } from './time-bounds';
 
@@ -21,7 +21,7 @@ export interface CompletedChange {
 /** Stable id of a change: SHA-256 over userId, the sorted, de-duplicated actAs parties and the command id. */
 export function changeIdOf(userId: string, actAs: readonly string[], commandId: string): string {
   const parties = [...new Set(actAs)].sort();
-  return createHash('sha256').update(JSON.stringify([userId, parties, commandId])).digest('hex');
+  return hash('sha256', JSON.stringify([userId, parties, commandId]), 'hex');
 }
 
 const negativeOffset = (offset: string) =>
