@@ -9,7 +9,8 @@
  * load generator (bench/lib/http-client: undici's pool, keep-alive, one connection per client).
  * Knobs: BENCH_DATABASE_URL, BENCH_CONCURRENCY (default "16,64"), BENCH_DURATION_MS (default 5000), BENCH_WARMUP_MS (before
  * the first measurement, default 10000), BENCH_REWARM_MS (before each later one, default 1000), BENCH_MAX_RATE (executions/s
- * prepared for, default 4000), BENCH_PARTIES (distinct external parties, default 64).
+ * prepared for, default 4000), BENCH_PARTIES (distinct external parties, default 64), BENCH_SERVER_MAINS (comma-separated
+ * server entry points, one instance each: compares builds side by side in the same window, see below).
  * Target at 64 clients: ≥ 2,500/s, ≥ 0.5× baseline, p99 ≤ 100 ms.
  *
  * Why the long first warm-up: V8 keeps optimising the server's hot code for several seconds after load starts. With a 1 s
@@ -27,7 +28,7 @@ import { openDatabase, seedPartySigningKeys } from '@ledgerline/store';
 import { loadParticipantIdentity } from '../apps/server/src/infrastructure/participant-identity';
 import { appendBaseline, envInt, fmt, printTable, runConcurrent, withBenchDatabase, type RunResult } from './lib';
 import { closeFastFetch, fastFetch } from './lib/http-client';
-import { cpuPerOp, cpuSnapshot } from './lib/cpu';
+import { cpuPerOp, cpuSnapshot, processTreeCpuMs } from './lib/cpu';
 import { createNode, executeRequest, externalParty, freshContractId, preparedTransaction, type ExternalParty } from './lib/external-signing';
 
 const concurrencies = (process.env.BENCH_CONCURRENCY ?? '16,64').split(',').map((s) => Number(s.trim()));
@@ -40,8 +41,14 @@ const SAMPLES = 2000;
 const partyCount = envInt('BENCH_PARTIES', 64);
 const SECRET = 'bench-secret-bench-secret-bench';
 const PORT = 17000 + Math.floor(Math.random() * 1000);
+/**
+ * Server entry points to compare (BENCH_SERVER_MAINS, e.g. an older build's dist/apps/server/src/main.js and this one's):
+ * one instance each, all on the one database and under the same load at the same time, so their CPU per execution is
+ * measured under the same conditions of the host (whose speed drifts by tens of per cent between runs minutes apart).
+ */
+const MAINS = (process.env.BENCH_SERVER_MAINS ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((m) => path.resolve(m));
 /** Service instances on one database (ports PORT, PORT+1, …); client w talks to instance w mod INSTANCES. */
-const INSTANCES = envInt('BENCH_INSTANCES', 1);
+const INSTANCES = MAINS.length || envInt('BENCH_INSTANCES', 1);
 const USER = 'bench-app';
 
 async function post(pathname: string, body: string | Buffer, token: string, instance = 0): Promise<{ status: number; text: string }> {
@@ -55,7 +62,7 @@ async function get(pathname: string, token?: string, instance = 0): Promise<{ st
 }
 
 async function startServer(url: string, instance: number): Promise<ChildProcess> {
-  const main = path.resolve(__dirname, '../apps/server/src/main.js');
+  const main = MAINS[instance] ?? path.resolve(__dirname, '../apps/server/src/main.js');
   const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), main], {
     env: { ...process.env, DATABASE_URL: url, PORT: String(PORT + instance), HOST: '127.0.0.1', LEDGER_JWT_SECRET: SECRET, LEDGER_LOG_LEVEL: 'warn', LEDGER_DB_POOL_SIZE: '8' },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -153,12 +160,23 @@ async function main(): Promise<void> {
       console.log(`prepared and signed ${total} requests in ${fmt((performance.now() - t0) / 1000)} s (${fmt(prepared[0].body.length)} bytes each)`);
 
       let next = 0;
-      const results: Array<{ concurrency: number; baseline: RunResult; exec: RunResult; batch: number; batchMs: number; cpu?: { server: number; client: number; rest: number; steal: number } }> = [];
+      const results: Array<{
+        concurrency: number;
+        baseline: RunResult;
+        exec: RunResult;
+        batch: number;
+        batchMs: number;
+        cpu?: { server: number; client: number; rest: number; steal: number };
+        /** Per instance: executions in the window and the instance's CPU per execution (µs). */
+        instances: Array<{ executions: number; serverUs: number }>;
+      }> = [];
+      const doneBy = new Array<number>(INSTANCES).fill(0);
       const op = async (worker: number) => {
         const p = prepared[next++];
         if (!p) throw new Error(`ran out of prepared requests: the server ran faster than BENCH_MAX_RATE=${maxRate}/s`);
         const r = await post('/v2/interactive-submission/executeAndWait', p.body, token, worker % INSTANCES);
         if (r.status !== 200) throw new Error(`${r.status} ${r.text}`);
+        doneBy[worker % INSTANCES]++;
       };
       for (const [i, concurrency] of concurrencies.entries()) {
         const baseline = await appendBaseline(url, { concurrency: 64, durationMs, warmupMs: baselineWarmupMs });
@@ -167,8 +185,15 @@ async function main(): Promise<void> {
         const sizeBefore = await histogram('ledgerline_append_batch_size');
         const durBefore = await histogram('ledgerline_append_batch_duration_seconds');
         const cpuBefore = cpuSnapshot(servers.map((s) => s.pid!));
+        const doneBefore = [...doneBy];
+        const instBefore = servers.map((s) => processTreeCpuMs(s.pid!));
         const exec = await runConcurrent({ concurrency, durationMs, op });
+        const instAfter = servers.map((s) => processTreeCpuMs(s.pid!));
         const cpuAfter = cpuSnapshot(servers.map((s) => s.pid!));
+        const instances = servers.map((_, j) => {
+          const executions = doneBy[j] - doneBefore[j];
+          return { executions, serverUs: executions ? ((instAfter[j] - instBefore[j]) * 1000) / executions : NaN };
+        });
         await closeFastFetch();
         const sizeAfter = await histogram('ledgerline_append_batch_size');
         const durAfter = await histogram('ledgerline_append_batch_duration_seconds');
@@ -176,7 +201,7 @@ async function main(): Promise<void> {
         const batches = sizeAfter.count - sizeBefore.count;
         // Every committed work of the measured window against the CPU of the same window.
         const cpu = cpuPerOp(cpuBefore, cpuAfter, sizeAfter.sum - sizeBefore.sum);
-        results.push({ concurrency, baseline, exec, batch: (sizeAfter.sum - sizeBefore.sum) / batches, batchMs: ((durAfter.sum - durBefore.sum) / batches) * 1000, cpu });
+        results.push({ concurrency, baseline, exec, batch: (sizeAfter.sum - sizeBefore.sum) / batches, batchMs: ((durAfter.sum - durBefore.sum) / batches) * 1000, cpu, instances });
       }
 
       // Where the time goes: the CPU stages of one execution, measured alone on requests of the same shape.
@@ -215,6 +240,13 @@ async function main(): Promise<void> {
           r.cpu ? r.cpu.steal : '-',
         ]),
       ]);
+      if (MAINS.length) {
+        console.log('\nper instance, same window (server CPU from /proc, 10 ms ticks):');
+        printTable([
+          ['clients', 'instance', 'server entry point', 'executions', 'server CPU µs/exec'],
+          ...results.flatMap((r) => r.instances.map((x, j) => [String(r.concurrency), String(j), path.relative(process.cwd(), MAINS[j]), String(x.executions), x.serverUs])),
+        ]);
+      }
       console.log('\nper-execution CPU, measured alone (µs):');
       printTable([
         ['JSON.parse body', 'base64 + protobuf decode', 'hash V2', 'Ed25519 verify'],

@@ -49,6 +49,11 @@ function processTreeMs(pids: readonly number[]): number {
   return ms;
 }
 
+/** CPU (ms) used so far by the process `pid` and its descendants. */
+export function processTreeCpuMs(pid: number): number {
+  return processTreeMs([pid]);
+}
+
 /** `serverPids`: the process(es) of the service under test; their CPU and their children's is summed. */
 export function cpuSnapshot(serverPids: number | readonly number[]): CpuSnapshot | undefined {
   try {
