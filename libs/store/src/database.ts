@@ -33,6 +33,14 @@ export function commitAfter<T>(statement: RawBuilder<T>): RawBuilder<T> {
   return sql<T>`${sql.raw(COMMIT_AFTER_MARK)}${statement}`;
 }
 
+/**
+ * The text of a statement built as a string (not with Kysely's sql fragments) marked to run as a named prepared statement,
+ * and with `commitAfter` to be followed by COMMIT at once (see `commitAfter`).
+ */
+export function preparedText(text: string, opts: { commitAfter?: boolean } = {}): string {
+  return PREPARED_MARK + (opts.commitAfter ? COMMIT_AFTER_MARK : '') + text;
+}
+
 function prepareMarkedStatements(client: PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const names = new Map<string, string>();

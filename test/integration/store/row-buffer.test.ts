@@ -50,6 +50,21 @@ describe('RowBuffer', () => {
     expect(rows[0].n).toBe(40_000);
   });
 
+  it('a flush runs as a named prepared statement: flushes of the same shape reuse it on their connection', async () => {
+    await sql`CREATE TABLE rb_prep (id bigint PRIMARY KEY, tags text[] NOT NULL)`.execute(database.db);
+    await database.db.transaction().execute(async (trx) => {
+      for (const id of [900_001, 900_002, 900_003]) {
+        const buffer = new RowBuffer();
+        buffer.add('rb_prep', [{ id, tags: [`p${id}`] }]);
+        await buffer.flush(trx, new ColumnTypes());
+      }
+      const { rows } = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements`.execute(trx);
+      expect(rows.filter((r) => r.statement.includes('INSERT INTO "rb_prep" ("id", "tags")'))).toHaveLength(1);
+    });
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM rb_prep`.execute(database.db);
+    expect(rows[0].n).toBe(3);
+  });
+
   it('keyed updates: one statement per column set; a compare-and-set that no longer matches fails the flush; touches() names pending keys', async () => {
     await sql`CREATE TABLE rb_keyed (k text PRIMARY KEY, v bigint NOT NULL, meta jsonb, note text)`.execute(database.db);
     await sql`INSERT INTO rb_keyed VALUES ('a', 0, NULL, NULL), ('b', 5, NULL, NULL)`.execute(database.db);

@@ -1,5 +1,5 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { commitAfter, prepared } from '../database';
+import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
+import { preparedText } from '../database';
 
 export type Row = Record<string, unknown>;
 
@@ -117,7 +117,14 @@ export class RowBuffer {
    * transaction's last statement, and its caller must not fail the transaction once the flush has succeeded.
    */
   async flush(db: Kysely<any>, types: ColumnTypes, tail?: RawBuilder<unknown>, thenCommit = false): Promise<void> { // eslint-disable-line @typescript-eslint/no-explicit-any
-    const ctes: Array<RawBuilder<unknown>> = [];
+    // The statement's text is built here as a string, not from Kysely's sql fragments: its shape is ours and fixed, and
+    // making and compiling a node per identifier was most of the writer's query-building CPU. Parameters: `$n`, in order.
+    const params: unknown[] = [];
+    const param = (v: unknown): string => {
+      params.push(v);
+      return `$${params.length}`;
+    };
+    const ctes: string[] = [];
     // CTEs whose row count is checked: name → expected rows
     const counted: Array<[string, number]> = [];
     const tables = [...this.tables];
@@ -144,13 +151,14 @@ export class RowBuffer {
         const cols = key.split('\u0000');
         for (const c of cols) if (!colTypes.has(c)) throw new Error(`projection row for ${table} has unknown column ${c}`);
         const name = `w${ctes.length}`;
-        const target = sql`${sql.table(table)} (${sql.join(cols.map((c) => sql.id(c)))})`;
+        const colList = cols.map(ident).join(', ');
+        const target = `${ident(table)} (${colList})`;
         const source = refs.sources.get(table);
-        const returning = source ? sql` RETURNING ${sql.join([...source].map((c) => sql.id(c)))}` : sql``;
+        const returning = source ? ` RETURNING ${[...source].map(ident).join(', ')}` : '';
         if (source) sourceCtes.set(table, [...(sourceCtes.get(table) ?? []), name]);
         const ref = refs.byGroup.get(group[0]);
         if (!ref || !sourceCtes.has(ref.table) || group.some((r) => !(r[ref.column] instanceof SameAs))) {
-          ctes.push(sql`${sql.id(name)} AS (INSERT INTO ${target} SELECT ${sql.join(cols.map((c) => sql.id(c)))} FROM ${recordset(cols, colTypes, inline(group))}${returning})`);
+          ctes.push(`${ident(name)} AS (INSERT INTO ${target} SELECT ${colList} FROM ${recordset(cols, colTypes, inline(group), param)}${returning})`);
           continue;
         }
         // The referencing column comes from the source rows' RETURNING, joined on their key; the statement checks that
@@ -168,13 +176,13 @@ export class RowBuffer {
           const same = r[refCol] as SameAs;
           return ref.path ? { ...r, [REF_KEY]: same.key, [REF_PATH]: same.path } : { ...r, [REF_KEY]: same.key };
         });
-        const from = sql.join(
-          sourceCtes.get(ref.table)!.map((s) => sql`SELECT ${sql.id(ref.keyColumn)} AS k, ${sql.id(ref.sourceColumn)} AS v FROM ${sql.id(s)}`),
-          sql` UNION ALL `,
-        );
-        const value = ref.path ? sql`src.v #> x.${sql.id(REF_PATH)}` : sql`src.v`;
-        const select = sql.join(cols.map((c) => (c === refCol ? value : sql`x.${sql.id(c)}`)));
-        ctes.push(sql`${sql.id(name)} AS (INSERT INTO ${target} SELECT ${select} FROM ${recordset(recCols, recTypes, recRows)} JOIN (${from}) AS src ON src.k = x.${sql.id(REF_KEY)} RETURNING 1)`);
+        const from = sourceCtes
+          .get(ref.table)!
+          .map((s) => `SELECT ${ident(ref.keyColumn)} AS k, ${ident(ref.sourceColumn)} AS v FROM ${ident(s)}`)
+          .join(' UNION ALL ');
+        const value = ref.path ? `src.v #> x.${ident(REF_PATH)}` : 'src.v';
+        const select = cols.map((c) => (c === refCol ? value : `x.${ident(c)}`)).join(', ');
+        ctes.push(`${ident(name)} AS (INSERT INTO ${target} SELECT ${select} FROM ${recordset(recCols, recTypes, recRows, param)} JOIN (${from}) AS src ON src.k = x.${ident(REF_KEY)} RETURNING 1)`);
         counted.push([name, group.length]);
       }
     }
@@ -199,27 +207,27 @@ export class RowBuffer {
         return r;
       });
       const name = `w${ctes.length}`;
-      const assignments = setCols.map((c, i) => sql`${sql.id(c)} = v.${sql.id(`s${i}`)}`);
-      const where = expect
-        ? sql`t.${sql.id(key.column)} = v.k AND t.${sql.id(expect.column)} = v.e`
-        : sql`t.${sql.id(key.column)} = v.k`;
-      ctes.push(sql`${sql.id(name)} AS (UPDATE ${sql.table(table)} AS t SET ${sql.join(assignments)}
-        FROM ${recordset(cols, types2, rows, 'v')} WHERE ${where}${expect ? sql` RETURNING 1` : sql``})`);
+      const assignments = setCols.map((c, i) => `${ident(c)} = v.${ident(`s${i}`)}`).join(', ');
+      const where = expect ? `t.${ident(key.column)} = v.k AND t.${ident(expect.column)} = v.e` : `t.${ident(key.column)} = v.k`;
+      ctes.push(`${ident(name)} AS (UPDATE ${ident(table)} AS t SET ${assignments}
+        FROM ${recordset(cols, types2, rows, param, 'v')} WHERE ${where}${expect ? ' RETURNING 1' : ''})`);
       if (expect) counted.push([name, group.length]);
     }
     if (tail) {
+      // The tail's own parameters ($1…) follow ours.
+      const compiled = tail.compile(db);
+      const shift = params.length;
+      params.push(...compiled.parameters);
       counted.push([`w${ctes.length}`, 1]);
-      ctes.push(sql`${sql.id(`w${ctes.length}`)} AS (${tail})`);
+      ctes.push(`${ident(`w${ctes.length}`)} AS (${compiled.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`)})`);
     }
     if (ctes.length === 0) return;
     // The expected counts are parameters: the statement's text stays the same whatever the batch holds (prepared statements).
     const main = counted.length
-      ? sql`SELECT ${sql.join(
-          counted.map(([name, expected]) => sql`ledgerline_expect_rows(${sql.lit(name)}, (SELECT count(*) FROM ${sql.id(name)}), ${expected}::bigint)`),
-        )}`
-      : sql`SELECT 1`;
-    const statement = sql`WITH ${sql.join(ctes, sql`, `)} ${main}`;
-    await prepared(thenCommit ? commitAfter(statement) : statement).execute(db);
+      ? `SELECT ${counted.map(([name, expected]) => `ledgerline_expect_rows('${name}', (SELECT count(*) FROM ${ident(name)}), ${param(expected)}::bigint)`).join(', ')}`
+      : 'SELECT 1';
+    const text = preparedText(`WITH ${ctes.join(', ')} ${main}`, { commitAfter: thenCommit });
+    await db.executeQuery(CompiledQuery.raw(text, params));
   }
 }
 
@@ -228,7 +236,7 @@ export class RowBuffer {
  * values of json/jsonb columns that are already JSON text (event payloads) are embedded as they are, not escaped again
  * (and parsed once, by Postgres); array columns take JSON arrays.
  */
-function recordset(cols: readonly string[], colTypes: ReadonlyMap<string, string>, rows: readonly Row[], alias = 'x'): RawBuilder<unknown> {
+function recordset(cols: readonly string[], colTypes: ReadonlyMap<string, string>, rows: readonly Row[], param: (v: unknown) => string, alias = 'x'): string {
   const json = cols.map((c) => colTypes.get(c) === 'jsonb' || colTypes.get(c) === 'json');
   const names = cols.map((c) => JSON.stringify(c) + ':');
   const parts: string[] = [];
@@ -248,8 +256,13 @@ function recordset(cols: readonly string[], colTypes: ReadonlyMap<string, string
     }
     parts.push(out + '}');
   }
-  const defs = cols.map((c) => sql`${sql.id(c)} ${sql.raw(colTypes.get(c)!)}`);
-  return sql`jsonb_to_recordset(${'[' + parts.join(',') + ']'}::jsonb) AS ${sql.id(alias)}(${sql.join(defs)})`;
+  const defs = cols.map((c) => `${ident(c)} ${colTypes.get(c)!}`).join(', ');
+  return `jsonb_to_recordset(${param('[' + parts.join(',') + ']')}::jsonb) AS ${ident(alias)}(${defs})`;
+}
+
+/** A quoted SQL identifier. */
+function ident(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
 }
 
 const REF_KEY = 'ledgerline_ref_key';
