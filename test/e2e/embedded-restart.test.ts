@@ -62,6 +62,15 @@ describe('restart persistence on the embedded PostgreSQL', () => {
       const db = openDatabase(`postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${env.LEDGER_EMBEDDED_PG_PORT}/ledgerline`, { max: 2 });
       const store = new EventStore(db.db, { participantId: 'test::1220' });
       for (let i = 0; i < 3; i++) await store.append([{ type: 'Probe', stream: `probe:${i}`, data: { i }, update: { kind: 'Transaction', synchronizerId: 's::1220', parties: ['p'] } }]);
+      // The service talks to its embedded PostgreSQL over the Unix socket in the data folder (client_addr is NULL for
+      // socket connections); this test's own connections use TCP, which stays open for other tools.
+      const { rows } = await db.pool.query<{ socket: number; tcp: number }>(
+        `SELECT count(*) FILTER (WHERE client_addr IS NULL)::int AS socket, count(*) FILTER (WHERE pid = pg_backend_pid() AND client_addr IS NOT NULL)::int AS tcp
+           FROM pg_stat_activity WHERE backend_type = 'client backend' AND datname = 'ledgerline'`,
+      );
+      expect(rows[0]).toEqual({ socket: expect.any(Number), tcp: 1 });
+      expect(rows[0].socket).toBeGreaterThan(0);
+      expect(fs.existsSync(path.join(dataDir, 'pg', `.s.PGSQL.${env.LEDGER_EMBEDDED_PG_PORT}`))).toBe(true);
       await db.close();
       expect((await callJson(first.url, 'GET', '/v2/state/ledger-end', token)).json).toEqual({ offset: 3 });
     } finally {
