@@ -21,6 +21,8 @@ export interface EmbeddedOptions {
   dataDir: string;
   port: number;
   log?: (msg: string) => void;
+  /** Folder of the Unix socket; default `socketDirFor(<dataDir>/pg)`; null: TCP only (tests). */
+  socketDir?: string | null;
 }
 
 /**
@@ -50,36 +52,49 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   const isRoot = userInfo().uid === 0;
   if (isRoot) makeTraversable(root);
 
-  const socketDir = socketDirFor(pgDir, opts.port);
+  let socketDir = opts.socketDir === undefined ? socketDirFor(pgDir, opts.port) : opts.socketDir;
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const pg = new EmbeddedPostgres({
-    databaseDir: pgDir,
-    port: opts.port,
-    user: 'postgres',
-    password,
-    persistent: true,
-    createPostgresUser: isRoot,
-    initdbFlags: ['--encoding=UTF8', '--no-locale'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir ?? ''}`, '-c', 'max_connections=200'],
-    onLog: (m: string) => log(m.trim()),
-    onError: (e: unknown) => log(String(e)),
-  });
+  const cluster = (socket: string | null) =>
+    new EmbeddedPostgres({
+      databaseDir: pgDir,
+      port: opts.port,
+      user: 'postgres',
+      password,
+      persistent: true,
+      createPostgresUser: isRoot,
+      initdbFlags: ['--encoding=UTF8', '--no-locale'],
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socket ?? ''}`, '-c', 'max_connections=200'],
+      onLog: (m: string) => log(m.trim()),
+      onError: (e: unknown) => log(String(e)),
+    });
+  let pg = cluster(socketDir);
 
   const initialised = fs.existsSync(path.join(pgDir, 'PG_VERSION'));
   if (!initialised) {
     fs.rmSync(pgDir, { recursive: true, force: true });
     await pg.initialise();
   }
+  const adminUrl = (host: string | null, port: number) =>
+    `postgres://postgres:${encodeURIComponent(password)}@${host ? encodeURIComponent(host) : '127.0.0.1'}:${port}/postgres`;
   const shared = await shareOrStopRunningPostmaster(pgDir, log);
-  const host = shared ? shared.socketDir : socketDir;
-  const url = `postgres://postgres:${encodeURIComponent(password)}@${host ? encodeURIComponent(host) : '127.0.0.1'}:${shared?.port ?? opts.port}/postgres`;
   if (shared) {
     // Another live process (a running server) owns this cluster: use it, and leave it running when we stop.
+    const url = adminUrl(shared.socketDir, shared.port);
     await ensureDatabase(url, 'ledgerline');
     return { url: url.replace(/\/postgres$/, '/ledgerline'), stop: async () => undefined };
   }
   try {
-    await pg.start();
+    try {
+      await pg.start();
+    } catch (e) {
+      if (socketDir === null) throw e;
+      // A folder that cannot hold a socket (some bind mounts and network file systems cannot) must not stop the
+      // service from starting: start again on TCP only.
+      log(`embedded PostgreSQL did not start with its Unix socket in ${socketDir}; starting it on TCP only`);
+      socketDir = null;
+      pg = cluster(null);
+      await pg.start();
+    }
   } catch (e) {
     throw new Error(
       `embedded PostgreSQL did not start on port ${opts.port} (data in ${pgDir}). ` +
@@ -87,10 +102,12 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
         `stop it with: pg_ctl -D ${pgDir} stop (as the postgres user). ${e instanceof Error ? e.message : ''}`,
     );
   }
+  const url = adminUrl(socketDir, opts.port);
   await ensureDatabase(url, 'ledgerline');
+  const started = pg;
   return {
     url: url.replace(/\/postgres$/, '/ledgerline'),
-    stop: () => pg.stop(),
+    stop: () => started.stop(),
   };
 }
 
