@@ -28,7 +28,7 @@ import { openDatabase, seedPartySigningKeys } from '@ledgerline/store';
 import { loadParticipantIdentity } from '../apps/server/src/infrastructure/participant-identity';
 import { appendBaseline, envInt, fmt, printTable, runConcurrent, withBenchDatabase, type RunResult } from './lib';
 import { closeFastFetch, fastFetch } from './lib/http-client';
-import { cpuPerOp, cpuSnapshot, processTreeCpuMs } from './lib/cpu';
+import { cpuPerOp, cpuSnapshot, processTreeMs } from './lib/cpu';
 import { createNode, executeRequest, externalParty, freshContractId, preparedTransaction, type ExternalParty } from './lib/external-signing';
 
 const concurrencies = (process.env.BENCH_CONCURRENCY ?? '16,64').split(',').map((s) => Number(s.trim()));
@@ -188,9 +188,9 @@ async function main(): Promise<void> {
         const durBefore = await histogram('ledgerline_append_batch_duration_seconds');
         const cpuBefore = cpuSnapshot(servers.map((s) => s.pid!));
         const doneBefore = [...doneBy];
-        const instBefore = servers.map((s) => processTreeCpuMs(s.pid!));
+        const instBefore = servers.map((s) => processTreeMs([s.pid!]));
         const exec = await runConcurrent({ concurrency, durationMs, op });
-        const instAfter = servers.map((s) => processTreeCpuMs(s.pid!));
+        const instAfter = servers.map((s) => processTreeMs([s.pid!]));
         const cpuAfter = cpuSnapshot(servers.map((s) => s.pid!));
         const instances = servers.map((_, j) => {
           const executions = doneBy[j] - doneBefore[j];

@@ -37,7 +37,7 @@ function processTable(): Map<number, { ppid: number; ms: number }> {
 }
 
 /** CPU (ms) of the processes `pids` and all their descendants (a server with LEDGER_WORKERS forks its workers). */
-function processTreeMs(pids: readonly number[]): number {
+export function processTreeMs(pids: readonly number[]): number {
   const table = processTable();
   const inTree = new Set(pids);
   for (let grew = true; grew; ) {
@@ -47,11 +47,6 @@ function processTreeMs(pids: readonly number[]): number {
   let ms = 0;
   for (const pid of inTree) ms += table.get(pid)?.ms ?? 0;
   return ms;
-}
-
-/** CPU (ms) used so far by the process `pid` and its descendants. */
-export function processTreeCpuMs(pid: number): number {
-  return processTreeMs([pid]);
 }
 
 /** `serverPids`: the process(es) of the service under test; their CPU and their children's is summed. */

@@ -28,14 +28,9 @@ export function prepared<T>(statement: RawBuilder<T>): RawBuilder<T> {
  */
 const COMMIT_AFTER_MARK = '/* ledgerline:commit-after */ ';
 
-/** Marks `statement`, a transaction's last, to be followed at once by COMMIT (see COMMIT_AFTER_MARK); wrap it in `prepared`. */
-export function commitAfter<T>(statement: RawBuilder<T>): RawBuilder<T> {
-  return sql<T>`${sql.raw(COMMIT_AFTER_MARK)}${statement}`;
-}
-
 /**
  * The text of a statement built as a string (not with Kysely's sql fragments) marked to run as a named prepared statement,
- * and with `commitAfter` to be followed by COMMIT at once (see `commitAfter`).
+ * and with `commitAfter` (a transaction's last statement) to be followed at once by COMMIT (see COMMIT_AFTER_MARK).
  */
 export function preparedText(text: string, opts: { commitAfter?: boolean } = {}): string {
   return PREPARED_MARK + (opts.commitAfter ? COMMIT_AFTER_MARK : '') + text;

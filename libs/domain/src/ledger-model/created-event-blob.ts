@@ -124,6 +124,13 @@ function noUnknown(m: Msg): void {
   if (u !== undefined && !(Array.isArray(u) && u.length === 0)) fail();
 }
 
+/** `m` as a sub-message: an object without unknown fields (anything else makes the fast path give up). */
+function message(m: unknown): Msg {
+  if (!m || typeof m !== 'object') fail();
+  noUnknown(m);
+  return m;
+}
+
 /** Records and returns the UTF-8 byte length of a string. */
 function strLen(s: unknown): number {
   if (typeof s !== 'string') fail();
@@ -243,12 +250,9 @@ function sizeValue(m: Msg): number {
   switch (sum.oneofKind) {
     case undefined:
       return 0;
-    case 'unit': {
-      const u = sum.unit;
-      if (!u || typeof u !== 'object') fail();
-      noUnknown(u);
+    case 'unit':
+      message(sum.unit);
       return 2;
-    }
     case 'bool':
       if (typeof sum.bool !== 'boolean') fail();
       return 2;
@@ -271,18 +275,14 @@ function sizeValue(m: Msg): number {
     case 'contractId':
       return strField(sum.contractId);
     case 'optional': {
-      const x = sum.optional;
-      if (!x || typeof x !== 'object') fail();
+      const x = message(sum.optional);
       slot = n++;
-      noUnknown(x);
       b = present(x.value) ? valueField(x.value) : 0;
       break;
     }
     case 'list': {
-      const x = sum.list;
-      if (!x || typeof x !== 'object') fail();
+      const x = message(sum.list);
       slot = n++;
-      noUnknown(x);
       const es = x.elements;
       if (!Array.isArray(es)) fail();
       b = 0;
@@ -294,18 +294,14 @@ function sizeValue(m: Msg): number {
       break;
     }
     case 'textMap': {
-      const x = sum.textMap;
-      if (!x || typeof x !== 'object') fail();
+      const x = message(sum.textMap);
       slot = n++;
-      noUnknown(x);
       const es = x.entries;
       if (!Array.isArray(es)) fail();
       b = 0;
       for (let i = 0; i < es.length; i++) {
-        const e = es[i];
-        if (!e || typeof e !== 'object') fail();
+        const e = message(es[i]);
         const eslot = n++;
-        noUnknown(e);
         let eb = 0;
         const key = e.key;
         if (key !== '') eb += strField(key);
@@ -316,18 +312,14 @@ function sizeValue(m: Msg): number {
       break;
     }
     case 'genMap': {
-      const x = sum.genMap;
-      if (!x || typeof x !== 'object') fail();
+      const x = message(sum.genMap);
       slot = n++;
-      noUnknown(x);
       const es = x.entries;
       if (!Array.isArray(es)) fail();
       b = 0;
       for (let i = 0; i < es.length; i++) {
-        const e = es[i];
-        if (!e || typeof e !== 'object') fail();
+        const e = message(es[i]);
         const eslot = n++;
-        noUnknown(e);
         let eb = 0;
         if (present(e.key)) eb += valueField(e.key);
         if (present(e.value)) eb += valueField(e.value);
@@ -344,10 +336,8 @@ function sizeValue(m: Msg): number {
       break;
     }
     case 'variant': {
-      const x = sum.variant;
-      if (!x || typeof x !== 'object') fail();
+      const x = message(sum.variant);
       slot = n++;
-      noUnknown(x);
       b = 0;
       if (present(x.variantId)) b += identifierField(x.variantId);
       const c = x.constructor; // an own property on protobuf-ts messages; Object's constructor (a function) fails below
@@ -356,10 +346,8 @@ function sizeValue(m: Msg): number {
       break;
     }
     case 'enum': {
-      const x = sum.enum;
-      if (!x || typeof x !== 'object') fail();
+      const x = message(sum.enum);
       slot = n++;
-      noUnknown(x);
       b = 0;
       if (present(x.enumId)) b += identifierField(x.enumId);
       const c = x.constructor;
@@ -381,10 +369,8 @@ function sizeRecord(x: Msg): number {
   const fs = x.fields;
   if (!Array.isArray(fs)) fail();
   for (let i = 0; i < fs.length; i++) {
-    const f = fs[i];
-    if (!f || typeof f !== 'object') fail();
+    const f = message(fs[i]);
     const fslot = n++;
-    noUnknown(f);
     let fb = 0;
     const label = f.label;
     if (label !== '') fb += strField(label);

@@ -113,7 +113,7 @@ export class RowBuffer {
    * one more data-modifying statement (`… RETURNING …`) that runs in the last statement; it must change exactly one row.
    * The statement itself checks the rows each compare-and-set update and the tail changed (`ledgerline_expect_rows`,
    * migration 0012): a mismatch fails the statement, and with it the transaction. With `thenCommit`, the connection sends
-   * COMMIT right behind the statement without waiting for its answer (see `commitAfter`): the flush must be the
+   * COMMIT right behind the statement without waiting for its answer (see `preparedText`): the flush must be the
    * transaction's last statement, and its caller must not fail the transaction once the flush has succeeded.
    */
   async flush(db: Kysely<any>, types: ColumnTypes, tail?: RawBuilder<unknown>, thenCommit = false): Promise<void> { // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -156,8 +156,9 @@ export class RowBuffer {
         const source = refs.sources.get(table);
         const returning = source ? ` RETURNING ${[...source].map(ident).join(', ')}` : '';
         if (source) sourceCtes.set(table, [...(sourceCtes.get(table) ?? []), name]);
+        // planReferences checked every row of the table, so the group's first row stands for it.
         const ref = refs.byGroup.get(group[0]);
-        if (!ref || !sourceCtes.has(ref.table) || group.some((r) => !(r[ref.column] instanceof SameAs))) {
+        if (!ref || !sourceCtes.has(ref.table)) {
           ctes.push(`${ident(name)} AS (INSERT INTO ${target} SELECT ${colList} FROM ${recordset(cols, colTypes, inline(group), param)}${returning})`);
           continue;
         }
