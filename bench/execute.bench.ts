@@ -28,7 +28,7 @@ import { openDatabase, seedPartySigningKeys } from '@ledgerline/store';
 import { loadParticipantIdentity } from '../apps/server/src/infrastructure/participant-identity';
 import { appendBaseline, envInt, fmt, printTable, runConcurrent, withBenchDatabase, type RunResult } from './lib';
 import { closeFastFetch, fastFetch } from './lib/http-client';
-import { cpuPerOp, cpuSnapshot, processTreeMs } from './lib/cpu';
+import { cpuPerOp, cpuSnapshot, machinePerOp, processTreeMs, type CpuSnapshot } from './lib/cpu';
 import { createNode, executeRequest, externalParty, freshContractId, preparedTransaction, type ExternalParty } from './lib/external-signing';
 
 const concurrencies = (process.env.BENCH_CONCURRENCY ?? '16,64').split(',').map((s) => Number(s.trim()));
@@ -169,6 +169,8 @@ async function main(): Promise<void> {
         batch: number;
         batchMs: number;
         cpu?: { server: number; client: number; rest: number; steal: number };
+        /** Busy CPU of the whole machine per operation (µs) and busy share of its cores: baseline window, execution window. */
+        machine: { baseline?: { us: number; busy: number }; exec?: { us: number; busy: number } };
         /** Per instance: executions in the window and the instance's CPU per execution (µs). */
         instances: Array<{ executions: number; serverUs: number }>;
       }> = [];
@@ -181,7 +183,9 @@ async function main(): Promise<void> {
         doneBy[worker % INSTANCES]++;
       };
       for (const [i, concurrency] of concurrencies.entries()) {
-        const baseline = await appendBaseline(url, { concurrency: 64, durationMs, warmupMs: baselineWarmupMs });
+        // The machine's CPU over the baseline's measured window, to set against an execution's.
+        const baseCpu: Array<CpuSnapshot | undefined> = [];
+        const baseline = await appendBaseline(url, { concurrency: 64, durationMs, warmupMs: baselineWarmupMs, onWindow: () => baseCpu.push(cpuSnapshot([])) });
         const warm = await runConcurrent({ concurrency, durationMs: i === 0 ? warmupMs : rewarmMs, op });
         if (warm.errors) throw new Error(`${warm.errors} warm-up executions failed: ${String(warm.firstError)}`);
         const sizeBefore = await histogram('ledgerline_append_batch_size');
@@ -203,7 +207,8 @@ async function main(): Promise<void> {
         const batches = sizeAfter.count - sizeBefore.count;
         // Every committed work of the measured window against the CPU of the same window.
         const cpu = cpuPerOp(cpuBefore, cpuAfter, sizeAfter.sum - sizeBefore.sum);
-        results.push({ concurrency, baseline, exec, batch: (sizeAfter.sum - sizeBefore.sum) / batches, batchMs: ((durAfter.sum - durBefore.sum) / batches) * 1000, cpu, instances });
+        const machine = { baseline: machinePerOp(baseCpu[0], baseCpu[1], baseline.ops, baseline.elapsedMs), exec: machinePerOp(cpuBefore, cpuAfter, exec.ops, exec.elapsedMs) };
+        results.push({ concurrency, baseline, exec, machine, batch: (sizeAfter.sum - sizeBefore.sum) / batches, batchMs: ((durAfter.sum - durBefore.sum) / batches) * 1000, cpu, instances });
       }
 
       // Where the time goes: the CPU stages of one execution, measured alone on requests of the same shape.
@@ -241,6 +246,16 @@ async function main(): Promise<void> {
           r.cpu ? r.cpu.client : '-',
           r.cpu ? r.cpu.steal : '-',
         ]),
+      ]);
+      console.log('\nthe whole machine (every process, all cores), each over its own measured window:');
+      printTable([
+        ['clients', 'CPU µs/op: baseline', 'CPU µs/op: execution', 'execution ÷ baseline', 'cores busy: baseline', 'cores busy: execution'],
+        ...results.map((r) => {
+          const b = r.machine.baseline;
+          const e = r.machine.exec;
+          const pct = (x?: { busy: number }) => (x ? `${fmt(x.busy * 100)} %` : '-');
+          return [String(r.concurrency), b ? b.us : '-', e ? e.us : '-', b && e ? `${fmt(e.us / b.us, 2)}×` : '-', pct(b), pct(e)];
+        }),
       ]);
       if (MAINS.length) {
         console.log('\nper instance, same window (server CPU from /proc, 10 ms ticks):');

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 
 /**
  * CPU time used so far (ms): the whole machine (all cores, busy time), a child process, this process, and the time the
@@ -77,4 +78,14 @@ export function cpuPerOp(
   const rest = b.machineMs - a.machineMs - server - client;
   const per = (ms: number) => (Math.max(0, ms) * 1000) / ops;
   return { server: per(server), client: per(client), rest: per(rest), steal: per(b.stealMs - a.stealMs) };
+}
+
+/**
+ * The whole machine between two snapshots: busy CPU (every process, all cores) per operation (µs), and the share of the
+ * cores' time that was busy over `elapsedMs`. Compares workloads by what one operation costs the machine.
+ */
+export function machinePerOp(a: CpuSnapshot | undefined, b: CpuSnapshot | undefined, ops: number, elapsedMs: number): { us: number; busy: number } | undefined {
+  if (!a || !b || ops <= 0 || elapsedMs <= 0) return undefined;
+  const ms = Math.max(0, b.machineMs - a.machineMs);
+  return { us: (ms * 1000) / ops, busy: ms / (availableParallelism() * elapsedMs) };
 }

@@ -33,6 +33,8 @@ export interface RunOptions {
   warmupMs?: number;
   /** One operation. `worker` is 0…concurrency-1, `i` a run-wide sequence number (unique across workers). */
   op: (worker: number, i: number) => Promise<unknown>;
+  /** Called as the measured window opens and as it closes (after the warm-up; e.g. to read CPU counters). */
+  onWindow?: (edge: 'start' | 'end') => void;
 }
 
 /**
@@ -58,6 +60,7 @@ export async function runConcurrent(opts: RunOptions): Promise<RunResult> {
   let errors = 0;
   let firstError: unknown;
   let started = 0;
+  opts.onWindow?.('start');
   const t0 = performance.now();
   const deadline = t0 + durationMs;
   await Promise.all(
@@ -76,6 +79,7 @@ export async function runConcurrent(opts: RunOptions): Promise<RunResult> {
     }),
   );
   const elapsedMs = performance.now() - t0;
+  opts.onWindow?.('end');
   return {
     concurrency,
     ops: latencies.length,
