@@ -32,6 +32,8 @@ async function measureEventStore(url: string, concurrency: number): Promise<RunR
   let works = 0;
   const store = new EventStore(database.db, {
     participantId: 'bench::1220' + 'ef'.repeat(32),
+    // As the service runs it (LEDGER_APPEND_BATCH_LINGER_MS, default 1).
+    lingerMs: Number(process.env.LEDGER_APPEND_BATCH_LINGER_MS ?? 1),
     onBatch: ({ size }) => {
       batches++;
       works += size;

@@ -39,6 +39,8 @@ export interface LedgerConfig {
   logLevel: string;
   /** Most works committed per database transaction (group commit). */
   appendBatchMax: number;
+  /** While a batch commits, how long (ms) the next one waits for more works to join it (group commit under load). */
+  appendBatchLingerMs: number;
   /** Parties a non-admin user may hold rights for after allocating parties for itself (Canton's max-self-allocated-parties; 0 = self-allocation off). */
   maxSelfAllocatedParties: number;
   /** Generic template model: per template id, the argument fields holding signatories/observers (LEDGER_TEMPLATE_CATALOG). */
@@ -145,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     workers,
     logLevel,
     appendBatchMax: int('LEDGER_APPEND_BATCH_MAX', 256, 1, 10_000),
+    appendBatchLingerMs: int('LEDGER_APPEND_BATCH_LINGER_MS', 1, 0, 1_000),
     maxSelfAllocatedParties: int('LEDGER_MAX_SELF_ALLOCATED_PARTIES', 0, 0, 1_000_000),
     templateCatalog: loadTemplateCatalog(str('LEDGER_TEMPLATE_CATALOG'), cwd, problems),
     maxDeduplicationSeconds: int('LEDGER_MAX_DEDUPLICATION_SECONDS', 7 * 24 * 3600, 1, 365 * 24 * 3600),

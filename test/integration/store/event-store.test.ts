@@ -93,6 +93,31 @@ describe('event store', () => {
     expect(await users.get(database.db, 'u3')).not.toBeNull();
   });
 
+  it('linger: while a batch commits, works that arrive within lingerMs join the next batch; an idle store does not wait', async () => {
+    const sizes: number[] = [];
+    const store = new EventStore(database.db, { participantId: 'p1', lingerMs: 300, onBatch: ({ size }) => sizes.push(size) });
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // A holds its batch for a while; B queues meanwhile, so B's batch is the next one and lingers once A commits.
+    const a = store.execute(async (tx) => {
+      await sleep(50);
+      return tx.append([update(1)]);
+    });
+    await sleep(10);
+    const b = store.append([update(2)]);
+    await a;
+    await sleep(20); // A has committed; B's batch has not opened yet
+    const c = store.append([update(3)]);
+    const [[eb], [ec]] = await Promise.all([b, c]);
+    expect(sizes).toEqual([1, 2]); // B and C committed together
+    expect(ec.update!.offset).toBe(eb.update!.offset + 1);
+
+    // Idle: nothing in flight, so a lone work starts at once, one after the other.
+    const idle = new EventStore(database.db, { participantId: 'p1', lingerMs: 1_000 });
+    const started = performance.now();
+    for (let i = 0; i < 3; i++) await idle.append([update(10 + i)]);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it('projections rebuilt by replay equal the live ones, row for row, after a random workload', async () => {
     const store = new EventStore(database.db, { participantId: 'p1' });
     const users = new UsersRepository();

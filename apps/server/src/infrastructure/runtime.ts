@@ -94,6 +94,7 @@ export async function startRuntime(config: LedgerConfig, logger = makeLogger(con
     const eventStore = new EventStore(database.db, {
       participantId: identity.participantId,
       maxBatch: config.appendBatchMax,
+      lingerMs: config.appendBatchLingerMs,
       onBatch: ({ size, durationMs }) => {
         metrics.batchSize.observe(size);
         metrics.batchLatency.observe(durationMs / 1000);
