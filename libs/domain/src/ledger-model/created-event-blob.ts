@@ -293,8 +293,11 @@ function sizeValue(m: Msg): number {
       }
       break;
     }
-    case 'textMap': {
-      const x = message(sum.textMap);
+    case 'textMap':
+    case 'genMap': {
+      // The two map kinds differ only in the key: a string (text map) or a Value (gen map).
+      const text = sum.oneofKind === 'textMap';
+      const x = message(text ? sum.textMap : sum.genMap);
       slot = n++;
       const es = x.entries;
       if (!Array.isArray(es)) fail();
@@ -304,24 +307,7 @@ function sizeValue(m: Msg): number {
         const eslot = n++;
         let eb = 0;
         const key = e.key;
-        if (key !== '') eb += strField(key);
-        if (present(e.value)) eb += valueField(e.value);
-        lens[eslot] = eb;
-        b += 1 + v32Size(eb) + eb;
-      }
-      break;
-    }
-    case 'genMap': {
-      const x = message(sum.genMap);
-      slot = n++;
-      const es = x.entries;
-      if (!Array.isArray(es)) fail();
-      b = 0;
-      for (let i = 0; i < es.length; i++) {
-        const e = message(es[i]);
-        const eslot = n++;
-        let eb = 0;
-        if (present(e.key)) eb += valueField(e.key);
+        if (text ? key !== '' : present(key)) eb += text ? strField(key) : valueField(key);
         if (present(e.value)) eb += valueField(e.value);
         lens[eslot] = eb;
         b += 1 + v32Size(eb) + eb;
@@ -540,27 +526,17 @@ function writeValue(m: Msg): void {
       }
       return;
     }
-    case 'textMap': {
-      wHead(TAG_TEXT_MAP);
-      const es = sum.textMap.entries;
-      for (let i = 0; i < es.length; i++) {
-        const e = es[i];
-        wHead(LD1);
-        if (e.key !== '') wStr(LD1, e.key);
-        if (e.value) {
-          wHead(LD2);
-          writeValue(e.value);
-        }
-      }
-      return;
-    }
+    case 'textMap':
     case 'genMap': {
-      wHead(TAG_GEN_MAP);
-      const es = sum.genMap.entries;
+      const text = sum.oneofKind === 'textMap';
+      wHead(text ? TAG_TEXT_MAP : TAG_GEN_MAP);
+      const es = text ? sum.textMap.entries : sum.genMap.entries;
       for (let i = 0; i < es.length; i++) {
         const e = es[i];
         wHead(LD1);
-        if (e.key) {
+        if (text) {
+          if (e.key !== '') wStr(LD1, e.key);
+        } else if (e.key) {
           wHead(LD1);
           writeValue(e.key);
         }
