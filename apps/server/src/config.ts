@@ -28,6 +28,11 @@ export interface LedgerConfig {
   wsMaxMessageBytes: number;
   /** Render WebSocket pages on a worker thread (LEDGER_WS_RENDER_WORKER, default true); false renders them on the event loop. */
   wsRenderWorker: boolean;
+  /**
+   * Check executeAndWait's Ed25519 signatures on a worker thread (LEDGER_ED25519_WORKER; default true where the machine
+   * has more than one CPU); false checks them on the event loop.
+   */
+  ed25519Worker: boolean;
   /** Update streams one user may hold open at once (WebSockets + open-ended HTTP update lists); more → 429. */
   maxStreamsPerUser: number;
   dbPoolSize: number;
@@ -142,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     maxBodyBytes: int('LEDGER_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     wsMaxMessageBytes: int('LEDGER_WS_MAX_MESSAGE_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     wsRenderWorker: bool('LEDGER_WS_RENDER_WORKER', true),
+    ed25519Worker: bool('LEDGER_ED25519_WORKER', os.availableParallelism() > 1),
     maxStreamsPerUser: int('LEDGER_MAX_STREAMS_PER_USER', 64, 1, 1_000_000),
     dbPoolSize: int('LEDGER_DB_POOL_SIZE', 10, 2, 500),
     workers,

@@ -1,4 +1,5 @@
 import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
+import { Ed25519Worker } from './ed25519-worker';
 
 /**
  * Ed25519 verification. libsodium (`sodium-native`, prebuilt binaries) where it loads, else node:crypto (OpenSSL).
@@ -35,8 +36,47 @@ export const ed25519Backend: 'libsodium' | 'openssl' = sodium ? 'libsodium' : 'o
 export function ed25519Verify(signature: Uint8Array, message: Uint8Array, rawPublicKey: Uint8Array, keyObject: KeyObject): boolean {
   if (signature.length !== 64 || rawPublicKey.length !== 32) return false;
   if (!sodium) return ed25519VerifyOpenSsl(signature, message, keyObject);
+  return sodiumVerify(sodium, signature, message, rawPublicKey);
+}
+
+let worker: Ed25519Worker | null = null;
+let workerUsers = 0;
+
+/**
+ * Moves the Ed25519 checks of `ed25519VerifyAsync` to a worker thread until the returned release function has been
+ * called by every user (runtimes of one process share the thread). Without libsodium it does nothing: the worker runs
+ * libsodium.
+ */
+export function useEd25519Worker(): () => void {
+  if (!sodium) return () => undefined;
+  workerUsers += 1;
+  const s = sodium;
+  worker ??= new Ed25519Worker(require.resolve('sodium-native'), (sig, msg, key) => sodiumVerify(s, sig, msg, key));
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    workerUsers -= 1;
+    if (workerUsers === 0 && worker) {
+      void worker.close();
+      worker = null;
+    }
+  };
+}
+
+/** Whether `ed25519VerifyAsync` hands its checks to the worker thread. */
+export const ed25519WorkerRunning = (): boolean => worker?.alive === true;
+
+/** `ed25519Verify` on the worker thread when it runs (see useEd25519Worker), else in place. Same answers. */
+export function ed25519VerifyAsync(signature: Uint8Array, message: Uint8Array, rawPublicKey: Uint8Array, keyObject: KeyObject): Promise<boolean> {
+  if (signature.length !== 64 || rawPublicKey.length !== 32) return Promise.resolve(false);
+  if (!worker) return Promise.resolve(ed25519Verify(signature, message, rawPublicKey, keyObject));
+  return worker.verify(signature, message, rawPublicKey);
+}
+
+function sodiumVerify(s: Sodium, signature: Uint8Array, message: Uint8Array, rawPublicKey: Uint8Array): boolean {
   try {
-    return sodium.crypto_sign_verify_detached(signature, message, rawPublicKey);
+    return s.crypto_sign_verify_detached(signature, message, rawPublicKey);
   } catch {
     return false;
   }

@@ -1,5 +1,5 @@
 import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
-import { ed25519Verify } from './ed25519';
+import { ed25519Verify, ed25519VerifyAsync } from './ed25519';
 import { parsePublicKey, ParsedPublicKey, PublicKeyInput } from './keys';
 
 export type SignatureFormatName = 'RAW' | 'DER' | 'CONCAT' | 'SYMBOLIC';
@@ -141,17 +141,20 @@ export function verifySignature(
 }
 
 /**
- * `verifySignature` for several signatures at once: ECDSA on libuv's thread pool (node:crypto's asynchronous verify),
- * Ed25519 in place (libsodium's ~55 µs check costs less than the hand-off). The same rules and answers.
+ * `verifySignature` off the event loop where that pays: Ed25519 on the signature worker thread when it runs
+ * (`useEd25519Worker`, else in place), ECDSA on libuv's thread pool (node:crypto's asynchronous verify) unless
+ * `ecdsaInPlace`. The same rules and answers.
  */
 export function verifySignatureAsync(
   signature: SignatureInput,
   publicKey: PublicKeyInput | ParsedPublicKey,
   message: Uint8Array,
+  ecdsaInPlace = false,
 ): Promise<boolean> {
   const call = verifyCall(signature, publicKey, message);
   if (!call) return Promise.resolve(false);
-  if ('ed25519' in call) return Promise.resolve(verifyEd25519(call, message));
+  if ('ed25519' in call) return ed25519VerifyAsync(call.ed25519.signature, message, call.ed25519.key.raw!, call.ed25519.key.keyObject);
+  if (ecdsaInPlace) return Promise.resolve(verifySignature(signature, publicKey, message));
   return new Promise((resolve) => {
     try {
       cryptoVerify(call[0], message, call[1], call[2], (err, ok) => resolve(!err && ok));

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from 'node:crypto';
-import { parsePublicKey } from '@ledgerline/canton';
+import { ed25519Backend, ed25519WorkerRunning, parsePublicKey, useEd25519Worker } from '@ledgerline/canton';
 import {
   changeIdOf,
   checkDeduplication,
@@ -120,7 +120,17 @@ describe('deduplication', () => {
   });
 });
 
-describe('external signatures', () => {
+// In place, and on the signature worker thread (the service's default on a multi-core machine): the same answers.
+describe.each([
+  ['in place', false],
+  ['on the worker thread', true],
+])('external signatures (%s)', (_where, onWorker) => {
+  let release = () => undefined as void;
+  beforeAll(() => {
+    if (onWorker) release = useEd25519Worker();
+    expect(ed25519WorkerRunning()).toBe(onWorker && ed25519Backend === 'libsodium');
+  });
+  afterAll(() => release());
   const alice = externalParty('alice', Buffer.alloc(32, 7));
   const aliceKey2 = extraKey(alice.party, Buffer.alloc(32, 8));
   const bob = externalParty('bob', Buffer.alloc(32, 9));

@@ -12,6 +12,7 @@ import {
   type EmbeddedPostgresHandle,
 } from '@ledgerline/store';
 import { decideCreateUser } from '@ledgerline/domain';
+import { useEd25519Worker } from '@ledgerline/canton';
 import type { LedgerConfig } from '../config';
 import { HttpMetrics } from './metrics';
 import { loadParticipantIdentity, type ParticipantIdentity } from './participant-identity';
@@ -32,6 +33,7 @@ export class LedgerRuntime {
     readonly metrics: HttpMetrics,
     readonly jwtSecret: string | undefined,
     private readonly embedded: EmbeddedPostgresHandle | null,
+    private readonly releaseEd25519Worker: () => void = () => undefined,
   ) {}
 
   get db() {
@@ -44,6 +46,7 @@ export class LedgerRuntime {
     await this.notifier.stop();
     await this.database.close();
     await this.embedded?.stop();
+    this.releaseEd25519Worker();
   }
 }
 
@@ -79,6 +82,8 @@ export async function connectDatabase(
 
 export async function startRuntime(config: LedgerConfig, logger = makeLogger(config)): Promise<LedgerRuntime> {
   const { database, url, embedded } = await connectDatabase(config, logger);
+  // Signature checks on their own thread (see libs/canton/src/ed25519-worker.ts), shared by the runtimes of a process.
+  const releaseEd25519Worker = config.ed25519Worker ? useEd25519Worker() : () => undefined;
   try {
     const identity = await loadParticipantIdentity(database.db, config.participantName, config.synchronizerAliases);
 
@@ -108,8 +113,9 @@ export async function startRuntime(config: LedgerConfig, logger = makeLogger(con
     });
     await notifier.start();
     await ensureAdminUser(eventStore, config.adminUser);
-    return new LedgerRuntime(config, logger, database, url, identity, eventStore, notifier, metrics, jwtSecret, embedded);
+    return new LedgerRuntime(config, logger, database, url, identity, eventStore, notifier, metrics, jwtSecret, embedded, releaseEd25519Worker);
   } catch (e) {
+    releaseEd25519Worker();
     await database.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
     throw e;

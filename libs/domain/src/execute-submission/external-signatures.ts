@@ -1,4 +1,4 @@
-import { verifySignature, verifySignatureAsync, type ParsedPublicKey } from '@ledgerline/canton';
+import { ed25519WorkerRunning, verifySignature, verifySignatureAsync, type ParsedPublicKey } from '@ledgerline/canton';
 import { failedToExecute } from '../ledger-model/errors';
 import type { ValidSignature } from './request-validation';
 
@@ -15,10 +15,11 @@ export interface PartySigningKeys {
  * FAILED_TO_EXECUTE_TRANSACTION with the reference's message. The checks and messages are decided in the order above, as
  * if one after the other.
  *
- * Where: a request with one signature to check (the usual single-key party) verifies it in place; several go through
- * `verifySignatureAsync` (ECDSA on libuv's thread pool, Ed25519 in place: libsodium's ~55 µs check costs less than the
- * hand-off). Measured on the 2-core target, handing a single verification to the pool cost more than it saved: its answer
- * waits for the event loop (2.4–5.3 ms per execution under load, against 0.1–0.7 ms in place).
+ * Where: Ed25519 checks go to the signature worker thread when the service runs it (LEDGER_ED25519_WORKER, see
+ * libs/canton/src/ed25519-worker.ts: under load the event loop is the bottleneck and the second core has room), else
+ * they run in place. A lone ECDSA check runs in place; several go to libuv's thread pool (node:crypto's asynchronous
+ * verify). Measured on the 2-core target, handing a single check to libuv's pool cost more than it saved: its answer
+ * waited for the event loop (2.4–5.3 ms per execution under load, against 0.1–0.7 ms in place).
  */
 export async function verifyExternalSignatures(args: {
   actAs: readonly string[];
@@ -30,7 +31,8 @@ export async function verifyExternalSignatures(args: {
   if (unsigned.length) throw failedToExecute(`The following actAs parties did not provide an external signature: ${unsigned.join(', ')}`);
   let toVerify = 0;
   for (const party of args.actAs) toVerify += args.signatures.get(party)!.length;
-  const verify: (...a: Parameters<typeof verifySignature>) => boolean | Promise<boolean> = toVerify === 1 ? verifySignature : verifySignatureAsync;
+  const verify: (...a: Parameters<typeof verifySignature>) => boolean | Promise<boolean> =
+    toVerify > 1 ? verifySignatureAsync : ed25519WorkerRunning() ? (s, k, m) => verifySignatureAsync(s, k, m, true) : verifySignature;
   const checks = args.actAs.map((party) => {
     const keys = args.keysOf(party);
     const sigs = args.signatures.get(party)!;
