@@ -132,7 +132,10 @@ export function verifySignature(
 ): boolean {
   const call = verifyCall(signature, publicKey, message);
   if (!call) return false;
-  if ('ed25519' in call) return verifyEd25519(call, message);
+  return 'ed25519' in call ? verifyEd25519(call, message) : verifyEcdsa(call, message);
+}
+
+function verifyEcdsa(call: Exclude<VerifyCall, { ed25519: unknown }>, message: Uint8Array): boolean {
   try {
     return cryptoVerify(call[0], message, call[1], call[2]);
   } catch {
@@ -154,7 +157,7 @@ export function verifySignatureAsync(
   const call = verifyCall(signature, publicKey, message);
   if (!call) return Promise.resolve(false);
   if ('ed25519' in call) return ed25519VerifyAsync(call.ed25519.signature, message, call.ed25519.key.raw!, call.ed25519.key.keyObject);
-  if (ecdsaInPlace) return Promise.resolve(verifySignature(signature, publicKey, message));
+  if (ecdsaInPlace) return Promise.resolve(verifyEcdsa(call, message));
   return new Promise((resolve) => {
     try {
       cryptoVerify(call[0], message, call[1], call[2], (err, ok) => resolve(!err && ok));

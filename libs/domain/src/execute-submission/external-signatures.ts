@@ -1,4 +1,4 @@
-import { ed25519WorkerRunning, verifySignature, verifySignatureAsync, type ParsedPublicKey } from '@ledgerline/canton';
+import { verifySignatureAsync, type verifySignature, type ParsedPublicKey } from '@ledgerline/canton';
 import { failedToExecute } from '../ledger-model/errors';
 import type { ValidSignature } from './request-validation';
 
@@ -31,8 +31,8 @@ export async function verifyExternalSignatures(args: {
   if (unsigned.length) throw failedToExecute(`The following actAs parties did not provide an external signature: ${unsigned.join(', ')}`);
   let toVerify = 0;
   for (const party of args.actAs) toVerify += args.signatures.get(party)!.length;
-  const verify: (...a: Parameters<typeof verifySignature>) => boolean | Promise<boolean> =
-    toVerify > 1 ? verifySignatureAsync : ed25519WorkerRunning() ? (s, k, m) => verifySignatureAsync(s, k, m, true) : verifySignature;
+  // Ed25519 goes to the worker thread if it runs; ECDSA goes to libuv's pool only with company.
+  const verify = (...a: Parameters<typeof verifySignature>) => verifySignatureAsync(...a, toVerify === 1);
   const checks = args.actAs.map((party) => {
     const keys = args.keysOf(party);
     const sigs = args.signatures.get(party)!;
