@@ -26,7 +26,7 @@ import { hashPreparedTransaction, parsePublicKey, verifySignature } from '@ledge
 import { mintHs256Token } from '@ledgerline/auth';
 import { openDatabase, seedPartySigningKeys } from '@ledgerline/store';
 import { loadParticipantIdentity } from '../apps/server/src/infrastructure/participant-identity';
-import { appendBaseline, envInt, fmt, printTable, runConcurrent, withBenchDatabase, type RunResult } from './lib';
+import { appendBaseline, envInt, fmt, printTable, runConcurrent, serverNodeArgs, withBenchDatabase, type RunResult } from './lib';
 import { closeFastFetch, fastFetch } from './lib/http-client';
 import { cpuPerOp, cpuSnapshot, machinePerOp, processTreeMs, type CpuSnapshot } from './lib/cpu';
 import { createNode, executeRequest, externalParty, freshContractId, preparedTransaction, type ExternalParty } from './lib/external-signing';
@@ -63,7 +63,7 @@ async function get(pathname: string, token?: string, instance = 0): Promise<{ st
 
 async function startServer(url: string, instance: number): Promise<ChildProcess> {
   const main = MAINS[instance] ?? path.resolve(__dirname, '../apps/server/src/main.js');
-  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), main], {
+  const child = spawn(process.execPath, [...serverNodeArgs(), main], {
     env: { ...process.env, DATABASE_URL: url, PORT: String(PORT + instance), HOST: '127.0.0.1', LEDGER_JWT_SECRET: SECRET, LEDGER_LOG_LEVEL: 'warn', LEDGER_DB_POOL_SIZE: '8' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client, Pool } from 'pg';
 import { SignJWT } from 'jose';
+import { serverNodeArgs } from './lib/server-args';
 
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -129,7 +130,7 @@ async function main() {
   port = await freePort();
   let server: ChildProcess | null = null;
   try {
-    server = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), path.join(__dirname, '..', 'apps', 'server', 'src', 'main.js')], {
+    server = spawn(process.execPath, [...serverNodeArgs(), path.join(__dirname, '..', 'apps', 'server', 'src', 'main.js')], {
       env: {
         ...process.env,
         DATABASE_URL: dbUrl,

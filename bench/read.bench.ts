@@ -22,7 +22,7 @@ import { mintHs256Token } from '@ledgerline/auth';
 import { TRANSACTION_COMMITTED, type NewEvent, type StoredTransaction } from '@ledgerline/domain';
 import { EventStore, openDatabase } from '@ledgerline/store';
 import { loadParticipantIdentity } from '../apps/server/src/infrastructure/participant-identity';
-import { envInt, fmt, printTable, runConcurrent, withBenchDatabase, type RunResult } from './lib';
+import { envInt, fmt, printTable, runConcurrent, serverNodeArgs, withBenchDatabase, type RunResult } from './lib';
 import { fastFetch } from './lib/http-client';
 
 const UPDATES = envInt('BENCH_READ_UPDATES', 100_000);
@@ -98,7 +98,7 @@ class RssSampler {
 
 async function startServer(url: string, port: number): Promise<ChildProcess> {
   const main = path.resolve(__dirname, '../apps/server/src/main.js');
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = serverNodeArgs();
   const child = spawn(process.execPath, [...nodeArgs, main], {
     env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', LEDGER_JWT_SECRET: SECRET, LEDGER_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],

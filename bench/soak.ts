@@ -26,7 +26,7 @@ import path from 'node:path';
 import { mintHs256Token } from '@ledgerline/auth';
 import { openDatabase, seedPartySigningKeys } from '@ledgerline/store';
 import { loadParticipantIdentity } from '../apps/server/src/infrastructure/participant-identity';
-import { envInt, fmt, printTable, summarize, withBenchDatabase } from './lib';
+import { envInt, fmt, printTable, serverNodeArgs, summarize, withBenchDatabase } from './lib';
 import { createNode, executeRequest, exerciseNode, extraKey, freshContractId, preparedTransaction, type ExternalParty } from './lib/external-signing';
 
 const DURATION_S = envInt('SOAK_DURATION_S', 600);
@@ -93,7 +93,7 @@ async function ok(method: string, pathname: string, token: string, body?: unknow
 
 async function startServer(url: string): Promise<ChildProcess> {
   const main = path.resolve(__dirname, '../apps/server/src/main.js');
-  const child = spawn(process.execPath, [main], {
+  const child = spawn(process.execPath, [...serverNodeArgs(), main], {
     env: { ...process.env, DATABASE_URL: url, PORT: String(PORT), HOST: '127.0.0.1', LEDGER_JWT_SECRET: SECRET, LEDGER_LOG_LEVEL: 'warn', LEDGER_DB_POOL_SIZE: '10' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

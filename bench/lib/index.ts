@@ -2,3 +2,4 @@ export * from './database';
 export * from './workers';
 export * from './baseline';
 export * from './report';
+export * from './server-args';

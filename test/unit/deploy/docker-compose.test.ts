@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../../../apps/server/src/config';
+import { SERVER_NODE_FLAGS } from '../../../apps/server/src/node-flags';
 
 /** No Docker engine runs here: check the deployment files' structure instead. */
 const root = path.resolve(__dirname, '../../..');
@@ -69,12 +70,25 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^EXPOSE 7575$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK[\s\S]*\/readyz/m);
-    expect(dockerfile).toMatch(/^CMD \["node", "dist\/apps\/server\/src\/main\.js"\]$/m);
+    const cmd = /^CMD (\[.*\])$/m.exec(dockerfile);
+    expect(cmd).not.toBeNull();
+    expect(JSON.parse(cmd![1])).toEqual(['node', ...SERVER_NODE_FLAGS, 'dist/apps/server/src/main.js']);
   });
 
   it('copies only paths that exist in the repository (migrations included: they run at start-up)', () => {
     const sources = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1].split(/\s+/));
     expect(sources).toContain('migrations');
     for (const s of sources) expect(fs.existsSync(path.join(root, s)), s).toBe(true);
+  });
+});
+
+describe("the service's V8 flags (apps/server/src/node-flags.ts)", () => {
+  it('are the ones npm start launches the server with', () => {
+    const start = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string;
+    expect(start).toContain(`node ${SERVER_NODE_FLAGS.join(' ')} dist/apps/server/src/main.js`);
+  });
+
+  it('are flags this Node.js accepts', () => {
+    for (const flag of SERVER_NODE_FLAGS) expect(process.allowedNodeEnvironmentFlags.has(flag.split('=')[0]), flag).toBe(true);
   });
 });
