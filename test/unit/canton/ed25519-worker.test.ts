@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ed25519Backend, ed25519Verify, ed25519VerifyAsync, ed25519WorkerRunning, parsePublicKey, useEd25519Worker } from '@ledgerline/canton';
 import { Ed25519Worker } from '../../../libs/canton/src/ed25519-worker';
@@ -48,6 +50,22 @@ function jobs(n: number): Job[] {
   return out;
 }
 
+/** Threads of this process whose scheduling policy is SCHED_BATCH (3): field 41 of /proc/self/task/<tid>/stat. */
+const batchThreads = (): number =>
+  fs.readdirSync('/proc/self/task').filter((tid) => {
+    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[41 - 3] === '3';
+  }).length;
+
+const hasChrt = (() => {
+  try {
+    execFileSync('chrt', ['--version'], { stdio: 'ignore' });
+    return process.platform === 'linux';
+  } catch {
+    return false;
+  }
+})();
+
 const inPlace = (s: Uint8Array, m: Uint8Array, k: Uint8Array) => ed25519Verify(s, m, k, parsePublicKey({ format: 'CRYPTO_KEY_FORMAT_RAW', keyData: Buffer.from(k), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' }).keyObject);
 
 describe.skipIf(ed25519Backend !== 'libsodium')('Ed25519 checks on the worker thread', () => {
@@ -73,6 +91,16 @@ describe.skipIf(ed25519Backend !== 'libsodium')('Ed25519 checks on the worker th
     // the ring holds 1,024 jobs; messages over 64 bytes never enter it
     expect(inPlaceCalls()).toBeGreaterThanOrEqual(3000 - 1024);
     expect(inPlaceCalls()).toBeLessThan(3000);
+  });
+
+  it.skipIf(!hasChrt)('runs under SCHED_BATCH on Linux, so that waking it does not preempt the event loop', async () => {
+    const before = batchThreads();
+    const { w } = start();
+    const [job] = jobs(1);
+    expect(await w.verify(job.signature, job.message, job.key.raw)).toBe(true); // answered: the worker is past its set-up
+    expect(batchThreads()).toBe(before + 1);
+    await w.close();
+    expect(batchThreads()).toBe(before);
   });
 
   it('goes round the ring many times, one wave after the other', async () => {
