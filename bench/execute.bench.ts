@@ -5,7 +5,8 @@
  * Then where the time goes: per-request CPU of decode, hash and signature verification measured in isolation on the same
  * requests, and the writer's batches (size, duration) from the server's metrics.
  *
- * The service runs as a child process (node dist/apps/server/src/main.js) on a throwaway database; this process is the
+ * The service runs as a child process (node with the service's V8 flags, SERVER_NODE_FLAGS, then BENCH_SERVER_NODE_ARGS, and
+ * dist/apps/server/src/main.js) on a throwaway database; this process is the
  * load generator (bench/lib/http-client: undici's pool, keep-alive, one connection per client).
  * Knobs: BENCH_DATABASE_URL, BENCH_CONCURRENCY (default "16,64"), BENCH_DURATION_MS (default 5000), BENCH_WARMUP_MS (before
  * the first measurement, default 10000), BENCH_REWARM_MS (before each later one, default 1000), BENCH_MAX_RATE (executions/s
