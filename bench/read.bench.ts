@@ -98,8 +98,7 @@ class RssSampler {
 
 async function startServer(url: string, port: number): Promise<ChildProcess> {
   const main = path.resolve(__dirname, '../apps/server/src/main.js');
-  const nodeArgs = serverNodeArgs();
-  const child = spawn(process.execPath, [...nodeArgs, main], {
+  const child = spawn(process.execPath, [...serverNodeArgs(), main], {
     env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', LEDGER_JWT_SECRET: SECRET, LEDGER_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

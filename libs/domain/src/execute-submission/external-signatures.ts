@@ -1,4 +1,4 @@
-import { verifySignatureAsync, type verifySignature, type ParsedPublicKey } from '@ledgerline/canton';
+import { verifySignatureAsync, type ParsedPublicKey } from '@ledgerline/canton';
 import { failedToExecute } from '../ledger-model/errors';
 import type { ValidSignature } from './request-validation';
 
@@ -32,7 +32,7 @@ export async function verifyExternalSignatures(args: {
   let toVerify = 0;
   for (const party of args.actAs) toVerify += args.signatures.get(party)!.length;
   // Ed25519 goes to the worker thread if it runs; ECDSA goes to libuv's pool only with company.
-  const verify = (...a: Parameters<typeof verifySignature>) => verifySignatureAsync(...a, toVerify === 1);
+  const ecdsaInPlace = toVerify === 1;
   const checks = args.actAs.map((party) => {
     const keys = args.keysOf(party);
     const sigs = args.signatures.get(party)!;
@@ -42,7 +42,7 @@ export async function verifyExternalSignatures(args: {
       const key = byFingerprint.get(s.signedBy);
       return key === undefined
         ? false
-        : verify({ format: s.format, signature: s.signature, signingAlgorithmSpec: s.signingAlgorithmSpec }, key, args.hash);
+        : verifySignatureAsync({ format: s.format, signature: s.signature, signingAlgorithmSpec: s.signingAlgorithmSpec }, key, args.hash, ecdsaInPlace);
     });
     return { party, keys, sigs, results };
   });
