@@ -3,7 +3,8 @@
  * clients, each request a fresh externally signed create (built, hashed and Ed25519-signed before the timed window), next
  * to the append baseline measured in the same run on the same server (one single-row INSERT + COMMIT per append, bench/lib).
  * Then where the time goes: per-request CPU of decode, hash and signature verification measured in isolation on the same
- * requests, and the writer's batches (size, duration) from the server's metrics.
+ * requests, and the writer's batches (size, duration, and their time by phase: lock, state load, decisions, write
+ * statement, COMMIT) from the server's metrics.
  *
  * The service runs as a child process (node with the service's V8 flags, SERVER_NODE_FLAGS, then BENCH_SERVER_NODE_ARGS, and
  * dist/apps/server/src/main.js) on a throwaway database; this process is the
@@ -51,6 +52,8 @@ const MAINS = (process.env.BENCH_SERVER_MAINS ?? '').split(',').map((s) => s.tri
 /** Service instances on one database (ports PORT, PORT+1, …); client w talks to instance w mod INSTANCES. */
 const INSTANCES = MAINS.length || envInt('BENCH_INSTANCES', 1);
 const USER = 'bench-app';
+/** The writer's batch phases, as the server's `ledgerline_append_batch_phase_seconds` labels them. */
+const PHASES = ['lock', 'load', 'decide', 'write', 'commit'] as const;
 
 async function post(pathname: string, body: string | Buffer, token: string, instance = 0): Promise<{ status: number; text: string }> {
   const res = await fastFetch(`http://127.0.0.1:${PORT + instance}${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
@@ -82,13 +85,15 @@ async function startServer(url: string, instance: number): Promise<ChildProcess>
 }
 
 /** Sum and count of a Prometheus histogram in the servers' /metrics (summed over instances and workers). */
-async function histogram(name: string): Promise<{ sum: number; count: number }> {
+async function histogram(name: string, label?: string): Promise<{ sum: number; count: number }> {
   const total = { sum: 0, count: 0 };
   for (let i = 0; i < INSTANCES; i++) {
     const text = (await get('/metrics', undefined, i)).text;
-    // With LEDGER_WORKERS there is one series per worker (label `worker`): add them up.
+    // With LEDGER_WORKERS there is one series per worker (label `worker`): add them up. `label` (e.g. phase="lock")
+    // picks the series that carry it.
+    const labels = label ? `\\{[^}]*${label}[^}]*\\}` : '(?:\\{[^}]*\\})?';
     const num = (suffix: string) => {
-      const all = [...text.matchAll(new RegExp(`^${name}_${suffix}(?:\\{[^}]*\\})? (\\S+)$`, 'gm'))];
+      const all = [...text.matchAll(new RegExp(`^${name}_${suffix}${labels} (\\S+)$`, 'gm'))];
       return all.length ? all.reduce((sum, m) => sum + Number(m[1]), 0) : NaN;
     };
     total.sum += num('sum');
@@ -170,6 +175,8 @@ async function main(): Promise<void> {
         batch: number;
         batchMs: number;
         cpu?: { server: number; client: number; rest: number; steal: number };
+        /** The writer's batches over the window: mean ms per batch in each phase (see BatchPhases). */
+        phases: Record<(typeof PHASES)[number], number>;
         /** Busy CPU of the whole machine per operation (µs) and busy share of its cores: baseline window, execution window. */
         machine: { baseline?: { us: number; busy: number }; exec?: { us: number; busy: number } };
         /** Per instance: executions in the window and the instance's CPU per execution (µs). */
@@ -191,6 +198,7 @@ async function main(): Promise<void> {
         if (warm.errors) throw new Error(`${warm.errors} warm-up executions failed: ${String(warm.firstError)}`);
         const sizeBefore = await histogram('ledgerline_append_batch_size');
         const durBefore = await histogram('ledgerline_append_batch_duration_seconds');
+        const phasesBefore = await Promise.all(PHASES.map((ph) => histogram('ledgerline_append_batch_phase_seconds', `phase="${ph}"`)));
         const cpuBefore = cpuSnapshot(servers.map((s) => s.pid!));
         const doneBefore = [...doneBy];
         const instBefore = servers.map((s) => processTreeMs([s.pid!]));
@@ -204,12 +212,16 @@ async function main(): Promise<void> {
         await closeFastFetch();
         const sizeAfter = await histogram('ledgerline_append_batch_size');
         const durAfter = await histogram('ledgerline_append_batch_duration_seconds');
+        const phasesAfter = await Promise.all(PHASES.map((ph) => histogram('ledgerline_append_batch_phase_seconds', `phase="${ph}"`)));
+        const phases = Object.fromEntries(
+          PHASES.map((ph, j) => [ph, ((phasesAfter[j].sum - phasesBefore[j].sum) / (phasesAfter[j].count - phasesBefore[j].count)) * 1000]),
+        ) as Record<(typeof PHASES)[number], number>;
         if (exec.errors) throw new Error(`${exec.errors} executions failed: ${String(exec.firstError)}`);
         const batches = sizeAfter.count - sizeBefore.count;
         // Every committed work of the measured window against the CPU of the same window.
         const cpu = cpuPerOp(cpuBefore, cpuAfter, sizeAfter.sum - sizeBefore.sum);
         const machine = { baseline: machinePerOp(baseCpu[0], baseCpu[1], baseline.ops, baseline.elapsedMs), exec: machinePerOp(cpuBefore, cpuAfter, exec.ops, exec.elapsedMs) };
-        results.push({ concurrency, baseline, exec, machine, batch: (sizeAfter.sum - sizeBefore.sum) / batches, batchMs: ((durAfter.sum - durBefore.sum) / batches) * 1000, cpu, instances });
+        results.push({ concurrency, baseline, exec, machine, batch: (sizeAfter.sum - sizeBefore.sum) / batches, batchMs: ((durAfter.sum - durBefore.sum) / batches) * 1000, cpu, phases, instances });
       }
 
       // Where the time goes: the CPU stages of one execution, measured alone on requests of the same shape.
@@ -257,6 +269,11 @@ async function main(): Promise<void> {
           const pct = (x?: { busy: number }) => (x ? `${fmt(x.busy * 100)} %` : '-');
           return [String(r.concurrency), b ? b.us : '-', e ? e.us : '-', b && e ? `${fmt(e.us / b.us, 2)}×` : '-', pct(b), pct(e)];
         }),
+      ]);
+      console.log("\nthe writer's batches, mean ms per batch by phase (server metrics, same window):");
+      printTable([
+        ['clients', 'mean batch', 'lock (incl. previous COMMIT)', 'state load', 'decisions', 'write statement', 'COMMIT'],
+        ...results.map((r) => [String(r.concurrency), r.batch, ...PHASES.map((ph) => r.phases[ph])]),
       ]);
       if (MAINS.length) {
         console.log('\nper instance, same window (server CPU from /proc, 10 ms ticks):');

@@ -52,8 +52,8 @@ export interface EventStoreOptions {
    * arriving meanwhile join it. 0: it queues for the head lock at once. An idle store starts a work at once either way.
    */
   lingerMs?: number;
-  /** Called after each committed batch (metrics). */
-  onBatch?: (info: { size: number; durationMs: number }) => void;
+  /** Called after each batch (metrics). */
+  onBatch?: (info: BatchInfo) => void;
   /** Unexpected errors (logged by the caller). */
   onError?: (err: unknown) => void;
 }
@@ -63,6 +63,30 @@ interface Pending<R = unknown> {
   keyed?: KeyedWork<unknown, unknown, R>;
   resolve: (r: R) => void;
   reject: (e: unknown) => void;
+}
+
+/** What the writer reports of each batch. */
+export interface BatchInfo {
+  /** Works in the batch. */
+  readonly size: number;
+  /** From taking the batch off the queue to its end (including one-by-one re-runs after an aborted batch). */
+  readonly durationMs: number;
+  /** Where a batch that ran in one transaction spent its time; absent when it failed or was re-run work by work. */
+  readonly phases?: BatchPhases;
+}
+
+/** A batch's time, phase by phase (ms); they follow each other and add up to its transaction's duration. */
+export interface BatchPhases {
+  /** A connection, `BEGIN` and the `ledger_head` lock: includes waiting for the previous batch's `COMMIT`. */
+  readonly lock: number;
+  /** The keyed works' state loads (one statement per segment and loader). */
+  readonly load: number;
+  /** The decisions, their events and projection rows, plain works and rows written early. */
+  readonly decide: number;
+  /** The batch's write statement: building it and its round trip. */
+  readonly write: number;
+  /** From the write statement's answer to the `COMMIT`'s (the WAL flush). */
+  readonly commit: number;
 }
 
 export const COMMIT_CHANNEL = 'ledgerline_commits';
@@ -176,8 +200,9 @@ export class EventStore {
 
   private async runIsolating(batch: Pending[], take: () => void, committing: () => void): Promise<void> {
     const started = performance.now();
+    let phases: BatchPhases | undefined;
     try {
-      await this.runBatch(batch, committing, take);
+      phases = await this.runBatch(batch, committing, take);
     } catch (e) {
       take(); // failed before taking its works (no database): they fail with it rather than wait for the next batch
       if (e instanceof BatchAborted && batch.length > 1) {
@@ -189,7 +214,7 @@ export class EventStore {
     } finally {
       committing();
     }
-    this.opts.onBatch?.({ size: batch.length, durationMs: performance.now() - started });
+    this.opts.onBatch?.({ size: batch.length, durationMs: performance.now() - started, phases });
   }
 
   private failAll(batch: Pending[], err: unknown): void {
@@ -203,13 +228,20 @@ export class EventStore {
     for (const p of batch) p.reject(reported);
   }
 
-  private async runBatch(batch: Pending[], committing: () => void = () => undefined, take?: () => void): Promise<void> {
+  private async runBatch(batch: Pending[], committing: () => void = () => undefined, take?: () => void): Promise<BatchPhases> {
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     let committedEnd = 0;
     let batchTypes = new Set<string>();
+    // Phase clocks (performance.now()): start, lock held, write statement started and answered; load time summed.
+    const t0 = performance.now();
+    let locked = t0;
+    let writing = t0;
+    let written = t0;
+    let loading = 0;
     await this.db.transaction().execute(async (trx) => {
       const head = await prepared(sql<{ seq: number; ledger_offset: number; record_time_micros: number }>`
         SELECT seq, ledger_offset, record_time_micros FROM ledger_head WHERE id = 1 FOR UPDATE`).execute(trx);
+      locked = performance.now();
       take?.();
       let seq = Number(head.rows[0].seq);
       let offset = Number(head.rows[0].ledger_offset);
@@ -289,13 +321,16 @@ export class EventStore {
         const segment = takeSegment(batch, i);
         i += segment.length;
         if (!rows.isEmpty) await flushEarly(); // the loads must see what earlier segments wrote
+        const loadStarted = performance.now();
         const states = await loadSegment(trx, segment.map((p) => p.keyed!));
+        loading += performance.now() - loadStarted;
         for (let k = 0; k < segment.length; k++) {
           const keyed = segment[k].keyed!;
           await run((tx) => keyed.decide(states[k], tx));
         }
       }
 
+      writing = performance.now();
       if (appendedAny) {
         // One statement (usually): the buffered inserts as CTEs, then the head update, which also wakes the readers of
         // other instances (NOTIFY is delivered at commit).
@@ -310,8 +345,10 @@ export class EventStore {
         }
       }
       committedEnd = offset > startOffset ? offset : 0;
+      written = performance.now();
       committing(); // COMMIT follows: the next batch may queue for the lock now
     });
+    const ended = performance.now();
     batch.forEach((p, i) => {
       const o = outcomes[i];
       if (o.ok) p.resolve(o.value);
@@ -323,6 +360,7 @@ export class EventStore {
     }
     // Which kinds of events this batch committed (caches of derived state, e.g. resolved claims, listen to it).
     if (batchTypes.size > 0) this.events.emit('event-types', batchTypes);
+    return { lock: locked - t0, load: loading, decide: writing - locked - loading, write: written - writing, commit: ended - written };
   }
 }
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
-import { dumpProjections, EventStore, partyUpdateStateLoader, rebuildProjections, type Database, type PartyUpdateKey, type StateLoader } from '../../../libs/store/src';
+import { dumpProjections, EventStore, type BatchInfo, partyUpdateStateLoader, rebuildProjections, type Database, type PartyUpdateKey, type StateLoader } from '../../../libs/store/src';
 import {
   decideCreateUser,
   decideDeleteUser,
@@ -116,6 +116,65 @@ describe('event store', () => {
     const started = performance.now();
     for (let i = 0; i < 3; i++) await idle.append([update(10 + i)]);
     expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it("reports each batch's time by phase: they add up to the batch's duration; a load and a decision show where they ran; a batch re-run work by work reports none", async () => {
+    const infos: BatchInfo[] = [];
+    const store = new EventStore(database.db, { participantId: 'p1', onBatch: (i) => infos.push(i) });
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const slowLoader: StateLoader<string, number> = {
+      name: 'slow',
+      load: async (_db, keys) => {
+        await sleep(40);
+        return keys.map(() => 0);
+      },
+    };
+    await store.decide({
+      loader: slowLoader,
+      key: 'k',
+      reads: ['phase:k'],
+      writes: ['phase:k'],
+      decide: async (_state, tx) => {
+        await sleep(60);
+        return tx.append([update(1)]);
+      },
+    });
+    // onBatch follows the works' answers
+    await vi.waitFor(() => expect(infos).toHaveLength(1));
+    const { phases, durationMs } = infos[0];
+    expect(phases).toBeDefined();
+    const p = phases!;
+    expect(p.load).toBeGreaterThanOrEqual(39);
+    expect(p.load).toBeLessThan(60);
+    expect(p.decide).toBeGreaterThanOrEqual(59);
+    for (const v of Object.values(p)) expect(v).toBeGreaterThanOrEqual(0);
+    expect(p.write).toBeGreaterThan(0);
+    expect(p.commit).toBeGreaterThan(0);
+    const sum = p.lock + p.load + p.decide + p.write + p.commit;
+    expect(sum).toBeLessThanOrEqual(durationMs + 0.001);
+    expect(sum).toBeGreaterThan(durationMs - 5);
+
+    // One work breaks the transaction: the batch is re-run work by work, and reports no phases.
+    infos.length = 0;
+    const held = store.execute(async (tx) => {
+      await sleep(30);
+      return tx.append([update(2)]);
+    });
+    await sleep(5);
+    const results = await Promise.allSettled([
+      store.append([update(3)]),
+      store.execute(async (tx) => {
+        await tx.append([update(4)]);
+        throw new Error('boom after append');
+      }),
+    ]);
+    await held;
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+    await vi.waitFor(() => expect(infos).toHaveLength(2));
+    expect(infos.map((i) => [i.size, i.phases === undefined])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
   });
 
   it('projections rebuilt by replay equal the live ones, row for row, after a random workload', async () => {

@@ -31,6 +31,13 @@ export class HttpMetrics {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
     registers: [this.registry],
   });
+  readonly batchPhases = new Histogram({
+    name: 'ledgerline_append_batch_phase_seconds',
+    help: 'Time of one event-log transaction by phase: lock (connection, BEGIN, ledger_head lock), load (state loads), decide, write (the batch statement), commit',
+    labelNames: ['phase'],
+    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'ledgerline_' });

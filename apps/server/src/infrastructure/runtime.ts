@@ -100,9 +100,10 @@ export async function startRuntime(config: LedgerConfig, logger = makeLogger(con
       participantId: identity.participantId,
       maxBatch: config.appendBatchMax,
       lingerMs: config.appendBatchLingerMs,
-      onBatch: ({ size, durationMs }) => {
+      onBatch: ({ size, durationMs, phases }) => {
         metrics.batchSize.observe(size);
         metrics.batchLatency.observe(durationMs / 1000);
+        if (phases) for (const [phase, ms] of Object.entries(phases)) metrics.batchPhases.observe({ phase }, ms / 1000);
       },
       onError: (e) => logger.error({ err: e }, 'event-log transaction failed'),
     });
