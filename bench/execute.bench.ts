@@ -30,6 +30,7 @@ import { openDatabase, seedPartySigningKeys } from '@ledgerline/store';
 import { loadParticipantIdentity } from '../apps/server/src/infrastructure/participant-identity';
 import { appendBaseline, envInt, fmt, printTable, runConcurrent, serverNodeArgs, withBenchDatabase, type RunResult } from './lib';
 import { closeFastFetch, fastFetch } from './lib/http-client';
+import { RawHttpConnection, serialiseRequest } from './lib/raw-http';
 import { cpuPerOp, cpuSnapshot, machinePerOp, processTreeMs, type CpuSnapshot } from './lib/cpu';
 import { createNode, executeRequest, externalParty, freshContractId, preparedTransaction, type ExternalParty } from './lib/external-signing';
 
@@ -103,12 +104,13 @@ async function histogram(name: string, label?: string): Promise<{ sum: number; c
 }
 
 /**
- * One request, ready to send. The load generator shares the machine with the server, so it keeps only the body's bytes
+ * One request, ready to send. The load generator shares the machine with the server, so it keeps only the request's bytes
  * (no decoded transaction, no string to encode per send): tens of thousands of decoded transactions kept alive made its
  * garbage collector a visible share of the machine's CPU.
  */
 interface Prepared {
-  body: Buffer;
+  /** The whole HTTP request (request line, headers, body), for the load generator's raw connections (bench/lib/raw-http). */
+  request: Buffer;
   signer: ExternalParty;
 }
 
@@ -152,6 +154,8 @@ async function main(): Promise<void> {
       const total = SAMPLES + Math.ceil((windowsMs / 1000) * maxRate);
       const t0 = performance.now();
       const prepared: Prepared[] = [];
+      const requestHeaders = { host: '127.0.0.1', 'content-type': 'application/json', authorization: `Bearer ${token}` };
+      let bodyBytes = 0;
       const samples: Sample[] = [];
       for (let i = 0; i < total; i++) {
         const signer = parties[i % parties.length];
@@ -162,12 +166,16 @@ async function main(): Promise<void> {
           commandId: `bench-${i}`,
         });
         const text = JSON.stringify(executeRequest(pt, [signer]));
-        if (i < SAMPLES) samples.push({ body: Buffer.from(text), text, pt, signer });
-        else prepared.push({ body: Buffer.from(text), signer });
+        bodyBytes = Buffer.byteLength(text);
+        const request = serialiseRequest('POST', '/v2/interactive-submission/executeAndWait', requestHeaders, Buffer.from(text));
+        if (i < SAMPLES) samples.push({ request, text, pt, signer });
+        else prepared.push({ request, signer });
       }
-      console.log(`prepared and signed ${total} requests in ${fmt((performance.now() - t0) / 1000)} s (${fmt(prepared[0].body.length)} bytes each)`);
+      console.log(`prepared and signed ${total} requests in ${fmt((performance.now() - t0) / 1000)} s (${fmt(bodyBytes)} bytes of body each)`);
 
       let next = 0;
+      // One keep-alive connection per client (worker), opened on its first request and closed after each window.
+      const connections = new Map<number, RawHttpConnection>();
       const results: Array<{
         concurrency: number;
         baseline: RunResult;
@@ -186,8 +194,10 @@ async function main(): Promise<void> {
       const op = async (worker: number) => {
         const p = prepared[next++];
         if (!p) throw new Error(`ran out of prepared requests: the server ran faster than BENCH_MAX_RATE=${maxRate}/s`);
-        const r = await post('/v2/interactive-submission/executeAndWait', p.body, token, worker % INSTANCES);
-        if (r.status !== 200) throw new Error(`${r.status} ${r.text}`);
+        let conn = connections.get(worker);
+        if (!conn) connections.set(worker, (conn = new RawHttpConnection('127.0.0.1', PORT + (worker % INSTANCES))));
+        const r = await conn.send(p.request);
+        if (r.status !== 200) throw new Error(`${r.status} ${r.body.toString('utf8')}`);
         doneBy[worker % INSTANCES]++;
       };
       for (const [i, concurrency] of concurrencies.entries()) {
@@ -209,6 +219,8 @@ async function main(): Promise<void> {
           const executions = doneBy[j] - doneBefore[j];
           return { executions, serverUs: executions ? ((instAfter[j] - instBefore[j]) * 1000) / executions : NaN };
         });
+        for (const c of connections.values()) c.close();
+        connections.clear();
         await closeFastFetch();
         const sizeAfter = await histogram('ledgerline_append_batch_size');
         const durAfter = await histogram('ledgerline_append_batch_duration_seconds');
