@@ -16,6 +16,7 @@ export class RawHttpConnection {
   private connecting?: Promise<Socket>;
   private pending?: { resolve: (r: RawResponse) => void; reject: (e: Error) => void };
   private buffered: Buffer = Buffer.alloc(0);
+  private busy = false;
 
   constructor(
     private readonly host: string,
@@ -24,12 +25,17 @@ export class RawHttpConnection {
 
   /** Sends `request` (a whole HTTP/1.1 request) and resolves with the answer. */
   async send(request: Buffer): Promise<RawResponse> {
-    if (this.pending) throw new Error('RawHttpConnection: one request at a time');
-    const socket = this.socket ?? (await this.open());
-    return new Promise<RawResponse>((resolve, reject) => {
-      this.pending = { resolve, reject };
-      socket.write(request);
-    });
+    if (this.busy) throw new Error('RawHttpConnection: one request at a time');
+    this.busy = true;
+    try {
+      const socket = this.socket ?? (await this.open());
+      return await new Promise<RawResponse>((resolve, reject) => {
+        this.pending = { resolve, reject };
+        socket.write(request);
+      });
+    } finally {
+      this.busy = false;
+    }
   }
 
   /** Closes the connection; a request still waiting fails. The next `send` opens a new one. */

@@ -61,6 +61,12 @@ describe("bench harness: the load generator's raw HTTP/1.1 connection", () => {
     expect(chunked.body.toString()).toBe('first,second');
     expect((await conn.send(request('/missing'))).status).toBe(404);
     expect(connections - before).toBe(1);
+    // one request at a time, even while the connection is still opening
+    const fresh = new RawHttpConnection('127.0.0.1', port);
+    const first = fresh.send(request('/echo', '{}'));
+    await expect(fresh.send(request('/echo', '{}'))).rejects.toThrow(/one request at a time/);
+    expect((await first).status).toBe(200);
+    fresh.close();
     conn.close();
   });
 
