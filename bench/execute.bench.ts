@@ -282,7 +282,7 @@ async function main(): Promise<void> {
           return [String(r.concurrency), b ? b.us : '-', e ? e.us : '-', b && e ? `${fmt(e.us / b.us, 2)}×` : '-', pct(b), pct(e)];
         }),
       ]);
-      console.log("\nthe writer's batches, mean ms per batch by phase (server metrics, same window):");
+      console.log("\nthe writer's batches, mean ms per batch by phase (server metrics, same window; batches whose transaction failed report none):");
       printTable([
         ['clients', 'mean batch', 'lock (incl. previous COMMIT)', 'state load', 'decisions', 'write statement', 'COMMIT'],
         ...results.map((r) => [String(r.concurrency), r.batch, ...PHASES.map((ph) => r.phases[ph])]),

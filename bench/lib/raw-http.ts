@@ -12,15 +12,20 @@ import { connect, type Socket } from 'node:net';
  * Content-Length or are chunked; anything else is reported as an error rather than guessed at.
  */
 export class RawHttpConnection {
+  /** The connection, from the moment it is opened (it may still be connecting). */
   private socket?: Socket;
   private connecting?: Promise<Socket>;
   private pending?: { resolve: (r: RawResponse) => void; reject: (e: Error) => void };
   private buffered: Buffer = Buffer.alloc(0);
   private busy = false;
+  /** The socket is connected (the hot path skips awaiting `connecting`). */
+  private ready = false;
 
   constructor(
     private readonly host: string,
     private readonly port: number,
+    /** A request with no complete answer after this long fails and its connection is closed (the bench cannot hang). */
+    private readonly timeoutMs = 60_000,
   ) {}
 
   /** Sends `request` (a whole HTTP/1.1 request) and resolves with the answer. */
@@ -28,7 +33,7 @@ export class RawHttpConnection {
     if (this.busy) throw new Error('RawHttpConnection: one request at a time');
     this.busy = true;
     try {
-      const socket = this.socket ?? (await this.open());
+      const socket = this.ready ? this.socket! : await (this.connecting ?? this.open());
       return await new Promise<RawResponse>((resolve, reject) => {
         this.pending = { resolve, reject };
         socket.write(request);
@@ -38,38 +43,47 @@ export class RawHttpConnection {
     }
   }
 
-  /** Closes the connection; a request still waiting fails. The next `send` opens a new one. */
+  /** Closes the connection (also one still connecting); a request still waiting fails. The next `send` opens a new one. */
   close(): void {
     const s = this.socket;
-    this.socket = undefined;
-    this.connecting = undefined;
-    this.buffered = Buffer.alloc(0);
+    this.forget();
     this.settle(undefined, new Error('connection closed'));
     s?.destroy();
   }
 
+  private forget(): void {
+    this.ready = false;
+    this.socket = undefined;
+    this.connecting = undefined;
+    this.buffered = Buffer.alloc(0);
+  }
+
   private open(): Promise<Socket> {
-    if (this.connecting) return this.connecting;
-    const opening: Promise<Socket> = new Promise<Socket>((resolve, reject) => {
-      const s = connect({ host: this.host, port: this.port, noDelay: true });
+    const s = connect({ host: this.host, port: this.port, noDelay: true });
+    this.socket = s;
+    s.setTimeout(this.timeoutMs);
+    const opening = new Promise<Socket>((resolve, reject) => {
       s.once('connect', () => {
-        this.socket = s;
+        if (this.socket === s) this.ready = true;
         resolve(s);
       });
-      s.on('data', (chunk: Buffer) => {
-        if (this.socket === s) this.onData(chunk);
-      });
       const fail = (e: Error) => {
-        if (this.connecting === opening) this.connecting = undefined;
         if (this.socket === s) {
-          this.socket = undefined;
-          this.buffered = Buffer.alloc(0);
+          this.forget();
           this.settle(undefined, e);
         }
-        reject(e); // before 'connect'; ignored after
+        reject(e); // ignored once connected
       };
       s.on('error', fail);
       s.on('close', () => fail(new Error('connection closed')));
+      s.on('timeout', () => {
+        // Idle between requests: just close. Waiting for an answer: that request fails.
+        fail(new Error(`no answer within ${this.timeoutMs} ms`));
+        s.destroy();
+      });
+    });
+    s.on('data', (chunk: Buffer) => {
+      if (this.socket === s) this.onData(chunk);
     });
     this.connecting = opening;
     return opening;
@@ -131,12 +145,7 @@ export function parseResponse(buf: Buffer): { response: RawResponse; used: numbe
   if (!m) throw new Error(`not an HTTP/1.1 response: ${JSON.stringify(head.slice(0, 40))}`);
   const status = Number(m[1]);
   const bodyStart = headEnd + 4;
-  const length = /\r\ncontent-length:[ \t]*(\d+)/i.exec(head);
-  if (length) {
-    const end = bodyStart + Number(length[1]);
-    if (buf.length < end) return undefined;
-    return { response: { status, body: buf.subarray(bodyStart, end) }, used: end };
-  }
+  // Chunked wins over a Content-Length sent with it (RFC 9112, 6.3).
   if (/\r\ntransfer-encoding:[ \t]*chunked/i.test(head)) {
     const parts: Buffer[] = [];
     let at = bodyStart;
@@ -155,6 +164,12 @@ export function parseResponse(buf: Buffer): { response: RawResponse; used: numbe
       parts.push(buf.subarray(dataStart, dataStart + size));
       at = dataStart + size + 2;
     }
+  }
+  const length = /\r\ncontent-length:[ \t]*(\d+)/i.exec(head);
+  if (length) {
+    const end = bodyStart + Number(length[1]);
+    if (buf.length < end) return undefined;
+    return { response: { status, body: buf.subarray(bodyStart, end) }, used: end };
   }
   if (status === 204 || status === 304) return { response: { status, body: Buffer.alloc(0) }, used: bodyStart };
   throw new Error('a response with neither Content-Length nor chunked encoding');

@@ -71,7 +71,10 @@ export interface BatchInfo {
   readonly size: number;
   /** From taking the batch off the queue to its end (including one-by-one re-runs after an aborted batch). */
   readonly durationMs: number;
-  /** Where a batch that ran in one transaction spent its time; absent when it failed or was re-run work by work. */
+  /**
+   * Where the batch's transaction spent its time; absent when the transaction failed (the batch then failed, or was re-run
+   * work by work). Works rejected by their decisions do not fail it.
+   */
   readonly phases?: BatchPhases;
 }
 

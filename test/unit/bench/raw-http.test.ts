@@ -24,6 +24,8 @@ describe("bench harness: the load generator's raw HTTP/1.1 connection", () => {
           setTimeout(() => res.end('second'), 5);
         } else if (req.url === '/hang-up') {
           req.socket.destroy();
+        } else if (req.url === '/never') {
+          // no answer
         } else {
           res.writeHead(404, { 'content-length': '0' });
           res.end();
@@ -78,6 +80,19 @@ describe("bench harness: the load generator's raw HTTP/1.1 connection", () => {
     conn.close();
   });
 
+  it('a request without an answer fails after the timeout; close() while connecting fails the waiting request', async () => {
+    const slow = new RawHttpConnection('127.0.0.1', port, 100);
+    await expect(slow.send(request('/never'))).rejects.toThrow(/no answer within 100 ms/);
+    expect((await slow.send(request('/echo', '{}'))).status).toBe(200);
+    slow.close();
+    const early = new RawHttpConnection('127.0.0.1', port);
+    const waiting = early.send(request('/echo', '{}'));
+    early.close();
+    await expect(waiting).rejects.toThrow(/closed/);
+    expect((await early.send(request('/echo', '{}'))).status).toBe(200);
+    early.close();
+  });
+
   it('a refused connection is an error, not a hang', async () => {
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
@@ -93,6 +108,8 @@ describe("bench harness: the load generator's raw HTTP/1.1 connection", () => {
     const chunked = Buffer.from('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\na\r\n0123456789\r\n0\r\n\r\n');
     for (let cut = 0; cut < chunked.length; cut++) expect(parseResponse(chunked.subarray(0, cut))).toBeUndefined();
     expect(parseResponse(chunked)?.response.body.toString()).toBe('abc0123456789');
+    const both = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n');
+    expect(parseResponse(both)).toEqual({ response: { status: 200, body: Buffer.from('ok') }, used: both.length });
     expect(() => parseResponse(Buffer.from('SSH-2.0-OpenSSH\r\n\r\n'))).toThrow(/not an HTTP/);
     expect(() => parseResponse(Buffer.from('HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nbody'))).toThrow(/neither Content-Length nor chunked/);
     expect(parseResponse(Buffer.from('HTTP/1.1 204 No Content\r\n\r\n'))?.response).toEqual({ status: 204, body: Buffer.alloc(0) });
