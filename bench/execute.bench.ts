@@ -8,7 +8,8 @@
  *
  * The service runs as a child process (node with the service's V8 flags, SERVER_NODE_FLAGS, then BENCH_SERVER_NODE_ARGS, and
  * dist/apps/server/src/main.js) on a throwaway database; this process is the
- * load generator (bench/lib/http-client: undici's pool, keep-alive, one connection per client).
+ * load generator: the timed requests go over bench/lib/raw-http (one keep-alive socket per client, request bytes serialised
+ * before the timed window); the set-up calls (party onboarding) use bench/lib/http-client.
  * Knobs: BENCH_DATABASE_URL, BENCH_CONCURRENCY (default "16,64"), BENCH_DURATION_MS (default 5000), BENCH_WARMUP_MS (before
  * the first measurement, default 10000), BENCH_REWARM_MS (before each later one, default 1000), BENCH_MAX_RATE (executions/s
  * prepared for, default 4000), BENCH_PARTIES (distinct external parties, default 64), BENCH_SERVER_MAINS (comma-separated
