@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Compiles apps/ and libs/ (TypeScript) to dist/ with SWC: decorators + metadata for Nest, path aliases
-// rewritten to relative requires. Type checking is separate (`npm run typecheck`).
+// Compiles apps/, libs/, bench/ and test/support/ (which the benchmarks share) to dist/ with SWC: decorators
+// and metadata for Nest, path aliases rewritten to relative requires. Type checking is separate (npm run typecheck).
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -38,7 +38,7 @@ function* walk(dir) {
 async function main() {
   fs.rmSync(out, { recursive: true, force: true });
   const jobs = [];
-  for (const top of ['apps', 'libs', 'bench']) {
+  for (const top of ['apps', 'libs', 'bench', 'test/support']) {
     if (!fs.existsSync(path.join(root, top))) continue;
     for (const file of walk(path.join(root, top))) {
       const rel = path.relative(root, file);

@@ -1,4 +1,4 @@
-import { seedPartySigningKeys } from '../../libs/store/src';
+import { seedPartySigningKeys } from './signing-keys';
 import type { ExternalParty } from '../../bench/lib/external-signing';
 import type { TestLedger } from './ledger';
 

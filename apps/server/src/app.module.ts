@@ -7,10 +7,10 @@ import { SystemModule } from './modules/system/system.module';
 import { UsersModule } from './modules/users/users.module';
 import { UpdatesModule } from './modules/updates/updates.module';
 import { PartiesModule } from './modules/parties/parties.module';
-import { InteractiveExecutionModule } from './modules/interactive-execution/interactive-execution.module';
+import { ExecuteSubmissionModule } from './modules/execute-submission/execute-submission.module';
 import { IdentityProvidersModule } from './modules/identity-providers/identity-providers.module';
 import { ExternalPartiesModule } from './modules/external-parties/external-parties.module';
-import { InteractivePrepareModule } from './modules/interactive-prepare/interactive-prepare.module';
+import { PrepareSubmissionModule } from './modules/prepare-submission/prepare-submission.module';
 import { ReassignmentModule } from './modules/reassignment/reassignment.module';
 
 /** The service: one module per capability. Add a capability by adding its module here. */
@@ -20,8 +20,8 @@ export const CAPABILITY_MODULES = [
   PartiesModule,
   IdentityProvidersModule,
   ExternalPartiesModule,
-  InteractivePrepareModule,
-  InteractiveExecutionModule,
+  PrepareSubmissionModule,
+  ExecuteSubmissionModule,
   ReassignmentModule,
   UpdatesModule,
 ];

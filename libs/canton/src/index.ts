@@ -11,3 +11,4 @@ export * from './prepared-transaction-hash';
 export * from './ids';
 export * from './topology';
 export * from './value-json';
+export * from './created-event-blob';

@@ -5,7 +5,7 @@ export * from './users';
 export * from './parties';
 export * from './identity-providers';
 export * from './external-parties';
-export * from './prepare';
+export * from './prepare-submission';
 export * from './ledger-model';
 export * from './execute-submission';
 export * from './reassignment';

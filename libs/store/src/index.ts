@@ -12,7 +12,7 @@ export * from './repositories/parties.repository';
 export * from './repositories/identity-providers.repository';
 export * from './repositories/external-parties.repository';
 export * from './repositories/contract-lookup.repository';
-export * from './repositories/execution-state.repository';
+export * from './repositories/execute-submission.repository';
 export * from './repositories/reassignments.repository';
 export * from './repositories/ledger-updates.repository';
 export * from './pruning';

@@ -7,7 +7,7 @@ export * from './codecs/user';
 export * from './codecs/party';
 export * from './codecs/identity-provider';
 export * from './codecs/crypto';
-export * from './codecs/prepare';
+export * from './codecs/prepare-submission';
 export * from './codecs/execute-submission';
 export * from './codecs/reassignment';
 export * from './codecs/updates';

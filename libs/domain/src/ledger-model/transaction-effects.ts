@@ -1,12 +1,8 @@
-import { valueToJson } from '@ledgerline/canton';
+import { createdEventBlobOf, valueToJson } from '@ledgerline/canton';
 import { isoMicros } from '../ledger/time';
 import type { StoredCreatedEvent, StoredTransaction, StoredTransactionEvent } from '../ledger/updates';
 import type { ConsistencyResult } from './consistency';
-import { createdEventBlobOf } from './created-event-blob';
 import { templateIdString } from './well-formedness';
-
-/** Re-exported here, where it used to live (see ./created-event-blob for the encoder). */
-export { createdEventBlobOf } from './created-event-blob';
 
 /**
  * The committed form of a checked transaction: the StoredTransaction readers render, and the parties of its update

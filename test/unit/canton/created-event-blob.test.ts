@@ -6,8 +6,7 @@ import {
   createdEventBlobOf,
   encodeInputContractV1,
   inputContractV1FastPathApplies,
-} from '../../../libs/domain/src/ledger-model/created-event-blob';
-import { createdEventBlobOf as createdEventBlobOfFromIndex } from '../../../libs/domain/src';
+} from '@ledgerline/canton';
 
 const UNKNOWN = Symbol.for('protobuf-ts/unknown');
 
@@ -177,7 +176,6 @@ describe('createdEventBlobOf / encodeInputContractV1', () => {
     const create = exampleCreate();
     expect(inputContractV1FastPathApplies(create, 1_700_000_000_123_456n)).toBe(true);
     expect(createdEventBlobOf(create, 1_700_000_000_123_456n)).toBe(EXAMPLE_BLOB);
-    expect(createdEventBlobOfFromIndex(create, 1_700_000_000_123_456n)).toBe(EXAMPLE_BLOB);
     expect(Buffer.from(EXAMPLE_BLOB, 'base64').toString('hex')).toBe(reference(create, 1_700_000_000_123_456n));
   });
 

@@ -12,7 +12,7 @@ import { ExecuteSubmissionCommand } from './commands/execute-submission.command'
  * variant, executeAndWait, is a direct route (execute-and-wait.route.ts).
  */
 @Controller('v2/interactive-submission')
-export class InteractiveExecutionController {
+export class ExecuteSubmissionController {
   constructor(private readonly commands: CommandBus) {}
 
   /** The asynchronous variant: same checks; answers `{}` (here only once the transaction is committed). */

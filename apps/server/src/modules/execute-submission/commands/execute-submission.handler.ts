@@ -22,7 +22,7 @@ import {
   verifyExternalSignatures,
   type WellFormedTransaction,
 } from '@ledgerline/domain';
-import { EventStore, executionStateLoader } from '@ledgerline/store';
+import { EventStore, executeSubmissionStateLoader } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { InFlightSubmissions } from '../in-flight-submissions';
@@ -128,7 +128,7 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
       // consumes and the ones it creates.
       const touched = [...wf.inputContractIds, ...wf.createdContractIds];
       return await this.store.decide({
-        loader: executionStateLoader,
+        loader: executeSubmissionStateLoader,
         key: { changeId, contractIds: touched },
         reads: [`change:${changeId}`, ...touched.map((c) => `contract:${c}`)],
         writes: [`change:${changeId}`, ...consumed.map((c) => `contract:${c}`), ...wf.createdContractIds.map((c) => `contract:${c}`)],

@@ -3,12 +3,12 @@ import { CpuTurns } from '../../infrastructure/cpu-turns';
 import { ExecuteSubmissionHandler } from './commands/execute-submission.handler';
 import { ExecuteAndWaitRoute } from './execute-and-wait.route';
 import { InFlightSubmissions } from './in-flight-submissions';
-import { InteractiveExecutionController } from './interactive-execution.controller';
+import { ExecuteSubmissionController } from './execute-submission.controller';
 import { SigningKeysCache } from './signing-keys.cache';
 
 /** Interactive submission, execution side: executeAndWait and execute. */
 @Module({
-  controllers: [InteractiveExecutionController],
+  controllers: [ExecuteSubmissionController],
   providers: [ExecuteSubmissionHandler, InFlightSubmissions, SigningKeysCache, ExecuteAndWaitRoute, CpuTurns],
 })
-export class InteractiveExecutionModule {}
+export class ExecuteSubmissionModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { parsePublicKey } from '@ledgerline/canton';
 import { failedToExecute, type PartySigningKeys } from '@ledgerline/domain';
-import { ExecutionStateRepository } from '@ledgerline/store';
+import { ExecuteSubmissionRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 
 /** How long a party's looked-up keys are reused. Allocation only adds parties; the window bounds staleness otherwise. */
@@ -13,7 +13,7 @@ const TTL_MS = 5_000;
  */
 @Injectable()
 export class SigningKeysCache {
-  private readonly repo = new ExecutionStateRepository();
+  private readonly repo = new ExecuteSubmissionRepository();
   private readonly cache = new Map<string, { at: number; keys: PartySigningKeys }>();
 
   constructor(private readonly runtime: LedgerRuntime) {}

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { ContractLookupRepository, PartiesRepository } from '@ledgerline/store';
-import { InteractivePrepareController } from './interactive-prepare.controller';
+import { PrepareSubmissionController } from './prepare-submission.controller';
 import { PrepareSubmissionHandler } from './queries/prepare-submission.handler';
 
 @Module({
-  controllers: [InteractivePrepareController],
+  controllers: [PrepareSubmissionController],
   providers: [PartiesRepository, ContractLookupRepository, PrepareSubmissionHandler],
 })
-export class InteractivePrepareModule {}
+export class PrepareSubmissionModule {}

@@ -9,7 +9,7 @@ import { PrepareSubmissionQuery } from './queries/prepare-submission.query';
 
 /** POST /v2/interactive-submission/prepare (the generic template model; see README "Interactive submission"). */
 @Controller('v2/interactive-submission')
-export class InteractivePrepareController {
+export class PrepareSubmissionController {
   constructor(private readonly queries: QueryBus) {}
 
   @PostJson('prepare')

@@ -5,7 +5,7 @@ import type { StateLoader } from '../event-store';
 import { prepared } from '../database';
 
 /** What the writer decides an externally signed transaction on. */
-export interface ExecutionState {
+export interface ExecuteSubmissionState {
   completed: CompletedChange | undefined;
   contracts: Map<string, StoredContractState>;
 }
@@ -21,9 +21,9 @@ export interface PartySigningKeyRow {
 /**
  * Reads for interactive-submission execution outside the writer: the parties' registered signing keys
  * (`party_signing_keys` / `party_signing_thresholds`, filled by external-party allocation). The writer's reads (the
- * change's last completion in `command_deduplication`, the stored state of contracts) are `executionStateLoader`.
+ * change's last completion in `command_deduplication`, the stored state of contracts) are `executeSubmissionStateLoader`.
  */
-export class ExecutionStateRepository {
+export class ExecuteSubmissionRepository {
   /** Registered keys and threshold per party (parties without keys are absent). */
   async signingKeys(db: Kysely<DB>, parties: readonly string[]): Promise<Map<string, { threshold: number; keys: PartySigningKeyRow[] }>> {
     const out = new Map<string, { threshold: number; keys: PartySigningKeyRow[] }>();
@@ -62,19 +62,19 @@ const completedChange = (r: Record<string, unknown>): CompletedChange => ({
 });
 
 /** Which change an execution completes and the contracts it reads or creates. */
-export interface ExecutionKey {
+export interface ExecuteSubmissionKey {
   changeId: string;
   contractIds: readonly string[];
 }
 
 /**
- * What the writer decides executions on (`ExecutionState`), for many executions in one statement. `= ANY (ARRAY(…))`
+ * What the writer decides executions on (`ExecuteSubmissionState`), for many executions in one statement. `= ANY (ARRAY(…))`
  * keeps the contracts lookup an index scan whatever the plan (the statement is prepared, and a generic plan made while
  * the table was small must not seq-scan it later).
  */
-export const executionStateLoader: StateLoader<ExecutionKey, ExecutionState> = {
+export const executeSubmissionStateLoader: StateLoader<ExecuteSubmissionKey, ExecuteSubmissionState> = {
   name: 'execution',
-  async load(db: Transaction<DB>, keys: readonly ExecutionKey[]): Promise<ExecutionState[]> {
+  async load(db: Transaction<DB>, keys: readonly ExecuteSubmissionKey[]): Promise<ExecuteSubmissionState[]> {
     const { rows } = await prepared(sql<{ d: Record<string, unknown> | null; c: Array<Record<string, unknown>> | null }>`
       SELECT
         (SELECT jsonb_build_object('o', completion_offset, 't', record_time_micros::text, 's', submission_id)
@@ -91,23 +91,3 @@ export const executionStateLoader: StateLoader<ExecutionKey, ExecutionState> = {
     }));
   },
 };
-
-/**
- * Registers a party's signing keys directly in `party_signing_keys` / `party_signing_thresholds`, bypassing onboarding.
- * For tests and benchmarks only (the service fills these tables through external-party allocation); the rows are not in
- * the event log, so a projection rebuild that owns these tables would drop them.
- */
-export async function seedPartySigningKeys(db: Kysely<DB>, party: string, keys: PartySigningKeyRow[], threshold = 1): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('party_signing_keys').where('party_id', '=', party).execute();
-    await trx
-      .insertInto('party_signing_keys')
-      .values(keys.map((k) => ({ party_id: party, fingerprint: k.fingerprint, key_spec: k.keySpec, key_format: k.keyFormat, public_key: k.publicKey })))
-      .execute();
-    await trx
-      .insertInto('party_signing_thresholds')
-      .values({ party_id: party, threshold })
-      .onConflict((oc) => oc.column('party_id').doUpdateSet({ threshold }))
-      .execute();
-  });
-}
