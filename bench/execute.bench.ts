@@ -18,7 +18,7 @@
  *
  * Why the long first warm-up: V8 keeps optimising the server's hot code for several seconds after load starts. With a 1 s
  * warm-up, perf put 29 % of the server's CPU in V8's optimising compiler at the start of the window (0.1 % after 25 s), and
- * runs measured 19–28 % fewer executions/s than the same code after 15 s (interleaved, session 6). A service runs warm;
+ * runs measured 19–28 % fewer executions/s than the same code after 15 s (interleaved runs). A service runs warm;
  * the benchmark measures it warm. The CPU and batch figures cover the measured window only.
  */
 import 'reflect-metadata';

@@ -1,7 +1,7 @@
 /**
  * Client side of external signing, for tests and benchmarks: Ed25519 parties (node:crypto), prepared transactions built
- * with @canton-network/core-ledger-proto, hashed with our V2/V3 implementation and signed as a wallet does
- * (clients.md §1.2, §3.2). Nothing here is used by the service.
+ * with @canton-network/core-ledger-proto, hashed with our V2/V3 implementation and signed as a wallet does (Ed25519 over
+ * the raw 32-byte hash, as @canton-network/wallet-sdk signs). Nothing here is used by the service.
  */
 import { createHash, createPrivateKey, createPublicKey, randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
 import {

@@ -8,6 +8,6 @@
  * objects (body, decoded transaction, rendered events, batch rows) live for one or two writer batches, 30–100 ms. With
  * the default young generation a scavenge came every ~80 ms and copied much of that working set each time (3–20 ms
  * per scavenge, 5 % of the event loop), promoting ~0.4 MB per scavenge to the old generation. With 64 MB the
- * scavenges are four times rarer at about the same cost each (README: Benchmarks, bench:execute, session 13).
+ * scavenges are four times rarer at about the same cost each (docs/architecture.md, Young generation).
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];

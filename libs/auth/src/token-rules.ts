@@ -18,7 +18,8 @@ export interface TokenSubject {
 }
 
 /**
- * Canton's rules for standard user tokens (behaviour.md §G.3), applied to an already signature-verified payload:
+ * Canton's rules for standard user tokens (AuthServiceJWTPayload, daml-jwt; AuthServiceJWT, base: auth/), applied to an
+ * already signature-verified payload:
  * `sub` is the user; with no target configured, either an audience `https://daml.com/jwt/aud/participant/<id>` naming this
  * participant, or the (deprecated) scope `daml_ledger_api` with at most one audience naming this participant.
  * Anything else is unauthenticated (401).

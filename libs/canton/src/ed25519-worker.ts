@@ -5,12 +5,12 @@ import { Worker } from 'node:worker_threads';
  *
  * Why: under load the server's event loop is the bottleneck (one core, ~95 % on CPU), while the second core has room.
  * An executeAndWait checks one Ed25519 signature (libsodium, 35–70 µs depending on the host), a large share of the
- * event loop's work per request. `postMessage` per check cost about as much as the check itself (session 11), so the
+ * event loop's work per request. `postMessage` per check cost about as much as the check itself, so the
  * hand-off here is a ring of slots in a SharedArrayBuffer: the event loop writes a job (signature, key, message) and
  * bumps a counter; the worker, asleep on that counter when idle, checks the jobs in order, writes each answer and bumps
  * its own counter; the event loop learns of answers through `Atomics.waitAsync` (one wake-up for all the answers ready).
  *
- * On Linux the worker runs under SCHED_BATCH, so that its wake-ups do not preempt the event loop (session 13: without it,
+ * On Linux the worker runs under SCHED_BATCH, so that its wake-ups do not preempt the event loop (without it,
  * the event loop spent ~40 µs per hand-off off its CPU; see the worker's source).
  *
  * The worker runs the same libsodium function as the in-place check, so the answers are the same. A job the ring cannot

@@ -144,7 +144,7 @@ async function shareOrStopRunningPostmaster(pgDir: string, log: (m: string) => v
 /**
  * Where the embedded PostgreSQL puts its Unix socket, which the service then connects through: its own data folder
  * (only its user may enter it; connections still need the password). A socket costs the kernel less than loopback TCP
- * per statement, and the writer sends each batch's rows through it (README, executeAndWait benchmark). TCP on
+ * per statement, and the writer sends each batch's rows through it (docs/architecture.md, PostgreSQL connection). TCP on
  * 127.0.0.1 stays open for other tools. None (TCP only) on Windows, and where the socket's path would be longer than the
  * kernel takes (`sun_path`: 108 bytes on Linux, 104 on macOS) or could not be written in `unix_socket_directories`.
  */

@@ -2,8 +2,9 @@ import { invalidToken, permissionDenied } from '../errors';
 import { Claims, isIdpAdmin, isParticipantAdmin } from './rights';
 
 /**
- * Rules shared by several operations (behaviour.md §G.2). Each either returns the effective value or throws the
- * reference's error. Pure: the caller passes the resolved claims.
+ * Rules shared by several operations (Canton's Authorizer, base: auth/Authorizer.scala, and RequiredClaims,
+ * ledger-api-core: ledger/api/auth/). Each either returns the effective value or throws the reference's error. Pure: the
+ * caller passes the resolved claims.
  */
 
 /** MatchUserId: an empty request userId defaults to the token's user; a different one is refused. */

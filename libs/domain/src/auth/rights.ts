@@ -1,4 +1,4 @@
-/** User rights as stored, and the claims they give (behaviour.md §G.1). Pure. */
+/** User rights as stored, and the claims they give (Canton's UserBasedClaimResolver, base: auth/). Pure. */
 export type Right =
   | { kind: 'ParticipantAdmin' }
   | { kind: 'IdentityProviderAdmin' }

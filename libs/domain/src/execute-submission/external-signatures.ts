@@ -9,7 +9,8 @@ export interface PartySigningKeys {
 }
 
 /**
- * External-signature verification (behaviour.md §F.4): every actAs party must have signed; signatures of other parties are
+ * External-signature verification (Canton's InteractiveSubmission, base: crypto/InteractiveSubmission.scala): every actAs
+ * party must have signed; signatures of other parties are
  * ignored; a party must have registered keys, must not send more signatures than it has keys, and must reach its
  * threshold of valid signatures from distinct registered keys over the raw 32-byte hash. Any failure is
  * FAILED_TO_EXECUTE_TRANSACTION with the reference's message. The checks and messages are decided in the order above, as

@@ -5,8 +5,8 @@ import { failedToExecute } from '../ledger-model/errors';
 import { validateDeduplicationPeriod, type DeduplicationPeriod } from '../ledger-model/deduplication';
 
 /**
- * Field validation of executeAndWait / execute (behaviour.md §F.2 step 3), after authorization and before the
- * transaction is executed. Pure: `now` and the limits come from the caller.
+ * Field validation of executeAndWait / execute (Canton's SubmitRequestValidator, ledger-api-core: ledger/api/validation/),
+ * after authorization and before the transaction is executed. Pure: `now` and the limits come from the caller.
  */
 
 export interface RequestSignature {

@@ -1,5 +1,6 @@
 /**
- * External parties (behaviour: clients.md §4; Canton 3.5.7 `generateExternalPartyTopology` / `allocateExternalParty`).
+ * External parties (onboarded as @canton-network/wallet-sdk 1.4.0 does it; Canton 3.5.7 `generateExternalPartyTopology` /
+ * `allocateExternalParty` in ApiPartyManagementService, ledger-api-core: platform/apiserver/services/admin/).
  *
  * Ledgerline hosts an external party on this participant only: the onboarding transaction is one `PartyToParticipant`
  * (op ADD_REPLACE, serial 1) naming this participant with CONFIRMATION (or OBSERVATION) permission, participant threshold

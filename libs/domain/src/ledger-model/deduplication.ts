@@ -3,7 +3,9 @@ import { ErrorCategories as C, invalidField, LedgerError, LedgerErrorInit } from
 import { isoDuration } from './time-bounds';
 
 /**
- * Command deduplication (behaviour.md §F.5). The change id is (userId, actAs, commandId) — actAs and commandId from the
+ * Command deduplication (Canton's DeduplicationPeriodValidator, ledger-api-core: ledger/api/validation/, and
+ * CommandDeduplicationError, participant: sync/).
+ * The change id is (userId, actAs, commandId) — actAs and commandId from the
  * prepared transaction's submitter info. A change that already succeeded within the deduplication period is a
  * DUPLICATE_COMMAND; the same change while another submission of it is in flight is SUBMISSION_ALREADY_IN_FLIGHT.
  */

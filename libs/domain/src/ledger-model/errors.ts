@@ -1,8 +1,8 @@
 import { ErrorCategories as C, LedgerError } from '../errors';
 
 /**
- * The reference's rejections of an externally signed transaction (behaviour.md §A.6, §F). Every rule of the ledger
- * model throws one of these.
+ * The reference's rejections of an externally signed transaction (Canton's CommandExecutionErrors, ledger-api-core:
+ * ledger/error/groups/, and LocalRejectError, base: protocol/). Every rule of the ledger model throws one of these.
  */
 
 /** 400 FAILED_TO_EXECUTE_TRANSACTION: the transaction cannot be executed as given (malformed, unauthorized, bad signatures). */

@@ -1,6 +1,9 @@
 import { invalidArgument } from '../errors';
 
-/** Annotations of ObjectMeta (parties, users): key syntax, value rules and the 256 KiB size limit (behaviour.md §B.4). */
+/**
+ * Annotations of ObjectMeta (parties, users): key syntax, value rules and the 256 KiB size limit (Canton's
+ * ResourceAnnotationValidator, ledger-api-core: ledger/api/validation/).
+ */
 export const MAX_ANNOTATIONS_SIZE_BYTES = 256 * 1024;
 
 const NAME_RE = /^([a-zA-Z0-9]+[a-zA-Z0-9.\-_]*)?[a-zA-Z0-9]+$/;

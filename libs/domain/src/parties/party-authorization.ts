@@ -3,8 +3,9 @@ import { matchIdentityProviderId, requireAdminOrIdpAdmin } from '../auth/require
 import { permissionDenied } from '../errors';
 
 /**
- * Required claims of the party-management operations (behaviour.md §G.2). Each returns the effective identity provider
- * id of the request (MatchIdentityProviderId) or throws PERMISSION_DENIED.
+ * Required claims of the party-management operations (Canton's PartyManagementServiceAuthorization, ledger-api-core:
+ * ledger/api/auth/services/). Each returns the effective identity provider id of the request (MatchIdentityProviderId)
+ * or throws PERMISSION_DENIED.
  */
 
 /** PATCH /v2/parties/{party}: AdminOrIdpAdmin + MatchIdentityProviderId(partyDetails.identityProviderId). */

@@ -156,8 +156,9 @@ export interface ValidatedPartyUpdate {
 }
 
 /**
- * Syntax checks of the update request (behaviour.md §B.2 step 2), in order. `identityProviderId` is the effective one
- * (MatchIdentityProviderId has already run).
+ * Syntax checks of the update request, in the order of Canton's ApiPartyManagementService.updatePartyDetails
+ * (ledger-api-core: platform/apiserver/services/admin/). `identityProviderId` is the effective one (MatchIdentityProviderId
+ * has already run).
  */
 export function validateUpdatePartyDetails(body: UpdatePartyDetailsBody, identityProviderId: string): ValidatedPartyUpdate {
   const d = body.partyDetails;
@@ -182,7 +183,8 @@ export interface PartyUpdateDecision {
 }
 
 /**
- * PATCH /v2/parties/{party} after validation (§B.2 steps 3–9): provider exists, mask → update, party exists, is_local
+ * PATCH /v2/parties/{party} after validation (the rest of ApiPartyManagementService.updatePartyDetails and of
+ * PersistentPartyRecordStore, ledger-api-core: ledger/localstore/): provider exists, mask → update, party exists, is_local
  * unchanged, same provider, resource version matches (if given), annotations merged, size after merge. Every success
  * increments the version, a no-op included.
  */

@@ -19,7 +19,8 @@ export const fullDetails = (r: PartyRecord): PartyDetailsView => ({
 });
 
 /**
- * IDP blinding (behaviour.md §B.5): a record in the requested provider is shown in full; with the default provider
+ * IDP blinding (Canton's ApiPartyManagementService.blindAndConvertToProto, ledger-api-core: platform/apiserver/services/
+ * admin/): a record in the requested provider is shown in full; with the default provider
  * requested, a party elsewhere keeps its `isLocal` but shows no metadata and provider ''; with another provider requested,
  * a party not in it shows `isLocal: false`, no metadata and provider ''.
  */

@@ -1,7 +1,7 @@
 import { contention, failedPrecondition, invalidArgument, LedgerError, notFound } from '../errors';
 import { ErrorCategories } from '../errors/error-category';
 
-/** The reference's party-management errors (behaviour.md §A.6, §B). */
+/** The reference's party-management errors (Canton's PartyManagementServiceErrors, ledger-api-core: ledger/error/groups/). */
 const partyResource = (party: string): Array<[string, string]> => [['PARTY', party]];
 
 export const partyNotFound = (party: string) =>

@@ -1,7 +1,9 @@
 import { invalidArgument, invalidField } from '../errors';
 
 /**
- * Party ids and party-id hints (behaviour.md §B.5). A party id is a Daml-LF `PartyIdString`: 1–255 characters of
+ * Party ids and party-id hints (Canton's ApiPartyManagementService.allocateParty, ledger-api-core: platform/apiserver/
+ * services/admin/; UniqueIdentifier, base: topology/Identifier.scala).
+ * A party id is a Daml-LF `PartyIdString`: 1–255 characters of
  * `[A-Za-z0-9:-_ ]`. Local parties are `<hint>::<participant namespace fingerprint>`, so a hint has at most 185 characters
  * (255 − 2 − 68) and must not itself contain `::`.
  */

@@ -1,5 +1,6 @@
 /**
- * Field masks (google.protobuf.FieldMask) as the reference interprets them for update requests (behaviour.md §B.3): paths
+ * Field masks (google.protobuf.FieldMask) as the reference interprets them for update requests (Canton's UpdatePathsTrie
+ * and PartyRecordUpdateMapper, ledger-api-core: platform/apiserver/update/): paths
  * are proto snake_case field names split on '.', a path is valid when it is a leaf or a prefix of a leaf, duplicates and
  * unknown paths are refused, and an empty mask is refused. Generic over the resource: give it the resource's leaves.
  */

@@ -12,8 +12,9 @@ import {
 import type { ReassignmentBatch, ReassignmentSubmission } from './commands';
 
 /**
- * The rules of unassign and assign (behaviour.md §E.3). Pure: the caller reads the state (contracts, the in-flight
- * unassignment, who is hosted) and the clock, and appends the one event returned.
+ * The rules of unassign and assign (Canton's UnassignmentProcessingSteps, ReassignmentValidation and AssignmentValidation,
+ * participant: protocol/reassignment/). Pure: the caller reads the state (contracts, the in-flight unassignment, who is
+ * hosted) and the clock, and appends the one event returned.
  */
 
 /** A contract as the reassignment rules need it (a row of the contracts projection). */

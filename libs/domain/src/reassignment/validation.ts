@@ -4,8 +4,9 @@ import { validateUserId } from '../users/user-rules';
 import type { RawReassignmentCommands, ReassignmentBatch, ReassignmentSubmission } from './commands';
 
 /**
- * Field validation of ReassignmentCommands (behaviour.md §E.2), then the batch shape. Pure: the caller passes the
- * effective user id (after MatchUserId) and a generator for an empty submission id.
+ * Field validation of ReassignmentCommands (Canton's SubmitAndWaitRequestValidator and CommandsValidator, ledger-api-core:
+ * ledger/api/validation/), then the batch shape. Pure: the caller passes the effective user id (after MatchUserId) and a
+ * generator for an empty submission id.
  */
 
 /** LedgerString: 1–255 characters of `[a-zA-Z0-9._:\-#/ ]`. */

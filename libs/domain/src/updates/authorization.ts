@@ -3,7 +3,8 @@ import { permissionDenied } from '../errors';
 import type { EventFormat, UpdateFormat } from './format';
 
 /**
- * The claims a read needs (§G.2): ReadAs for every party of `filtersByParty` (transactions and reassignments),
+ * The claims a read needs (Canton's UpdateServiceAuthorization, ledger-api-core: ledger/api/auth/services/): ReadAs for
+ * every party of `filtersByParty` (transactions and reassignments),
  * ReadAsAnyParty when either has `filtersForAnyParty`; for topology events ReadAs per listed party, or ReadAsAnyParty when
  * the list is empty (all parties). Checked before any validation of the request, as the reference does.
  */

@@ -1,7 +1,8 @@
 import { packageNameKey, type EventFormat, type Filters } from './format';
 
 /**
- * An EventFormat compiled for matching (§C.5). Template filters are keyed `package-name:Module:Entity`; interface filters
+ * An EventFormat compiled for matching (the filter semantics of Canton's transaction_filter.proto and FormatValidator).
+ * Template filters are keyed `package-name:Module:Entity`; interface filters
  * are accepted but match nothing (the ledger has no package store from which to know which templates implement an
  * interface). `filtersForAnyParty` makes the request party-wildcard: every stakeholder/witness is reported.
  */

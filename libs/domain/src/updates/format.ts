@@ -1,8 +1,9 @@
 import { invalidArgument, invalidField, missingField } from '../errors';
 
 /**
- * The request model of the update stream (behaviour.md §C), as the JSON body carries it. The wire layer checks JSON
- * types only; every rule below is the ledger's.
+ * The request model of the update stream (Canton's JsUpdateService, ledger-json-api: json/v2/, and
+ * UpdateServiceRequestValidator, ledger-api-core: ledger/api/validation/), as the JSON body carries it. The wire layer
+ * checks JSON types only; every rule below is the ledger's.
  */
 
 export type TransactionShape = 'TRANSACTION_SHAPE_UNSPECIFIED' | 'TRANSACTION_SHAPE_ACS_DELTA' | 'TRANSACTION_SHAPE_LEDGER_EFFECTS' | 'UNRECOGNIZED';
@@ -62,10 +63,11 @@ export interface GetTransactionByIdRequest {
 const USE_EITHER = 'Please use either backwards compatible arguments (filter and verbose) or update_format';
 
 /**
- * The legacy `filter`/`verbose` versus `updateFormat` matrix (§C.2). With only the legacy fields, transactions (ACS_DELTA)
- * and reassignments use the filter; topology events follow the seed, which says the defaults include participant
- * authorization events for every party named in the filter (all parties when `filtersForAnyParty` is set). The reference
- * code leaves topology events out here; the seed wins.
+ * The legacy `filter`/`verbose` versus `updateFormat` matrix (Canton's JsUpdateService). With only the legacy fields,
+ * transactions (ACS_DELTA) and reassignments use the filter; topology events follow the published API description of
+ * `updateFormat`, which says the defaults include participant authorization events for every party named in the filter
+ * (all parties when `filtersForAnyParty` is set). The reference code leaves topology events out here; the published
+ * description wins (docs/api-coverage.md, Deliberate deviations).
  */
 export function resolveUpdateFormat(req: GetUpdatesRequest): UpdateFormat {
   const format = req.updateFormat ?? null;
@@ -89,7 +91,10 @@ export function resolveUpdateFormat(req: GetUpdatesRequest): UpdateFormat {
 
 const REQUESTING = 'Please use either backwards compatible arguments (requesting_parties) or transaction_format';
 
-/** transaction-by-id: `requestingParties` versus `transactionFormat` (§D.2). Only transactions are looked up. */
+/**
+ * transaction-by-id: `requestingParties` versus `transactionFormat` (Canton's JsUpdateService). Only transactions are
+ * looked up.
+ */
 export function resolveTransactionByIdFormat(req: GetTransactionByIdRequest): UpdateFormat {
   const parties = req.requestingParties ?? [];
   const format = req.transactionFormat ?? null;
@@ -150,7 +155,10 @@ export function validateEventFormat(ef: EventFormat): void {
   validateFilters(ef.filtersForAnyParty);
 }
 
-/** FormatValidator (§C.5): shape, event formats, template ids, topology parties. */
+/**
+ * Canton's FormatValidator (ledger-api-core: ledger/api/validation/): shape, event formats, template ids, topology
+ * parties.
+ */
 export function validateUpdateFormat(uf: UpdateFormat | null | undefined): void {
   if (!uf) throw missingField('update_format');
   if (!uf.includeTransactions && !uf.includeReassignments && !uf.includeTopologyEvents?.includeParticipantAuthorizationEvents) {

@@ -41,7 +41,8 @@ export const prunedDataAccessed = (begin: number, end: number, pruned: number) =
   });
 
 /**
- * The checks of §C.3, in the reference's order, against the ledger end and pruning offset read at request time:
+ * The checks of Canton's UpdateServiceRequestValidator (ledger-api-core: ledger/api/validation/), in its order, against
+ * the ledger end and pruning offset read at request time:
  * NEGATIVE_OFFSET, DESCENDING_ORDER_MISSING_END / NON_POSITIVE_OFFSET, OFFSET_AFTER_LEDGER_END (begin, then end), the
  * update format, OFFSET_OUT_OF_RANGE (begin == end is an empty result), PARTICIPANT_PRUNED_DATA_ACCESSED.
  */

@@ -1,6 +1,9 @@
 import { invalidArgument, missingField, notFound } from '../errors';
 
-/** `update_id`: non-empty, hex, and a SHA-256 multihash (`1220` + 64 hex characters), as §D.3 requires. */
+/**
+ * `update_id`: non-empty, hex, and a SHA-256 multihash (`1220` + 64 hex characters), as Canton's
+ * UpdateServiceRequestValidator requires.
+ */
 export function validateUpdateId(id: string | undefined): string {
   if (!id) throw missingField('update_id');
   if (!/^[0-9a-fA-F]*$/.test(id) || id.length % 2 !== 0) throw invalidArgument(`Failed to parse hex string: ${id}`);

@@ -1,8 +1,8 @@
 import { bodyDecodeError } from '../decode-error';
 
 /**
- * Ledger-API crypto enums and bytes as the JSON API decodes them (behaviour.md §A.8): enums by proto name (an unknown
- * name is a decode error listing the supported values), bytes as standard base64.
+ * Ledger-API crypto enums and bytes as the JSON API decodes them (Canton's JsSchema, ledger-json-api: json/v2/): enums by
+ * proto name (an unknown name is a decode error listing the supported values), bytes as standard base64.
  */
 export const CRYPTO_KEY_FORMATS = [
   'CRYPTO_KEY_FORMAT_UNSPECIFIED',

@@ -41,7 +41,10 @@ function listQuery(raw: unknown): string[] {
 
 const detailsOf = (r: PartyRecord) => partyDetailsToJs(fullDetails(r));
 
-/** Party management: thin HTTP mapping onto commands and queries (behaviour.md §B). */
+/**
+ * Party management: thin HTTP mapping onto commands and queries (Canton's JsPartyManagementService, ledger-json-api:
+ * json/v2/, over ApiPartyManagementService, ledger-api-core: platform/apiserver/services/admin/).
+ */
 @Controller('v2/parties')
 export class PartiesController {
   constructor(

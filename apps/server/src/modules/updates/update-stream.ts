@@ -236,8 +236,9 @@ export class UpdateStream<T = JsGetUpdatesResponse> {
 }
 
 /**
- * Opens update streams: the legacy/updateFormat matrix (§C.2), authorization (§G.2), then the request checks against
- * the ledger end and pruning offset (§C.3).
+ * Opens update streams: the legacy/updateFormat matrix (Canton's JsUpdateService), authorization
+ * (UpdateServiceAuthorization), then the request checks against the ledger end and pruning offset
+ * (UpdateServiceRequestValidator).
  */
 @Injectable()
 export class UpdatesReader {

@@ -44,9 +44,11 @@ function consumedInputs(wf: WellFormedTransaction): string[] {
 }
 
 /**
- * POST /v2/interactive-submission/executeAndWait, in the order of behaviour.md §F.2: decode → authorize → validate the
- * fields → well-formedness → recompute the hash → verify the signatures → authorization (ledger model) → in-flight
- * checks → in the writer: deduplication, consistency, time → commit one Transaction update.
+ * POST /v2/interactive-submission/executeAndWait, in the reference's order (Canton's InteractiveSubmissionServiceImpl
+ * and ExternalTransactionProcessor, ledger-api-core: platform/apiserver/services/command/interactive/; see
+ * docs/architecture.md, Submission pipeline): decode → authorize → validate the fields → well-formedness → recompute the
+ * hash → verify the signatures → authorization (ledger model) → in-flight checks → in the writer: deduplication,
+ * consistency, time → commit one Transaction update.
  */
 @CommandHandler(ExecuteSubmissionCommand)
 export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissionCommand, ExecuteSubmissionResult> {

@@ -35,7 +35,10 @@ export interface ReassignmentResult {
   format: CompiledEventFormat | null;
 }
 
-/** §G.2: MatchUserId + ActAs(submitter) + ReadAs for every eventFormat party (ReadAsAnyParty for filtersForAnyParty). */
+/**
+ * Canton's CommandServiceAuthorization (ledger-api-core: ledger/api/auth/services/): MatchUserId + ActAs(submitter) +
+ * ReadAs for every eventFormat party (ReadAsAnyParty for filtersForAnyParty).
+ */
 function authorize(claims: Claims, body: ReassignmentRequestBody): string {
   const rc = body.reassignmentCommands;
   const userId = matchUserId(claims, rc?.userId);

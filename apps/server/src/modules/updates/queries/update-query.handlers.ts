@@ -16,7 +16,8 @@ import { IDLE, UpdatesReader } from '../update-stream';
 import { GetTransactionByIdQuery, ListUpdatesQuery } from './update.queries';
 
 /**
- * The list variant (§C.7): at most min(limit, max + 1) elements are collected; more than the maximum is a 413. Open-ended
+ * The list variant (Canton's Endpoints, ledger-json-api: json/v2/Endpoints.scala): at most min(limit, max + 1) elements
+ * are collected; more than the maximum is a 413. Open-ended
  * requests (and any request with `stream_idle_timeout_ms`) complete once no new element arrived within the idle timeout;
  * bounded requests complete at their end. Open-ended requests hold one of the user's stream slots while they wait (StreamLimiter).
  */
@@ -59,7 +60,8 @@ export class ListUpdatesHandler implements IQueryHandler<ListUpdatesQuery> {
 }
 
 /**
- * §D: requestingParties/transactionFormat (JSON layer), authorization, update id syntax, the format, then the lookup.
+ * As Canton's JsUpdateService and UpdateServiceRequestValidator: requestingParties/transactionFormat (JSON layer),
+ * authorization, update id syntax, the format, then the lookup.
  * Anything that is not a transaction with a visible event is UPDATE_NOT_FOUND.
  */
 @QueryHandler(GetTransactionByIdQuery)

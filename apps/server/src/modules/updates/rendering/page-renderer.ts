@@ -76,7 +76,7 @@ export class PageRenderer implements OnModuleDestroy {
       return null;
     }
     // A small young generation: the worker's garbage is per page and short-lived; V8's default would let its heap
-    // grow by tens of MB that the server's memory budget (README: < 300 MB resident) does not have.
+    // grow by tens of MB that the server's memory budget (docs/benchmarks.md: < 300 MB resident) does not have.
     const w = new Worker(script, { resourceLimits: { maxYoungGenerationSizeMb: 12 } });
     w.unref();
     w.on('message', (m: { id: number; texts?: string[]; error?: string }) => {
