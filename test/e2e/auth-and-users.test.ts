@@ -22,7 +22,7 @@ async function rawCall(path: string, authorization?: string) {
 const sign = (claims: Record<string, unknown>, secret = TEST_JWT_SECRET, exp = Math.floor(Date.now() / 1000) + 600) =>
   new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(exp).sign(Buffer.from(secret));
 
-describe('authentication outcomes (behaviour.md §G.3)', () => {
+describe('authentication outcomes (Canton AuthServiceJWT, Authorizer)', () => {
   it('no header → 401 redacted', async () => {
     const r = await ledger.call('GET', '/v2/state/ledger-end', undefined, { as: null });
     expect(r.status).toBe(401);

@@ -6,7 +6,7 @@ import { PARTICIPANT_AUDIENCE_PREFIX } from '../../libs/auth/src';
 import { startTestLedger, TEST_JWT_SECRET, type TestLedger } from '../support/ledger';
 
 /**
- * Production key configurations (behaviour.md §G): RS256 with a PEM public key, ES256 with a JWKS URL, and no algorithm
+ * Production key configurations (Canton AuthServiceJWT): RS256 with a PEM public key, ES256 with a JWKS URL, and no algorithm
  * confusion (an HS256 token "signed" with the public key text is not accepted).
  */
 type Key = KeyLike | Uint8Array;

@@ -38,7 +38,7 @@ describe('POST /v2/parties/external/generate-topology', () => {
   it('builds one PartyToParticipant for <hint>::<fingerprint> with this participant confirming and the key registered', async () => {
     const key = ed25519Key(Buffer.from('0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20', 'hex'));
     const t = await generated('alice', key);
-    // Worked example of clients.md §3.1 (seed 01..20).
+    // Worked example of Canton's key fingerprint: the Ed25519 key of seed bytes 01..20.
     expect(t.publicKeyFingerprint).toBe('1220133628fcf469de1c1726313351f2729e6dd6f47b6c1989b76099d363754a39b6');
     expect(t.partyId).toBe(`alice::${t.publicKeyFingerprint}`);
     expect(t.topologyTransactions).toHaveLength(1);

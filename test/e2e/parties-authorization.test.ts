@@ -214,7 +214,7 @@ describe('identity provider API', () => {
   });
 });
 
-describe('authorization matrix (§G.2)', () => {
+describe('authorization matrix (Canton PartyManagementServiceAuthorization)', () => {
   type Expect = Record<Caller, number>;
   const row = (admin: number, idpAdminA: number, idpAdminB: number, partyUserA: number, stranger: number, none = 401): Expect => ({
     admin,

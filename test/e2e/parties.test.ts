@@ -123,7 +123,7 @@ describe('GET /v2/parties, /v2/parties/{party}, /v2/parties/participant-id', () 
   });
 });
 
-describe('PATCH /v2/parties/{party} (behaviour.md §H 10–12)', () => {
+describe('PATCH /v2/parties/{party} (Canton ApiPartyManagementService.updatePartyDetails)', () => {
   it("the reference's example: {k1:v1,k2:v2,k3:v3} + {k1:v1a,k3:'',k4:v4,k5:''} → {k1:v1a,k2:v2,k4:v4}, version +1", async () => {
     const p = await allocate('ex1', { k1: 'v1', k2: 'v2', k3: 'v3' });
     const r = await patch(p, {

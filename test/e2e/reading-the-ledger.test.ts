@@ -369,7 +369,7 @@ describe('endpoints agree', () => {
   });
 });
 
-describe('transaction-by-id errors (§D)', () => {
+describe('transaction-by-id errors', () => {
   const call = (body: unknown, as = 'all-reader') => ledger.call('POST', '/v2/updates/transaction-by-id', body, { as });
   const notFound = (r: any, id: string) => {
     expectError(r, 404, 'UPDATE_NOT_FOUND', 'Update not found, or not visible.', 11);
@@ -427,7 +427,7 @@ describe('transaction-by-id errors (§D)', () => {
   });
 });
 
-describe('update list validation (§C.2, §C.3, §C.5), in the reference order', () => {
+describe('update list validation (JsUpdateService, UpdateServiceRequestValidator, FormatValidator), in the reference order', () => {
   const USE = 'Please use either backwards compatible arguments (filter and verbose) or update_format';
   const IA = 'The submitted request has invalid arguments: ';
 
@@ -548,7 +548,7 @@ describe('limit and the 413 edges (maximum lowered to 7)', () => {
   });
 });
 
-describe('authorization of the update list (§G.2)', () => {
+describe('authorization of the update list (Canton UpdateServiceAuthorization)', () => {
   it('ReadAs per party, ReadAsAnyParty for party-wildcard and all-party topology, 401 without a token', async () => {
     expect((await flats(legacy(ALICE), 'bob-reader')).status).toBe(403);
     expect((await flats(legacy(ALICE), 'alice-reader')).status).toBe(200);

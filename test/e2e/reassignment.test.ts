@@ -80,7 +80,7 @@ async function rejected(body: unknown, code: string, status: number, cause?: str
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const invalidArg = (msg: string) => `The submitted request has invalid arguments: ${msg}`;
 
-describe('unassign then assign (behaviour.md §E.3)', () => {
+describe('unassign then assign (Canton UnassignmentProcessingSteps, AssignmentValidation)', () => {
   it('moves a contract from A to B: counters 0 → 1 → 1, events field by field, then it is archived on B', async () => {
     const created = await newContract('iou-move');
     const cid = created.contractId;
@@ -320,7 +320,7 @@ describe('rejections: code, status, ledger end unchanged', () => {
     expect(await ledgerEnd()).toBe(before);
   });
 
-  it('authorization (§G.2): ActAs(submitter), MatchUserId, ReadAs for the format parties', async () => {
+  it('authorization (CommandServiceAuthorization): ActAs(submitter), MatchUserId, ReadAs for the format parties', async () => {
     const c = await newContract('iou-auth');
     const denied = (j: Record<string, unknown>) => expect(j).toMatchObject({ code: 'NA', errorCategory: -1, grpcCodeValue: 7 });
     denied(await rejected(unassignBody([c.contractId]), 'NA', 403, undefined, 'bob'));

@@ -6,7 +6,7 @@ import { TEST_JWT_SECRET } from '../support/ledger';
 import { ensureBuilt, startServerProcess, type ServerProcess } from '../support/server-process';
 
 /**
- * Crash and restart under a mixed load (issue 7): executeAndWait creates/archives, reassignment round trips and PATCH
+ * Crash and restart under a mixed load: executeAndWait creates/archives, reassignment round trips and PATCH
  * party run from 8 concurrent clients while the server process is SIGKILLed at a random moment, KILLS times, each kill
  * followed by a restart on the same database. While the server is down the database is checked directly (verifyLedger):
  * every acknowledged write is there exactly once, nothing unacknowledged is half-present, seq and offsets are contiguous,

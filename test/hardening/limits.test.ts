@@ -7,7 +7,7 @@ import { startTestLedger, type TestLedger } from '../support/ledger';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 /**
- * Resource limits (issue 7), each lowered so that its edge is cheap to reach:
+ * Resource limits, each lowered so that its edge is cheap to reach:
  *  - LEDGER_MAX_BODY_BYTES (16 KiB): every operation with a request body answers 413 REQUEST_TOO_LARGE and changes nothing;
  *  - LEDGER_WS_MAX_MESSAGE_BYTES (2 KiB): a larger WebSocket message gets a REQUEST_TOO_LARGE frame and close 1009 with a reason;
  *  - LEDGER_MAX_STREAMS_PER_USER (2): WebSockets and open-ended update lists of one user share the limit; one more is

@@ -9,7 +9,7 @@ import { ensureBuilt, scopeToken, startServerProcess, type ServerProcess } from 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 /**
- * Two service instances on one database, no proxy (issue 7). A mixed load goes to both at once; the log keeps one
+ * Two service instances on one database, no proxy. A mixed load goes to both at once; the log keeps one
  * contiguous offset sequence (the ledger_head row lock serialises the writers, LISTEN/NOTIFY wakes the other instance's
  * readers). A WebSocket tail opened on instance A sees every update, in order, including those written through B — the
  * delay from B's acknowledgement to A's tail delivering the update is printed. Then B is SIGKILLed in the middle of the

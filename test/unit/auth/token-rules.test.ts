@@ -12,7 +12,7 @@ const rejects = (payload: Record<string, unknown>, p: Parameters<typeof checkTok
   return false;
 };
 
-describe('token claim rules (behaviour.md §G.3)', () => {
+describe('token claim rules (Canton AuthServiceJWTPayload)', () => {
   it('accepts an audience-based token for this participant and yields sub as the user', () => {
     expect(checkTokenClaims({ sub: 'alice', aud: `${PARTICIPANT_AUDIENCE_PREFIX}participant1::1220ab` }, policy).userId).toBe('alice');
     expect(checkTokenClaims({ sub: 'alice', aud: ['x', `${PARTICIPANT_AUDIENCE_PREFIX}participant1::1220ab`] }, policy).userId).toBe('alice');

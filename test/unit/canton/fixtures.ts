@@ -24,7 +24,7 @@ export function ed25519FromSeed(seed: Uint8Array): { privateKey: KeyObject; publ
   return { privateKey, publicKey, raw: spki.subarray(12), spki };
 }
 
-/** Seed bytes 01..20 (the worked example of clients.md §3.1). */
+/** Seed bytes 01..20: the Ed25519 key of the worked fingerprint example. */
 export const SEED_01_20 = Buffer.from(Array.from({ length: 32 }, (_, i) => i + 1));
 export const ALICE_FINGERPRINT = '1220133628fcf469de1c1726313351f2729e6dd6f47b6c1989b76099d363754a39b6';
 export const ALICE = `alice::${ALICE_FINGERPRINT}`;
@@ -39,7 +39,7 @@ const v = {
 export { v as val };
 
 /**
- * The single-Create fixture of clients.md §1.2, with concrete values for the parts the document elides:
+ * A single-Create prepared transaction built with @canton-network/core-ledger-proto, with concrete values for:
  * packageId = sha256("memo-pkg"), discriminator = sha256("contract-0"), synchronizer namespace = 1220‖sha256("global-domain").
  */
 export function simpleFixture(): PreparedTransaction {

@@ -69,7 +69,7 @@ const body = (over: Partial<NonNullable<UpdatePartyDetailsBody['partyDetails']>>
 const patch = (rec: PartyRecord | null, b: UpdatePartyDetailsBody, idpExists = true) =>
   decideUpdatePartyDetails({ identityProviderExists: idpExists, record: rec }, validateUpdatePartyDetails(b, b.partyDetails?.identityProviderId ?? ''));
 
-describe('annotations (§B.4)', () => {
+describe('annotations (Canton ResourceAnnotationValidator)', () => {
   it('merges: the reference example {k1:v1,k2:v2,k3:v3} + {k1:v1a,k3:"",k4:v4,k5:""} → {k1:v1a,k2:v2,k4:v4}', () => {
     expect(mergeAnnotations({ k1: 'v1', k2: 'v2', k3: 'v3' }, { k1: 'v1a', k3: '', k4: 'v4', k5: '' })).toEqual({ k1: 'v1a', k2: 'v2', k4: 'v4' });
   });
@@ -111,7 +111,7 @@ describe('annotations (§B.4)', () => {
   });
 });
 
-describe('update masks (§B.3)', () => {
+describe('update masks (Canton UpdatePathsTrie)', () => {
   const parse = (paths: string[]) => parseUpdateMask(paths, PARTY_DETAILS_UPDATE_LEAVES);
 
   it('accepts leaves and prefixes in snake_case', () => {
@@ -169,7 +169,7 @@ describe('party ids, hints and resource versions', () => {
   });
 });
 
-describe('PATCH decide (§B.2)', () => {
+describe('PATCH decide (Canton ApiPartyManagementService.updatePartyDetails)', () => {
   it('path/body mismatch or absent partyDetails → JSON-layer INVALID_ARGUMENT', () => {
     const e = thrown(() => checkPathMatchesBody(`bob::${NS}`, body()));
     expect(e.code).toBe('INVALID_ARGUMENT');
@@ -245,7 +245,7 @@ describe('PATCH decide (§B.2)', () => {
   });
 });
 
-describe('blinding (§B.5)', () => {
+describe('blinding (Canton ApiPartyManagementService.blindAndConvertToProto)', () => {
   const inA = record({ identityProviderId: 'idp-a', annotations: { k: 'v' }, resourceVersion: 2 });
   it('record in the requested provider → full', () => {
     expect(blindPartyDetails(inA, 'idp-a')).toEqual({ party: ALICE, isLocal: true, resourceVersion: '2', annotations: { k: 'v' }, identityProviderId: 'idp-a' });
@@ -317,7 +317,7 @@ describe('allocation decide', () => {
   });
 });
 
-describe('authorization rules (§G.2)', () => {
+describe('authorization rules (Canton PartyManagementServiceAuthorization)', () => {
   const admin: Claims = { userId: 'admin', identityProviderId: '', rights: [{ kind: 'ParticipantAdmin' }] };
   const idpAdminA: Claims = { userId: 'ia', identityProviderId: 'idp-a', rights: [{ kind: 'IdentityProviderAdmin' }] };
   const reader: Claims = { userId: 'r', identityProviderId: '', rights: [{ kind: 'CanReadAs', party: ALICE }] };

@@ -48,7 +48,7 @@ const validate = (r: RawReassignmentCommands | null) => validateReassignmentComm
 const cid = (s: string) => contractIdFromSeed(s);
 const RID = `001220${'ab'.repeat(32)}`;
 
-describe('validateReassignmentCommands (§E.2)', () => {
+describe('validateReassignmentCommands (Canton SubmitAndWaitRequestValidator)', () => {
   it('accepts unassigns sharing source and target, and exactly one assign; generates an empty submission id', () => {
     expect(validate(rc([un(cid('1')), un(cid('2'))]))).toEqual({
       userId: 'alice',

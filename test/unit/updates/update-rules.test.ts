@@ -38,7 +38,7 @@ const acs = (parties: string[]): UpdateFormat => ({
   includeTransactions: { eventFormat: { filtersByParty: Object.fromEntries(parties.map((p) => [p, {}])) }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' },
 });
 
-describe('legacy filter/verbose versus updateFormat (§C.2, seed defaults)', () => {
+describe('legacy filter/verbose versus updateFormat (JsUpdateService; defaults as the API description says)', () => {
   it('maps the legacy filter to ACS_DELTA transactions, reassignments and the named parties’ topology events', () => {
     const uf = resolveUpdateFormat({ filter: { filtersByParty: { [A]: {}, [B]: {} } }, verbose: true });
     expect(uf.includeTransactions?.transactionShape).toBe('TRANSACTION_SHAPE_ACS_DELTA');
@@ -65,7 +65,7 @@ describe('legacy filter/verbose versus updateFormat (§C.2, seed defaults)', () 
   });
 });
 
-describe('request checks in the reference order (§C.3)', () => {
+describe('request checks in the reference order (Canton UpdateServiceRequestValidator)', () => {
   const ledger = { ledgerEnd: 10, prunedUpTo: 0 };
   const check = (req: GetUpdatesRequest, l = ledger, uf = acs([A])) => codeOf(() => validateUpdatesRequest(req, uf, l));
   it('reports the first failing rule', () => {
@@ -99,7 +99,7 @@ describe('request checks in the reference order (§C.3)', () => {
   });
 });
 
-describe('event filters (§C.5)', () => {
+describe('event filters (Canton FormatValidator)', () => {
   const wildcard = (blob: boolean) => ({ cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: blob } } } }] });
   const template = (t: string, blob = false) => ({ identifierFilter: { TemplateFilter: { value: { templateId: t, includeCreatedEventBlob: blob } } } });
   it('matches per party: wildcard, templates by package name, cumulative blobs, Empty entries, interfaces match nothing', () => {
@@ -137,7 +137,7 @@ describe('event filters (§C.5)', () => {
   });
 });
 
-describe('authorization (§G.2), update ids (§D.3), pruning', () => {
+describe('authorization, update ids, pruning', () => {
   const claims = (rights: Claims['rights']): Claims => ({ userId: 'u', identityProviderId: '', rights });
   it('ReadAs per party, ReadAsAnyParty for filtersForAnyParty and all-party topology', () => {
     const reader = claims([{ kind: 'CanReadAs', party: A }]);
