@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
-import { PARTICIPANT_AUDIENCE_PREFIX } from '../../libs/auth/src';
+import { PARTICIPANT_AUDIENCE_PREFIX } from '@ledgerline/auth';
 import { startTestLedger, TEST_JWT_SECRET, type TestLedger } from '../support/ledger';
 
 let ledger: TestLedger;

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type JWK, type KeyLike } from 'jose';
-import { PARTICIPANT_AUDIENCE_PREFIX } from '../../libs/auth/src';
+import { PARTICIPANT_AUDIENCE_PREFIX } from '@ledgerline/auth';
 import { startTestLedger, TEST_JWT_SECRET, type TestLedger } from '../support/ledger';
 
 /**

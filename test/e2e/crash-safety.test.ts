@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { dumpProjections, openDatabase, rebuildProjections, type Database } from '../../libs/store/src';
+import { dumpProjections, openDatabase, rebuildProjections, type Database } from '@ledgerline/store';
 import { createTestDatabase } from '../support/database';
 import { TEST_JWT_SECRET } from '../support/ledger';
 import { callJson, ensureBuilt, scopeToken, startServerProcess } from '../support/server-process';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventStore, openDatabase } from '../../libs/store/src';
+import { EventStore, openDatabase } from '@ledgerline/store';
 import { callJson, ensureBuilt, freePort, LEDGERCTL_MAIN, ROOT, startServerProcess } from '../support/server-process';
 
 /**

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dumpProjections, rebuildProjections } from '../../libs/store/src';
+import { dumpProjections, rebuildProjections } from '@ledgerline/store';
 import { createNode, executeRequest, exerciseNode, externalParty, freshContractId, preparedTransaction } from '../../bench/lib/external-signing';
 import { startTestLedger, type TestLedger } from '../support/ledger';
-import { createApp } from '../../apps/server/src/app';
-import { makeLogger, startRuntime, type LedgerRuntime } from '../../apps/server/src/infrastructure/runtime';
+import { createApp } from '@ledgerline/server/app';
+import { makeLogger, startRuntime, type LedgerRuntime } from '@ledgerline/server/infrastructure/runtime';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createUser, ledgerEnd, registerKeys } from '../support/external-parties';
 

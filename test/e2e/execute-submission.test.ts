@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
-import { hashPreparedTransaction } from '../../libs/canton/src';
+import { hashPreparedTransaction } from '@ledgerline/canton';
 import {
   createNode,
   executeRequest,

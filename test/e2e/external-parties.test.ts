@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { sql } from 'kysely';
-import { buildPartyToParticipantTopology, decodeOnboardingTransaction, fingerprint, multiHashOf } from '../../libs/canton/src';
+import { buildPartyToParticipantTopology, decodeOnboardingTransaction, fingerprint, multiHashOf } from '@ledgerline/canton';
 import { startTestLedger, type TestLedger } from '../support/ledger';
 import { defaultSynchronizer, ed25519Key, ed25519Signature, ledgerEnd, onboardExternalParty, rawPublicKeyJs, type TestKey } from '../support/external-party';
 

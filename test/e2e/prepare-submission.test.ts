@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Metadata_InputContract, PreparedTransaction, type Create } from '@canton-network/core-ledger-proto';
-import { hashPreparedTransaction, isContractId, valueToJson } from '../../libs/canton/src';
-import { packageIdForName, TRANSACTION_COMMITTED, isoMicros, type StoredTransaction } from '../../libs/domain/src';
+import { hashPreparedTransaction, isContractId, valueToJson } from '@ledgerline/canton';
+import { packageIdForName, TRANSACTION_COMMITTED, isoMicros, type StoredTransaction } from '@ledgerline/domain';
 import { startTestLedger, type TestLedger } from '../support/ledger';
 import { defaultSynchronizer, ledgerEnd, onboardExternalParty } from '../support/external-party';
 

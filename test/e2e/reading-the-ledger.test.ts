@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommittedEvent } from '../../libs/domain/src';
+import type { CommittedEvent } from '@ledgerline/domain';
 import { startTestLedger, type TestLedger } from '../support/ledger';
 import { ALICE, BOB, CAROL, cid, IOU, IOU_NAME, IOU_PKG, PARTICIPANT, S1, S2, TOKEN, TOKEN_NAME, writeScenario } from '../support/updates-scenario';
 import { wsCollect } from '../support/ws-client';
 import { expectSameFrameworkEdges } from '../support/framework-edges';
-import { PageRenderer } from '../../apps/server/src/modules/updates/rendering/page-renderer';
+import { PageRenderer } from '@ledgerline/server/modules/updates/rendering/page-renderer';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractIdFromSeed } from '../../libs/canton/src';
-import type { StoredCreatedEvent } from '../../libs/domain/src';
+import { contractIdFromSeed } from '@ledgerline/canton';
+import type { StoredCreatedEvent } from '@ledgerline/domain';
 import { allocateLocalParties, archiveIfActive, createContract, partyId } from '../support/contracts';
 import { startTestLedger, type TestLedger } from '../support/ledger';
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { dumpProjections, EventStore, rebuildProjections } from '../../libs/store/src';
-import type { CommittedEvent } from '../../libs/domain/src';
+import { dumpProjections, EventStore, rebuildProjections } from '@ledgerline/store';
+import type { CommittedEvent } from '@ledgerline/domain';
 import { startTestLedger, type TestLedger } from '../support/ledger';
 import { ALICE, BOB, created, tx, txEvent, writeScenario } from '../support/updates-scenario';
 import { wsCollect } from '../support/ws-client';
-import { UpdatesReader } from '../../apps/server/src/modules/updates/update-stream';
+import { UpdatesReader } from '@ledgerline/server/modules/updates/update-stream';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 

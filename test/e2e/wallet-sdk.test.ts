@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
-import { hashPreparedTransaction } from '../../libs/canton/src';
+import { hashPreparedTransaction } from '@ledgerline/canton';
 import { startTestLedger, TEST_JWT_SECRET, type TestLedger } from '../support/ledger';
 import { ledgerEnd } from '../support/external-party';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../libs/store/src';
+import { openDatabase, type Database } from '@ledgerline/store';
 import { createTestDatabase } from '../support/database';
 import { awaitServerBackendsGone, MixedLoad, setupLoad, verifyLedger, type LoadSetup } from '../support/fault-load';
 import { TEST_JWT_SECRET } from '../support/ledger';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../libs/store/src';
+import { openDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@ledgerline/store';
 import { createNode, executeRequest, freshContractId, preparedTransaction } from '../../bench/lib/external-signing';
 import { call, EXEC, MixedLoad, setupLoad, verifyLedger, type LoadSetup } from '../support/fault-load';
 import { TEST_JWT_SECRET } from '../support/ledger';

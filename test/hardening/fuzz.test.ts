@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { SignJWT } from 'jose';
-import { dumpProjections, rebuildProjections } from '../../libs/store/src';
-import { PARTICIPANT_AUDIENCE_PREFIX } from '../../libs/auth/src';
+import { dumpProjections, rebuildProjections } from '@ledgerline/store';
+import { PARTICIPANT_AUDIENCE_PREFIX } from '@ledgerline/auth';
 import { startTestLedger, TEST_JWT_SECRET, type TestLedger } from '../support/ledger';
 
 /**

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { EventStore, openDatabase } from '../../libs/store/src';
+import { EventStore, openDatabase } from '@ledgerline/store';
 import { createTestDatabase } from '../support/database';
 import { TEST_JWT_SECRET } from '../support/ledger';
 import { callJson, scopeToken, startServerProcess, type ServerProcess } from '../support/server-process';

@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../libs/store/src';
+import { openDatabase, type Database } from '@ledgerline/store';
 import { createTestDatabase } from '../support/database';
 import { call, MixedLoad, setupLoad, verifyLedger, type LoadSetup } from '../support/fault-load';
 import { TEST_JWT_SECRET } from '../support/ledger';

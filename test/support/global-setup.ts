@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { TestProject } from 'vitest/node';
-import { migrate, openDatabase, startEmbeddedPostgres } from '../../libs/store/src';
+import { migrate, openDatabase, startEmbeddedPostgres } from '@ledgerline/store';
 
 /**
  * Resolves the PostgreSQL server the tests use, in this order:

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { invalidTokenUser, jsonInvalidArgument, listLimitExceeded, notFound, permissionDenied, unauthenticated } from '../../../libs/domain/src';
-import { renderError } from '../../../libs/wire/src';
+import { invalidTokenUser, jsonInvalidArgument, listLimitExceeded, notFound, permissionDenied, unauthenticated } from '@ledgerline/domain';
+import { renderError } from '@ledgerline/wire';
 
 const ctx = { traceId: 'a'.repeat(32), participant: 'participant1' };
 const KEYS = ['code', 'cause', 'correlationId', 'traceId', 'context', 'resources', 'errorCategory', 'grpcCodeValue', 'retryInfo', 'definiteAnswer'];

@@ -9,7 +9,7 @@ import {
   type IdentityProviderConfig,
   type IdentityProvidersState,
   type LedgerError,
-} from '../../../libs/domain/src';
+} from '@ledgerline/domain';
 
 function thrown(f: () => unknown): LedgerError {
   try {

@@ -28,7 +28,7 @@ import {
   type PartyEvent,
   type PartyRecord,
   type UpdatePartyDetailsBody,
-} from '../../../libs/domain/src';
+} from '@ledgerline/domain';
 
 const NS = '1220' + 'ab'.repeat(32);
 const SYNC_A = 'global::1220' + '11'.repeat(32);

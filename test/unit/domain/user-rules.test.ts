@@ -7,7 +7,7 @@ import {
   isLedgerError,
   matchUserId,
   type UserState,
-} from '../../../libs/domain/src';
+} from '@ledgerline/domain';
 
 const empty: UserState = { user: null, rights: [] };
 const alice = { id: 'alice', primaryParty: '', isDeactivated: false, annotations: {}, identityProviderId: '' };
