@@ -12,9 +12,9 @@ import { startTestLedger, type TestLedger } from '../../support/ledger';
  *  - LEDGER_WS_MAX_MESSAGE_BYTES (2 KiB): a larger WebSocket message gets a REQUEST_TOO_LARGE frame and close 1009 with a reason;
  *  - LEDGER_MAX_STREAMS_PER_USER (2): WebSockets and open-ended update lists of one user share the limit; one more is
  *    MAXIMUM_NUMBER_OF_STREAMS (HTTP 429, or a frame and close 1013 on a WebSocket); other users are unaffected;
- *  - LEDGER_HTTP_LIST_MAX_ELEMENTS (3): the 413 edges of /v2/updates/flats are covered in test/e2e/reading-the-ledger.test.ts
+ *  - LEDGER_HTTP_LIST_MAX_ELEMENTS (3): the 413 edges of /v2/updates/flats are covered in test/e2e/updates/reading-the-ledger.test.ts
  *    ("limit and the 413 edges"); here: the same limit on POST /v2/updates and on open-ended lists, and WebSockets exempt.
- * Memory under paused WebSocket readers: test/hardening/stream-memory.test.ts.
+ * Memory under paused WebSocket readers: test/hardening/updates/stream-memory.test.ts.
  */
 const BODY_MAX = 16 * 1024;
 const WS_MAX = 2048;
@@ -214,7 +214,7 @@ describe('concurrent streams per user (LEDGER_MAX_STREAMS_PER_USER)', () => {
   });
 });
 
-describe('list maximum (LEDGER_HTTP_LIST_MAX_ELEMENTS; flats edges in test/e2e/reading-the-ledger.test.ts)', () => {
+describe('list maximum (LEDGER_HTTP_LIST_MAX_ELEMENTS; flats edges in test/e2e/updates/reading-the-ledger.test.ts)', () => {
   it('POST /v2/updates and open-ended lists answer 413 JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED; WebSockets are not lists', async () => {
     const end = await ledgerEnd();
     expect(end).toBeGreaterThan(LIST_MAX);
