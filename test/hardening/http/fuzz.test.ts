@@ -130,6 +130,33 @@ function checkAnswer(status: number, contentType: string | null, text: string, w
   }
 }
 
+/** Routes the server serves, one or more per capability: the catalog the fuzzing walks must list them (an empty one fuzzes nothing). */
+const KNOWN_ROUTES = [
+  'GET /v2/state/ledger-end',
+  'POST /v2/users',
+  'GET /v2/users/{userId}',
+  'PATCH /v2/users/{userId}/rights',
+  'PATCH /v2/parties/{party}',
+  'POST /v2/idps',
+  'POST /v2/parties/external/allocate',
+  'POST /v2/interactive-submission/prepare',
+  'POST /v2/interactive-submission/executeAndWait',
+  'POST /v2/commands/submit-and-wait-for-reassignment',
+  'POST /v2/updates/flats',
+  'POST /v2/updates/transaction-by-id',
+  'POST /v2/admin/prune',
+];
+
+describe('the route catalog the fuzzing walks', () => {
+  it('lists the served routes: at least as many as today, the known ones among them, each one served', () => {
+    const listed = operations.map((op) => `${op.method} ${op.path}`);
+    expect(listed.length).toBeGreaterThanOrEqual(38);
+    expect(listed).toEqual(expect.arrayContaining(KNOWN_ROUTES));
+    const fastify = ledger.app.getHttpAdapter().getInstance();
+    for (const op of operations) expect(fastify.hasRoute({ method: op.method, url: op.path.replace(/\{([^}]+)\}/g, ':$1') }), `${op.method} ${op.path}`).toBe(true);
+  });
+});
+
 describe('fuzzing every documented endpoint', () => {
   it('never answers 5xx or hangs, and leaves the projections equal to a replay', async () => {
     const before = await ledger.call('GET', '/v2/state/ledger-end');
@@ -171,6 +198,7 @@ describe('fuzzing every documented endpoint', () => {
         { numRuns: RUNS },
       );
     }
+    expect(tried).toBe(operations.length * RUNS);
     const after = await ledger.call('GET', '/v2/state/ledger-end');
     if (successes.length === 0) expect(after.json).toEqual(before.json);
     const live = await dumpProjections(ledger.runtime.db);
