@@ -29,7 +29,7 @@ import { hashPreparedTransaction, parsePublicKey, verifySignature } from '@ledge
 import { mintHs256Token } from '@ledgerline/auth';
 import { openDatabase } from '@ledgerline/store';
 import { seedPartySigningKeys } from '../test/support/signing-keys';
-import { loadParticipantIdentity } from '../apps/server/src/infrastructure/participant-identity';
+import { loadParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
 import { appendBaseline, envInt, fmt, printTable, runConcurrent, serverNodeArgs, withBenchDatabase, type RunResult } from './lib';
 import { closeFastFetch, fastFetch } from './lib/http-client';
 import { RawHttpConnection, serialiseRequest } from './lib/raw-http';

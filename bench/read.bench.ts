@@ -21,7 +21,7 @@ import WebSocket from 'ws';
 import { mintHs256Token } from '@ledgerline/auth';
 import { TRANSACTION_COMMITTED, type NewEvent, type StoredTransaction } from '@ledgerline/domain';
 import { EventStore, openDatabase } from '@ledgerline/store';
-import { loadParticipantIdentity } from '../apps/server/src/infrastructure/participant-identity';
+import { loadParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
 import { envInt, fmt, printTable, runConcurrent, serverNodeArgs, withBenchDatabase, type RunResult } from './lib';
 import { fastFetch } from './lib/http-client';
 

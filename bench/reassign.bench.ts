@@ -18,11 +18,11 @@ import { contractIdFromSeed } from '@ledgerline/canton';
 import { decideCreateUser, PARTY_ALLOCATED, partyStream, TRANSACTION_COMMITTED, type Claims, type StoredTransaction } from '@ledgerline/domain';
 import { UsersRepository } from '@ledgerline/store';
 import { mintHs256Token } from '@ledgerline/auth';
-import { createApp } from '../apps/server/src/app';
-import { loadConfig } from '../apps/server/src/config';
-import { makeLogger, startRuntime, type LedgerRuntime } from '../apps/server/src/infrastructure/runtime';
-import { SubmitReassignmentCommand } from '../apps/server/src/modules/reassignment/commands/submit-reassignment.command';
-import type { ReassignmentResult } from '../apps/server/src/modules/reassignment/commands/submit-reassignment.handler';
+import { createApp } from '@ledgerline/server/app';
+import { loadConfig } from '@ledgerline/server/config';
+import { makeLogger, startRuntime, type LedgerRuntime } from '@ledgerline/server/infrastructure/runtime';
+import { SubmitReassignmentCommand } from '@ledgerline/server/modules/reassignment/commands/submit-reassignment.command';
+import type { ReassignmentResult } from '@ledgerline/server/modules/reassignment/commands/submit-reassignment.handler';
 import { appendBaseline, envInt, fmt, printTable, runConcurrent, withBenchDatabase, type RunResult } from './lib';
 import { fastFetch } from './lib/http-client';
 

@@ -26,7 +26,7 @@ import path from 'node:path';
 import { mintHs256Token } from '@ledgerline/auth';
 import { openDatabase } from '@ledgerline/store';
 import { seedPartySigningKeys } from '../test/support/signing-keys';
-import { loadParticipantIdentity } from '../apps/server/src/infrastructure/participant-identity';
+import { loadParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
 import { envInt, fmt, printTable, serverNodeArgs, summarize, withBenchDatabase } from './lib';
 import { createNode, executeRequest, exerciseNode, extraKey, freshContractId, preparedTransaction, type ExternalParty } from './lib/external-signing';
 

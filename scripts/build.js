@@ -14,6 +14,8 @@ for (const lib of libs) {
   paths[`@ledgerline/${lib}`] = [`libs/${lib}/src/index.ts`];
   paths[`@ledgerline/${lib}/*`] = [`libs/${lib}/src/*`];
 }
+// The server's modules, as bench/ and test/support/ import them.
+paths['@ledgerline/server/*'] = ['apps/server/src/*'];
 const options = {
   sourceMaps: true,
   module: { type: 'commonjs', strictMode: true },

@@ -1,4 +1,4 @@
-import { SERVER_NODE_FLAGS } from '../../apps/server/src/node-flags';
+import { SERVER_NODE_FLAGS } from '@ledgerline/server/node-flags';
 
 /**
  * Node arguments for a benchmark's server process: the flags the service is started with (package.json, Dockerfile), then

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { contractIdFromSeed } from '../../libs/canton/src';
+import { contractIdFromSeed } from '@ledgerline/canton';
 import {
   notFound,
   PARTY_ALLOCATED,
@@ -9,8 +9,8 @@ import {
   type CommittedEvent,
   type StoredCreatedEvent,
   type StoredTransaction,
-} from '../../libs/domain/src';
-import type { EventStore } from '../../libs/store/src';
+} from '@ledgerline/domain';
+import type { EventStore } from '@ledgerline/store';
 
 /**
  * Contracts for tests of capabilities that consume them (reassignment, reads): appended as 'TransactionCommitted'

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { inject } from 'vitest';
-import { openDatabase, type Database } from '../../libs/store/src';
+import { openDatabase, type Database } from '@ledgerline/store';
 import { withDatabase } from './global-setup';
 
 /** A fresh, migrated database for one test file (a clone of the run's template). */

@@ -1,8 +1,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { mintHs256Token } from '../../libs/auth/src';
-import { createApp } from '../../apps/server/src/app';
-import { loadConfig, type LedgerConfig } from '../../apps/server/src/config';
-import { makeLogger, startRuntime, type LedgerRuntime } from '../../apps/server/src/infrastructure/runtime';
+import { mintHs256Token } from '@ledgerline/auth';
+import { createApp } from '@ledgerline/server/app';
+import { loadConfig, type LedgerConfig } from '@ledgerline/server/config';
+import { makeLogger, startRuntime, type LedgerRuntime } from '@ledgerline/server/infrastructure/runtime';
 import { createTestDatabase } from './database';
 
 export const TEST_JWT_SECRET = 'test-secret-for-ledgerline-tests';

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -7,29 +7,17 @@ import { TEST_JWT_SECRET } from './ledger';
 
 /**
  * The built server (`node dist/apps/server/src/main.js`) as a child process, for what only a real process shows: signals,
- * SIGKILL crashes, restarts, the embedded PostgreSQL. `npm test` builds before vitest; a bare `npx vitest run` builds here
- * if dist/ is missing.
+ * SIGKILL crashes, restarts, the embedded PostgreSQL. The global setup (`global-setup.ts`) rebuilds dist/ once per run
+ * when any source is newer than its build (see `fresh-build.ts`); test files only use it.
  */
 export const ROOT = path.resolve(__dirname, '../..');
 export const SERVER_MAIN = path.join(ROOT, 'dist/apps/server/src/main.js');
 export const LEDGERCTL_MAIN = path.join(ROOT, 'dist/apps/ledgerctl/src/main.js');
 
+/** Fails clearly when dist/ is missing (a run that bypassed the global setup). Never builds: other files may be running it. */
 export function ensureBuilt(): void {
-  if (fs.existsSync(SERVER_MAIN) && fs.existsSync(LEDGERCTL_MAIN)) return;
-  // Several test files may get here at once: the first one builds, the others wait for its lock to go.
-  const lock = path.join(ROOT, '.build-lock');
-  try {
-    fs.mkdirSync(lock);
-  } catch {
-    const until = Date.now() + 120_000;
-    while (fs.existsSync(lock) && Date.now() < until) spawnSync('sleep', ['0.2']);
-    return;
-  }
-  try {
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build.js')], { cwd: ROOT, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error('build failed');
-  } finally {
-    fs.rmSync(lock, { recursive: true, force: true });
+  for (const main of [SERVER_MAIN, LEDGERCTL_MAIN]) {
+    if (!fs.existsSync(main)) throw new Error(`${path.relative(ROOT, main)} is missing: run the tests through vitest (its global setup builds) or run node scripts/build.js`);
   }
 }
 

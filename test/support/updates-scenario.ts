@@ -9,8 +9,8 @@ import {
   type StoredTopologyTransaction,
   type StoredTransaction,
   type StoredTransactionEvent,
-} from '../../libs/domain/src';
-import type { EventStore } from '../../libs/store/src';
+} from '@ledgerline/domain';
+import type { EventStore } from '@ledgerline/store';
 
 /**
  * A fixed ledger for the read side, written directly through the EventStore in the stored shapes of

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { contractIdFromSeed } from '../../../libs/canton/src';
-import type { Claims, StoredReassignment } from '../../../libs/domain/src';
-import { dumpProjections, EventStore, rebuildProjections, ReassignmentsRepository, type Database } from '../../../libs/store/src';
-import { ParticipantIdentity } from '../../../apps/server/src/infrastructure/participant-identity';
-import { ReassignmentSettings } from '../../../apps/server/src/modules/reassignment/commands/reassignment-settings';
-import { SubmitReassignmentCommand, type ReassignmentRequestBody } from '../../../apps/server/src/modules/reassignment/commands/submit-reassignment.command';
-import { SubmitReassignmentHandler } from '../../../apps/server/src/modules/reassignment/commands/submit-reassignment.handler';
+import { contractIdFromSeed } from '@ledgerline/canton';
+import type { Claims, StoredReassignment } from '@ledgerline/domain';
+import { dumpProjections, EventStore, rebuildProjections, ReassignmentsRepository, type Database } from '@ledgerline/store';
+import { ParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
+import { ReassignmentSettings } from '@ledgerline/server/modules/reassignment/commands/reassignment-settings';
+import { SubmitReassignmentCommand, type ReassignmentRequestBody } from '@ledgerline/server/modules/reassignment/commands/submit-reassignment.command';
+import { SubmitReassignmentHandler } from '@ledgerline/server/modules/reassignment/commands/submit-reassignment.handler';
 import { allocateLocalParties, archiveIfActive, createContract, createContracts, partyId } from '../../support/contracts';
 import { openTestDatabase } from '../../support/database';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../../libs/store/src';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@ledgerline/store';
 import { freePort } from '../../support/server-process';
 
 /**

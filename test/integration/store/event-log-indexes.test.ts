@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { type Database } from '../../../libs/store/src';
+import { type Database } from '@ledgerline/store';
 import { openTestDatabase } from '../../support/database';
 
 /** Migration 0011: the event log keeps only the indexes something reads it by (seq for replay, the ledger offset). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
-import { dumpProjections, EventStore, type BatchInfo, partyUpdateStateLoader, rebuildProjections, type Database, type PartyUpdateKey, type StateLoader } from '../../../libs/store/src';
+import { dumpProjections, EventStore, type BatchInfo, partyUpdateStateLoader, rebuildProjections, type Database, type PartyUpdateKey, type StateLoader } from '@ledgerline/store';
 import {
   decideCreateUser,
   decideDeleteUser,
@@ -10,8 +10,8 @@ import {
   validateUpdatePartyDetails,
   type NewEvent,
   type PartyUpdateState,
-} from '../../../libs/domain/src';
-import { UsersRepository } from '../../../libs/store/src';
+} from '@ledgerline/domain';
+import { UsersRepository } from '@ledgerline/store';
 import { openTestDatabase } from '../../support/database';
 
 let database: Database;

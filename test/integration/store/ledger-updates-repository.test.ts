@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { EventStore, LedgerUpdatesRepository, type Database } from '../../../libs/store/src';
-import type { NewEvent } from '../../../libs/domain/src';
+import { EventStore, LedgerUpdatesRepository, type Database } from '@ledgerline/store';
+import type { NewEvent } from '@ledgerline/domain';
 import { openTestDatabase } from '../../support/database';
 import { created, tx, txEvent } from '../../support/updates-scenario';
 

@@ -7,8 +7,8 @@ import {
   decideUpdatePartyDetails,
   validateUpdatePartyDetails,
   type NewEvent,
-} from '../../../libs/domain/src';
-import { dumpProjections, EventStore, IdentityProvidersRepository, PartiesRepository, rebuildProjections, type Database } from '../../../libs/store/src';
+} from '@ledgerline/domain';
+import { dumpProjections, EventStore, IdentityProvidersRepository, PartiesRepository, rebuildProjections, type Database } from '@ledgerline/store';
 import { openTestDatabase } from '../../support/database';
 
 let database: Database;

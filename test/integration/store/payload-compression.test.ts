@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { EventStore, type Database } from '../../../libs/store/src';
+import { EventStore, type Database } from '@ledgerline/store';
 import { openTestDatabase } from '../../support/database';
 
 /** Migration 0010: large payloads are compressed with lz4 where the server has it (pglz cost a seventh of its CPU). */

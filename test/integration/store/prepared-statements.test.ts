@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { prepared, type Database } from '../../../libs/store/src';
+import { prepared, type Database } from '@ledgerline/store';
 import { openTestDatabase } from '../../support/database';
 
 /** Statements marked with `prepared(…)` run as named prepared statements of their connection; others do not. */

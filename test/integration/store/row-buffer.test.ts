@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Pool } from 'pg';
-import { ColumnTypes, RowBuffer, SameAs } from '../../../libs/store/src/projections/row-buffer';
-import type { Database } from '../../../libs/store/src';
+import { ColumnTypes, RowBuffer, SameAs } from '@ledgerline/store/projections/row-buffer';
+import type { Database } from '@ledgerline/store';
 import { openTestDatabase } from '../../support/database';
 
 /** The batch writer of insert-only projections: one statement per batch, values and defaults as a row-by-row INSERT would. */

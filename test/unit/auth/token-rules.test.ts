@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkTokenClaims, PARTICIPANT_AUDIENCE_PREFIX } from '../../../libs/auth/src';
-import { isLedgerError } from '../../../libs/domain/src';
+import { checkTokenClaims, PARTICIPANT_AUDIENCE_PREFIX } from '@ledgerline/auth';
+import { isLedgerError } from '@ledgerline/domain';
 
 const policy = { participantId: 'participant1::1220ab' };
 const rejects = (payload: Record<string, unknown>, p: Parameters<typeof checkTokenClaims>[1] = policy) => {

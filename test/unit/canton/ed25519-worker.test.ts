@@ -3,7 +3,7 @@ import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ed25519Backend, ed25519Verify, ed25519VerifyAsync, ed25519WorkerRunning, parsePublicKey, useEd25519Worker } from '@ledgerline/canton';
-import { Ed25519Worker } from '../../../libs/canton/src/ed25519-worker';
+import { Ed25519Worker } from '@ledgerline/canton/ed25519-worker';
 
 function keyPair() {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');

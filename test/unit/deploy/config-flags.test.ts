@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { availableParallelism } from 'node:os';
-import { ConfigError, loadConfig } from '../../../apps/server/src/config';
+import { ConfigError, loadConfig } from '@ledgerline/server/config';
 
 describe('boolean settings (LEDGER_WS_RENDER_WORKER)', () => {
   it('defaults to true, accepts true and false, and refuses anything else with one clear problem', () => {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadConfig } from '../../../apps/server/src/config';
-import { SERVER_NODE_FLAGS } from '../../../apps/server/src/node-flags';
+import { loadConfig } from '@ledgerline/server/config';
+import { SERVER_NODE_FLAGS } from '@ledgerline/server/node-flags';
 
 /** No Docker engine runs here: check the deployment files' structure instead. */
 const root = path.resolve(__dirname, '../../..');

@@ -12,8 +12,8 @@ import {
   SigningPublicKey,
   TopologyTransaction,
 } from '@canton-network/core-ledger-proto';
-import { fingerprint, multiHashOf, wrapVersioned } from '../../../libs/canton/src';
-import { verifyExternalPartyAllocation, type HostingContext } from '../../../libs/domain/src';
+import { fingerprint, multiHashOf, wrapVersioned } from '@ledgerline/canton';
+import { verifyExternalPartyAllocation, type HostingContext } from '@ledgerline/domain';
 
 const ctx: HostingContext = { participantId: `participant1::1220${'aa'.repeat(32)}`, connectedSynchronizers: [`global::1220${'bb'.repeat(32)}`] };
 

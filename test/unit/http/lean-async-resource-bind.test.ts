@@ -1,7 +1,7 @@
 import { AsyncLocalStorage, AsyncResource, executionAsyncId, triggerAsyncId } from 'node:async_hooks';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { installLeanAsyncResourceBind, nativeBindIsHeavy } from '../../../apps/server/src/http/lean-async-resource-bind';
+import { installLeanAsyncResourceBind, nativeBindIsHeavy } from '@ledgerline/server/http/lean-async-resource-bind';
 
 // Captured before the lean bind is installed, to compare behaviours.
 const nativeBind = AsyncResource.prototype.bind;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { traceIdOf } from '../../../apps/server/src/http/fastify-setup';
+import { traceIdOf } from '@ledgerline/server/http/fastify-setup';
 
 describe('traceIdOf', () => {
   it('adopts the trace id of a valid traceparent header', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createServer, connect, type AddressInfo } from 'node:net';
-import { CpuTurns } from '../../../apps/server/src/infrastructure/cpu-turns';
+import { CpuTurns } from '@ledgerline/server/infrastructure/cpu-turns';
 
 const busy = (ms: number) => {
   const until = performance.now() + ms;

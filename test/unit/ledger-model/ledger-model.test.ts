@@ -11,7 +11,7 @@ import {
   type DecideTransactionInput,
   type StoredContractState,
   type WellFormedTransaction,
-} from '../../../libs/domain/src';
+} from '@ledgerline/domain';
 import {
   createNode,
   exerciseNode,

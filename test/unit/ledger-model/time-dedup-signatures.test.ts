@@ -11,7 +11,7 @@ import {
   verifyExternalSignatures,
   type ExecuteRequest,
   type ValidSignature,
-} from '../../../libs/domain/src';
+} from '@ledgerline/domain';
 import { externalParty, extraKey, preparedTransaction, createNode, freshContractId } from '../../../bench/lib/external-signing';
 
 async function asyncRejection(p: Promise<unknown>): Promise<{ code: string; cause: string; status: number; context: Record<string, string> }> {

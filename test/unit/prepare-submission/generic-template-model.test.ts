@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashPreparedTransaction } from '../../../libs/canton/src';
+import { hashPreparedTransaction } from '@ledgerline/canton';
 import {
   decidePrepare,
   packageIdForName,
@@ -8,8 +8,8 @@ import {
   validatePrepareRequest,
   type PrepareRequest,
   type TemplateCatalog,
-} from '../../../libs/domain/src';
-import { loadConfig } from '../../../apps/server/src/config';
+} from '@ledgerline/domain';
+import { loadConfig } from '@ledgerline/server/config';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contractIdFromSeed, reassignmentId } from '../../../libs/canton/src';
+import { contractIdFromSeed, reassignmentId } from '@ledgerline/canton';
 import {
   checkReassignmentDeduplication,
   decideAssign,
@@ -16,7 +16,7 @@ import {
   compileEventFormat,
   storedTemplateKey,
   validateEventFormat,
-} from '../../../libs/domain/src';
+} from '@ledgerline/domain';
 import { createdEventFor, partyId } from '../../support/contracts';
 
 const A = `alpha::1220${'a1'.repeat(32)}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { socketDirFor } from '../../../libs/store/src/embedded-postgres';
+import { socketDirFor } from '@ledgerline/store';
 
 /** Where the embedded PostgreSQL's Unix socket goes, and when there is none (TCP only). */
 describe('socketDirFor', () => {

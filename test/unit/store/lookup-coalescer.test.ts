@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LookupCoalescer } from '../../../libs/store/src/reads/lookup-coalescer';
+import { LookupCoalescer } from '@ledgerline/store';
 
 const tick = () => new Promise((r) => setImmediate(r));
 

@@ -12,7 +12,7 @@ import {
   type Claims,
   type GetUpdatesRequest,
   type UpdateFormat,
-} from '../../../libs/domain/src';
+} from '@ledgerline/domain';
 
 const A = 'alice::1220aa';
 const B = 'bob::1220bb';

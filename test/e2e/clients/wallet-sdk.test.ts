@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PreparedTransaction } from '@canton-network/core-ledger-proto';
+import { hashPreparedTransaction } from '@ledgerline/canton';
+import { startTestLedger, TEST_JWT_SECRET, type TestLedger } from '../../support/ledger';
+import { ledgerEnd } from '../../support/external-party';
+
+/**
+ * The unmodified @canton-network/wallet-sdk 1.4.0 (ESM, loaded with a dynamic import) against Ledgerline: external party
+ * onboarding (generate-topology → sign → allocate → poll GET party → grant rights), prepare, sign, executeAndWait, archive.
+ */
+let ledger: TestLedger;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+let sdk: any;
+
+beforeAll(async () => {
+  ledger = await startTestLedger();
+  const { SDK, CustomLogAdapter } = await import('@canton-network/wallet-sdk');
+  sdk = await SDK.create({
+    auth: {
+      method: 'self_signed',
+      issuer: 'unsafe-auth',
+      credentials: {
+        clientId: ledger.config.adminUser,
+        clientSecret: TEST_JWT_SECRET,
+        audience: `https://daml.com/jwt/aud/participant/${ledger.participantId}`,
+        scope: '',
+      },
+    },
+    ledgerClientUrl: ledger.url,
+    logAdapter: new CustomLogAdapter(() => undefined),
+  });
+}, 60_000);
+afterAll(async () => {
+  await ledger?.close();
+});
+
+describe('wallet-sdk 1.4.0 end to end', () => {
+  it('onboards an external party, creates a contract and archives it through prepare + executeAndWait', async () => {
+    const keys = sdk.keys.generate();
+    const start = await ledgerEnd(ledger);
+
+    // Onboarding: generate-topology, sign the multi-hash, allocate, poll GET /v2/parties/{party}, grant CanActAs.
+    const party = await sdk.party.external.create(keys.publicKey, { partyHint: 'wallet-alice' }).sign(keys.privateKey).execute();
+    expect(party.partyId).toBe(`wallet-alice::${await sdk.keys.fingerprint(keys.publicKey)}`);
+    expect(party.partyId.split('::')[1]).toBe(party.publicKeyFingerprint);
+    const rights = await ledger.call('GET', `/v2/users/${ledger.config.adminUser}/rights`);
+    expect(rights.json.rights).toContainEqual({ kind: { CanActAs: { value: { party: party.partyId } } } });
+    expect(await ledgerEnd(ledger)).toBe(start + 1); // the topology transaction
+
+    // Prepare a create; check the returned hash independently before signing.
+    const prepared = sdk.ledger.prepare({
+      partyId: party.partyId,
+      commands: [{ CreateCommand: { templateId: '#memo-pkg:Main:Memo', createArguments: { owner: party.partyId, text: 'hello' } } }],
+    });
+    const { response } = await prepared.toJSON();
+    expect(response.hashingSchemeVersion).toBe('HASHING_SCHEME_VERSION_V2');
+    const pt = PreparedTransaction.fromBinary(Buffer.from(response.preparedTransaction, 'base64'));
+    expect(hashPreparedTransaction(pt, 2).toString('base64')).toBe(response.preparedTransactionHash);
+    expect((await sdk.utils.hash.preparedTransaction(response.preparedTransaction)).toBase64()).toBe(response.preparedTransactionHash);
+    const node = pt.transaction!.nodes[0].versionedNode;
+    const contractId = node.oneofKind === 'v1' && node.v1.nodeType.oneofKind === 'create' ? node.v1.nodeType.create.contractId : '';
+    expect(contractId).toMatch(/^00[0-9a-f]{64}$/);
+
+    // Sign and executeAndWait.
+    const created = await prepared.sign(keys.privateKey).execute({ partyId: party.partyId });
+    expect(created.updateId).toMatch(/^1220[0-9a-f]{64}$/);
+    expect(created.completionOffset).toBe(start + 2);
+    const row = await ledger.runtime.db.selectFrom('contracts').selectAll().where('contract_id', '=', contractId).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'active', signatories: [party.partyId], package_name: 'memo-pkg' });
+
+    // Archive it: prepare an Archive exercise, sign, execute.
+    const archived = await sdk.ledger
+      .prepare({
+        partyId: party.partyId,
+        commands: [{ ExerciseCommand: { templateId: '#memo-pkg:Main:Memo', contractId, choice: 'Archive', choiceArgument: {} } }],
+      })
+      .sign(keys.privateKey)
+      .execute({ partyId: party.partyId });
+    expect(archived.completionOffset).toBe(start + 3);
+    const after = await ledger.runtime.db.selectFrom('contracts').select(['status']).where('contract_id', '=', contractId).executeTakeFirstOrThrow();
+    expect(after.status).toBe('archived');
+
+    // Onboarding the same key again is recognised by the SDK (the party exists) and changes nothing.
+    const again = await sdk.party.external.create(keys.publicKey, { partyHint: 'wallet-alice' }).sign(keys.privateKey).execute();
+    expect(again.partyId).toBe(party.partyId);
+    expect(await ledgerEnd(ledger)).toBe(start + 3);
+  }, 60_000);
+});

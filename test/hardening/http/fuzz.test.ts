@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { SignJWT } from 'jose';
+import { dumpProjections, rebuildProjections } from '@ledgerline/store';
+import { PARTICIPANT_AUDIENCE_PREFIX } from '@ledgerline/auth';
+import { startTestLedger, TEST_JWT_SECRET, type TestLedger } from '../../support/ledger';
+
+/**
+ * Property-based fuzzing of every endpoint the server itself documents (GET /docs/openapi): mutated bodies, query
+ * strings, path parameters, headers and tokens. Every answer must be a 4xx JsCantonError or the 400 text/plain decode
+ * error (or a 2xx for inputs that happen to be valid) — never a 5xx, never a hang — and afterwards the projections must
+ * still equal a replay of the log. Runs per operation: FUZZ_RUNS (default 25).
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
+
+let ledger: TestLedger;
+let operations: Array<{ method: string; path: string; bodySchema?: Record<string, unknown> }>;
+let tried = 0;
+const successes: string[] = [];
+
+beforeAll(async () => {
+  ledger = await startTestLedger({ LEDGER_MAX_BODY_BYTES: String(1024 * 1024) });
+  await ledger.call('POST', '/v2/users', { user: { id: 'fuzz-user' } });
+  const doc = (await ledger.call('GET', '/docs/openapi', undefined, { as: null })).json;
+  operations = [];
+  for (const [path, ops] of Object.entries<Record<string, { requestBody?: { content: { 'application/json': { schema: Record<string, unknown> } } } }>>(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      if (path === '/docs/openapi' || path === '/metrics') continue;
+      operations.push({ method: method.toUpperCase(), path, bodySchema: op.requestBody?.content['application/json'].schema });
+    }
+  }
+});
+
+afterAll(async () => {
+  console.log(`[fuzz] ${tried} inputs tried over ${operations?.length ?? 0} operations; ${successes.length} accepted`);
+  await ledger?.close();
+});
+
+/** A value that fits a JSON schema roughly, so that mutations reach past the first type check. */
+function sampleFor(schema: Record<string, unknown> | undefined, depth = 0): unknown {
+  if (!schema || depth > 6) return {};
+  if (Array.isArray(schema.anyOf)) return sampleFor(schema.anyOf[0] as Record<string, unknown>, depth + 1);
+  switch (schema.type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries((schema.properties as Record<string, Record<string, unknown>>) ?? {})) out[k] = sampleFor(v, depth + 1);
+      return out;
+    }
+    case 'array':
+      return [sampleFor(schema.items as Record<string, unknown>, depth + 1)];
+    case 'string':
+      return Array.isArray(schema.enum) ? schema.enum[0] : 'x';
+    case 'integer':
+    case 'number':
+      return 1;
+    case 'boolean':
+      return true;
+    default:
+      return {};
+  }
+}
+
+const nasty = fc.oneof(
+  fc.constantFrom(-1, 0, 2 ** 53 + 1, '9223372036854775808', '-9223372036854775809', 9223372036854775807, 1e308, -0, null, true, '', '::', '1220', 'x'.repeat(70_000)),
+  fc.string(),
+  fc.string({ unit: 'binary' }),
+  fc.integer(),
+  fc.double(),
+  fc.jsonValue({ maxDepth: 4 }),
+);
+
+/** Mutates a JSON value: replace a node, drop a key, add a key, wrong type, deep nesting, huge arrays. */
+function mutate(value: unknown, rng: () => number, replacement: unknown): unknown {
+  const r = rng();
+  if (value === null || typeof value !== 'object') return replacement;
+  if (Array.isArray(value)) {
+    if (r < 0.2) return Array.from({ length: 5000 }, () => value[0] ?? replacement);
+    if (r < 0.4) return [];
+    return value.map((v) => (rng() < 0.5 ? mutate(v, rng, replacement) : v));
+  }
+  const obj = { ...(value as Record<string, unknown>) };
+  const keys = Object.keys(obj);
+  if (r < 0.15 && keys.length) delete obj[keys[Math.floor(rng() * keys.length)]];
+  else if (r < 0.3) obj[`extra${Math.floor(rng() * 10)}`] = replacement;
+  else if (r < 0.4) return replacement;
+  else if (r < 0.45) {
+    let deep: unknown = replacement;
+    for (let i = 0; i < 2000; i++) deep = { a: deep };
+    return deep;
+  } else if (keys.length) {
+    const k = keys[Math.floor(rng() * keys.length)];
+    obj[k] = mutate(obj[k], rng, replacement);
+  }
+  return obj;
+}
+
+async function tokenFor(kind: string): Promise<string | null> {
+  const aud = `${PARTICIPANT_AUDIENCE_PREFIX}${ledger.participantId}`;
+  const now = Math.floor(Date.now() / 1000);
+  switch (kind) {
+    case 'none':
+      return null;
+    case 'admin':
+      return ledger.token();
+    case 'user':
+      return ledger.token('fuzz-user');
+    case 'expired':
+      return new SignJWT({ sub: 'participant_admin', aud }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(now - 10).sign(Buffer.from(TEST_JWT_SECRET));
+    case 'badsig':
+      return new SignJWT({ sub: 'participant_admin', aud }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(now + 60).sign(Buffer.from('wrong-wrong-wrong-wrong'));
+    case 'alg-none':
+      return `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: 'participant_admin', aud })).toString('base64url')}.`;
+    default:
+      return 'garbage';
+  }
+}
+
+function checkAnswer(status: number, contentType: string | null, text: string, what: string): void {
+  expect(status, `${what} → ${status} ${text.slice(0, 300)}`).toBeLessThan(500);
+  if (status >= 400) {
+    if (contentType?.startsWith('text/plain')) {
+      expect(status, what).toBe(400);
+      expect(text, what).toMatch(/^Invalid value for: /);
+    } else {
+      const body = JSON.parse(text);
+      expect(Object.keys(body).sort(), what).toEqual(
+        ['cause', 'code', 'context', 'correlationId', 'definiteAnswer', 'errorCategory', 'grpcCodeValue', 'resources', 'retryInfo', 'traceId'].sort(),
+      );
+    }
+  }
+}
+
+/** Routes the server serves, one or more per capability: the catalog the fuzzing walks must list them (an empty one fuzzes nothing). */
+const KNOWN_ROUTES = [
+  'GET /v2/state/ledger-end',
+  'POST /v2/users',
+  'GET /v2/users/{userId}',
+  'PATCH /v2/users/{userId}/rights',
+  'PATCH /v2/parties/{party}',
+  'POST /v2/idps',
+  'POST /v2/parties/external/allocate',
+  'POST /v2/interactive-submission/prepare',
+  'POST /v2/interactive-submission/executeAndWait',
+  'POST /v2/commands/submit-and-wait-for-reassignment',
+  'POST /v2/updates/flats',
+  'POST /v2/updates/transaction-by-id',
+  'POST /v2/admin/prune',
+];
+
+describe('the route catalog the fuzzing walks', () => {
+  it('lists the served routes: at least as many as today, the known ones among them, each one served', () => {
+    const listed = operations.map((op) => `${op.method} ${op.path}`);
+    expect(listed.length).toBeGreaterThanOrEqual(38);
+    expect(listed).toEqual(expect.arrayContaining(KNOWN_ROUTES));
+    const fastify = ledger.app.getHttpAdapter().getInstance();
+    for (const op of operations) expect(fastify.hasRoute({ method: op.method, url: op.path.replace(/\{([^}]+)\}/g, ':$1') }), `${op.method} ${op.path}`).toBe(true);
+  });
+});
+
+describe('fuzzing every documented endpoint', () => {
+  it('never answers 5xx or hangs, and leaves the projections equal to a replay', async () => {
+    const before = await ledger.call('GET', '/v2/state/ledger-end');
+    for (const op of operations) {
+      const base = sampleFor(op.bodySchema);
+      await fc.assert(
+        fc.asyncProperty(
+          nasty,
+          fc.string({ maxLength: 300 }),
+          fc.dictionary(fc.constantFrom('limit', 'pageSize', 'pageToken', 'stream_idle_timeout_ms', 'parties', 'identity-provider-id', 'filter-party'), fc.oneof(fc.string(), fc.constantFrom('-1', '9223372036854775808', '1e3', '0', '200', '%zz'))),
+          fc.constantFrom('admin', 'admin', 'admin', 'user', 'none', 'expired', 'badsig', 'alg-none', 'garbage'),
+          fc.constantFrom('json', 'json', 'json', 'truncated', 'invalid-utf8', 'empty', 'oversized'),
+          fc.constantFrom<string | undefined>(undefined, 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'),
+          fc.integer(),
+          async (replacement, pathParam, query, auth, bodyKind, contentType, seed) => {
+            let s = seed;
+            const rng = () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+            const path = op.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(pathParam || 'p'));
+            const qs = new URLSearchParams(query).toString();
+            const json = JSON.stringify(mutate(base, rng, replacement)) ?? 'null';
+            let body: Buffer | string | undefined = op.method === 'GET' || op.method === 'DELETE' ? undefined : json;
+            if (body !== undefined) {
+              if (bodyKind === 'truncated') body = json.slice(0, Math.max(1, Math.floor(json.length / 2)));
+              else if (bodyKind === 'invalid-utf8') body = Buffer.concat([Buffer.from(json.slice(0, -1)), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}')]);
+              else if (bodyKind === 'empty') body = '';
+              else if (bodyKind === 'oversized') body = JSON.stringify({ pad: 'z'.repeat(1024 * 1024 + 10) });
+            }
+            const headers: Record<string, string> = {};
+            const token = await tokenFor(auth);
+            if (token !== null) headers.authorization = `Bearer ${token}`;
+            if (contentType) headers['content-type'] = contentType;
+            tried++;
+            const res = await fetch(`${ledger.url}${path}${qs ? `?${qs}` : ''}`, { method: op.method, headers, body, signal: AbortSignal.timeout(15_000) });
+            const text = await res.text();
+            if (res.status < 300 && op.method !== 'GET') successes.push(`${op.method} ${op.path}`);
+            checkAnswer(res.status, res.headers.get('content-type'), text, `${op.method} ${path}?${qs} [${auth}/${bodyKind}]`);
+          },
+        ),
+        { numRuns: RUNS },
+      );
+    }
+    expect(tried).toBe(operations.length * RUNS);
+    const after = await ledger.call('GET', '/v2/state/ledger-end');
+    if (successes.length === 0) expect(after.json).toEqual(before.json);
+    const live = await dumpProjections(ledger.runtime.db);
+    await rebuildProjections(ledger.runtime.db);
+    expect(await dumpProjections(ledger.runtime.db)).toEqual(live);
+  }, 600_000);
+});
