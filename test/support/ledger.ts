@@ -4,6 +4,7 @@ import { createApp } from '../../apps/server/src/app';
 import { loadConfig, type LedgerConfig } from '../../apps/server/src/config';
 import { makeLogger, startRuntime, type LedgerRuntime } from '../../apps/server/src/infrastructure/runtime';
 import { createTestDatabase } from './database';
+import { ed25519WorkerScriptForTests } from './ed25519-worker-script';
 
 export const TEST_JWT_SECRET = 'test-secret-for-ledgerline-tests';
 
@@ -32,7 +33,7 @@ export interface TestResponse {
 export async function startTestLedger(env: Record<string, string> = {}): Promise<TestLedger> {
   const { url: databaseUrl } = await createTestDatabase();
   const config = loadConfig({ DATABASE_URL: databaseUrl, LEDGER_JWT_SECRET: TEST_JWT_SECRET, LEDGER_LOG_LEVEL: 'silent', PORT: '1', ...env });
-  const runtime = await startRuntime(config, makeLogger(config));
+  const runtime = await startRuntime(config, makeLogger(config), { ed25519WorkerScript: ed25519WorkerScriptForTests() });
   const app = await createApp(runtime);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address() as { port: number };
