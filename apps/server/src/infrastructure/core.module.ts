@@ -9,7 +9,6 @@ import { ParticipantIdentity } from './participant-identity';
 import { LedgerRuntime } from './runtime';
 import { UserClaimsResolver } from './user-claims.resolver';
 import { IdentityProviderDirectoryRef } from './identity-provider-directory';
-import { DirectRoutes } from '../http/direct-route';
 
 /**
  * Makes the runtime (database, event store, identity, metrics, signature verifier) and authentication available to every
@@ -45,9 +44,8 @@ export class CoreModule {
         { provide: ClaimsResolver, useClass: UserClaimsResolver },
         LedgerJwtStrategy,
         { provide: APP_GUARD, useClass: LedgerAuthGuard },
-        DirectRoutes,
       ],
-      exports: [DirectRoutes, LedgerRuntime, EventStore, CommitNotifier, ParticipantIdentity, HttpMetrics, SignatureVerifier, UsersRepository, IdentityProviderDirectoryRef],
+      exports: [LedgerRuntime, EventStore, CommitNotifier, ParticipantIdentity, HttpMetrics, SignatureVerifier, UsersRepository, IdentityProviderDirectoryRef],
     };
   }
 }
