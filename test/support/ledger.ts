@@ -26,7 +26,7 @@ export interface TestResponse {
   status: number;
   headers: Headers;
   text: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json: any;
 }
 
 /** Starts the whole service (runtime + HTTP on an ephemeral port) on a fresh database. */

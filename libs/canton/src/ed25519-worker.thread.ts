@@ -56,7 +56,7 @@ for (;;) {
   while (answered !== submitted) {
     const slot = answered & MASK;
     const at = HEADER + slot * SLOT;
-    let ok = false;
+    let ok: boolean;
     try {
       ok = sodium.crypto_sign_verify_detached(sigs[slot], messageOf(slot, bytes[at + LEN]), keys[slot]);
     } catch {

@@ -29,7 +29,7 @@ async function asyncRejection(p: Promise<unknown>): Promise<{ code: string; caus
 function rejection(fn: () => unknown): { code: string; cause: string; status: number; context: Record<string, string> } {
   try {
     fn();
-  } catch (e: any) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  } catch (e: any) {
     return { code: e.code, cause: e.causeText, status: e.httpStatus, context: e.context };
   }
   throw new Error('expected a rejection');
