@@ -16,6 +16,15 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
   },
   {
+    // Configuration is read once, by apps/server/src/config.ts (ledgerctl hands it its environment); libraries and the
+    // rest of the applications get what they need passed in.
+    files: ['apps/**', 'libs/**'],
+    ignores: ['apps/server/src/config.ts', 'apps/ledgerctl/src/main.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration in apps/server/src/config.ts and pass it in.' }],
+    },
+  },
+  {
     // Test code: tests read untyped JSON answers, reach into protobuf oneofs and pass deliberately ill-typed input, so
     // `any` there is the point of the code, not a lapse. apps/ and libs/ keep the rule.
     files: ['test/**', 'bench/**'],
