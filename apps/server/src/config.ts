@@ -43,8 +43,6 @@ export interface LedgerConfig {
    * process forks that many workers sharing the port (node:cluster); each is an instance of the service (see README).
    */
   workers: number;
-  /** In a worker process of LEDGER_WORKERS > 1: its slot (LEDGER_WORKER_SLOT, set by the primary when it forks it, not by users). */
-  workerSlot: number | undefined;
   logLevel: string;
   /** Most works committed per database transaction (group commit). */
   appendBatchMax: number;
@@ -155,7 +153,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     maxStreamsPerUser: int('LEDGER_MAX_STREAMS_PER_USER', 64, 1, 1_000_000),
     dbPoolSize: int('LEDGER_DB_POOL_SIZE', 10, 2, 500),
     workers,
-    workerSlot: str('LEDGER_WORKER_SLOT') === undefined ? undefined : int('LEDGER_WORKER_SLOT', 0, 0, 1_000_000),
     logLevel,
     appendBatchMax: int('LEDGER_APPEND_BATCH_MAX', 256, 1, 10_000),
     appendBatchLingerMs: int('LEDGER_APPEND_BATCH_LINGER_MS', 1, 0, 1_000),

@@ -3,7 +3,7 @@ import cluster from 'node:cluster';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { makeLogger, startRuntime } from './infrastructure/runtime';
-import { runClusterPrimary } from './infrastructure/cluster';
+import { clusterWorkerSlot, runClusterPrimary } from './infrastructure/cluster';
 
 async function main(): Promise<void> {
   let config;
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     await runClusterPrimary(config, makeLogger(config));
     return;
   }
-  const worker = cluster.isWorker ? (config.workerSlot ?? cluster.worker?.id) : undefined;
+  const worker = cluster.isWorker ? (clusterWorkerSlot() ?? cluster.worker?.id) : undefined;
   const logger = worker === undefined ? makeLogger(config) : makeLogger(config).child({ worker });
   const runtime = await startRuntime(config, logger);
   const app = await createApp(runtime);
