@@ -25,11 +25,13 @@ import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
-import { hashPreparedTransaction, parsePublicKey, verifySignature } from '@ledgerline/canton';
+import { hashPreparedTransaction, parsePublicKey } from '@ledgerline/canton';
 import { mintHs256Token } from '@ledgerline/auth';
 import { openDatabase } from '@ledgerline/store';
 import { seedPartySigningKeys } from '../test/support/signing-keys';
 import { loadParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
+import { signatureVerifierFor } from '@ledgerline/server/infrastructure/runtime';
+import { loadConfig } from '@ledgerline/server/config';
 import { appendBaseline, envInt, fmt, printTable, runConcurrent, serverNodeArgs, withBenchDatabase, type RunResult } from './lib';
 import { closeFastFetch, fastFetch } from './lib/http-client';
 import { RawHttpConnection, serialiseRequest } from './lib/raw-http';
@@ -250,10 +252,12 @@ async function main(): Promise<void> {
       const jsonUs = stage((p) => JSON.parse(p.text));
       const decodeUs = stage((p) => PreparedTransaction.fromBinary(Buffer.from(JSON.parse(p.text).preparedTransaction, 'base64'))) - jsonUs;
       const hashUs = stage((p) => hashPreparedTransaction(p.pt, 2));
+      // The server's check with the backend the servers above were configured with, in place (no worker thread).
+      const verifier = signatureVerifierFor({ ...loadConfig(), ed25519Worker: false });
       let k = 0;
       const verifyUs = stage((p) => {
         const sig = parsed[k++].partySignatures.signatures[0].signatures[0];
-        return verifySignature({ format: sig.format, signature: sig.signature, signingAlgorithmSpec: sig.signingAlgorithmSpec }, keys.get(p.signer.party)!, hashPreparedTransaction(p.pt, 2));
+        return verifier.verify({ format: sig.format, signature: sig.signature, signingAlgorithmSpec: sig.signingAlgorithmSpec }, keys.get(p.signer.party)!, hashPreparedTransaction(p.pt, 2));
       }) - hashUs;
 
       console.log();

@@ -50,7 +50,7 @@ const MIX: Op[] = [
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS * 2 });
 
-function request(method: string, pathname: string, token: string, body?: unknown): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+function request(method: string, pathname: string, token: string, body?: unknown): Promise<{ status: number; json: any }> {
   const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { authorization: `Bearer ${token}` };
@@ -81,8 +81,8 @@ class OpError extends Error {
   }
 }
 
-async function ok(method: string, pathname: string, token: string, body?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  let r: { status: number; json: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+async function ok(method: string, pathname: string, token: string, body?: unknown): Promise<any> {
+  let r: { status: number; json: any };
   try {
     r = await request(method, pathname, token, body);
   } catch (e) {

@@ -43,7 +43,12 @@ export function processTreeMs(pids: readonly number[]): number {
   const inTree = new Set(pids);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, p] of table) if (!inTree.has(pid) && inTree.has(p.ppid)) (inTree.add(pid), (grew = true));
+    for (const [pid, p] of table) {
+      if (!inTree.has(pid) && inTree.has(p.ppid)) {
+        inTree.add(pid);
+        grew = true;
+      }
+    }
   }
   let ms = 0;
   for (const pid of inTree) ms += table.get(pid)?.ms ?? 0;

@@ -61,7 +61,7 @@ export interface ContractRef {
   stakeholders: string[];
 }
 
-const node = (nodeId: string, nodeType: any): DamlTransaction_Node => // eslint-disable-line @typescript-eslint/no-explicit-any
+const node = (nodeId: string, nodeType: any): DamlTransaction_Node =>
   ({ nodeId, versionedNode: { oneofKind: 'v1', v1: { nodeType } } }) as DamlTransaction_Node;
 
 export function createNode(nodeId: string, c: ContractRef & { argument?: Value }): DamlTransaction_Node {

@@ -15,7 +15,7 @@ export interface FastResponse {
   ok: boolean;
   headers: Record<string, string | string[] | undefined>;
   text(): Promise<string>;
-  json(): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json(): Promise<any>;
 }
 
 export function fastFetch(url: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<FastResponse> {

@@ -6,8 +6,6 @@ import { createNode, executeRequest, exerciseNode, externalParty, freshContractI
 import { TEST_JWT_SECRET } from './ledger';
 import { scopeToken } from './server-process';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 /**
  * A mixed write load for fault tests (crash/restart, database outage, two instances), driven over HTTP against server
  * child processes: externally signed creates and archives (executeAndWait), reassignment round trips (unassign, then

@@ -1,8 +1,6 @@
 import { expect } from 'vitest';
 import type { TestLedger } from './ledger';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 const shape = (r: { status: number; headers: Headers; json: any }) => ({
   status: r.status,
   contentType: (r.headers.get('content-type') ?? '').split(';')[0],

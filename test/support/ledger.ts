@@ -4,6 +4,7 @@ import { createApp } from '@ledgerline/server/app';
 import { loadConfig, type LedgerConfig } from '@ledgerline/server/config';
 import { makeLogger, startRuntime, type LedgerRuntime } from '@ledgerline/server/infrastructure/runtime';
 import { createTestDatabase } from './database';
+import { ed25519WorkerScriptForTests } from './ed25519-worker-script';
 
 export const TEST_JWT_SECRET = 'test-secret-for-ledgerline-tests';
 
@@ -25,14 +26,14 @@ export interface TestResponse {
   status: number;
   headers: Headers;
   text: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json: any;
 }
 
 /** Starts the whole service (runtime + HTTP on an ephemeral port) on a fresh database. */
 export async function startTestLedger(env: Record<string, string> = {}): Promise<TestLedger> {
   const { url: databaseUrl } = await createTestDatabase();
   const config = loadConfig({ DATABASE_URL: databaseUrl, LEDGER_JWT_SECRET: TEST_JWT_SECRET, LEDGER_LOG_LEVEL: 'silent', PORT: '1', ...env });
-  const runtime = await startRuntime(config, makeLogger(config));
+  const runtime = await startRuntime(config, makeLogger(config), { ed25519WorkerScript: ed25519WorkerScriptForTests() });
   const app = await createApp(runtime);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address() as { port: number };

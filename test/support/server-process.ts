@@ -93,7 +93,7 @@ export function scopeToken(userId = 'participant_admin', secret = TEST_JWT_SECRE
   return new SignJWT({ scope: 'daml_ledger_api' }).setProtectedHeader({ alg: 'HS256' }).setSubject(userId).setExpirationTime(now + 3600).sign(Buffer.from(secret));
 }
 
-export async function callJson(url: string, method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function callJson(url: string, method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; json: any }> {
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';

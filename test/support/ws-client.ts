@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 
 export interface WsResult {
-  messages: any[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  messages: any[];
   closeCode: number | null;
   /** HTTP status when the upgrade was refused. */
   rejectedStatus?: number;
@@ -17,12 +17,12 @@ export function wsCollect(
   path: string,
   token: string | null,
   request: unknown,
-  until?: (messages: any[]) => boolean, // eslint-disable-line @typescript-eslint/no-explicit-any
+  until?: (messages: any[]) => boolean,
 ): Promise<WsResult> {
   return new Promise((resolve, reject) => {
     const protocols = token === null ? ['daml.ws.auth'] : ['daml.ws.auth', `jwt.token.${token}`];
     const ws = new WebSocket(baseUrl.replace(/^http/, 'ws') + path, protocols);
-    const messages: any[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const messages: any[] = [];
     let done = false;
     ws.on('unexpected-response', (_req, res) => {
       let body = '';

@@ -31,9 +31,10 @@ async function main(argv: string[]): Promise<number> {
     options: { user: { type: 'string' }, ttl: { type: 'string' }, check: { type: 'boolean' }, 'up-to': { type: 'string' } },
     strict: true,
   });
-  const config = loadConfig();
-  // Logs go to stderr: stdout is the command's output (TOKEN=$(npm run -s ledgerctl -- token …)).
-  const logger = makeLogger({ logLevel: process.env.LEDGER_LOG_LEVEL ?? 'warn' }, 2);
+  // Logs (warn and above unless LEDGER_LOG_LEVEL says otherwise) go to stderr: stdout is the command's output
+  // (TOKEN=$(npm run -s ledgerctl -- token …)).
+  const config = loadConfig({ LEDGER_LOG_LEVEL: 'warn', ...process.env });
+  const logger = makeLogger(config, 2);
   const { database, embedded } = await connectDatabase(config, logger);
   try {
     switch (command) {

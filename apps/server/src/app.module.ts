@@ -2,7 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { CoreModule } from './infrastructure/core.module';
 import type { LedgerRuntime } from './infrastructure/runtime';
-import { RouteCatalog } from './http/route-catalog';
+import { HttpModule } from './http/http.module';
+import type { RouteCatalog } from './http/route-catalog';
 import { SystemModule } from './modules/system/system.module';
 import { UsersModule } from './modules/users/users.module';
 import { UpdatesModule } from './modules/updates/updates.module';
@@ -34,7 +35,7 @@ export class AppModule {
       imports: [
         CqrsModule.forRoot(),
         CoreModule.forRoot(runtime),
-        { module: class CatalogModule {}, global: true, providers: [{ provide: RouteCatalog, useValue: catalog }], exports: [RouteCatalog] },
+        HttpModule.forRoot(catalog),
         ...CAPABILITY_MODULES,
       ],
     };

@@ -28,6 +28,8 @@ export interface LedgerConfig {
   wsMaxMessageBytes: number;
   /** Render WebSocket pages on a worker thread (LEDGER_WS_RENDER_WORKER, default true); false renders them on the event loop. */
   wsRenderWorker: boolean;
+  /** Who checks Ed25519 signatures (LEDGER_ED25519_BACKEND): libsodium where its binary loads (else OpenSSL), or OpenSSL. */
+  ed25519Backend: 'libsodium' | 'openssl';
   /**
    * Check executeAndWait's Ed25519 signatures on a worker thread (LEDGER_ED25519_WORKER; default true where the machine
    * has more than one CPU); false checks them on the event loop.
@@ -116,9 +118,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const logLevel = str('LEDGER_LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) problems.push(`LEDGER_LOG_LEVEL must be one of fatal,error,warn,info,debug,trace,silent (got '${logLevel}')`);
 
-  // Read by @ledgerline/canton when it loads (ed25519.ts); checked here so a typo stops the service like any other.
-  const ed25519Backend = str('LEDGER_ED25519_BACKEND');
-  if (ed25519Backend !== undefined && !['libsodium', 'openssl'].includes(ed25519Backend)) problems.push(`LEDGER_ED25519_BACKEND must be one of libsodium,openssl (got '${ed25519Backend}')`);
+  const ed25519Backend = str('LEDGER_ED25519_BACKEND') ?? 'libsodium';
+  if (ed25519Backend !== 'libsodium' && ed25519Backend !== 'openssl') problems.push(`LEDGER_ED25519_BACKEND must be one of libsodium,openssl (got '${ed25519Backend}')`);
 
   const workersRaw = str('LEDGER_WORKERS');
   let workers = 1;
@@ -147,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     maxBodyBytes: int('LEDGER_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     wsMaxMessageBytes: int('LEDGER_WS_MAX_MESSAGE_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     wsRenderWorker: bool('LEDGER_WS_RENDER_WORKER', true),
+    ed25519Backend: ed25519Backend === 'openssl' ? 'openssl' : 'libsodium',
     ed25519Worker: bool('LEDGER_ED25519_WORKER', os.availableParallelism() > 1),
     maxStreamsPerUser: int('LEDGER_MAX_STREAMS_PER_USER', 64, 1, 1_000_000),
     dbPoolSize: int('LEDGER_DB_POOL_SIZE', 10, 2, 500),

@@ -3,8 +3,7 @@ import cluster from 'node:cluster';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { makeLogger, startRuntime } from './infrastructure/runtime';
-import { ed25519Backend } from '@ledgerline/canton';
-import { runClusterPrimary } from './infrastructure/cluster';
+import { clusterWorkerSlot, runClusterPrimary } from './infrastructure/cluster';
 
 async function main(): Promise<void> {
   let config;
@@ -21,13 +20,13 @@ async function main(): Promise<void> {
     await runClusterPrimary(config, makeLogger(config));
     return;
   }
-  const worker = cluster.isWorker ? Number(process.env.LEDGER_WORKER_SLOT ?? cluster.worker?.id) : undefined;
+  const worker = cluster.isWorker ? (clusterWorkerSlot() ?? cluster.worker?.id) : undefined;
   const logger = worker === undefined ? makeLogger(config) : makeLogger(config).child({ worker });
   const runtime = await startRuntime(config, logger);
   const app = await createApp(runtime);
   await app.listen({ port: config.port, host: config.host });
   logger.info(
-    { port: config.port, participantId: runtime.identity.participantId, synchronizers: runtime.identity.synchronizers.map((s) => s.id), ed25519: ed25519Backend },
+    { port: config.port, participantId: runtime.identity.participantId, synchronizers: runtime.identity.synchronizers.map((s) => s.id), ed25519: runtime.signatures.ed25519.backend },
     `Ledgerline listening on http://${config.host}:${config.port}`,
   );
 

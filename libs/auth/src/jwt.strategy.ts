@@ -50,7 +50,6 @@ export class LedgerJwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) 
     private readonly claims: ClaimsResolver,
   ) {
     super({
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
       jwtFromRequest: extractToken,
       ignoreExpiration: false,
       passReqToCallback: true,
@@ -73,7 +72,7 @@ export class LedgerJwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) 
   private readonly verified = new Map<string, VerifiedToken>();
 
   /** passport's entry point: a recently verified token skips the signature check (see the class comment). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- passport types the request as express's; here it is Fastify's
   override authenticate(req: any, options?: any): void {
     const token = extractToken(req as never);
     const hit = token ? this.verified.get(token) : undefined;

@@ -70,7 +70,7 @@ const TAG_CREATED_AT_0 = 0xc0;
 const TAG_CREATED_AT_1 = 0x3e;
 
 /** Messages are read loosely: pass 1 checks every field it reads, so pass 2 can trust the shapes. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- read loosely on purpose: pass 1 validates every field
 type Msg = any;
 
 // ---- shared state of one encoding (the encoder never calls out to user code, so it is not re-entered) ----

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -5,13 +7,13 @@ import { Worker } from 'node:worker_threads';
  *
  * Why: under load the server's event loop is the bottleneck (one core, ~95 % on CPU), while the second core has room.
  * An executeAndWait checks one Ed25519 signature (libsodium, 35–70 µs depending on the host), a large share of the
- * event loop's work per request. `postMessage` per check cost about as much as the check itself, so the
- * hand-off here is a ring of slots in a SharedArrayBuffer: the event loop writes a job (signature, key, message) and
+ * event loop's work per request. `postMessage` per check cost about as much as the check itself, so the hand-off
+ * here is a ring of slots in a SharedArrayBuffer: the event loop writes a job (signature, key, message) and
  * bumps a counter; the worker, asleep on that counter when idle, checks the jobs in order, writes each answer and bumps
  * its own counter; the event loop learns of answers through `Atomics.waitAsync` (one wake-up for all the answers ready).
  *
- * On Linux the worker runs under SCHED_BATCH, so that its wake-ups do not preempt the event loop (without it,
- * the event loop spent ~40 µs per hand-off off its CPU; see the worker's source).
+ * On Linux the worker runs under SCHED_BATCH, so that its wake-ups do not preempt the event loop (without it, the event
+ * loop spent ~40 µs per hand-off off its CPU; see ed25519-worker.thread.ts).
  *
  * The worker runs the same libsodium function as the in-place check, so the answers are the same. A job the ring cannot
  * take (full, or a message longer than a slot holds) is checked in place. If the worker dies, the jobs it had not
@@ -32,58 +34,29 @@ const KEY = 64;
 const LEN = 96;
 const MSG = 97;
 const ANSWER = 97 + MAX_MESSAGE;
+const LAYOUT = { HEADER, SLOT, MASK, SIG, KEY, LEN, MSG, ANSWER, SUBMITTED, ANSWERED, ASLEEP };
 
-// The worker's code, evaluated as CommonJS in the worker (no file to resolve: it runs the same from sources and dist).
-const WORKER_SOURCE = `
-const { workerData } = require('node:worker_threads');
-const sodium = require(workerData.sodium);
-// Linux: SCHED_BATCH (through util-linux's chrt, where present; otherwise the thread stays as it is). The same share of
-// the CPU as a normal thread, but waking it does not preempt the thread that woke it: the event loop, which has just
-// handed over a job and has more to do. Without it the worker's wake-up took the event loop's core from it.
-if (process.platform === 'linux') {
-  try {
-    const tid = require('node:fs').readlinkSync('/proc/thread-self').split('/').pop();
-    require('node:child_process').execFileSync('chrt', ['--batch', '-p', '0', tid], { stdio: 'ignore', timeout: 5000 });
-  } catch {}
+/** The part of `sodium-native` the checks use. */
+export interface Sodium {
+  crypto_sign_verify_detached(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean;
 }
-const ctl = new Int32Array(workerData.sab, 0, 4);
-const bytes = new Uint8Array(workerData.sab);
-const { HEADER, SLOT, MASK, SIG, KEY, LEN, MSG, ANSWER } = workerData.layout;
-// Views of each slot's fields, made once: the loop allocates nothing, so this isolate never needs a collection.
-const sigs = [], keys = [], msgs = [];
-for (let slot = 0; slot <= MASK; slot++) {
-  const at = HEADER + slot * SLOT;
-  sigs.push(bytes.subarray(at + SIG, at + SIG + 64));
-  keys.push(bytes.subarray(at + KEY, at + KEY + 32));
-  msgs.push([]);
+
+/** What the worker thread (ed25519-worker.thread.ts) is started with. */
+export interface Ed25519WorkerData {
+  sab: SharedArrayBuffer;
+  /** Resolved path of `sodium-native`: the worker loads the same build as the event loop. */
+  sodiumPath: string;
+  layout: typeof LAYOUT;
 }
-const messageOf = (slot, len) => msgs[slot][len] ?? (msgs[slot][len] = bytes.subarray(HEADER + slot * SLOT + MSG, HEADER + slot * SLOT + MSG + len));
-let answered = Atomics.load(ctl, 1);
-for (;;) {
-  let submitted = Atomics.load(ctl, 0);
-  if (submitted === answered) {
-    Atomics.store(ctl, 2, 1);
-    submitted = Atomics.load(ctl, 0);
-    if (submitted === answered) Atomics.wait(ctl, 0, answered);
-    Atomics.store(ctl, 2, 0);
-    continue;
-  }
-  while (answered !== submitted) {
-    const slot = answered & MASK;
-    const at = HEADER + slot * SLOT;
-    let ok = false;
-    try {
-      ok = sodium.crypto_sign_verify_detached(sigs[slot], messageOf(slot, bytes[at + LEN]), keys[slot]);
-    } catch {
-      ok = false;
-    }
-    bytes[at + ANSWER] = ok ? 1 : 0;
-    answered = (answered + 1) | 0;
-    Atomics.store(ctl, 1, answered);
-  }
-  Atomics.notify(ctl, 1);
+
+/**
+ * The compiled worker script beside this module (dist/libs/canton/src/ed25519-worker.thread.js). A worker thread runs
+ * JavaScript only: run from the TypeScript sources (vitest), there is no such file, and whoever starts a worker there
+ * must compile ed25519-worker.thread.ts first (the tests do, see test/support/ed25519-worker-script.ts).
+ */
+export function ed25519WorkerScript(): string {
+  return path.join(__dirname, 'ed25519-worker.thread.js');
 }
-`;
 
 // Node 16+ (V8) has it; TypeScript's lib declares it from es2024 on.
 type WaitAsync = (a: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
@@ -101,17 +74,20 @@ export class Ed25519Worker {
   private readonly worker: Worker;
 
   /**
+   * @param script the compiled worker script (see ed25519WorkerScript); a missing file is an error, not a silent fallback
    * @param sodiumPath resolved path of `sodium-native` (the worker loads the same build)
    * @param inPlace the in-place check, for what the ring cannot take and for a dead worker's jobs
    */
   constructor(
+    script: string,
     sodiumPath: string,
     private readonly inPlace: (signature: Uint8Array, message: Uint8Array, rawPublicKey: Uint8Array) => boolean,
   ) {
-    this.worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { sab: this.sab, sodium: sodiumPath, layout: { HEADER, SLOT, MASK, SIG, KEY, LEN, MSG, ANSWER } },
-    });
+    if (!fs.existsSync(script)) {
+      throw new Error(`The Ed25519 worker script ${script} does not exist: the worker runs the compiled script (npm run build)`);
+    }
+    const workerData: Ed25519WorkerData = { sab: this.sab, sodiumPath, layout: LAYOUT };
+    this.worker = new Worker(script, { workerData });
     this.worker.unref();
     const die = () => this.die();
     this.worker.on('error', die);

@@ -1,5 +1,5 @@
 import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
-import { Ed25519Worker } from './ed25519-worker';
+import { Ed25519Worker, type Sodium } from './ed25519-worker';
 
 /**
  * Ed25519 verification. libsodium (`sodium-native`, prebuilt binaries) where it loads, else node:crypto (OpenSSL).
@@ -12,66 +12,74 @@ import { Ed25519Worker } from './ed25519-worker';
  * order. OpenSSL accepts the degenerate "signature" R = identity, S = 0 under the identity key for any message.
  * Ledgerline uses libsodium, so it rejects that too. An honest key never has small order.
  */
-interface Sodium {
-  crypto_sign_verify_detached(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean;
+export type Ed25519Backend = 'libsodium' | 'openssl';
+
+export interface Ed25519VerifierOptions {
+  /** `libsodium` (the default) where its binary loads, else OpenSSL; `openssl` always node:crypto. */
+  backend?: Ed25519Backend;
+  /**
+   * The compiled worker script (see ed25519WorkerScript): `verifyAsync` then checks on that worker thread. Only with
+   * libsodium (the worker runs libsodium); without it, or with OpenSSL, every check runs in place.
+   */
+  workerScript?: string;
 }
 
-function loadSodium(): Sodium | null {
-  if (process.env.LEDGER_ED25519_BACKEND === 'openssl') return null;
+/** `sodium-native` and its resolved path, or null where its prebuilt binary does not load. */
+function loadSodium(): { sodium: Sodium; path: string } | null {
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const s = require('sodium-native') as Sodium;
-    return typeof s.crypto_sign_verify_detached === 'function' ? s : null;
+    const path = require.resolve('sodium-native');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional at run time: a platform without a prebuilt binary falls back to OpenSSL
+    const sodium = require(path) as Sodium;
+    return typeof sodium.crypto_sign_verify_detached === 'function' ? { sodium, path } : null;
   } catch {
     return null; // no prebuilt binary for this platform: node:crypto does the work
   }
 }
 
-const sodium = loadSodium();
-
-/** Which implementation verifies Ed25519 signatures in this process. */
-export const ed25519Backend: 'libsodium' | 'openssl' = sodium ? 'libsodium' : 'openssl';
-
-/** Verifies a 64-byte Ed25519 signature (R ‖ S) over `message` with a 32-byte public key. Never throws. */
-export function ed25519Verify(signature: Uint8Array, message: Uint8Array, rawPublicKey: Uint8Array, keyObject: KeyObject): boolean {
-  if (signature.length !== 64 || rawPublicKey.length !== 32) return false;
-  if (!sodium) return ed25519VerifyOpenSsl(signature, message, keyObject);
-  return sodiumVerify(sodium, signature, message, rawPublicKey);
-}
-
-let worker: Ed25519Worker | null = null;
-let workerUsers = 0;
-
 /**
- * Moves the Ed25519 checks of `ed25519VerifyAsync` to a worker thread until the returned release function has been
- * called by every user (runtimes of one process share the thread). Without libsodium it does nothing: the worker runs
- * libsodium.
+ * An Ed25519 verifier, built once at start-up from the configuration and passed to whoever checks signatures. It owns
+ * its worker thread, if any: `close` stops it.
  */
-export function useEd25519Worker(): () => void {
-  if (!sodium) return () => undefined;
-  workerUsers += 1;
-  const s = sodium;
-  worker ??= new Ed25519Worker(require.resolve('sodium-native'), (sig, msg, key) => sodiumVerify(s, sig, msg, key));
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    workerUsers -= 1;
-    if (workerUsers === 0 && worker) {
-      void worker.close();
-      worker = null;
-    }
-  };
-}
+export class Ed25519Verifier {
+  /** Which implementation verifies the signatures. */
+  readonly backend: Ed25519Backend;
+  private readonly sodium: Sodium | null;
+  private readonly worker: Ed25519Worker | null;
 
-/** Whether `ed25519VerifyAsync` hands its checks to the worker thread. */
-export const ed25519WorkerRunning = (): boolean => worker?.alive === true;
+  constructor(options: Ed25519VerifierOptions = {}) {
+    const loaded = options.backend === 'openssl' ? null : loadSodium();
+    this.sodium = loaded?.sodium ?? null;
+    this.backend = loaded ? 'libsodium' : 'openssl';
+    const sodium = this.sodium;
+    this.worker =
+      loaded && sodium && options.workerScript !== undefined
+        ? new Ed25519Worker(options.workerScript, loaded.path, (sig, msg, key) => sodiumVerify(sodium, sig, msg, key))
+        : null;
+  }
 
-/** `ed25519Verify` on the worker thread when it runs (see useEd25519Worker), else in place. Same answers. */
-export function ed25519VerifyAsync(signature: Uint8Array, message: Uint8Array, rawPublicKey: Uint8Array, keyObject: KeyObject): Promise<boolean> {
-  if (signature.length !== 64 || rawPublicKey.length !== 32) return Promise.resolve(false);
-  if (!worker) return Promise.resolve(ed25519Verify(signature, message, rawPublicKey, keyObject));
-  return worker.verify(signature, message, rawPublicKey);
+  /** Whether `verifyAsync` hands its checks to the worker thread. */
+  get workerRunning(): boolean {
+    return this.worker?.alive === true;
+  }
+
+  /** Verifies a 64-byte Ed25519 signature (R ‖ S) over `message` with a 32-byte public key, in place. Never throws. */
+  verify(signature: Uint8Array, message: Uint8Array, rawPublicKey: Uint8Array, keyObject: KeyObject): boolean {
+    if (signature.length !== 64 || rawPublicKey.length !== 32) return false;
+    if (!this.sodium) return ed25519VerifyOpenSsl(signature, message, keyObject);
+    return sodiumVerify(this.sodium, signature, message, rawPublicKey);
+  }
+
+  /** `verify` on the worker thread when it runs, else in place. Same answers. */
+  verifyAsync(signature: Uint8Array, message: Uint8Array, rawPublicKey: Uint8Array, keyObject: KeyObject): Promise<boolean> {
+    if (signature.length !== 64 || rawPublicKey.length !== 32) return Promise.resolve(false);
+    if (!this.worker) return Promise.resolve(this.verify(signature, message, rawPublicKey, keyObject));
+    return this.worker.verify(signature, message, rawPublicKey);
+  }
+
+  /** Stops the worker thread (checks still pending are answered in place; later ones run in place). */
+  async close(): Promise<void> {
+    await this.worker?.close();
+  }
 }
 
 function sodiumVerify(s: Sodium, signature: Uint8Array, message: Uint8Array, rawPublicKey: Uint8Array): boolean {

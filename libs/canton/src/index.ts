@@ -6,6 +6,7 @@ export * from './keys';
 export * from './fingerprint';
 export * from './signatures';
 export * from './ed25519';
+export * from './ed25519-worker';
 export * from './contract-keys';
 export * from './prepared-transaction-hash';
 export * from './ids';

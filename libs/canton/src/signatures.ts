@@ -1,5 +1,5 @@
 import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
-import { ed25519Verify, ed25519VerifyAsync } from './ed25519';
+import type { Ed25519Verifier } from './ed25519';
 import { parsePublicKey, ParsedPublicKey, PublicKeyInput } from './keys';
 
 export type SignatureFormatName = 'RAW' | 'DER' | 'CONCAT' | 'SYMBOLIC';
@@ -88,9 +88,6 @@ type VerifyCall =
   | { ed25519: { key: ParsedPublicKey; signature: Buffer } }
   | [algorithm: string, key: { key: KeyObject; dsaEncoding: 'der' }, signature: Buffer];
 
-const verifyEd25519 = ({ ed25519: { key, signature } }: Extract<VerifyCall, { ed25519: unknown }>, message: Uint8Array): boolean =>
-  ed25519Verify(signature, message, key.raw!, key.keyObject);
-
 /** The verify call for a signature under Canton's rules, or false if the combination can never verify. */
 function verifyCall(signature: SignatureInput, publicKey: PublicKeyInput | ParsedPublicKey, message: Uint8Array): VerifyCall | false {
   try {
@@ -120,19 +117,45 @@ function verifyCall(signature: SignatureInput, publicKey: PublicKeyInput | Parse
 }
 
 /**
- * Verifies `signature` over `message` with `publicKey`, under Canton's rules:
+ * Checks signatures under Canton's rules:
  * - ED25519 (key spec EC_CURVE25519): CONCAT (r‖s, 64 bytes); RAW is migrated to CONCAT.
  * - EC_DSA_SHA_256 (P-256 or secp256k1), EC_DSA_SHA_384 (P-384): DER; RAW is migrated to DER.
- * Returns false (never throws) on any malformed input, unsupported combination or bad signature.
+ * Ed25519 goes to the Ed25519Verifier it is built with (the service builds one at start-up, from its configuration);
+ * ECDSA to node:crypto.
  */
-export function verifySignature(
-  signature: SignatureInput,
-  publicKey: PublicKeyInput | ParsedPublicKey,
-  message: Uint8Array,
-): boolean {
-  const call = verifyCall(signature, publicKey, message);
-  if (!call) return false;
-  return 'ed25519' in call ? verifyEd25519(call, message) : verifyEcdsa(call, message);
+export class SignatureVerifier {
+  constructor(readonly ed25519: Ed25519Verifier) {}
+
+  /** Verifies `signature` over `message` with `publicKey`, in place. False (never throws) on any malformed input, unsupported combination or bad signature. */
+  verify(signature: SignatureInput, publicKey: PublicKeyInput | ParsedPublicKey, message: Uint8Array): boolean {
+    const call = verifyCall(signature, publicKey, message);
+    if (!call) return false;
+    if ('ed25519' in call) return this.ed25519.verify(call.ed25519.signature, message, call.ed25519.key.raw!, call.ed25519.key.keyObject);
+    return verifyEcdsa(call, message);
+  }
+
+  /**
+   * `verify` off the event loop where that pays: Ed25519 on the verifier's worker thread when it runs (else in place),
+   * ECDSA on libuv's thread pool (node:crypto's asynchronous verify) unless `ecdsaInPlace`. The same rules and answers.
+   */
+  verifyAsync(
+    signature: SignatureInput,
+    publicKey: PublicKeyInput | ParsedPublicKey,
+    message: Uint8Array,
+    ecdsaInPlace = false,
+  ): Promise<boolean> {
+    const call = verifyCall(signature, publicKey, message);
+    if (!call) return Promise.resolve(false);
+    if ('ed25519' in call) return this.ed25519.verifyAsync(call.ed25519.signature, message, call.ed25519.key.raw!, call.ed25519.key.keyObject);
+    if (ecdsaInPlace) return Promise.resolve(verifyEcdsa(call, message));
+    return new Promise((resolve) => {
+      try {
+        cryptoVerify(call[0], message, call[1], call[2], (err, ok) => resolve(!err && ok));
+      } catch {
+        resolve(false);
+      }
+    });
+  }
 }
 
 function verifyEcdsa(call: Exclude<VerifyCall, { ed25519: unknown }>, message: Uint8Array): boolean {
@@ -141,28 +164,4 @@ function verifyEcdsa(call: Exclude<VerifyCall, { ed25519: unknown }>, message: U
   } catch {
     return false;
   }
-}
-
-/**
- * `verifySignature` off the event loop where that pays: Ed25519 on the signature worker thread when it runs
- * (`useEd25519Worker`, else in place), ECDSA on libuv's thread pool (node:crypto's asynchronous verify) unless
- * `ecdsaInPlace`. The same rules and answers.
- */
-export function verifySignatureAsync(
-  signature: SignatureInput,
-  publicKey: PublicKeyInput | ParsedPublicKey,
-  message: Uint8Array,
-  ecdsaInPlace = false,
-): Promise<boolean> {
-  const call = verifyCall(signature, publicKey, message);
-  if (!call) return Promise.resolve(false);
-  if ('ed25519' in call) return ed25519VerifyAsync(call.ed25519.signature, message, call.ed25519.key.raw!, call.ed25519.key.keyObject);
-  if (ecdsaInPlace) return Promise.resolve(verifyEcdsa(call, message));
-  return new Promise((resolve) => {
-    try {
-      cryptoVerify(call[0], message, call[1], call[2], (err, ok) => resolve(!err && ok));
-    } catch {
-      resolve(false);
-    }
-  });
 }

@@ -100,6 +100,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
       `embedded PostgreSQL did not start on port ${opts.port} (data in ${pgDir}). ` +
         `If another server uses that port, set LEDGER_EMBEDDED_PG_PORT; if a previous run left a server behind, ` +
         `stop it with: pg_ctl -D ${pgDir} stop (as the postgres user). ${e instanceof Error ? e.message : ''}`,
+      { cause: e },
     );
   }
   const url = adminUrl(socketDir, opts.port);

@@ -15,5 +15,6 @@ export * from './repositories/contract-lookup.repository';
 export * from './repositories/execute-submission.repository';
 export * from './repositories/reassignments.repository';
 export * from './repositories/ledger-updates.repository';
+export * from './repositories/ledger-state.repository';
 export * from './pruning';
 export * from './reads/lookup-coalescer';

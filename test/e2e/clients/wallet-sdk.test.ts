@@ -9,7 +9,6 @@ import { ledgerEnd } from '../../support/external-party';
  * onboarding (generate-topology → sign → allocate → poll GET party → grant rights), prepare, sign, executeAndWait, archive.
  */
 let ledger: TestLedger;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 let sdk: any;
 
 beforeAll(async () => {

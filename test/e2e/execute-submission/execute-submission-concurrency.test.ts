@@ -6,6 +6,7 @@ import { createApp } from '@ledgerline/server/app';
 import { makeLogger, startRuntime, type LedgerRuntime } from '@ledgerline/server/infrastructure/runtime';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createUser, ledgerEnd, registerKeys } from '../../support/external-parties';
+import { ed25519WorkerScriptForTests } from '../../support/ed25519-worker-script';
 
 let ledger: TestLedger;
 /** A second service instance on the same database: its in-memory locks know nothing of the first's. */
@@ -17,7 +18,7 @@ beforeAll(async () => {
   ledger = await startTestLedger();
   await registerKeys(ledger, owner.party, [owner]);
   await createUser(ledger, 'owner-app', [{ kind: 'CanActAs', party: owner.party }]);
-  const runtime = await startRuntime(ledger.config, makeLogger(ledger.config));
+  const runtime = await startRuntime(ledger.config, makeLogger(ledger.config), { ed25519WorkerScript: ed25519WorkerScriptForTests() });
   const app = await createApp(runtime);
   await app.listen({ port: 0, host: '127.0.0.1' });
   second = { runtime, app, url: `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}` };

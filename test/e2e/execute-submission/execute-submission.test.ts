@@ -89,7 +89,7 @@ describe('executeAndWait: happy path', () => {
 
     const row = await ledger.runtime.db.selectFrom('ledger_updates').selectAll().where('ledger_offset', '=', created.completionOffset).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ update_id: created.updateId, kind: 'Transaction', synchronizer_id: sync, command_id: pt.metadata!.submitterInfo!.commandId });
-    const payload = row.payload as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const payload = row.payload as any;
     expect(payload.externalTransactionHash).toBe('1220' + hashPreparedTransaction(pt, 2).toString('hex'));
     expect(payload.events[0].CreatedEvent).toMatchObject({
       nodeId: 0,
@@ -109,7 +109,7 @@ describe('executeAndWait: happy path', () => {
     expect(archived.completionOffset).toBe(before + 2);
     expect(await contractStatus(cid)).toEqual({ status: 'archived', synchronizer_id: null });
     const again = await ledger.runtime.db.selectFrom('ledger_updates').select('payload').where('ledger_offset', '=', archived.completionOffset).executeTakeFirstOrThrow();
-    expect((again.payload as any).events.map((e: object) => Object.keys(e)[0])).toEqual(['ExercisedEvent', 'ArchivedEvent']); // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect((again.payload as any).events.map((e: object) => Object.keys(e)[0])).toEqual(['ExercisedEvent', 'ArchivedEvent']);
   });
 
   it('hashing scheme V3, a multi-key party with threshold 2, an explicit matching userId, and /execute', async () => {
@@ -185,7 +185,7 @@ describe('executeAndWait: rejections (code, status, unchanged ledger end)', () =
   });
 
   it('invalid fields → INVALID_FIELD', async () => {
-    const base = executeRequest(createOf(alice), [alice]) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const base = executeRequest(createOf(alice), [alice]) as any;
     const sig = base.partySignatures.signatures[0].signatures[0];
     const withSig = (s: object) => ({ ...base, partySignatures: { signatures: [{ party: alice.party, signatures: [{ ...sig, ...s }] }] } });
     expect((await rejected({ ...base, hashingSchemeVersion: 'HASHING_SCHEME_VERSION_UNSPECIFIED' }, 400, 'INVALID_FIELD')).cause).toBe(

@@ -6,8 +6,6 @@ import { wsCollect } from '../../support/ws-client';
 import { expectSameFrameworkEdges } from '../../support/framework-edges';
 import { PageRenderer } from '@ledgerline/server/modules/updates/rendering/page-renderer';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 // The list maximum is lowered to 7 so that the 413 edges are reachable with the 11-update scenario.
 const MAX = 7;
 let ledger: TestLedger;

@@ -7,8 +7,6 @@ import { ALICE, BOB, created, tx, txEvent, writeScenario } from '../../support/u
 import { wsCollect } from '../../support/ws-client';
 import { UpdatesReader } from '@ledgerline/server/modules/updates/update-stream';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 let ledger: TestLedger;
 let committed: CommittedEvent[];
 let next = 1000;

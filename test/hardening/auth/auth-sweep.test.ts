@@ -10,7 +10,7 @@ import { startTestLedger, TEST_JWT_SECRET, type TestLedger } from '../../support
  * not do changes nothing.
  */
 let ledger: TestLedger;
-let ops: Array<{ method: string; path: string; schema?: Record<string, unknown> }> = [];
+const ops: Array<{ method: string; path: string; schema?: Record<string, unknown> }> = [];
 let party = '';
 
 type Caller =

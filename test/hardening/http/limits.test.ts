@@ -4,8 +4,6 @@ import WebSocket from 'ws';
 import { StreamLimiter } from '@ledgerline/server/modules/updates/stream-limiter';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 /**
  * Resource limits, each lowered so that its edge is cheap to reach:
  *  - LEDGER_MAX_BODY_BYTES (16 KiB): every operation with a request body answers 413 REQUEST_TOO_LARGE and changes nothing;

@@ -70,16 +70,14 @@ describe('database outage', () => {
     // Outage.
     await pg!.stop();
     pg = undefined;
-    const outageAnswers: Array<{ status: number; ms: number; json: any }> = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const outageAnswers: Array<{ status: number; ms: number; json: any }> = [];
     const outageEnds = performance.now() + OUTAGE_MS;
-    let readyz = 0;
-    let livez = 0;
     while (performance.now() < outageEnds) {
       outageAnswers.push(await probe());
       const reads = await call(server.url, 'GET', '/v2/state/ledger-end', setup.token, undefined, CLIENT_TIMEOUT_MS);
       outageAnswers.push({ ...reads, ms: 0 });
-      readyz = (await call(server.url, 'GET', '/readyz', null, undefined, CLIENT_TIMEOUT_MS)).status;
-      livez = (await call(server.url, 'GET', '/livez', null, undefined, CLIENT_TIMEOUT_MS)).status;
+      const readyz = (await call(server.url, 'GET', '/readyz', null, undefined, CLIENT_TIMEOUT_MS)).status;
+      const livez = (await call(server.url, 'GET', '/livez', null, undefined, CLIENT_TIMEOUT_MS)).status;
       expect({ readyz, livez }).toEqual({ readyz: 503, livez: 200 });
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -100,7 +98,7 @@ describe('database outage', () => {
     // Back up: same data folder and port.
     pg = await startEmbeddedPostgres({ dataDir, port });
     const upAt = performance.now();
-    let recoveredMs = -1;
+    let recoveredMs: number;
     for (;;) {
       const r = await probe();
       if (r.status === 200) {

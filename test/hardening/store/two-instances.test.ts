@@ -6,8 +6,6 @@ import { call, MixedLoad, setupLoad, verifyLedger, type LoadSetup } from '../../
 import { TEST_JWT_SECRET } from '../../support/ledger';
 import { ensureBuilt, scopeToken, startServerProcess, type ServerProcess } from '../../support/server-process';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 /**
  * Two service instances on one database, no proxy. A mixed load goes to both at once; the log keeps one
  * contiguous offset sequence (the ledger_head row lock serialises the writers, LISTEN/NOTIFY wakes the other instance's

@@ -7,8 +7,6 @@ import { TEST_JWT_SECRET } from '../../support/ledger';
 import { callJson, scopeToken, startServerProcess, type ServerProcess } from '../../support/server-process';
 import { ALICE, created, tx, txEvent } from '../../support/updates-scenario';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 /**
  * Memory stays bounded under clients that open WebSocket streams over a large range and never read: the server (a child
  * process, so that its resident memory is its own) must stop reading pages once a socket's unsent bytes pass its high-water

@@ -139,7 +139,7 @@ describe('RowBuffer', () => {
     await sql`CREATE TABLE rb_copy (id bigint PRIMARY KEY, seq bigint NOT NULL, payload jsonb NOT NULL)`.execute(database.db);
     const pool = new Pool({ connectionString: database.url, max: 1 });
     const statements: Array<{ text: string; params: readonly unknown[] }> = [];
-    const logged = new Kysely<any>({ // eslint-disable-line @typescript-eslint/no-explicit-any
+    const logged = new Kysely<any>({
       dialect: new PostgresDialect({ pool }),
       log: (e) => void (e.level === 'query' && statements.push({ text: e.query.sql, params: e.query.parameters })),
     });

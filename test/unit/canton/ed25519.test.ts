@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ed25519Backend, ed25519Verify, ed25519VerifyOpenSsl, parsePublicKey, verifySignature, verifySignatureAsync } from '@ledgerline/canton';
+import { Ed25519Verifier, ed25519VerifyOpenSsl, parsePublicKey, SignatureVerifier } from '@ledgerline/canton';
 
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 const L = (1n << 252n) + 27742317777372353535851937790883648493n;
@@ -16,11 +16,19 @@ function keyPair() {
 
 const ed = (signature: Buffer) => ({ format: 'SIGNATURE_FORMAT_CONCAT', signature, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' });
 
-describe('Ed25519 verification (libsodium, node:crypto fallback)', () => {
-  it('uses libsodium where its prebuilt binary exists (linux-x64, the service image and CI)', () => {
-    if (process.platform === 'linux' && process.arch === 'x64' && process.env.LEDGER_ED25519_BACKEND !== 'openssl') expect(ed25519Backend).toBe('libsodium');
-    else expect(['libsodium', 'openssl']).toContain(ed25519Backend);
+describe('Ed25519 verifier backends', () => {
+  it('libsodium where its prebuilt binary exists (linux-x64, the service image and CI); openssl when asked', () => {
+    const backend = new Ed25519Verifier({ backend: 'libsodium' }).backend;
+    if (process.platform === 'linux' && process.arch === 'x64') expect(backend).toBe('libsodium');
+    else expect(['libsodium', 'openssl']).toContain(backend);
+    expect(new Ed25519Verifier().backend).toBe(backend);
+    expect(new Ed25519Verifier({ backend: 'openssl' }).backend).toBe('openssl');
   });
+});
+
+describe.each(['libsodium', 'openssl'] as const)('Ed25519 verification (%s)', (backend) => {
+  const ed25519 = new Ed25519Verifier({ backend });
+  const verifier = new SignatureVerifier(ed25519);
 
   it('agrees with OpenSSL on valid and broken signatures: 200 keys, each a valid signature, a flipped message bit, a flipped signature bit and another key', async () => {
     for (let i = 0; i < 200; i++) {
@@ -40,9 +48,9 @@ describe('Ed25519 verification (libsodium, node:crypto fallback)', () => {
       ];
       for (const [m, s, k, expected] of cases) {
         expect(ed25519VerifyOpenSsl(s, m, k.parsed.keyObject)).toBe(expected);
-        expect(ed25519Verify(s, m, k.raw, k.parsed.keyObject)).toBe(expected);
-        expect(verifySignature(ed(s), k.parsed, m)).toBe(expected);
-        expect(await verifySignatureAsync(ed(s), k.parsed, m)).toBe(expected);
+        expect(ed25519.verify(s, m, k.raw, k.parsed.keyObject)).toBe(expected);
+        expect(verifier.verify(ed(s), k.parsed, m)).toBe(expected);
+        expect(await verifier.verifyAsync(ed(s), k.parsed, m)).toBe(expected);
       }
     }
   });
@@ -53,13 +61,13 @@ describe('Ed25519 verification (libsodium, node:crypto fallback)', () => {
     const sig = sign(null, msg, a.privateKey);
     const malleable = Buffer.concat([sig.subarray(0, 32), toLe(le(sig.subarray(32)) + L)]);
     expect(ed25519VerifyOpenSsl(malleable, msg, a.parsed.keyObject)).toBe(false);
-    expect(verifySignature(ed(malleable), a.parsed, msg)).toBe(false);
+    expect(verifier.verify(ed(malleable), a.parsed, msg)).toBe(false);
   });
 
   it('rejects wrong lengths without throwing', () => {
     const a = keyPair();
-    expect(ed25519Verify(Buffer.alloc(63), Buffer.alloc(32), a.raw, a.parsed.keyObject)).toBe(false);
-    expect(ed25519Verify(Buffer.alloc(64), Buffer.alloc(32), Buffer.alloc(31), a.parsed.keyObject)).toBe(false);
+    expect(ed25519.verify(Buffer.alloc(63), Buffer.alloc(32), a.raw, a.parsed.keyObject)).toBe(false);
+    expect(ed25519.verify(Buffer.alloc(64), Buffer.alloc(32), Buffer.alloc(31), a.parsed.keyObject)).toBe(false);
   });
 
   it('with libsodium, rejects the small-order forgery (identity key, R = identity, S = 0) that OpenSSL accepts for any message', () => {
@@ -69,6 +77,6 @@ describe('Ed25519 verification (libsodium, node:crypto fallback)', () => {
     const forgery = Buffer.concat([identity, Buffer.alloc(32)]);
     const msg = Buffer.from('any message at all');
     expect(ed25519VerifyOpenSsl(forgery, msg, key.keyObject)).toBe(true);
-    expect(verifySignature(ed(forgery), key, msg)).toBe(ed25519Backend === 'openssl');
+    expect(verifier.verify(ed(forgery), key, msg)).toBe(ed25519.backend === 'openssl');
   });
 });

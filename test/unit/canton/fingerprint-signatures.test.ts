@@ -8,10 +8,12 @@ import {
   sha256Multihash,
   validateSignatureFormat,
   validateSigningAlgorithmSpec,
-  verifySignature,
-  verifySignatureAsync,
+  Ed25519Verifier,
+  SignatureVerifier,
 } from '@ledgerline/canton';
 import { ALICE_FINGERPRINT, ed25519FromSeed, SEED_01_20 } from './fixtures';
+
+const verifier = new SignatureVerifier(new Ed25519Verifier());
 
 const alice = ed25519FromSeed(SEED_01_20);
 const rawKey = { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: alice.raw, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' };
@@ -73,11 +75,11 @@ describe('signature verification', () => {
   const ed = { format: 'SIGNATURE_FORMAT_CONCAT', signature: edSig, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' };
 
   it('Ed25519 CONCAT verifies with raw or SPKI key; RAW format is migrated to CONCAT; base64 accepted', () => {
-    expect(verifySignature(ed, rawKey, msg)).toBe(true);
-    expect(verifySignature(ed, spkiKey, msg)).toBe(true);
-    expect(verifySignature({ ...ed, format: 'SIGNATURE_FORMAT_RAW' }, rawKey, msg)).toBe(true);
-    expect(verifySignature({ ...ed, signature: edSig.toString('base64') }, rawKey, msg)).toBe(true);
-    expect(verifySignature({ ...ed, format: 3, signingAlgorithmSpec: 1 }, rawKey, msg)).toBe(true);
+    expect(verifier.verify(ed, rawKey, msg)).toBe(true);
+    expect(verifier.verify(ed, spkiKey, msg)).toBe(true);
+    expect(verifier.verify({ ...ed, format: 'SIGNATURE_FORMAT_RAW' }, rawKey, msg)).toBe(true);
+    expect(verifier.verify({ ...ed, signature: edSig.toString('base64') }, rawKey, msg)).toBe(true);
+    expect(verifier.verify({ ...ed, format: 3, signingAlgorithmSpec: 1 }, rawKey, msg)).toBe(true);
   });
 
   it('agrees with core-signing-lib (tweetnacl) signatures', async () => {
@@ -85,7 +87,7 @@ describe('signature verification', () => {
     const nacl = Buffer.concat([SEED_01_20, alice.raw]).toString('base64');
     const sigB64 = lib.signTransactionHash(msg.toString('base64'), nacl);
     expect(Buffer.from(sigB64, 'base64').equals(edSig)).toBe(true);
-    expect(verifySignature({ ...ed, signature: sigB64 }, rawKey, msg)).toBe(true);
+    expect(verifier.verify({ ...ed, signature: sigB64 }, rawKey, msg)).toBe(true);
   });
 
   it('the asynchronous verification (thread pool) answers as the synchronous one, ECDSA included', async () => {
@@ -94,7 +96,7 @@ describe('signature verification', () => {
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const ecKey = { format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: ec.publicKey.export({ format: 'der', type: 'spki' }), keySpec: 'SIGNING_KEY_SPEC_EC_P256' };
     const ecSig = { format: 'SIGNATURE_FORMAT_DER', signature: sign('sha256', msg, ec.privateKey), signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_256' };
-    const cases: Array<[Parameters<typeof verifySignature>[0], Parameters<typeof verifySignature>[1], boolean]> = [
+    const cases: Array<[Parameters<SignatureVerifier['verify']>[0], Parameters<SignatureVerifier['verify']>[1], boolean]> = [
       [ed, rawKey, true],
       [{ ...ed, signature: flipped }, rawKey, false],
       [{ ...ed, format: 'SIGNATURE_FORMAT_DER' }, rawKey, false],
@@ -103,38 +105,38 @@ describe('signature verification', () => {
       [{ ...ecSig, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_384' }, ecKey, false],
     ];
     for (const [sig, key, expected] of cases) {
-      expect(verifySignature(sig, key, msg)).toBe(expected);
-      expect(await verifySignatureAsync(sig, key, msg)).toBe(expected);
+      expect(verifier.verify(sig, key, msg)).toBe(expected);
+      expect(await verifier.verifyAsync(sig, key, msg)).toBe(expected);
     }
   });
 
   it('rejects tampered signatures, messages and keys, and wrong formats, without throwing', () => {
     const flipped = Buffer.from(edSig);
     flipped[10] ^= 1;
-    expect(verifySignature({ ...ed, signature: flipped }, rawKey, msg)).toBe(false);
+    expect(verifier.verify({ ...ed, signature: flipped }, rawKey, msg)).toBe(false);
     const msg2 = Buffer.from(msg);
     msg2[0] ^= 0x80;
-    expect(verifySignature(ed, rawKey, msg2)).toBe(false);
+    expect(verifier.verify(ed, rawKey, msg2)).toBe(false);
     const other = ed25519FromSeed(Buffer.alloc(32, 7));
-    expect(verifySignature(ed, { ...rawKey, keyData: other.raw }, msg)).toBe(false);
-    expect(verifySignature({ ...ed, format: 'SIGNATURE_FORMAT_DER' }, rawKey, msg)).toBe(false);
-    expect(verifySignature({ ...ed, format: 'SIGNATURE_FORMAT_UNSPECIFIED' }, rawKey, msg)).toBe(false);
-    expect(verifySignature({ ...ed, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_256' }, rawKey, msg)).toBe(false);
-    expect(verifySignature({ ...ed, signature: edSig.subarray(0, 63) }, rawKey, msg)).toBe(false);
-    expect(verifySignature({ ...ed, signature: '!!not base64!!' }, rawKey, msg)).toBe(false);
-    expect(verifySignature(ed, { ...rawKey, keyData: Buffer.alloc(3) }, msg)).toBe(false);
+    expect(verifier.verify(ed, { ...rawKey, keyData: other.raw }, msg)).toBe(false);
+    expect(verifier.verify({ ...ed, format: 'SIGNATURE_FORMAT_DER' }, rawKey, msg)).toBe(false);
+    expect(verifier.verify({ ...ed, format: 'SIGNATURE_FORMAT_UNSPECIFIED' }, rawKey, msg)).toBe(false);
+    expect(verifier.verify({ ...ed, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_256' }, rawKey, msg)).toBe(false);
+    expect(verifier.verify({ ...ed, signature: edSig.subarray(0, 63) }, rawKey, msg)).toBe(false);
+    expect(verifier.verify({ ...ed, signature: '!!not base64!!' }, rawKey, msg)).toBe(false);
+    expect(verifier.verify(ed, { ...rawKey, keyData: Buffer.alloc(3) }, msg)).toBe(false);
   });
 
   it('never throws on arbitrary garbage', () => {
     fc.assert(
       fc.property(fc.anything(), fc.anything(), fc.anything(), (a, b, c) => {
-        expect(typeof verifySignature(a as any, b as any, c as any)).toBe('boolean');
+        expect(typeof verifier.verify(a as any, b as any, c as any)).toBe('boolean');
       }),
       { numRuns: 300 },
     );
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 80 }), (sig) => {
-        expect(verifySignature({ ...ed, signature: sig }, rawKey, msg)).toBe(false);
+        expect(verifier.verify({ ...ed, signature: sig }, rawKey, msg)).toBe(false);
       }),
     );
   });
@@ -148,17 +150,17 @@ describe('signature verification', () => {
       const key = { format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: publicKey.export({ format: 'der', type: 'spki' }), keySpec };
       const der = sign(digest, msg, { key: privateKey, dsaEncoding: 'der' });
       const s = { format: 'SIGNATURE_FORMAT_DER', signature: der, signingAlgorithmSpec: algo };
-      expect(verifySignature(s, key, msg)).toBe(true);
-      expect(verifySignature({ ...s, format: 'SIGNATURE_FORMAT_RAW' }, key, msg)).toBe(true);
-      expect(verifySignature({ ...s, format: 'SIGNATURE_FORMAT_CONCAT' }, key, msg)).toBe(false);
+      expect(verifier.verify(s, key, msg)).toBe(true);
+      expect(verifier.verify({ ...s, format: 'SIGNATURE_FORMAT_RAW' }, key, msg)).toBe(true);
+      expect(verifier.verify({ ...s, format: 'SIGNATURE_FORMAT_CONCAT' }, key, msg)).toBe(false);
       const p1363 = sign(digest, msg, { key: privateKey, dsaEncoding: 'ieee-p1363' });
-      expect(verifySignature({ ...s, signature: p1363 }, key, msg)).toBe(false);
+      expect(verifier.verify({ ...s, signature: p1363 }, key, msg)).toBe(false);
       const tampered = Buffer.from(der);
       tampered[tampered.length - 1] ^= 1;
-      expect(verifySignature({ ...s, signature: tampered }, key, msg)).toBe(false);
+      expect(verifier.verify({ ...s, signature: tampered }, key, msg)).toBe(false);
       // wrong algorithm for the curve
       const otherAlgo = algo.endsWith('256') ? 'SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_384' : 'SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_256';
-      expect(verifySignature({ ...s, signingAlgorithmSpec: otherAlgo }, key, msg)).toBe(false);
+      expect(verifier.verify({ ...s, signingAlgorithmSpec: otherAlgo }, key, msg)).toBe(false);
     }
   });
 

@@ -12,7 +12,9 @@ import {
   CantonError,
   computePreparedTransactionHash,
   encodeCreateNode,
+  encodeGlobalKeyWithMaintainers,
   encodeValue,
+  getCreateKey,
   hashingSchemeVersionFromName,
   hashMetadata,
   hashNode,
@@ -299,6 +301,7 @@ describe('prepared transaction hash: V3 contract keys', () => {
     setCreateKey(c, KEY);
     const back = PreparedTransaction.fromBinary(PreparedTransaction.toBinary(pt));
     const c2 = (back.transaction!.nodes[0].versionedNode as any).v1.nodeType.create as Create;
+    expect(Buffer.from(encodeGlobalKeyWithMaintainers(getCreateKey(c2)!))).toEqual(Buffer.from(encodeGlobalKeyWithMaintainers(KEY)));
     const plain = (simpleFixture().transaction!.nodes[0].versionedNode as any).v1.nodeType.create as Create;
     const noKey = encodeCreateNode(plain, 3, sha(Buffer.from('seed-0')));
     expect(noKey[noKey.length - 1]).toBe(0); // none

@@ -9,10 +9,13 @@ import {
   multiHashOf,
   sha256Multihash,
   unwrapVersioned,
-  verifySignature,
+  Ed25519Verifier,
+  SignatureVerifier,
   wrapVersioned,
 } from '@ledgerline/canton';
 import { ALICE, ALICE_FINGERPRINT, ed25519FromSeed, hex64, SEED_01_20 } from './fixtures';
+
+const verifier = new SignatureVerifier(new Ed25519Verifier());
 
 const alice = ed25519FromSeed(SEED_01_20);
 const rawKey = { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: alice.raw.toString('base64'), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' };
@@ -80,8 +83,8 @@ describe('external party topology', () => {
     expect(k.fingerprint).toBe(ALICE_FINGERPRINT);
     const key = { format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: k.publicKey, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' };
     const s = { format: 'SIGNATURE_FORMAT_CONCAT', signature: sig, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' };
-    expect(verifySignature(s, key, multiHashOf([topo.transaction]))).toBe(true);
-    expect(verifySignature(s, key, topo.transactionHash)).toBe(false);
+    expect(verifier.verify(s, key, multiHashOf([topo.transaction]))).toBe(true);
+    expect(verifier.verify(s, key, topo.transactionHash)).toBe(false);
   });
 
   it('decodeOnboardingTransaction unwraps and decodes PartyToParticipant including party_signing_keys', () => {

@@ -19,9 +19,9 @@ describe('boolean settings (LEDGER_WS_RENDER_WORKER)', () => {
 
 describe('LEDGER_ED25519_BACKEND', () => {
   it('accepts libsodium and openssl (or unset) and refuses anything else with one clear problem', () => {
-    expect(() => loadConfig({}, '/app')).not.toThrow();
-    expect(() => loadConfig({ LEDGER_ED25519_BACKEND: 'libsodium' }, '/app')).not.toThrow();
-    expect(() => loadConfig({ LEDGER_ED25519_BACKEND: 'openssl' }, '/app')).not.toThrow();
+    expect(loadConfig({}, '/app').ed25519Backend).toBe('libsodium');
+    expect(loadConfig({ LEDGER_ED25519_BACKEND: 'libsodium' }, '/app').ed25519Backend).toBe('libsodium');
+    expect(loadConfig({ LEDGER_ED25519_BACKEND: 'openssl' }, '/app').ed25519Backend).toBe('openssl');
     try {
       loadConfig({ LEDGER_ED25519_BACKEND: 'sodium' }, '/app');
       expect.unreachable('a bad value must stop the configuration');

@@ -12,9 +12,10 @@ import {
   SigningPublicKey,
   TopologyTransaction,
 } from '@canton-network/core-ledger-proto';
-import { fingerprint, multiHashOf, wrapVersioned } from '@ledgerline/canton';
+import { Ed25519Verifier, fingerprint, multiHashOf, SignatureVerifier, wrapVersioned } from '@ledgerline/canton';
 import { verifyExternalPartyAllocation, type HostingContext } from '@ledgerline/domain';
 
+const verifier = new SignatureVerifier(new Ed25519Verifier());
 const ctx: HostingContext = { participantId: `participant1::1220${'aa'.repeat(32)}`, connectedSynchronizers: [`global::1220${'bb'.repeat(32)}`] };
 
 function key() {
@@ -60,6 +61,7 @@ describe('allocation of a client-built multi-key party', () => {
     const v = verifyExternalPartyAllocation(
       { synchronizer: ctx.connectedSynchronizers[0], onboardingTransactions: [{ transaction: tx, signatures: [] }], multiHashSignatures: [sig(k1, mh), sig(k2, mh), sig(k3, mh)], identityProviderId: '' },
       ctx,
+      verifier,
     );
     expect(v).toMatchObject({ partyId: party, threshold: 2, permission: 'PARTICIPANT_PERMISSION_CONFIRMATION' });
     expect(v.keys.map((k) => k.fingerprint)).toEqual([k1.fp, k2.fp, k3.fp]);
@@ -67,6 +69,7 @@ describe('allocation of a client-built multi-key party', () => {
       verifyExternalPartyAllocation(
         { synchronizer: ctx.connectedSynchronizers[0], onboardingTransactions: [{ transaction: tx, signatures: [] }], multiHashSignatures: [sig(k1, mh), sig(k2, mh)], identityProviderId: '' },
         ctx,
+        verifier,
       ),
     ).toThrow(new RegExp(`not fully authorized: missing valid signatures of ${k3.fp}`));
   });
@@ -82,6 +85,7 @@ describe('allocation of a client-built multi-key party', () => {
         verifyExternalPartyAllocation(
           { synchronizer: ctx.connectedSynchronizers[0], onboardingTransactions: [{ transaction: tx, signatures: [] }], multiHashSignatures: [sig(k1, mh), sig(k2, mh)], identityProviderId: '' },
           ctx,
+          verifier,
         ),
       ).toThrow(msg);
     }

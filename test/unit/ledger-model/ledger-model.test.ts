@@ -47,7 +47,7 @@ function ref(contractId: string, o: { signatories?: string[]; stakeholders?: str
 function rejection(fn: () => unknown): { code: string; cause: string; status: number } {
   try {
     fn();
-  } catch (e: any) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  } catch (e: any) {
     return { code: e.code, cause: e.causeText, status: e.httpStatus };
   }
   throw new Error('expected a rejection');
@@ -295,7 +295,7 @@ describe('transaction effects', () => {
     expect(transaction.externalTransactionHash).toBe('1220ff');
     const kinds = transaction.events.map((e) => Object.keys(e)[0] + ':' + (Object.values(e)[0] as { nodeId: number }).nodeId);
     expect(kinds).toEqual(['ExercisedEvent:0', 'ArchivedEvent:0', 'CreatedEvent:1', 'CreatedEvent:2', 'ExercisedEvent:3']);
-    const [root, archived, c1, c2, ex3] = transaction.events as any[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const [root, archived, c1, c2, ex3] = transaction.events as any[];
     expect(root.ExercisedEvent).toMatchObject({ choice: 'Transfer', consuming: true, acsDelta: true, lastDescendantNodeId: 3, informees: [alice, bob, carol], stakeholders: [alice, bob] });
     expect(archived.ArchivedEvent).toMatchObject({ contractId: input, templateId: TID, stakeholders: [alice, bob] });
     expect(c1.CreatedEvent).toMatchObject({ contractId: created, signatories: [alice], observers: [bob], acsDelta: true, createArgument: { owner: alice, note: 'hello' } });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from 'node:crypto';
-import { ed25519Backend, ed25519WorkerRunning, parsePublicKey, useEd25519Worker } from '@ledgerline/canton';
+import { Ed25519Verifier, parsePublicKey, SignatureVerifier } from '@ledgerline/canton';
 import {
   changeIdOf,
   checkDeduplication,
@@ -13,6 +13,7 @@ import {
   type ValidSignature,
 } from '@ledgerline/domain';
 import { externalParty, extraKey, preparedTransaction, createNode, freshContractId } from '../../../bench/lib/external-signing';
+import { ed25519WorkerScriptForTests } from '../../support/ed25519-worker-script';
 
 async function asyncRejection(p: Promise<unknown>): Promise<{ code: string; cause: string; status: number; context: Record<string, string> }> {
   try {
@@ -28,7 +29,7 @@ async function asyncRejection(p: Promise<unknown>): Promise<{ code: string; caus
 function rejection(fn: () => unknown): { code: string; cause: string; status: number; context: Record<string, string> } {
   try {
     fn();
-  } catch (e: any) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  } catch (e: any) {
     return { code: e.code, cause: e.causeText, status: e.httpStatus, context: e.context };
   }
   throw new Error('expected a rejection');
@@ -125,12 +126,12 @@ describe.each([
   ['in place', false],
   ['on the worker thread', true],
 ])('external signatures (%s)', (_where, onWorker) => {
-  let release = () => undefined as void;
+  let verifier: SignatureVerifier;
   beforeAll(() => {
-    if (onWorker) release = useEd25519Worker();
-    expect(ed25519WorkerRunning()).toBe(onWorker && ed25519Backend === 'libsodium');
+    verifier = new SignatureVerifier(new Ed25519Verifier({ backend: 'libsodium', workerScript: onWorker ? ed25519WorkerScriptForTests() : undefined }));
+    expect(verifier.ed25519.workerRunning).toBe(onWorker);
   });
-  afterAll(() => release());
+  afterAll(() => verifier.ed25519.close());
   const alice = externalParty('alice', Buffer.alloc(32, 7));
   const aliceKey2 = extraKey(alice.party, Buffer.alloc(32, 8));
   const bob = externalParty('bob', Buffer.alloc(32, 9));
@@ -142,7 +143,7 @@ describe.each([
     [bob.party, { threshold: 1, keys: [keyOf(bob)] }],
   ]);
   const verify = (actAs: string[], signatures: Array<[string, ValidSignature[]]>, k = keys) =>
-    verifyExternalSignatures({ actAs, signatures: new Map(signatures), keysOf: (p) => k.get(p), hash });
+    verifyExternalSignatures({ actAs, signatures: new Map(signatures), keysOf: (p) => k.get(p), hash, verifier });
 
   it('accepts a valid signature; signatures of parties outside actAs are ignored', async () => {
     await expect(verify([alice.party], [[alice.party, [sig(alice)]], [bob.party, [sig(bob, Buffer.alloc(32))]]])).resolves.toBeUndefined();

@@ -32,25 +32,30 @@ export function installLeanAsyncResourceBind(): boolean {
     configurable: true,
     writable: true,
     enumerable: false,
-    value: function bind<Func extends (...args: any[]) => any>(this: AsyncResource, fn: Func, thisArg?: unknown): Func { // eslint-disable-line @typescript-eslint/no-explicit-any
-      if (typeof fn !== 'function') {
-        throw Object.assign(new TypeError(`The "fn" argument must be of type function. Received ${fn === null ? 'null' : typeof fn}`), {
-          code: 'ERR_INVALID_ARG_TYPE',
-        });
-      }
-      const resource = this;
-      const bound =
-        thisArg === undefined
-          ? function (this: unknown, ...args: unknown[]) {
-              return resource.runInAsyncScope(fn, this, ...args);
-            }
-          : function (...args: unknown[]) {
-              return resource.runInAsyncScope(fn, thisArg, ...args);
-            };
-      Object.defineProperty(bound, 'length', { configurable: true, enumerable: false, writable: false, value: fn.length });
-      return bound as Func;
+    value: function bind(this: AsyncResource, fn: unknown, thisArg?: unknown) {
+      return leanBind(this, fn, thisArg);
     },
   });
   Object.defineProperty(proto, installed, { value: true });
   return true;
+}
+
+/** The documented `bind`: `fn` in `resource`'s async scope, with `thisArg` or else the caller's `this`, same `length`. */
+function leanBind(resource: AsyncResource, fn: unknown, thisArg: unknown): (...args: unknown[]) => unknown {
+  if (typeof fn !== 'function') {
+    throw Object.assign(new TypeError(`The "fn" argument must be of type function. Received ${fn === null ? 'null' : typeof fn}`), {
+      code: 'ERR_INVALID_ARG_TYPE',
+    });
+  }
+  const f = fn as (...args: unknown[]) => unknown;
+  const bound =
+    thisArg === undefined
+      ? function (this: unknown, ...args: unknown[]) {
+          return resource.runInAsyncScope(f, this, ...args);
+        }
+      : function (...args: unknown[]) {
+          return resource.runInAsyncScope(f, thisArg, ...args);
+        };
+  Object.defineProperty(bound, 'length', { configurable: true, enumerable: false, writable: false, value: f.length });
+  return bound;
 }

@@ -30,6 +30,15 @@ const MAX_RESTART_DELAY_MS = 30_000;
 const STABLE_AFTER_MS = 60_000;
 const MAX_FAILED_STARTS = 5;
 const DRAIN_TIMEOUT_MS = 20_000;
+/** How the primary tells a worker its slot: in the environment cluster.fork gives it (not configuration). */
+const WORKER_SLOT_ENV = 'LEDGER_WORKER_SLOT';
+
+/** In a worker process: the slot the primary forked it for (a replacement keeps its predecessor's slot). */
+export function clusterWorkerSlot(): number | undefined {
+  // eslint-disable-next-line no-restricted-properties -- the primary's hand-over to its own worker, not configuration
+  const slot = process.env[WORKER_SLOT_ENV];
+  return slot === undefined ? undefined : Number(slot);
+}
 
 export async function runClusterPrimary(config: LedgerConfig, logger: Logger): Promise<void> {
   // The workers get the embedded database's URL as their DATABASE_URL.
@@ -83,7 +92,7 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
   /** Starts the worker of `slot`; resolves once it listens, rejects if it exits first. */
   const fork = (slot: number): Promise<Worker> =>
     new Promise((resolve, reject) => {
-      const w = cluster.fork({ DATABASE_URL: url, LEDGER_WORKER_SLOT: String(slot) });
+      const w = cluster.fork({ DATABASE_URL: url, [WORKER_SLOT_ENV]: String(slot) });
       workers.set(slot, w);
       const forkedAt = Date.now();
       let listening = false;

@@ -2,15 +2,18 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { AuthSettings, ClaimsResolver, KeyResolver, LedgerAuthGuard, LedgerJwtStrategy } from '@ledgerline/auth';
+import { SignatureVerifier } from '@ledgerline/canton';
 import { CommitNotifier, EventStore, UsersRepository } from '@ledgerline/store';
 import { HttpMetrics } from './metrics';
 import { ParticipantIdentity } from './participant-identity';
 import { LedgerRuntime } from './runtime';
 import { UserClaimsResolver } from './user-claims.resolver';
 import { IdentityProviderDirectoryRef } from './identity-provider-directory';
-import { DirectRoutes } from '../http/direct-route';
 
-/** Makes the runtime (database, event store, identity, metrics) and authentication available to every capability module. */
+/**
+ * Makes the runtime (database, event store, identity, metrics, signature verifier) and authentication available to every
+ * capability module.
+ */
 @Global()
 @Module({})
 export class CoreModule {
@@ -34,15 +37,15 @@ export class CoreModule {
         { provide: CommitNotifier, useValue: runtime.notifier },
         { provide: ParticipantIdentity, useValue: runtime.identity },
         { provide: HttpMetrics, useValue: runtime.metrics },
+        { provide: SignatureVerifier, useValue: runtime.signatures },
         { provide: IdentityProviderDirectoryRef, useValue: idps },
         { provide: AuthSettings, useValue: settings },
         UsersRepository,
         { provide: ClaimsResolver, useClass: UserClaimsResolver },
         LedgerJwtStrategy,
         { provide: APP_GUARD, useClass: LedgerAuthGuard },
-        DirectRoutes,
       ],
-      exports: [DirectRoutes, LedgerRuntime, EventStore, CommitNotifier, ParticipantIdentity, HttpMetrics, UsersRepository, IdentityProviderDirectoryRef],
+      exports: [LedgerRuntime, EventStore, CommitNotifier, ParticipantIdentity, HttpMetrics, SignatureVerifier, UsersRepository, IdentityProviderDirectoryRef],
     };
   }
 }

@@ -1,7 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { fingerprintOfKeyBytes } from '@ledgerline/canton';
-import { NodeSecretsRepository, type DB } from '@ledgerline/store';
+import { NodeSecretsRepository, type Database } from '@ledgerline/store';
 
 export interface Synchronizer {
   alias: string;
@@ -34,7 +33,7 @@ export class ParticipantIdentity {
  * Loads the participant's Ed25519 namespace key from the database, generating it on the very first start. Synchronizer ids
  * are derived from the alias and the participant's key, so they are stable across restarts and instances.
  */
-export async function loadParticipantIdentity(db: Kysely<DB>, name: string, aliases: string[]): Promise<ParticipantIdentity> {
+export async function loadParticipantIdentity(db: Database['db'], name: string, aliases: string[]): Promise<ParticipantIdentity> {
   const secrets = new NodeSecretsRepository();
   const pkcs8 = await secrets.getOrCreate(db, 'participant_namespace_key', () =>
     generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),

@@ -12,7 +12,7 @@ import {
   type EmbeddedPostgresHandle,
 } from '@ledgerline/store';
 import { decideCreateUser } from '@ledgerline/domain';
-import { useEd25519Worker } from '@ledgerline/canton';
+import { Ed25519Verifier, ed25519WorkerScript, SignatureVerifier } from '@ledgerline/canton';
 import type { LedgerConfig } from '../config';
 import { HttpMetrics } from './metrics';
 import { loadParticipantIdentity, type ParticipantIdentity } from './participant-identity';
@@ -32,8 +32,9 @@ export class LedgerRuntime {
     readonly notifier: CommitNotifier,
     readonly metrics: HttpMetrics,
     readonly jwtSecret: string | undefined,
+    /** The signature verifier (Ed25519 backend and worker thread from the configuration); the runtime closes it. */
+    readonly signatures: SignatureVerifier,
     private readonly embedded: EmbeddedPostgresHandle | null,
-    private readonly releaseEd25519Worker: () => void = () => undefined,
   ) {}
 
   get db() {
@@ -46,7 +47,7 @@ export class LedgerRuntime {
     await this.notifier.stop();
     await this.database.close();
     await this.embedded?.stop();
-    this.releaseEd25519Worker();
+    await this.signatures.ed25519.close();
   }
 }
 
@@ -80,11 +81,29 @@ export async function connectDatabase(
   return { database, url, embedded };
 }
 
-export async function startRuntime(config: LedgerConfig, logger = makeLogger(config)): Promise<LedgerRuntime> {
+/**
+ * The signature verifier of LEDGER_ED25519_BACKEND and LEDGER_ED25519_WORKER (Ed25519 checks on their own thread, see
+ * libs/canton/src/ed25519-worker.ts). `workerScript`: the compiled worker, by default the one beside the compiled
+ * library (dist/); run from the TypeScript sources, the caller passes one it compiled.
+ */
+export function signatureVerifierFor(config: Pick<LedgerConfig, 'ed25519Backend' | 'ed25519Worker'>, workerScript?: string): SignatureVerifier {
+  const ed25519 = new Ed25519Verifier({
+    backend: config.ed25519Backend,
+    workerScript: config.ed25519Worker ? (workerScript ?? ed25519WorkerScript()) : undefined,
+  });
+  return new SignatureVerifier(ed25519);
+}
+
+export interface RuntimeOptions {
+  /** The compiled Ed25519 worker script (see signatureVerifierFor). */
+  ed25519WorkerScript?: string;
+}
+
+export async function startRuntime(config: LedgerConfig, logger = makeLogger(config), options: RuntimeOptions = {}): Promise<LedgerRuntime> {
   const { database, url, embedded } = await connectDatabase(config, logger);
-  // Signature checks on their own thread (see libs/canton/src/ed25519-worker.ts), shared by the runtimes of a process.
-  const releaseEd25519Worker = config.ed25519Worker ? useEd25519Worker() : () => undefined;
+  let signatures: SignatureVerifier | undefined;
   try {
+    signatures = signatureVerifierFor(config, options.ed25519WorkerScript);
     const identity = await loadParticipantIdentity(database.db, config.participantName, config.synchronizerAliases);
 
     let jwtSecret = config.jwtSecret;
@@ -114,9 +133,9 @@ export async function startRuntime(config: LedgerConfig, logger = makeLogger(con
     });
     await notifier.start();
     await ensureAdminUser(eventStore, config.adminUser);
-    return new LedgerRuntime(config, logger, database, url, identity, eventStore, notifier, metrics, jwtSecret, embedded, releaseEd25519Worker);
+    return new LedgerRuntime(config, logger, database, url, identity, eventStore, notifier, metrics, jwtSecret, signatures, embedded);
   } catch (e) {
-    releaseEd25519Worker();
+    await signatures?.ed25519.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
     throw e;

@@ -1,4 +1,4 @@
-import { verifySignatureAsync, type ParsedPublicKey } from '@ledgerline/canton';
+import type { ParsedPublicKey, SignatureVerifier } from '@ledgerline/canton';
 import { failedToExecute } from '../ledger-model/errors';
 import type { ValidSignature } from './request-validation';
 
@@ -16,7 +16,7 @@ export interface PartySigningKeys {
  * FAILED_TO_EXECUTE_TRANSACTION with the reference's message. The checks and messages are decided in the order above, as
  * if one after the other.
  *
- * Where: Ed25519 checks go to the signature worker thread when the service runs it (LEDGER_ED25519_WORKER, see
+ * Where: Ed25519 checks go to the verifier's worker thread when the service runs it (LEDGER_ED25519_WORKER, see
  * libs/canton/src/ed25519-worker.ts: under load the event loop is the bottleneck and the second core has room), else
  * they run in place. A lone ECDSA check runs in place; several go to libuv's thread pool (node:crypto's asynchronous
  * verify). Measured on the 2-core target, handing a single check to libuv's pool cost more than it saved: its answer
@@ -27,6 +27,8 @@ export async function verifyExternalSignatures(args: {
   signatures: ReadonlyMap<string, readonly ValidSignature[]>;
   keysOf: (party: string) => PartySigningKeys | undefined;
   hash: Uint8Array;
+  /** The service's signature verifier (built at start-up). */
+  verifier: SignatureVerifier;
 }): Promise<void> {
   const unsigned = args.actAs.filter((p) => !(args.signatures.get(p)?.length));
   if (unsigned.length) throw failedToExecute(`The following actAs parties did not provide an external signature: ${unsigned.join(', ')}`);
@@ -43,7 +45,7 @@ export async function verifyExternalSignatures(args: {
       const key = byFingerprint.get(s.signedBy);
       return key === undefined
         ? false
-        : verifySignatureAsync({ format: s.format, signature: s.signature, signingAlgorithmSpec: s.signingAlgorithmSpec }, key, args.hash, ecdsaInPlace);
+        : args.verifier.verifyAsync({ format: s.format, signature: s.signature, signingAlgorithmSpec: s.signingAlgorithmSpec }, key, args.hash, ecdsaInPlace);
     });
     return { party, keys, sigs, results };
   });

@@ -20,9 +20,9 @@ import {
   parseUniqueIdentifier,
   validateSignatureFormat,
   validateSigningAlgorithmSpec,
-  verifySignature,
   type DecodedOnboardingTransaction,
   type DecodedSigningPublicKey,
+  type SignatureVerifier,
 } from '@ledgerline/canton';
 import { invalidArgument, invalidField, missingField } from '../errors';
 import type { NewEvent } from '../ledger/events';
@@ -218,7 +218,11 @@ function checkPartyToParticipant(tx: DecodedOnboardingTransaction, ctx: HostingC
  * party (and so its namespace key) must have signed, either the multi-hash of all onboarding transactions or the
  * transaction's own hash; a signature that does not verify, or by a key the transaction does not register, is refused.
  */
-export function verifyExternalPartyAllocation(req: AllocateExternalPartyRequest, ctx: HostingContext): VerifiedAllocation {
+export function verifyExternalPartyAllocation(
+  req: AllocateExternalPartyRequest,
+  ctx: HostingContext,
+  verifier: SignatureVerifier,
+): VerifiedAllocation {
   const synchronizerId = validateSynchronizer('synchronizer', req.synchronizer, ctx);
   if (req.onboardingTransactions.length === 0) throw missingField('onboarding_transactions');
   for (const s of req.multiHashSignatures) validateSignatureFields(s);
@@ -246,7 +250,7 @@ export function verifyExternalPartyAllocation(req: AllocateExternalPartyRequest,
     const key = byFingerprint.get(s.signedBy);
     if (!key)
       throw invalidArgument(`The signature by ${s.signedBy} is not from a signing key of party ${checked.partyId} (keys: ${[...byFingerprint.keys()].join(', ')})`);
-    const ok = verifySignature(
+    const ok = verifier.verify(
       { format: s.format, signature: s.signature, signingAlgorithmSpec: s.signingAlgorithmSpec },
       { format: key.keyFormat, keyData: key.publicKey, keySpec: key.keySpec },
       message,

@@ -6,6 +6,13 @@ export interface StoredUser extends UserRecord {
   resourceVersion: number;
 }
 
+/** What a token's user is allowed, as stored: its identity provider, whether it is deactivated, and its rights. */
+export interface StoredUserClaims {
+  identityProviderId: string;
+  isDeactivated: boolean;
+  rights: Right[];
+}
+
 export const rightFromRow = (kind: string, party: string): Right =>
   (party ? { kind, party } : { kind }) as Right;
 
@@ -33,6 +40,22 @@ export class UsersRepository {
   async state(db: Kysely<DB>, id: string): Promise<UserState> {
     const user = await this.get(db, id);
     return { user, rights: user ? await this.rights(db, id) : [] };
+  }
+
+  /** The claims of user `id` in one query (authentication reads them per token user), or null if there is no such user. */
+  async claimsOf(db: Kysely<DB>, id: string): Promise<StoredUserClaims | null> {
+    const rows = await db
+      .selectFrom('users as u')
+      .leftJoin('user_rights as r', 'r.user_id', 'u.id')
+      .select(['u.is_deactivated', 'u.identity_provider_id', 'r.kind', 'r.party'])
+      .where('u.id', '=', id)
+      .execute();
+    if (rows.length === 0) return null;
+    return {
+      identityProviderId: rows[0].identity_provider_id,
+      isDeactivated: rows[0].is_deactivated,
+      rights: rows.flatMap((r) => (r.kind === null ? [] : [rightFromRow(r.kind, r.party ?? '')])),
+    };
   }
 
   /** Page of users ordered by id, after `afterId`, optionally within one identity provider. */

@@ -7,7 +7,6 @@ import { eventFormatSchema as updatesEventFormatSchema } from './updates';
  */
 
 const str = { type: 'string' } as const;
-const bool = { type: 'boolean' } as const;
 const obj = (properties: Record<string, unknown>) => ({ type: 'object', properties }) as const;
 const oneofCase = (properties: Record<string, unknown>) => obj({ value: obj(properties) });
 

@@ -1,23 +1,23 @@
 import { Controller, Get } from '@nestjs/common';
-import { sql } from 'kysely';
+import { LedgerStateRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../infrastructure/participant-identity';
 
 /** GET /v2/state/*: ledger end, pruning offsets and connected synchronizers. Any authenticated user may read them. */
 @Controller('v2/state')
 export class StateController {
+  private readonly state = new LedgerStateRepository();
+
   constructor(private readonly runtime: LedgerRuntime, private readonly identity: ParticipantIdentity) {}
 
   @Get('ledger-end')
   async ledgerEnd() {
-    const { rows } = await sql<{ ledger_offset: number }>`SELECT ledger_offset FROM ledger_head WHERE id = 1`.execute(this.runtime.db);
-    return { offset: Number(rows[0].ledger_offset) };
+    return { offset: await this.state.ledgerEnd(this.runtime.db) };
   }
 
   @Get('latest-pruned-offsets')
   async prunedOffsets() {
-    const { rows } = await sql<{ pruned: number }>`SELECT COALESCE((SELECT pruned_up_to FROM ledger_pruning WHERE id = 1), 0) AS pruned`.execute(this.runtime.db);
-    const pruned = Number(rows[0].pruned);
+    const pruned = await this.state.prunedUpTo(this.runtime.db);
     return { participantPrunedUpToInclusive: pruned, allDivulgedContractsPrunedUpToInclusive: pruned };
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
-import { CantonError, hashPreparedTransaction } from '@ledgerline/canton';
+import { CantonError, hashPreparedTransaction, SignatureVerifier } from '@ledgerline/canton';
 import {
   canExecuteAs,
   changeIdOf,
@@ -59,6 +59,7 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
     private readonly keys: SigningKeysCache,
     private readonly inFlight: InFlightSubmissions,
     private readonly turns: CpuTurns,
+    private readonly signatures: SignatureVerifier,
   ) {}
 
   async execute({ claims, request, mode }: ExecuteSubmissionCommand): Promise<ExecuteSubmissionResult> {
@@ -109,7 +110,7 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
       throw e;
     }
     const keys = await this.keys.get(view.actAs);
-    await verifyExternalSignatures({ actAs: view.actAs, signatures: validated.signatures, keysOf: (p) => keys.get(p), hash });
+    await verifyExternalSignatures({ actAs: view.actAs, signatures: validated.signatures, keysOf: (p) => keys.get(p), hash, verifier: this.signatures });
     checkAuthorization(wf, view.actAs);
 
     // 5. Deduplication and the ledger model against the ledger state, serialized by the writer.

@@ -8,6 +8,7 @@ import {
   verifyExternalPartyAllocation,
   type HostingContext,
 } from '@ledgerline/domain';
+import { SignatureVerifier } from '@ledgerline/canton';
 import { EventStore, IdentityProvidersRepository, PartiesRepository, UsersRepository } from '@ledgerline/store';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { AllocateExternalPartyCommand } from './allocate-external-party.command';
@@ -29,6 +30,7 @@ export class AllocateExternalPartyHandler implements ICommandHandler<AllocateExt
     private readonly parties: PartiesRepository,
     private readonly idps: IdentityProvidersRepository,
     private readonly users: UsersRepository,
+    private readonly signatures: SignatureVerifier,
   ) {}
 
   async execute({ claims, request, userId }: AllocateExternalPartyCommand): Promise<string> {
@@ -38,7 +40,7 @@ export class AllocateExternalPartyHandler implements ICommandHandler<AllocateExt
     const idp = matchIdentityProviderId(claims, request.identityProviderId);
     if (userId) validateUserId(userId, 'user_id');
     const ctx = hostingContext(this.identity);
-    const verified = verifyExternalPartyAllocation(request, ctx);
+    const verified = verifyExternalPartyAllocation(request, ctx, this.signatures);
     return this.store.execute(async (tx) => {
       const state = {
         partyExists: (await this.parties.get(tx.db, verified.partyId)) !== null,

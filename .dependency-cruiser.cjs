@@ -1,0 +1,79 @@
+/**
+ * The layering, checked by `npm run lint` (depcruise). apps/ → libs/; inside libs/, the domain is pure rules and only the
+ * store speaks SQL. Test code (test/, bench/) may import what it tests, pg and Kysely included (it sets up and inspects
+ * databases), and library internals (unit tests of internal parts); the cycle rule applies to it too.
+ *
+ * Type-only imports count (tsPreCompilationDeps): a layer that names another's types depends on it.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      comment:
+        'No import cycles. libs/store/src/projections/ is left out while the writer and its projections are being ' +
+        'restructured: registry.ts and the projection files import each other (the registry lists the projections, ' +
+        'each projection registers the event types it handles).',
+      severity: 'error',
+      from: { pathNot: '^libs/store/src/projections/' },
+      to: { circular: true },
+    },
+    {
+      name: 'domain-is-pure',
+      comment: 'libs/domain holds the rules: no Nest, no database driver or query builder.',
+      severity: 'error',
+      from: { path: '^libs/domain/' },
+      to: { path: '^node_modules/(@nestjs/|pg/|pg-[^/]+/|kysely/)' },
+    },
+    {
+      name: 'sql-only-in-store',
+      comment: 'Only libs/store imports pg or Kysely (test/ and bench/ are test code and may).',
+      severity: 'error',
+      from: { path: '^(apps|libs)/', pathNot: '^libs/store/' },
+      to: { path: '^node_modules/(pg/|pg-[^/]+/|kysely/)' },
+    },
+    {
+      name: 'apps-use-library-entry',
+      comment: 'apps/ use a library through its public entry @ledgerline/<lib> (libs/<lib>/src/index.ts), not its files.',
+      severity: 'error',
+      from: { path: '^apps/' },
+      to: { path: '^libs/[^/]+/src/', pathNot: '^libs/[^/]+/src/index\\.ts$' },
+    },
+    {
+      name: 'apps-use-library-alias',
+      comment: 'apps/ name a library by its alias @ledgerline/<lib>, never by a relative path into libs/.',
+      severity: 'error',
+      from: { path: '^apps/' },
+      to: { path: '^libs/', dependencyTypesNot: ['aliased-tsconfig-paths'] },
+    },
+    {
+      name: 'libs-use-library-entry',
+      comment: 'A library uses another through its public entry, never its files.',
+      severity: 'error',
+      from: { path: '^libs/([^/]+)/' },
+      to: { path: '^libs/', pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$'] },
+    },
+    {
+      name: 'libs-do-not-import-apps',
+      comment: 'Libraries know nothing of the applications, the tests or the benchmarks.',
+      severity: 'error',
+      from: { path: '^libs/' },
+      to: { path: '^(apps|test|bench)/' },
+    },
+    {
+      name: 'server-infrastructure-below-http',
+      comment:
+        "The server's infrastructure (runtime, CoreModule, identity, metrics) sits below its HTTP layer and its " +
+        'capability modules: it imports neither (the HTTP layer and the modules use it).',
+      severity: 'error',
+      from: { path: '^apps/server/src/infrastructure/' },
+      to: { path: '^apps/server/src/(http|modules)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|coverage)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
