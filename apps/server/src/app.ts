@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { AllExceptionsFilter, sendError } from './http/all-exceptions.filter';
-import { configureFastify, traceIdOf } from './http/fastify-setup';
+import { configureFastify, fastifyServerOptions, traceIdOf } from './http/fastify-setup';
 import { installLeanAsyncResourceBind } from './http/lean-async-resource-bind';
 import { RouteCatalog } from './http/route-catalog';
 import type { LedgerRuntime } from './infrastructure/runtime';
@@ -13,21 +13,23 @@ export async function createApp(runtime: LedgerRuntime): Promise<NestFastifyAppl
   // Fastify binds every request body's parser callback to an AsyncResource: keep that cheap (see the module).
   installLeanAsyncResourceBind();
   const adapter = new FastifyAdapter({
+    ...fastifyServerOptions({ participant: runtime.config.participantName, logger: runtime.logger }),
     // Party ids in paths reach 185 + 2 + 68 characters; Fastify's default limit (100) would answer 404.
     routerOptions: { maxParamLength: 4096 },
     bodyLimit: runtime.config.maxBodyBytes,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => traceIdOf(req.headers),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
-    return503OnClosing: true,
     forceCloseConnections: 'idle',
   });
   const fastify = adapter.getInstance();
   // Nest would install its own Fastify error handler during init, and ours (below) would then override it with a
   // process warning (FSTWRN004) at every start. Ours replaces it anyway, so Nest's is never installed.
   adapter.setErrorHandler = (() => fastify) as typeof adapter.setErrorHandler;
+  // Likewise its not-found handler: configureFastify installs ours (404 or 405, as JsCantonError).
+  adapter.setNotFoundHandler = (() => fastify) as typeof adapter.setNotFoundHandler;
   const catalog = new RouteCatalog();
   catalog.attach(fastify);
-  configureFastify(fastify, { participant: runtime.config.participantName, logger: runtime.logger, metrics: runtime.metrics });
+  configureFastify(fastify, { participant: runtime.config.participantName, logger: runtime.logger, metrics: runtime.metrics, catalog });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(runtime, catalog), adapter, { logger: false, bufferLogs: false, bodyParser: false });
   app.useGlobalFilters(new AllExceptionsFilter(runtime.config.participantName, runtime.logger));
   await app.init();

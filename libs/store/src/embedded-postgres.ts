@@ -9,8 +9,10 @@ import { Client } from 'pg';
  * run time) with its data under `<dataDir>/pg`, kept across restarts.
  *
  * Traps handled here: Postgres refuses to run as root (we let the package create a `postgres` system user and give it the
- * data folder); initdb gets `--encoding=UTF8 --no-locale`; and after a SIGKILL of Node the postmaster of the previous run
- * survives, holding `postmaster.pid`, so we stop it before starting a new one.
+ * data folder); initdb gets `--encoding=UTF8 --no-locale`; after a SIGKILL of Node the postmaster of the previous run
+ * survives, holding `postmaster.pid`, so we stop it before starting a new one; and after a SIGKILL of the whole stack
+ * `postmaster.pid` may name a process that only looks alive (see takeOverDataFolder). A start that fails anyway reports
+ * PostgreSQL's own reason.
  */
 export interface EmbeddedPostgresHandle {
   url: string;
@@ -54,6 +56,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
 
   let socketDir = opts.socketDir === undefined ? socketDirFor(pgDir, opts.port) : opts.socketDir;
   const EmbeddedPostgres = await loadEmbeddedPostgres();
+  // What PostgreSQL writes while it starts: its reason, should it refuse.
+  let startOutput: string[] = [];
   const cluster = (socket: string | null) =>
     new EmbeddedPostgres({
       databaseDir: pgDir,
@@ -64,7 +68,11 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
       createPostgresUser: isRoot,
       initdbFlags: ['--encoding=UTF8', '--no-locale'],
       postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socket ?? ''}`, '-c', 'max_connections=200'],
-      onLog: (m: string) => log(m.trim()),
+      onLog: (m: string) => {
+        startOutput.push(...m.split('\n').filter((l) => l.trim() !== ''));
+        if (startOutput.length > 200) startOutput = startOutput.slice(-100);
+        log(m.trim());
+      },
       onError: (e: unknown) => log(String(e)),
     });
   let pg = cluster(socketDir);
@@ -76,16 +84,27 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   }
   const adminUrl = (host: string | null, port: number) =>
     `postgres://postgres:${encodeURIComponent(password)}@${host ? encodeURIComponent(host) : '127.0.0.1'}:${port}/postgres`;
-  const shared = await shareOrStopRunningPostmaster(pgDir, log);
+  const shared = await takeOverDataFolder(pgDir, log);
   if (shared) {
     // Another live process (a running server) owns this cluster: use it, and leave it running when we stop.
     const url = adminUrl(shared.socketDir, shared.port);
     await ensureDatabase(url, 'ledgerline');
     return { url: url.replace(/\/postgres$/, '/ledgerline'), stop: async () => undefined };
   }
-  try {
+  const reasons: string[] = [];
+  const attempt = async () => {
+    startOutput = [];
     try {
       await pg.start();
+    } catch (e) {
+      // The package rejects with nothing when the server exits: the reason is in what the server wrote.
+      reasons.push(startFailure(startOutput, e));
+      throw e;
+    }
+  };
+  try {
+    try {
+      await attempt();
     } catch (e) {
       if (socketDir === null) throw e;
       // A folder that cannot hold a socket (some bind mounts and network file systems cannot) must not stop the
@@ -93,15 +112,10 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
       log(`embedded PostgreSQL did not start with its Unix socket in ${socketDir}; starting it on TCP only`);
       socketDir = null;
       pg = cluster(null);
-      await pg.start();
+      await attempt();
     }
   } catch (e) {
-    throw new Error(
-      `embedded PostgreSQL did not start on port ${opts.port} (data in ${pgDir}). ` +
-        `If another server uses that port, set LEDGER_EMBEDDED_PG_PORT; if a previous run left a server behind, ` +
-        `stop it with: pg_ctl -D ${pgDir} stop (as the postgres user). ${e instanceof Error ? e.message : ''}`,
-      { cause: e },
-    );
+    throw new Error(startFailureMessage([...new Set(reasons)], pgDir, opts.port), { cause: e });
   }
   const url = adminUrl(socketDir, opts.port);
   await ensureDatabase(url, 'ledgerline');
@@ -113,33 +127,144 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
 }
 
 /**
- * A postmaster of this data folder may still be running. If its parent is a live Node process (a running server, or
- * `ledgerctl` next to one), share it: returns its port. If it is an orphan (the Node process that started it was
- * SIGKILLed), ask it to shut down and wait, so that a fresh one can start.
+ * Makes the data folder startable. `postmaster.pid` names the postmaster of the last run; what that PID is now decides:
+ *  - a running postmaster of this folder whose parent is a live Node process (a running server, or `ledgerctl` next to
+ *    one): share it (returns its port and socket folder);
+ *  - a running postmaster of this folder left as an orphan (the Node process that started it was SIGKILLed): ask it to
+ *    shut down and wait;
+ *  - a process that only looks alive: a zombie (the killed postmaster, not yet reaped by its parent) or an unrelated
+ *    process that got the PID since. PostgreSQL takes any existing PID as a running postmaster and refuses to start, so
+ *    the stale file is removed — once no process of the previous run is attached to its shared memory, the check
+ *    PostgreSQL makes itself before it reuses a folder whose postmaster is gone;
+ *  - no process: nothing to do (PostgreSQL removes a stale file itself).
  */
-async function shareOrStopRunningPostmaster(pgDir: string, log: (m: string) => void): Promise<{ port: number; socketDir: string | null } | null> {
+async function takeOverDataFolder(pgDir: string, log: (m: string) => void): Promise<{ port: number; socketDir: string | null } | null> {
   const pidFile = path.join(pgDir, 'postmaster.pid');
-  if (!fs.existsSync(pidFile)) return null;
-  const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
-  const pid = Number(lines[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid) || !isPostmasterOf(pid, pgDir)) {
-    return null; // Postgres itself removes a stale pid file whose process is gone.
+  let lock = readLockFile(pidFile);
+  if (!lock) return null;
+  if (ownerOf(lock.pid, pgDir) === 'ours') {
+    const ppid = parentOf(lock.pid);
+    if (ppid !== null && ppid > 1 && isNodeProcess(ppid)) {
+      // postmaster.pid: pid, data folder, start time, port, first socket directory (empty when it listens on TCP only), …
+      const port = Number(lock.lines[3]);
+      const dir = lock.lines[4]?.trim() ?? '';
+      return { port, socketDir: dir && fs.existsSync(path.join(dir, `.s.PGSQL.${port}`)) ? dir : null };
+    }
+    log(`stopping the PostgreSQL server left running by a previous run (pid ${lock.pid})`);
+    await stopOrphan(lock.pid, pgDir);
+    lock = readLockFile(pidFile); // a postmaster that shut down removed it
+    if (!lock) return null;
   }
-  const ppid = parentOf(pid);
-  if (ppid !== null && ppid > 1 && isNodeProcess(ppid)) {
-    // postmaster.pid: pid, data folder, start time, port, first socket directory (empty when it listens on TCP only), …
-    const port = Number(lines[3]);
-    const dir = lines[4]?.trim() ?? '';
-    return { port, socketDir: dir && fs.existsSync(path.join(dir, `.s.PGSQL.${port}`)) ? dir : null };
-  }
-  log(`stopping the PostgreSQL server left running by a previous run (pid ${pid})`);
-  process.kill(pid, 'SIGINT'); // fast shutdown: roll back open transactions, checkpoint, exit
-  for (let i = 0; i < 150 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
-  if (alive(pid)) {
-    process.kill(pid, 'SIGQUIT');
-    for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+  const owner = ownerOf(lock.pid, pgDir);
+  if (owner === 'zombie' || owner === 'other process') {
+    await untilSharedMemoryReleased(lock, pgDir);
+    log(`removing the stale postmaster.pid of a previous run (pid ${lock.pid} is ${owner === 'zombie' ? 'a zombie' : 'another process now'})`);
+    fs.rmSync(pidFile, { force: true });
   }
   return null;
+}
+
+function readLockFile(pidFile: string): { pid: number; lines: string[] } | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(pidFile, 'utf8');
+  } catch {
+    return null;
+  }
+  const lines = text.split('\n');
+  const pid = Number(lines[0]);
+  return Number.isInteger(pid) && pid > 0 ? { pid, lines } : null; // anything else: PostgreSQL's own checks decide
+}
+
+/**
+ * What a PID of `postmaster.pid` is now. `ours`: a running PostgreSQL process whose working folder is this data folder
+ * (a postmaster works in its data folder), or, where that folder cannot be read, whose command line names it; also any
+ * live PID on a system without /proc. `zombie`: exited, not yet reaped. `other process`: alive but not PostgreSQL, or
+ * PostgreSQL working in another folder. `unknown`: a PostgreSQL process whose folder cannot be told (left alone).
+ */
+type Owner = 'gone' | 'ours' | 'zombie' | 'other process' | 'unknown';
+
+function ownerOf(pid: number, pgDir: string): Owner {
+  if (!alive(pid)) return 'gone';
+  const state = processState(pid);
+  if (state === undefined) return 'ours';
+  if (state === null) return 'gone';
+  if (state === 'Z') return 'zombie';
+  const cmd = readProc(pid, 'cmdline')?.split('\0') ?? null;
+  if (cmd === null) return 'gone';
+  if (!cmd.some((c) => c.includes('postgres'))) return 'other process';
+  try {
+    const cwd = fs.statSync(`/proc/${pid}/cwd`);
+    const dir = fs.statSync(pgDir);
+    return cwd.dev === dir.dev && cwd.ino === dir.ino ? 'ours' : 'other process';
+  } catch {
+    return cmd.includes(pgDir) ? 'ours' : 'unknown';
+  }
+}
+
+/** SIGINT (fast shutdown: roll back, checkpoint, exit), then SIGQUIT; throws if the server is still running after both. */
+async function stopOrphan(pid: number, pgDir: string): Promise<void> {
+  const running = () => ownerOf(pid, pgDir) === 'ours';
+  const signal = (s: NodeJS.Signals) => {
+    try {
+      process.kill(pid, s);
+    } catch {
+      /* gone meanwhile */
+    }
+  };
+  signal('SIGINT');
+  for (let i = 0; i < 150 && running(); i++) await new Promise((r) => setTimeout(r, 100));
+  if (running()) {
+    signal('SIGQUIT');
+    for (let i = 0; i < 50 && running(); i++) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (running()) throw new Error(`the PostgreSQL server left running by a previous run (pid ${pid}) in ${pgDir} did not stop; stop it, then start again`);
+}
+
+/**
+ * Waits (up to 10 s) until no process is attached to the shared memory segment of the previous postmaster: line 7 of
+ * `postmaster.pid` names it (`<key> <id>`, System V), and the postmaster created it. Server processes of a killed
+ * postmaster exit as soon as they notice its death. Without /proc/sysvipc it cannot be told, and nothing is waited for.
+ */
+async function untilSharedMemoryReleased(lock: { pid: number; lines: string[] }, pgDir: string): Promise<void> {
+  const [key, id] = (lock.lines[6] ?? '').trim().split(/\s+/).map(Number);
+  if (!Number.isInteger(key) || !Number.isInteger(id)) return;
+  const attached = (): number => {
+    const table = readFile('/proc/sysvipc/shm');
+    if (table === null) return 0;
+    const [header, ...rows] = table.trim().split('\n').map((r) => r.trim().split(/\s+/));
+    const col = (r: string[], name: string) => Number(r[header.indexOf(name)]);
+    const row = rows.find((r) => col(r, 'shmid') === id && col(r, 'key') === key && col(r, 'cpid') === lock.pid);
+    return row ? col(row, 'nattch') : 0;
+  };
+  for (let i = 0; i < 100 && attached() > 0; i++) await new Promise((r) => setTimeout(r, 100));
+  const n = attached();
+  if (n > 0) {
+    throw new Error(`${n} process(es) of a previous PostgreSQL server (pid ${lock.pid}) still use the shared memory of ${pgDir}; stop them, then start again`);
+  }
+}
+
+/**
+ * The lines of PostgreSQL's output that say why it did not start: its FATAL/PANIC/ERROR lines with their DETAIL/HINT,
+ * and the addresses it could not bind.
+ */
+function startFailure(output: string[], e: unknown): string {
+  const lines = output.map((l) => l.replace(/^\S+ \S+ \S+ \[\d+\] /, '').trim());
+  const reason = lines.filter((l) => /^(FATAL|PANIC|ERROR|DETAIL|HINT):/.test(l) || /^LOG: +could not bind/.test(l));
+  if (reason.length > 0) return reason.join(' ');
+  if (lines.length > 0) return lines.slice(-5).join(' ');
+  return e instanceof Error ? e.message : 'the server exited without a message';
+}
+
+function startFailureMessage(reasons: string[], pgDir: string, port: number): string {
+  const text = reasons.join(' / ').replace(/\.$/, '');
+  let hint = '';
+  if (/could not bind|Address already in use|could not create any TCP\/IP sockets/i.test(text)) {
+    hint = ` Another server uses port ${port}: set LEDGER_EMBEDDED_PG_PORT to a free port.`;
+  } else if (/lock file "postmaster\.pid" already exists/.test(text)) {
+    hint = ` Another PostgreSQL server uses this data folder: stop it (pg_ctl -D ${pgDir} stop, as the postgres user), or set LEDGER_DATA_DIR to another folder.`;
+  }
+  return `embedded PostgreSQL did not start (data in ${pgDir}, port ${port}): ${text}.${hint}`;
 }
 
 /**
@@ -156,38 +281,47 @@ export function socketDirFor(pgDir: string, port: number, platform: NodeJS.Platf
   return pgDir;
 }
 
-function parentOf(pid: number): number | null {
+function readFile(file: string): string | null {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return fs.readFileSync(file, 'utf8');
   } catch {
     return null;
   }
 }
 
-function isNodeProcess(pid: number): boolean {
-  try {
-    return /(^|\/)node(\0|$)/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] + '\0');
-  } catch {
-    return false;
-  }
+function readProc(pid: number, entry: string): string | null {
+  return readFile(`/proc/${pid}/${entry}`);
 }
 
+/** `/proc/<pid>/stat` after the command name: state, ppid, … */
+function statFields(pid: number): string[] | null {
+  const stat = readProc(pid, 'stat');
+  return stat === null ? null : stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** The process state letter (`Z`: zombie); null when the process is gone; undefined on a system without /proc. */
+function processState(pid: number): string | null | undefined {
+  if (!fs.existsSync('/proc/self/stat')) return undefined;
+  return statFields(pid)?.[0] ?? null;
+}
+
+function parentOf(pid: number): number | null {
+  const ppid = statFields(pid)?.[1];
+  return ppid === undefined ? null : Number(ppid);
+}
+
+function isNodeProcess(pid: number): boolean {
+  const cmd = readProc(pid, 'cmdline');
+  return cmd !== null && /(^|\/)node(\0|$)/.test(cmd.split('\0')[0] + '\0');
+}
+
+/** The PID exists (a zombie too: signal 0 reaches it). */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function isPostmasterOf(pid: number, pgDir: string): boolean {
-  try {
-    const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    return cmd.some((c) => c.includes('postgres')) && cmd.includes(pgDir);
-  } catch {
-    return true; // no /proc: trust the pid file
   }
 }
 

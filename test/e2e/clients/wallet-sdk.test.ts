@@ -6,25 +6,27 @@ import { ledgerEnd } from '../../support/external-party';
 
 /**
  * The unmodified @canton-network/wallet-sdk 1.4.0 (ESM, loaded with a dynamic import) against Ledgerline: external party
- * onboarding (generate-topology → sign → allocate → poll GET party → grant rights), prepare, sign, executeAndWait, archive.
+ * onboarding (generate-topology → sign → allocate → poll GET party → grant rights), prepare, sign, executeAndWait, archive,
+ * and the update stream over its WebSocket client (`sdk.events.updates`).
  */
 let ledger: TestLedger;
 let sdk: any;
+const auth = () => ({
+  method: 'self_signed' as const,
+  issuer: 'unsafe-auth',
+  credentials: {
+    clientId: ledger.config.adminUser,
+    clientSecret: TEST_JWT_SECRET,
+    audience: `https://daml.com/jwt/aud/participant/${ledger.participantId}`,
+    scope: '',
+  },
+});
 
 beforeAll(async () => {
   ledger = await startTestLedger();
   const { SDK, CustomLogAdapter } = await import('@canton-network/wallet-sdk');
   sdk = await SDK.create({
-    auth: {
-      method: 'self_signed',
-      issuer: 'unsafe-auth',
-      credentials: {
-        clientId: ledger.config.adminUser,
-        clientSecret: TEST_JWT_SECRET,
-        audience: `https://daml.com/jwt/aud/participant/${ledger.participantId}`,
-        scope: '',
-      },
-    },
+    auth: auth(),
     ledgerClientUrl: ledger.url,
     logAdapter: new CustomLogAdapter(() => undefined),
   });
@@ -83,5 +85,35 @@ describe('wallet-sdk 1.4.0 end to end', () => {
     const again = await sdk.party.external.create(keys.publicKey, { partyHint: 'wallet-alice' }).sign(keys.privateKey).execute();
     expect(again.partyId).toBe(party.partyId);
     expect(await ledgerEnd(ledger)).toBe(start + 3);
+
+    // The update stream over the SDK's own WebSocket client. It joins its base URL (which ends in '/') with '/v2/updates':
+    // the socket opens at ws://host:port//v2/updates, and gets the create and the archive as they were committed.
+    const opened: string[] = [];
+    const { WebSocket: PlatformWebSocket } = await import('undici'); // Node 22's global WebSocket; Node 20 has none
+    const previous = globalThis.WebSocket;
+    globalThis.WebSocket = class extends PlatformWebSocket {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        opened.push(String(url));
+        super(url, protocols);
+      }
+    } as typeof globalThis.WebSocket;
+    try {
+      const withEvents = await sdk.extend({ events: { websocketURL: ledger.url.replace(/^http/, 'ws'), auth: auth() } });
+      const seen: any[] = [];
+      for await (const message of withEvents.events.updates({ partyId: party.partyId, templateIds: ['#memo-pkg:Main:Memo'], beginOffset: start })) {
+        if (message.update?.Transaction) seen.push(message.update.Transaction.value);
+        if (seen.length === 2) break; // the stream tails: leaving the loop closes the socket
+      }
+      expect(opened).toEqual([`${ledger.url.replace(/^http/, 'ws')}//v2/updates`]);
+      expect(seen.map((t) => [t.updateId, t.offset])).toEqual([
+        [created.updateId, start + 2],
+        [archived.updateId, start + 3],
+      ]);
+      expect(Object.keys(seen[0].events[0])).toEqual(['CreatedEvent']);
+      expect(seen[0].events[0].CreatedEvent).toMatchObject({ contractId, templateId: expect.stringMatching(/:Main:Memo$/), createArgument: { owner: party.partyId, text: 'hello' } });
+      expect(Object.keys(seen[1].events[0])).toEqual(['ArchivedEvent']);
+    } finally {
+      globalThis.WebSocket = previous;
+    }
   }, 60_000);
 });

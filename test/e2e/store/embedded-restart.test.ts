@@ -8,7 +8,9 @@ import { callJson, ensureBuilt, freePort, LEDGERCTL_MAIN, ROOT, startServerProce
 
 /**
  * `npm start` with no DATABASE_URL: the embedded PostgreSQL keeps users, the generated JWT secret and the ledger end across
- * a graceful restart and across a SIGKILL of Node (which leaves the postmaster running: the next start stops it itself).
+ * a graceful restart, across a SIGKILL of Node (which leaves the postmaster running: the next start stops it itself), and
+ * across a SIGKILL of Node and its postmaster together. That a postmaster.pid naming a zombie does not stop a start is
+ * tested deterministically in test/integration/store/embedded-start.test.ts.
  */
 let dataDir: string;
 let env: Record<string, string>;
@@ -33,12 +35,18 @@ function postmasterPid(): number | null {
   }
 }
 
+/** The process runs: it exists and is not a zombie (an exited process its parent has not reaped yet). */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return !fs.existsSync('/proc/self/stat');
   }
 }
 
@@ -92,15 +100,29 @@ describe('restart persistence on the embedded PostgreSQL', () => {
 
     // …and the next start stops it and starts afresh, with every write intact.
     const third = await startServerProcess(env);
+    const postmaster = postmasterPid();
     try {
       expect(alive(orphan!)).toBe(false);
-      expect(postmasterPid()).not.toBe(orphan);
+      expect(postmaster).not.toBe(orphan);
       expect((await callJson(third.url, 'GET', '/v2/users/persist-me', token)).status).toBe(200);
       expect((await callJson(third.url, 'GET', '/v2/state/ledger-end', token)).json).toEqual({ offset: 3 });
       expect((await callJson(third.url, 'POST', '/v2/users', token, { user: { id: 'after-kill' } })).status).toBe(200);
       expect(ledgerctl('participant-id')).toBe(participant);
     } finally {
-      expect(await third.stop('SIGTERM')).toBe(0);
+      // SIGKILL the whole stack: Node and its postmaster at once (postmaster.pid stays, naming a dead or zombie process).
+      process.kill(postmaster!, 'SIGKILL');
+      expect(await third.stop('SIGKILL')).toBe('SIGKILL');
+    }
+    expect(postmasterPid()).toBe(postmaster);
+
+    // The next start works the first time, with every write intact.
+    const fourth = await startServerProcess(env);
+    try {
+      expect(postmasterPid()).not.toBe(postmaster);
+      expect((await callJson(fourth.url, 'GET', '/v2/users/after-kill', token)).status).toBe(200);
+      expect((await callJson(fourth.url, 'GET', '/v2/state/ledger-end', token)).json).toEqual({ offset: 3 });
+    } finally {
+      expect(await fourth.stop('SIGTERM')).toBe(0);
     }
     expect(postmasterPid()).toBeNull();
   });

@@ -477,6 +477,38 @@ describe('update list validation (JsUpdateService, UpdateServiceRequestValidator
     expect((await flats(legacy(ALICE, {}, { beginExclusive: 12, endInclusive: 3 }), 'alice-reader')).json.code).toBe('OFFSET_AFTER_LEDGER_END');
   });
 
+  it('a filter or format naming no party is authorized for any user, then rejected by the format check (400, not 403)', async () => {
+    const empty = `${IA}filtersByParty and filtersForAnyParty cannot be empty simultaneously`;
+    const acsDelta = { eventFormat: { filtersByParty: {} }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' };
+    const noParty = [
+      { beginExclusive: 0, endInclusive: 11, filter: { filtersByParty: {} } },
+      { beginExclusive: 0, endInclusive: 11, filter: {} },
+      { beginExclusive: 0, endInclusive: 11, filter: { filtersByParty: {} }, verbose: true },
+      format({ includeTransactions: acsDelta }),
+      format({ includeReassignments: { filtersByParty: {} } }),
+    ];
+    for (const body of noParty) {
+      for (const path of ['/v2/updates/flats', '/v2/updates']) {
+        for (const as of ['alice-reader', 'nobody']) expectError(await ledger.call('POST', path, body, { as }), 400, 'INVALID_ARGUMENT', empty, 8);
+      }
+    }
+    // The WebSocket channels answer the same, as their one JsCantonError frame.
+    const nobody = await ledger.token('nobody');
+    for (const path of ['/v2/updates', '/v2/updates/flats']) {
+      for (const body of [noParty[0], noParty[3]]) {
+        const r = await wsCollect(ledger.url, path, nobody, body);
+        expect(r.messages).toHaveLength(1);
+        expect(r.messages[0]).toMatchObject({ code: 'INVALID_ARGUMENT', cause: empty, errorCategory: 8 });
+      }
+    }
+    // transaction-by-id: a transactionFormat naming no party passes authorization and the id check, then fails the format.
+    const byId = await ledger.call('POST', '/v2/updates/transaction-by-id', { updateId: idAt(1), transactionFormat: acsDelta }, { as: 'nobody' });
+    expectError(byId, 400, 'INVALID_ARGUMENT', empty, 8);
+    // A party the user may not read is still refused first, and filtersForAnyParty still needs ReadAsAnyParty.
+    expect((await flats({ ...noParty[0], filter: { filtersByParty: { [BOB]: {} } } }, 'alice-reader')).status).toBe(403);
+    expect((await flats({ ...noParty[0], filter: { filtersByParty: {}, filtersForAnyParty: {} } }, 'alice-reader')).status).toBe(403);
+  });
+
   it('event formats: empty filters, unspecified shape, package-id templates, malformed identifiers and enums, bad party ids', async () => {
     expectError(
       await flats(format({ includeTransactions: { eventFormat: { filtersByParty: {} }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } }), 'any-reader'),

@@ -7,7 +7,8 @@ import { startTestLedger, TEST_JWT_SECRET, type TestLedger } from '../../support
 
 /**
  * Property-based fuzzing of every endpoint the server itself documents (GET /docs/openapi): mutated bodies, query
- * strings, path parameters, headers and tokens. Every answer must be a 4xx JsCantonError or the 400 text/plain decode
+ * strings, path parameters (malformed percent-encoding included), empty path segments, methods, headers and tokens.
+ * Every answer must be a 4xx JsCantonError or the 400 text/plain decode
  * error (or a 2xx for inputs that happen to be valid) — never a 5xx, never a hang — and afterwards the projections must
  * still equal a replay of the log. Runs per operation: FUZZ_RUNS (default 25).
  */
@@ -165,19 +166,27 @@ describe('fuzzing every documented endpoint', () => {
       await fc.assert(
         fc.asyncProperty(
           nasty,
-          fc.string({ maxLength: 300 }),
+          // A path parameter as a client would encode it, or a malformed percent-encoding no client should send.
+          fc.oneof(
+            fc.string({ maxLength: 300 }).map((p) => encodeURIComponent(p || 'p')),
+            fc.constantFrom('%ZZ', '%', 'a%2', '%E0%A4%A', '%C0%AF', '%00', '%2F', '..', '%2e%2e'),
+          ),
           fc.dictionary(fc.constantFrom('limit', 'pageSize', 'pageToken', 'stream_idle_timeout_ms', 'parties', 'identity-provider-id', 'filter-party'), fc.oneof(fc.string(), fc.constantFrom('-1', '9223372036854775808', '1e3', '0', '200', '%zz'))),
           fc.constantFrom('admin', 'admin', 'admin', 'user', 'none', 'expired', 'badsig', 'alg-none', 'garbage'),
           fc.constantFrom('json', 'json', 'json', 'truncated', 'invalid-utf8', 'empty', 'oversized'),
           fc.constantFrom<string | undefined>(undefined, 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'),
           fc.integer(),
-          async (replacement, pathParam, query, auth, bodyKind, contentType, seed) => {
+          // Empty path segments (ignored, as by the reference's router), and now and then a method the path does not serve.
+          fc.constantFrom('', '', '', '/', '//'),
+          fc.constantFrom<string | null>(null, null, null, null, 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
+          async (replacement, pathParam, query, auth, bodyKind, contentType, seed, slashes, otherMethod) => {
             let s = seed;
             const rng = () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-            const path = op.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(pathParam || 'p'));
+            const path = slashes + op.path.replace(/\{[^}]+\}/g, () => pathParam).replace(/\//g, () => (rng() < 0.1 ? '//' : '/'));
+            const method = otherMethod ?? op.method;
             const qs = new URLSearchParams(query).toString();
             const json = JSON.stringify(mutate(base, rng, replacement)) ?? 'null';
-            let body: Buffer | string | undefined = op.method === 'GET' || op.method === 'DELETE' ? undefined : json;
+            let body: Buffer | string | undefined = method === 'GET' || method === 'DELETE' ? undefined : json;
             if (body !== undefined) {
               if (bodyKind === 'truncated') body = json.slice(0, Math.max(1, Math.floor(json.length / 2)));
               else if (bodyKind === 'invalid-utf8') body = Buffer.concat([Buffer.from(json.slice(0, -1)), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}')]);
@@ -189,10 +198,10 @@ describe('fuzzing every documented endpoint', () => {
             if (token !== null) headers.authorization = `Bearer ${token}`;
             if (contentType) headers['content-type'] = contentType;
             tried++;
-            const res = await fetch(`${ledger.url}${path}${qs ? `?${qs}` : ''}`, { method: op.method, headers, body, signal: AbortSignal.timeout(15_000) });
+            const res = await fetch(`${ledger.url}${path}${qs ? `?${qs}` : ''}`, { method, headers, body, signal: AbortSignal.timeout(15_000) });
             const text = await res.text();
-            if (res.status < 300 && op.method !== 'GET') successes.push(`${op.method} ${op.path}`);
-            checkAnswer(res.status, res.headers.get('content-type'), text, `${op.method} ${path}?${qs} [${auth}/${bodyKind}]`);
+            if (res.status < 300 && method !== 'GET') successes.push(`${method} ${op.path}`);
+            checkAnswer(res.status, res.headers.get('content-type'), text, `${method} ${path}?${qs} [${auth}/${bodyKind}]`);
           },
         ),
         { numRuns: RUNS },

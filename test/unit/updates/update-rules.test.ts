@@ -7,6 +7,7 @@ import {
   isLedgerError,
   resolveTransactionByIdFormat,
   resolveUpdateFormat,
+  validateUpdateFormat,
   validateUpdateId,
   validateUpdatesRequest,
   type Claims,
@@ -46,6 +47,15 @@ describe('legacy filter/verbose versus updateFormat (JsUpdateService; defaults a
     expect(uf.includeReassignments).toEqual(uf.includeTransactions?.eventFormat);
     expect(uf.includeTopologyEvents).toEqual({ includeParticipantAuthorizationEvents: { parties: [A, B] } });
     expect(resolveUpdateFormat({ filter: { filtersForAnyParty: {} } }).includeTopologyEvents?.includeParticipantAuthorizationEvents?.parties).toEqual([]);
+  });
+  it('a legacy filter naming no party asks for no topology events: authorized for anyone, then rejected by the format check', () => {
+    const nobody: Claims = { userId: 'nobody', identityProviderId: '', rights: [] };
+    for (const filter of [{ filtersByParty: {} }, {}, { filtersByParty: null }]) {
+      const uf = resolveUpdateFormat({ filter });
+      expect(uf.includeTopologyEvents).toBeUndefined();
+      expect(codeOf(() => authorizeUpdateFormat(nobody, uf))).toBe('OK');
+      expect(causeOf(() => validateUpdateFormat(uf))).toBe('The submitted request has invalid arguments: filtersByParty and filtersForAnyParty cannot be empty simultaneously');
+    }
   });
   it('rejects both, verbose with a format, and neither; passes a format through', () => {
     expect(causeOf(() => resolveUpdateFormat({ filter: {}, updateFormat: acs([A]) }))).toMatch(/Both update_format and filter are set/);

@@ -24,5 +24,11 @@ export function sendError(reply: FastifyReply, req: FastifyRequest, exception: u
   const res = toErrorResponse(exception, { traceId, participant });
   logger[res.logged.level]({ traceId, method: req.method, url: req.url, status: res.status, reason: res.logged.reason, stack: res.logged.stack }, 'request failed');
   if (reply.sent) return;
+  if (req.raw.headers.upgrade !== undefined && req.raw.headers.connection?.toLowerCase().includes('upgrade')) {
+    // A refused upgrade: its socket belongs to no HTTP connection any more (Node handed it over), so nothing would close
+    // it after the answer. Close it once the answer is out.
+    void reply.header('connection', 'close');
+    reply.raw.once('finish', () => req.raw.socket.end());
+  }
   void reply.status(res.status).header('content-type', res.contentType).send(res.body);
 }

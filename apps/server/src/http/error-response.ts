@@ -33,6 +33,8 @@ function fromFramework(e: { code?: string; statusCode?: number; message?: string
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_ASYNC_CONSTRAINT':
       return httpError('INVALID_ARGUMENT', `Malformed URL: ${e.message ?? ''}`, 400);
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return httpError('URI_TOO_LONG', 'A path parameter exceeds the length limit of this participant', 414);
   }
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return httpError(e.statusCode === 404 ? 'NOT_FOUND' : 'INVALID_ARGUMENT', e.message ?? 'Bad request', e.statusCode);

@@ -1,8 +1,12 @@
 import { randomFillSync } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { DecodeError } from '@ledgerline/wire';
 import type { HttpMetrics } from '../infrastructure/metrics';
+import { sendError } from './all-exceptions.filter';
+import { clientErrorHandler, expectationFailedHandler, requestGuard, routeMissHandler, withoutEmptySegments, type FrameworkErrorContext } from './framework-errors';
+import type { RouteCatalog } from './route-catalog';
 
 /**
  * Random bytes for fresh trace ids, drawn from the CSPRNG 4 KiB at a time: one `randomBytes(16)` per request was ~3 % of
@@ -29,10 +33,38 @@ export function traceIdOf(headers: Record<string, string | string[] | undefined>
 }
 
 /**
- * Fastify-level behaviour that real clients need: JSON bodies accepted whatever the Content-Type (core-ledger-client sends
- * none), framework errors rendered like ours, and metrics per route.
+ * The Fastify server options that shape what reaches a route and how the framework's own rejections are answered: empty
+ * path segments ignored (`//v2/updates` is `/v2/updates`), a malformed URL, an over-long path parameter, a request Node's
+ * parser refuses (bad syntax, oversized headers, timeouts) and a request without a Host header all leave as JsCantonError.
  */
-export function configureFastify(app: FastifyInstance, opts: { participant: string; logger: Logger; metrics: HttpMetrics }): void {
+export function fastifyServerOptions(opts: { participant: string; logger: Logger }) {
+  const ctx: FrameworkErrorContext = { ...opts, traceId: traceIdOf };
+  return {
+    rewriteUrl: (req: IncomingMessage) => withoutEmptySegments(req.url ?? '/'),
+    frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => sendError(reply, req, err, opts.participant, opts.logger),
+    clientErrorHandler: clientErrorHandler(ctx),
+    // Node would answer a missing Host header with an empty 400 by itself; requestGuard answers it instead.
+    http: { requireHostHeader: false },
+    // Fastify's own 503 while closing is not a JsCantonError; requestGuard answers those requests instead.
+    return503OnClosing: false,
+  };
+}
+
+/**
+ * Fastify-level behaviour that real clients need: JSON bodies accepted whatever the Content-Type (core-ledger-client sends
+ * none), framework errors rendered like ours (unknown routes and methods, unsupported expectations, requests during
+ * shutdown), and metrics per route. Runs before Nest registers its routes.
+ */
+export function configureFastify(app: FastifyInstance, opts: { participant: string; logger: Logger; metrics: HttpMetrics; catalog: RouteCatalog }): void {
+  const ctx: FrameworkErrorContext = { participant: opts.participant, logger: opts.logger, traceId: traceIdOf };
+  const guard = requestGuard(ctx);
+  app.addHook('onRequest', guard.onRequest);
+  app.addHook('preClose', (done) => {
+    guard.closing();
+    done();
+  });
+  app.setNotFoundHandler(routeMissHandler(opts.catalog, ctx));
+  app.server.on('checkExpectation', expectationFailedHandler(ctx));
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req: FastifyRequest, body: string | Buffer, done: (e: Error | null, v?: unknown) => void) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');

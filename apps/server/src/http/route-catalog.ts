@@ -16,10 +16,22 @@ export class RouteCatalog {
   attach(app: FastifyInstance): void {
     app.addHook('onRoute', (r) => {
       for (const m of Array.isArray(r.method) ? r.method : [r.method]) {
-        if (m === 'HEAD' || r.url === '*') continue;
+        if (m === 'HEAD' || r.url === '*' || r.url === '/*') continue;
         this.routes.push({ method: m.toLowerCase(), url: r.url, schema: r.schema });
       }
     });
+  }
+
+  /**
+   * The methods served at a concrete path (`HEAD` wherever `GET` is), for the `Allow` header of a 405. A `:param`
+   * segment matches any one non-empty segment, `*` the rest of the path; static segments compare percent-decoded.
+   */
+  methodsAt(path: string): string[] {
+    const segments = path.split('/').filter((s) => s !== '').map(decodeSegment);
+    const methods = new Set<string>();
+    for (const r of this.routes) if (matches(r.url, segments)) methods.add(r.method.toUpperCase());
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods].sort();
   }
 
   openApi(version: string): Record<string, unknown> {
@@ -67,4 +79,23 @@ export class RouteCatalog {
       },
     };
   }
+}
+
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function matches(pattern: string, segments: string[]): boolean {
+  const parts = pattern.split('/').filter((s) => s !== '');
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i] === '*') return true;
+    if (i >= segments.length) return false;
+    if (parts[i].startsWith(':')) continue;
+    if (parts[i] !== segments[i]) return false;
+  }
+  return parts.length === segments.length;
 }

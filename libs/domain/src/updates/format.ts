@@ -81,12 +81,14 @@ export function resolveUpdateFormat(req: GetUpdatesRequest): UpdateFormat {
     filtersForAnyParty: filter.filtersForAnyParty ?? null,
     verbose: req.verbose ?? false,
   };
-  const namedParties = filter.filtersForAnyParty ? [] : Object.keys(filter.filtersByParty ?? {});
-  return {
-    includeTransactions: { eventFormat, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' },
-    includeReassignments: eventFormat,
-    includeTopologyEvents: { includeParticipantAuthorizationEvents: { parties: namedParties } },
-  };
+  const namedParties = Object.keys(filter.filtersByParty ?? {});
+  const resolved: UpdateFormat = { includeTransactions: { eventFormat, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' }, includeReassignments: eventFormat };
+  // An empty party list means all parties. A filter that names no party (and has no filtersForAnyParty) gets no topology
+  // events: the request is authorized against the parties it names (none, so any user may send it) and then fails
+  // the format check (filtersByParty and filtersForAnyParty empty), rather than asking for every party's events.
+  if (filter.filtersForAnyParty) resolved.includeTopologyEvents = { includeParticipantAuthorizationEvents: { parties: [] } };
+  else if (namedParties.length > 0) resolved.includeTopologyEvents = { includeParticipantAuthorizationEvents: { parties: namedParties } };
+  return resolved;
 }
 
 const REQUESTING = 'Please use either backwards compatible arguments (requesting_parties) or transaction_format';

@@ -9,6 +9,8 @@ import { httpError, isLedgerError, type Claims } from '@ledgerline/domain';
 import { DecodeError, decodeGetUpdatesRequest, getUpdatesRequestSchema, renderError } from '@ledgerline/wire';
 import { sendError } from '../../http/all-exceptions.filter';
 import { toErrorResponse, validationToDecodeError } from '../../http/error-response';
+import { traceIdOf } from '../../http/fastify-setup';
+import { webSocketHandshakeErrorHandler } from '../../http/framework-errors';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { StreamLimiter } from './stream-limiter';
 import { IDLE, UpdatesReader, type UpdateStream } from './update-stream';
@@ -47,6 +49,9 @@ export class UpdatesWebSocket implements OnModuleInit {
       },
     });
     void fastify.register(async (scope) => {
+      // A handshake ws refuses (no key, unsupported version, …) is answered as a JsCantonError, not ws's text/html.
+      const { participantName: participant } = this.runtime.config;
+      scope.websocketServer.on('wsClientError', webSocketHandshakeErrorHandler({ participant, logger: this.runtime.logger, traceId: traceIdOf }));
       for (const url of ['/v2/updates', '/v2/updates/flats']) {
         scope.route({
           method: 'GET',
