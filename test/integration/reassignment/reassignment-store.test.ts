@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { contractIdFromSeed } from '../../../libs/canton/src';
 import type { Claims, StoredReassignment } from '../../../libs/domain/src';
-import { dumpProjections, EventStore, rebuildProjections, ReassignmentsRepository, type Database } from '../../../libs/store/src';
+import { dumpProjections, EventStore, rebuildProjections, type Database } from '../../../libs/store/src';
 import { ParticipantIdentity } from '../../../apps/server/src/infrastructure/participant-identity';
 import { ReassignmentSettings } from '../../../apps/server/src/modules/reassignment/commands/reassignment-settings';
 import { SubmitReassignmentCommand, type ReassignmentRequestBody } from '../../../apps/server/src/modules/reassignment/commands/submit-reassignment.command';
@@ -21,7 +21,7 @@ let database: Database;
 let store: EventStore;
 let store2: EventStore;
 let identity: ParticipantIdentity;
-const handler = (settings = new ReassignmentSettings(60_000, 3600), s = store) => new SubmitReassignmentHandler(s, new ReassignmentsRepository(), identity, settings);
+const handler = (settings = new ReassignmentSettings(60_000, 3600), s = store) => new SubmitReassignmentHandler(s, identity, settings);
 let main: SubmitReassignmentHandler;
 let n = 0;
 

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
-import { dumpProjections, EventStore, type BatchInfo, partyUpdateStateLoader, rebuildProjections, type Database, type PartyUpdateKey, type StateLoader } from '../../../libs/store/src';
+import { changes, dumpProjections, EventStore, partyUpdateDecider, rebuildProjections, type BatchInfo, type Database, type Decider } from '../../../libs/store/src';
 import {
   decideCreateUser,
   decideDeleteUser,
   decideGrantRights,
   decideRevokeRights,
-  decideUpdatePartyDetails,
   validateUpdatePartyDetails,
+  type CommittedEvent,
   type NewEvent,
-  type PartyUpdateState,
 } from '../../../libs/domain/src';
 import { UsersRepository } from '../../../libs/store/src';
 import { openTestDatabase } from '../../support/database';
@@ -122,23 +121,20 @@ describe('event store', () => {
     const infos: BatchInfo[] = [];
     const store = new EventStore(database.db, { participantId: 'p1', onBatch: (i) => infos.push(i) });
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    const slowLoader: StateLoader<string, number> = {
+    const slow: Decider<string, { id: string }, number, CommittedEvent[]> = {
       name: 'slow',
+      key: (id) => ({ id }),
+      conflicts: { id: changes('phase') },
       load: async (_db, keys) => {
         await sleep(40);
         return keys.map(() => 0);
       },
-    };
-    await store.decide({
-      loader: slowLoader,
-      key: 'k',
-      reads: ['phase:k'],
-      writes: ['phase:k'],
-      decide: async (_state, tx) => {
+      decide: async (_state, _id, tx) => {
         await sleep(60);
         return tx.append([update(1)]);
       },
-    });
+    };
+    await store.decide(slow, 'k');
     // onBatch follows the works' answers
     await vi.waitFor(() => expect(infos).toHaveLength(1));
     const { phases, durationMs } = infos[0];
@@ -233,29 +229,21 @@ describe('event store', () => {
     });
     await store.append([allocated(p1), allocated(p2)]);
     const loads: string[][] = [];
-    const loader: StateLoader<PartyUpdateKey, PartyUpdateState> = {
-      name: 'counting',
+    // The party-update decider, counting its loads.
+    const counting: typeof partyUpdateDecider = {
+      ...partyUpdateDecider,
       load: (db, keys) => {
         loads.push(keys.map((k) => k.party));
-        return partyUpdateStateLoader.load(db, keys);
+        return partyUpdateDecider.load(db, keys);
       },
     };
-    const patch = (party: string, key: string, version: string) =>
-      store.decide({
-        loader,
-        key: { party, identityProviderId: '' },
-        reads: [`party:${party}`],
-        writes: [`party:${party}`],
-        decide: async (state, tx) => {
-          const request = validateUpdatePartyDetails(
-            { partyDetails: { party, isLocal: true, identityProviderId: '', localMetadata: { resourceVersion: version, annotations: { [key]: 'x' } } }, updateMask: { paths: ['local_metadata.annotations'] } },
-            '',
-          );
-          const d = decideUpdatePartyDetails(state, request);
-          await tx.append(d.events);
-          return d.record.resourceVersion;
-        },
-      });
+    const patch = async (party: string, key: string, version: string) => {
+      const request = validateUpdatePartyDetails(
+        { partyDetails: { party, isLocal: true, identityProviderId: '', localMetadata: { resourceVersion: version, annotations: { [key]: 'x' } } }, updateMask: { paths: ['local_metadata.annotations'] } },
+        '',
+      );
+      return (await store.decide(counting, request)).resourceVersion;
+    };
     const versions = async (tx: { db: typeof database.db }) =>
       (await sql<{ party: string; v: string }>`SELECT party, resource_version AS v FROM party_details WHERE party IN (${p1}, ${p2}) ORDER BY party`.execute(tx.db)).rows.map((r) => Number(r.v));
     // The first work commits alone; the rest queue meanwhile and form the next batch.

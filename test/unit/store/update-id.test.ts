@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { updateIdFor } from '../../../libs/store/src/event-store';
+import { updateIdFor } from '../../../libs/store/src';
 
 describe('updateIdFor', () => {
   it('is 1220 + SHA-256 over participant, offset, record time and payload, NUL-separated, in UTF-8', () => {
