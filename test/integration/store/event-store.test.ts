@@ -72,24 +72,27 @@ describe('event store', () => {
     expect(new Set(ids.rows.map((r) => r.update_id)).size).toBe(5000);
   });
 
-  it('a rejected work in a batch does not affect the others; a work that throws after appending leaves nothing behind', async () => {
-    const store = new EventStore(database.db, { participantId: 'p1' });
+  it.each(['batched', 'reference'] as const)('%s writer: a rejected work does not affect the others; a work that throws after appending leaves nothing behind', async (writer) => {
+    const store = new EventStore(database.db, { participantId: 'p1', writer });
     const users = new UsersRepository();
-    const mk = (id: string) => ({ id, primaryParty: '', isDeactivated: false, annotations: {}, identityProviderId: '' });
+    const mk = (id: string) => ({ id: `${writer}-${id}`, primaryParty: '', isDeactivated: false, annotations: {}, identityProviderId: '' });
+    const create = (id: string) => store.execute(async (tx) => tx.append(decideCreateUser(await users.state(tx.db, mk(id).id), mk(id), [])));
     const results = await Promise.allSettled([
-      store.execute(async (tx) => tx.append(decideCreateUser(await users.state(tx.db, 'u1'), mk('u1'), []))),
-      store.execute(async (tx) => tx.append(decideCreateUser(await users.state(tx.db, 'u1'), mk('u1'), []))), // duplicate → rejected
+      create('u1'),
+      create('u1'), // duplicate → rejected
       store.execute(async (tx) => {
-        await tx.append(decideCreateUser(await users.state(tx.db, 'u2'), mk('u2'), []));
+        await tx.append(decideCreateUser(await users.state(tx.db, mk('u2').id), mk('u2'), []));
         throw new Error('boom after append');
       }),
-      store.execute(async (tx) => tx.append(decideCreateUser(await users.state(tx.db, 'u3'), mk('u3'), []))),
+      create('u3'),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason.code).toBe('USER_ALREADY_EXISTS');
-    expect(await users.get(database.db, 'u1')).not.toBeNull();
-    expect(await users.get(database.db, 'u2')).toBeNull();
-    expect(await users.get(database.db, 'u3')).not.toBeNull();
+    expect((results[2] as PromiseRejectedResult).reason.code).toBe('SERVICE_NOT_RUNNING');
+    expect(await users.get(database.db, mk('u1').id)).not.toBeNull();
+    expect(await users.get(database.db, mk('u2').id)).toBeNull();
+    expect(await users.get(database.db, mk('u3').id)).not.toBeNull();
+    await store.close();
   });
 
   it('linger: while a batch commits, works that arrive within lingerMs join the next batch; an idle store does not wait', async () => {
