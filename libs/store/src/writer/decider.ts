@@ -65,24 +65,25 @@ export interface Conflicts {
 
 /** The conflict keys of `key`. */
 export function conflictsOf<K>(conflicts: KeyConflicts<K>, key: K): Conflicts {
-  const reads: string[] = [];
-  const writes: string[] = [];
-  const add = <V>(c: FieldConflict<V>, value: V) => {
-    const ids = c.ids(value);
-    if (typeof ids === 'string') push(c, ids);
-    else for (const id of ids) push(c, id);
-  };
-  const push = <V>(c: FieldConflict<V>, id: string) => {
-    const k = `${c.namespace}:${id}`;
-    reads.push(k);
-    if (c.access === 'changes') writes.push(k);
-  };
+  const out = { reads: [] as string[], writes: [] as string[] };
   for (const field in conflicts) {
     const spec: FieldConflict<K[typeof field]> | readonly FieldConflict<K[typeof field]>[] = conflicts[field];
-    if (isList(spec)) for (const c of spec) add(c, key[field]);
-    else add(spec, key[field]);
+    if (isList(spec)) for (const c of spec) collect(c, key[field], out);
+    else collect(spec, key[field], out);
   }
-  return { reads, writes };
+  return out;
+}
+
+function collect<V>(c: FieldConflict<V>, value: V, out: { reads: string[]; writes: string[] }): void {
+  const ids = c.ids(value);
+  if (typeof ids === 'string') add(c, ids, out);
+  else for (const id of ids) add(c, id, out);
+}
+
+function add(c: FieldConflict<never>, id: string, out: { reads: string[]; writes: string[] }): void {
+  const k = `${c.namespace}:${id}`;
+  out.reads.push(k);
+  if (c.access === 'changes') out.writes.push(k);
 }
 
 const isList = <T>(v: T | readonly T[]): v is readonly T[] => Array.isArray(v);
