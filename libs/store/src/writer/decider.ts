@@ -1,6 +1,11 @@
 import type { Kysely } from 'kysely';
+import type { CommittedEvent, NewEvent } from '@ledgerline/domain';
 import type { DB } from '../schema';
-import type { WriteTx } from './writer';
+
+/** What a decision may do in its transaction: append its events (see WriteTx). */
+export interface Appender {
+  append(events: NewEvent[]): Promise<CommittedEvent[]>;
+}
 
 /**
  * A command's write path as one object: the key its state is looked up by, the SQL that loads that state for many keys
@@ -21,7 +26,7 @@ export interface Decider<C, K, S, R> {
   /** The state of each key, in the order of `keys` (one statement for all of them). */
   load(db: Kysely<DB>, keys: readonly K[]): Promise<S[]>;
   /** Checks the command against its state, then appends its events (decide, then append). */
-  decide(state: S, command: C, tx: Pick<WriteTx, 'append'>): Promise<R>;
+  decide(state: S, command: C, tx: Appender): Promise<R>;
 }
 
 /** How one field of a key names state: conflict keys `<namespace>:<id>`, one per id the field holds. */

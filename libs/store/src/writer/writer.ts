@@ -3,10 +3,10 @@ import type { Kysely } from 'kysely';
 import { isLedgerError, transientFailure, type CommittedEvent, type LedgerError, type NewEvent } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { isDatabaseUnavailable } from '../database';
-import type { Decider } from './decider';
+import type { Appender, Decider } from './decider';
 
 /** What a unit of work sees: its transaction (reads see earlier works of the same transaction) and `append`. */
-export interface WriteTx {
+export interface WriteTx extends Appender {
   readonly db: Kysely<DB>;
   /**
    * The ledger end as this work sees it: with every update appended before it in its transaction (the `ledger_head` row
