@@ -36,8 +36,14 @@ export class ReferenceWriter implements LedgerWriter {
   }
 
   decide<C, K, S, R>(decider: Decider<C, K, S, R>, command: C): Promise<R> {
+    let key: K;
+    try {
+      key = decider.key(command);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return this.execute(async (tx) => {
-      const [state] = await decider.load(tx.db, [decider.key(command)]);
+      const [state] = await decider.load(tx.db, [key]);
       return decider.decide(state, command, tx);
     });
   }
