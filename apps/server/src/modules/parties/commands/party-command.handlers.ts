@@ -5,7 +5,6 @@ import {
   authorizeUpdatePartyDetails,
   checkPathMatchesBody,
   decideAllocateParty,
-  decideUpdatePartyDetails,
   generatedPartyHint,
   localPartyId,
   validateAllocatePartyRequest,
