@@ -44,6 +44,8 @@ export interface LedgerConfig {
    */
   workers: number;
   logLevel: string;
+  /** The event log's writer (LEDGER_WRITER): 'batched' (group commit, default) or 'reference' (one transaction per work). */
+  writer: 'batched' | 'reference';
   /** Most works committed per database transaction (group commit). */
   appendBatchMax: number;
   /** While a batch commits, how long (ms) the next one waits for more works to join it (group commit under load). */
@@ -129,6 +131,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     else problems.push(`LEDGER_WORKERS must be auto or an integer between 1 and 64 (got '${workersRaw}')`);
   }
 
+  const writer = str('LEDGER_WRITER') ?? 'batched';
+  if (writer !== 'batched' && writer !== 'reference') problems.push(`LEDGER_WRITER must be batched or reference (got '${writer}')`);
+
   const config: LedgerConfig = {
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     host: str('HOST') ?? '0.0.0.0',
@@ -154,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dbPoolSize: int('LEDGER_DB_POOL_SIZE', 10, 2, 500),
     workers,
     logLevel,
+    writer: writer === 'reference' ? 'reference' : 'batched',
     appendBatchMax: int('LEDGER_APPEND_BATCH_MAX', 256, 1, 10_000),
     appendBatchLingerMs: int('LEDGER_APPEND_BATCH_LINGER_MS', 1, 0, 1_000),
     maxSelfAllocatedParties: int('LEDGER_MAX_SELF_ALLOCATED_PARTIES', 0, 0, 1_000_000),

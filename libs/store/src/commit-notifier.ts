@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Client } from 'pg';
-import { COMMIT_CHANNEL } from './event-store';
+import { COMMIT_CHANNEL } from './writer';
 
 /**
  * Wakes readers when the ledger end moves: in-process commits arrive through the EventStore's emitter, commits of other

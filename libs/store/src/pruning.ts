@@ -1,5 +1,5 @@
 import { decidePrune } from '@ledgerline/domain';
-import type { EventStore } from './event-store';
+import type { LedgerWriter } from './writer';
 import { LedgerUpdatesRepository } from './repositories/ledger-updates.repository';
 
 /**
@@ -7,11 +7,12 @@ import { LedgerUpdatesRepository } from './repositories/ledger-updates.repositor
  * the write transaction, decides, appends 'LedgerPruned' (its projection deletes the rows). Returns the pruning offset
  * in force afterwards. Shared by the admin endpoint and `ledgerctl prune`.
  */
-export async function pruneLedger(store: EventStore, upTo: number): Promise<number> {
+export async function pruneLedger(store: LedgerWriter, upTo: number): Promise<number> {
   const repo = new LedgerUpdatesRepository();
   return store.execute(async (tx) => {
     const pos = await repo.position(tx.db);
-    const events = decidePrune({ ledgerEnd: pos.ledgerEnd, prunedUpTo: pos.prunedUpTo }, upTo);
+    // The ledger end with the updates committed earlier in the same transaction (the head row is written at its end).
+    const events = decidePrune({ ledgerEnd: tx.ledgerEnd(), prunedUpTo: pos.prunedUpTo }, upTo);
     if (events.length) await tx.append(events);
     return Math.max(pos.prunedUpTo, events.length ? upTo : 0);
   });

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { CommittedEvent, UpdateHeader } from '@ledgerline/domain';
 import type { DB } from './schema';
-import { applyProjections, projectionTables } from './projections/registry';
-import { ColumnTypes, RowBuffer } from './projections/row-buffer';
+import { projectionTables } from './projections/registry';
+import { ProjectionReplay } from './writer';
 
 /**
  * Recreates every projection from the event log alone: empties the projection tables, then replays the log in `seq` order
@@ -16,8 +16,7 @@ export async function rebuildProjections(db: Kysely<DB>, opts: { chunk?: number 
     await sql`SELECT 1 FROM ledger_head WHERE id = 1 FOR UPDATE`.execute(trx);
     await sql.raw(`TRUNCATE ${projectionTables().join(', ')}`).execute(trx);
     let after = 0;
-    const buffer = new RowBuffer();
-    const types = new ColumnTypes();
+    const replay = new ProjectionReplay(trx);
     for (;;) {
       const rows = await trx.selectFrom('event_log').selectAll().where('seq', '>', after).orderBy('seq').limit(chunk).execute();
       if (rows.length === 0) break;
@@ -30,10 +29,10 @@ export async function rebuildProjections(db: Kysely<DB>, opts: { chunk?: number 
           update: (r.header as UpdateHeader | null) ?? undefined,
           recordedAt: r.recorded_at,
         };
-        await applyProjections(trx, event, buffer, () => buffer.flush(trx, types));
+        await replay.apply(event);
         count++;
       }
-      await buffer.flush(trx, types);
+      await replay.flush();
       after = Number(rows[rows.length - 1].seq);
     }
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { contractIdFromSeed } from '@ledgerline/canton';
 import type { Claims, StoredReassignment } from '@ledgerline/domain';
-import { dumpProjections, EventStore, rebuildProjections, ReassignmentsRepository, type Database } from '@ledgerline/store';
+import { dumpProjections, EventStore, rebuildProjections, type Database } from '@ledgerline/store';
 import { ParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
 import { ReassignmentSettings } from '@ledgerline/server/modules/reassignment/commands/reassignment-settings';
 import { SubmitReassignmentCommand, type ReassignmentRequestBody } from '@ledgerline/server/modules/reassignment/commands/submit-reassignment.command';
@@ -21,7 +21,7 @@ let database: Database;
 let store: EventStore;
 let store2: EventStore;
 let identity: ParticipantIdentity;
-const handler = (settings = new ReassignmentSettings(60_000, 3600), s = store) => new SubmitReassignmentHandler(s, new ReassignmentsRepository(), identity, settings);
+const handler = (settings = new ReassignmentSettings(60_000, 3600), s = store) => new SubmitReassignmentHandler(s, identity, settings);
 let main: SubmitReassignmentHandler;
 let n = 0;
 

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
-import { dumpProjections, EventStore, type BatchInfo, partyUpdateStateLoader, rebuildProjections, type Database, type PartyUpdateKey, type StateLoader } from '@ledgerline/store';
+import { changes, dumpProjections, EventStore, partyUpdateDecider, rebuildProjections, type BatchInfo, type Database, type Decider } from '@ledgerline/store';
 import {
   decideCreateUser,
   decideDeleteUser,
   decideGrantRights,
   decideRevokeRights,
-  decideUpdatePartyDetails,
   validateUpdatePartyDetails,
+  type CommittedEvent,
   type NewEvent,
-  type PartyUpdateState,
 } from '@ledgerline/domain';
 import { UsersRepository } from '@ledgerline/store';
 import { openTestDatabase } from '../../support/database';
@@ -73,24 +72,27 @@ describe('event store', () => {
     expect(new Set(ids.rows.map((r) => r.update_id)).size).toBe(5000);
   });
 
-  it('a rejected work in a batch does not affect the others; a work that throws after appending leaves nothing behind', async () => {
-    const store = new EventStore(database.db, { participantId: 'p1' });
+  it.each(['batched', 'reference'] as const)('%s writer: a rejected work does not affect the others; a work that throws after appending leaves nothing behind', async (writer) => {
+    const store = new EventStore(database.db, { participantId: 'p1', writer });
     const users = new UsersRepository();
-    const mk = (id: string) => ({ id, primaryParty: '', isDeactivated: false, annotations: {}, identityProviderId: '' });
+    const mk = (id: string) => ({ id: `${writer}-${id}`, primaryParty: '', isDeactivated: false, annotations: {}, identityProviderId: '' });
+    const create = (id: string) => store.execute(async (tx) => tx.append(decideCreateUser(await users.state(tx.db, mk(id).id), mk(id), [])));
     const results = await Promise.allSettled([
-      store.execute(async (tx) => tx.append(decideCreateUser(await users.state(tx.db, 'u1'), mk('u1'), []))),
-      store.execute(async (tx) => tx.append(decideCreateUser(await users.state(tx.db, 'u1'), mk('u1'), []))), // duplicate → rejected
+      create('u1'),
+      create('u1'), // duplicate → rejected
       store.execute(async (tx) => {
-        await tx.append(decideCreateUser(await users.state(tx.db, 'u2'), mk('u2'), []));
+        await tx.append(decideCreateUser(await users.state(tx.db, mk('u2').id), mk('u2'), []));
         throw new Error('boom after append');
       }),
-      store.execute(async (tx) => tx.append(decideCreateUser(await users.state(tx.db, 'u3'), mk('u3'), []))),
+      create('u3'),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason.code).toBe('USER_ALREADY_EXISTS');
-    expect(await users.get(database.db, 'u1')).not.toBeNull();
-    expect(await users.get(database.db, 'u2')).toBeNull();
-    expect(await users.get(database.db, 'u3')).not.toBeNull();
+    expect((results[2] as PromiseRejectedResult).reason.code).toBe('SERVICE_NOT_RUNNING');
+    expect(await users.get(database.db, mk('u1').id)).not.toBeNull();
+    expect(await users.get(database.db, mk('u2').id)).toBeNull();
+    expect(await users.get(database.db, mk('u3').id)).not.toBeNull();
+    await store.close();
   });
 
   it('linger: while a batch commits, works that arrive within lingerMs join the next batch; an idle store does not wait', async () => {
@@ -122,23 +124,20 @@ describe('event store', () => {
     const infos: BatchInfo[] = [];
     const store = new EventStore(database.db, { participantId: 'p1', onBatch: (i) => infos.push(i) });
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    const slowLoader: StateLoader<string, number> = {
+    const slow: Decider<string, { id: string }, number, CommittedEvent[]> = {
       name: 'slow',
+      key: (id) => ({ id }),
+      conflicts: { id: changes('phase') },
       load: async (_db, keys) => {
         await sleep(40);
         return keys.map(() => 0);
       },
-    };
-    await store.decide({
-      loader: slowLoader,
-      key: 'k',
-      reads: ['phase:k'],
-      writes: ['phase:k'],
-      decide: async (_state, tx) => {
+      decide: async (_state, _id, tx) => {
         await sleep(60);
         return tx.append([update(1)]);
       },
-    });
+    };
+    await store.decide(slow, 'k');
     // onBatch follows the works' answers
     await vi.waitFor(() => expect(infos).toHaveLength(1));
     const { phases, durationMs } = infos[0];
@@ -233,29 +232,21 @@ describe('event store', () => {
     });
     await store.append([allocated(p1), allocated(p2)]);
     const loads: string[][] = [];
-    const loader: StateLoader<PartyUpdateKey, PartyUpdateState> = {
-      name: 'counting',
+    // The party-update decider, counting its loads.
+    const counting: typeof partyUpdateDecider = {
+      ...partyUpdateDecider,
       load: (db, keys) => {
         loads.push(keys.map((k) => k.party));
-        return partyUpdateStateLoader.load(db, keys);
+        return partyUpdateDecider.load(db, keys);
       },
     };
-    const patch = (party: string, key: string, version: string) =>
-      store.decide({
-        loader,
-        key: { party, identityProviderId: '' },
-        reads: [`party:${party}`],
-        writes: [`party:${party}`],
-        decide: async (state, tx) => {
-          const request = validateUpdatePartyDetails(
-            { partyDetails: { party, isLocal: true, identityProviderId: '', localMetadata: { resourceVersion: version, annotations: { [key]: 'x' } } }, updateMask: { paths: ['local_metadata.annotations'] } },
-            '',
-          );
-          const d = decideUpdatePartyDetails(state, request);
-          await tx.append(d.events);
-          return d.record.resourceVersion;
-        },
-      });
+    const patch = async (party: string, key: string, version: string) => {
+      const request = validateUpdatePartyDetails(
+        { partyDetails: { party, isLocal: true, identityProviderId: '', localMetadata: { resourceVersion: version, annotations: { [key]: 'x' } } }, updateMask: { paths: ['local_metadata.annotations'] } },
+        '',
+      );
+      return (await store.decide(counting, request)).resourceVersion;
+    };
     const versions = async (tx: { db: typeof database.db }) =>
       (await sql<{ party: string; v: string }>`SELECT party, resource_version AS v FROM party_details WHERE party IN (${p1}, ${p2}) ORDER BY party`.execute(tx.db)).rows.map((r) => Number(r.v));
     // The first work commits alone; the rest queue meanwhile and form the next batch.

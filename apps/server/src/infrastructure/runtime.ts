@@ -117,6 +117,7 @@ export async function startRuntime(config: LedgerConfig, logger = makeLogger(con
     const metrics = new HttpMetrics();
     const eventStore = new EventStore(database.db, {
       participantId: identity.participantId,
+      writer: config.writer,
       maxBatch: config.appendBatchMax,
       lingerMs: config.appendBatchLingerMs,
       onBatch: ({ size, durationMs, phases }) => {

@@ -1,7 +1,7 @@
 import { changeIdOf, parseIsoMicros, TRANSACTION_COMMITTED, type StoredTransaction } from '@ledgerline/domain';
-import type { Projection } from './registry';
+import type { Projection, ProjectionRows } from './projection';
 
-const NO_ROWS = {};
+const NO_ROWS: ProjectionRows = {};
 
 /**
  * Successful completions of each change (userId, actAs, commandId) of a transaction that carries its submission: what

@@ -6,10 +6,9 @@ import {
   type StoredTransaction,
 } from '@ledgerline/domain';
 import { eventLogDataAt } from './event-json';
-import type { Projection } from './registry';
-import type { KeyedUpdate, Row } from './row-buffer';
+import type { KeyedUpdate, Projection, ProjectionRows } from './projection';
 
-const contract = (contractId: string, set: KeyedUpdate['set']): KeyedUpdate => ({ table: 'contracts', key: { column: 'contract_id', value: contractId }, set });
+const contract = (contractId: string, set: KeyedUpdate<'contracts'>['set']): KeyedUpdate<'contracts'> => ({ table: 'contracts', key: { column: 'contract_id', value: contractId }, set });
 
 /**
  * The contracts the ledger knows and where they are: created (acsDelta) contracts become active on the transaction's
@@ -21,7 +20,7 @@ export const contractsProjection: Projection = {
   tables: ['contracts'],
   handles: [TRANSACTION_COMMITTED, REASSIGNMENT_COMMITTED],
   keys: { contracts: 'contract_id' },
-  rows(event: CommittedEvent): Record<string, Row[]> {
+  rows(event: CommittedEvent): ProjectionRows {
     const h = event.update;
     if (!h || event.type !== TRANSACTION_COMMITTED) return {};
     const tx = event.data as StoredTransaction;

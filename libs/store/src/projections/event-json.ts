@@ -1,5 +1,5 @@
 import type { CommittedEvent } from '@ledgerline/domain';
-import { SameAs } from './row-buffer';
+import { SameAs } from './projection';
 
 const texts = new WeakMap<CommittedEvent, string>();
 

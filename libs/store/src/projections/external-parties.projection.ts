@@ -1,5 +1,5 @@
 import { EXTERNAL_PARTY_ALLOCATED, type ExternalPartyAllocatedData } from '@ledgerline/domain';
-import type { Projection } from './registry';
+import type { Projection } from './projection';
 
 /** Signing keys and thresholds of external parties (migration 0006), from 'ExternalPartyAllocated'. */
 export const externalPartiesProjection: Projection = {

@@ -1,5 +1,5 @@
 import type { CommittedEvent, IdentityProviderConfig } from '@ledgerline/domain';
-import type { Projection } from './registry';
+import type { Projection } from './projection';
 
 /** identity_providers: the current configuration of every identity provider. */
 export const identityProvidersProjection: Projection = {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { LEDGER_PRUNED, type LedgerPruned } from '@ledgerline/domain';
-import type { Projection } from './registry';
+import type { Projection } from './projection';
 
 /**
  * 'LedgerPruned' moves the pruning offset and removes the ledger-update rows at or below it that are no longer needed:

@@ -1,12 +1,12 @@
 import { eventLogData } from './event-json';
-import type { Projection } from './registry';
+import type { Projection, ProjectionRows } from './projection';
 
 /**
  * Every event that is a ledger update becomes a row of `ledger_updates` (header + payload) and one row per party that
  * may see it in `ledger_update_parties`, whatever its type: the read side serves updates from here. Insert-only and never
  * read by write decisions, so its rows are buffered and written once per batch.
  */
-const NO_ROWS = {};
+const NO_ROWS: ProjectionRows = {};
 
 export const ledgerUpdatesProjection: Projection = {
   name: 'ledger-updates',

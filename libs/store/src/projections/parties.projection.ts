@@ -1,6 +1,5 @@
 import type { CommittedEvent, PartyAllocatedData, PartyDetailsUpdatedData } from '@ledgerline/domain';
-import type { Projection } from './registry';
-import type { Row } from './row-buffer';
+import type { Projection, ProjectionRows } from './projection';
 
 /**
  * party_details: one row per allocated party, written with the batch. PartyDetailsUpdated is a compare-and-increment in
@@ -12,7 +11,7 @@ export const partiesProjection: Projection = {
   tables: ['party_details'],
   handles: ['PartyAllocated', 'PartyDetailsUpdated'],
   keys: { party_details: 'party' },
-  rows(event: CommittedEvent): Record<string, Row[]> {
+  rows(event: CommittedEvent): ProjectionRows {
     if (event.type !== 'PartyAllocated') return {};
     const d = event.data as PartyAllocatedData;
     return {
@@ -21,7 +20,7 @@ export const partiesProjection: Projection = {
           party: d.party,
           is_local: d.isLocal,
           identity_provider_id: d.identityProviderId,
-          annotations: d.annotations,
+          annotations: JSON.stringify(d.annotations),
           resource_version: 0,
           synchronizer_id: d.synchronizerId,
           allocated_seq: event.seq,
@@ -36,7 +35,7 @@ export const partiesProjection: Projection = {
       {
         table: 'party_details',
         key: { column: 'party', value: d.party },
-        set: { annotations: d.annotations, resource_version: d.resourceVersion },
+        set: { annotations: JSON.stringify(d.annotations), resource_version: d.resourceVersion },
         expect: { column: 'resource_version', value: d.previousResourceVersion },
       },
     ];

@@ -1,7 +1,7 @@
 import { REASSIGNMENT_COMMITTED, type StoredReassignment } from '@ledgerline/domain';
-import type { Projection } from './registry';
+import type { Projection, ProjectionRows } from './projection';
 
-const NO_ROWS = {};
+const NO_ROWS: ProjectionRows = {};
 
 /**
  * Unassignments, their completion by an assignment, and the change ids of committed reassignment submissions

@@ -1,5 +1,5 @@
 import { type CommittedEvent, type Right, type UserEvent } from '@ledgerline/domain';
-import type { Projection } from './registry';
+import type { Projection } from './projection';
 
 const rightRow = (userId: string, r: Right) => ({ user_id: userId, kind: r.kind, party: 'party' in r ? r.party : '' });
 

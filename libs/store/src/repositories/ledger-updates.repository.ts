@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isoMicros, type StoredUpdate, type UpdateKind } from '@ledgerline/domain';
 import type { DB } from '../schema';
-import { prepared } from '../database';
+import { prepared } from '../prepared-statements';
 
 export interface LedgerPosition {
   /** Last assigned offset (0 = empty ledger). */

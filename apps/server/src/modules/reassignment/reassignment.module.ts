@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { ReassignmentsRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { ReassignmentSettings } from './commands/reassignment-settings';
 import { SubmitReassignmentHandler } from './commands/submit-reassignment.handler';
@@ -9,7 +8,6 @@ import { ReassignmentController } from './reassignment.controller';
   controllers: [ReassignmentController],
   providers: [
     SubmitReassignmentHandler,
-    ReassignmentsRepository,
     {
       provide: ReassignmentSettings,
       useFactory: (rt: LedgerRuntime) => new ReassignmentSettings(rt.config.assignmentExclusivityTimeoutMs, rt.config.maxDeduplicationSeconds),

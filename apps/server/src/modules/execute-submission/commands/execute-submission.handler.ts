@@ -7,7 +7,6 @@ import {
   changeIdOf,
   checkAuthorization,
   checkWellFormed,
-  decideTransaction,
   ErrorCategories,
   failedToExecute,
   jsonInvalidArgument,
@@ -20,9 +19,8 @@ import {
   submitterViewOf,
   validateExecuteRequest,
   verifyExternalSignatures,
-  type WellFormedTransaction,
 } from '@ledgerline/domain';
-import { EventStore, executeSubmissionStateLoader } from '@ledgerline/store';
+import { consumedInputs, EventStore, executeSubmissionDecider } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { InFlightSubmissions } from '../in-flight-submissions';
@@ -34,14 +32,6 @@ const notConnected = (id: string) =>
   new LedgerError('NOT_CONNECTED_TO_SYNCHRONIZER', ErrorCategories.InvalidGivenCurrentSystemStateOther, `This participant is not connected to synchronizer ${id}`, {
     context: { synchronizer_id: id },
   });
-
-/** Input contracts the transaction consumes (what it locks while in flight). */
-function consumedInputs(wf: WellFormedTransaction): string[] {
-  const inputs = new Set(wf.inputContractIds);
-  const out = new Set<string>();
-  for (const n of wf.nodes) if (n.node.kind === 'exercise' && n.node.exercise.consuming && inputs.has(n.node.exercise.contractId)) out.add(n.node.exercise.contractId);
-  return [...out];
-}
 
 /**
  * POST /v2/interactive-submission/executeAndWait, in the reference's order (Canton's InteractiveSubmissionServiceImpl
@@ -126,36 +116,25 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
         { wf, commandId: view.commandId, submission, times: view, minLedgerTime: validated.minLedgerTime, externalTransactionHash },
         nowMicros(),
       );
-      // A keyed work: the writer loads the change's last completion and the contracts for many executions at once. It
-      // depends on the change and on every contract it reads or creates; it changes the change, the contracts it
-      // consumes and the ones it creates.
-      const touched = [...wf.inputContractIds, ...wf.createdContractIds];
-      return await this.store.decide({
-        loader: executeSubmissionStateLoader,
-        key: { changeId, contractIds: touched },
-        reads: [`change:${changeId}`, ...touched.map((c) => `contract:${c}`)],
-        writes: [`change:${changeId}`, ...consumed.map((c) => `contract:${c}`), ...wf.createdContractIds.map((c) => `contract:${c}`)],
-        decide: async (state, tx) => {
-          const { event } = decideTransaction({
-            wf,
-            synchronizerId,
-            commandId: view.commandId,
-            submission,
-            times: view,
-            minLedgerTime: validated.minLedgerTime,
-            externalTransactionHash,
-            deduplication: { period: validated.deduplicationPeriod, completed: state.completed },
-            contracts: state.contracts,
-            now: nowMicros(),
-            timeConfig: {
-              preparationTimeToleranceMicros: BigInt(cfg.preparationTimeToleranceSeconds) * 1_000_000n,
-              ledgerTimeToleranceMicros: BigInt(cfg.ledgerTimeToleranceSeconds) * 1_000_000n,
-            },
-            rendered,
-          });
-          const [committed] = await tx.append([event]);
-          return { updateId: committed.update!.updateId, completionOffset: committed.update!.offset };
+      // The writer loads the change's last completion and the contracts for many executions at once (executeSubmissionDecider).
+      return await this.store.decide(executeSubmissionDecider, {
+        changeId,
+        transaction: {
+          wf,
+          synchronizerId,
+          commandId: view.commandId,
+          submission,
+          times: view,
+          minLedgerTime: validated.minLedgerTime,
+          externalTransactionHash,
+          timeConfig: {
+            preparationTimeToleranceMicros: BigInt(cfg.preparationTimeToleranceSeconds) * 1_000_000n,
+            ledgerTimeToleranceMicros: BigInt(cfg.ledgerTimeToleranceSeconds) * 1_000_000n,
+          },
+          rendered,
         },
+        deduplicationPeriod: validated.deduplicationPeriod,
+        now: nowMicros,
       });
     } finally {
       release();

@@ -5,14 +5,13 @@ import {
   authorizeUpdatePartyDetails,
   checkPathMatchesBody,
   decideAllocateParty,
-  decideUpdatePartyDetails,
   generatedPartyHint,
   localPartyId,
   validateAllocatePartyRequest,
   validateUpdatePartyDetails,
   type PartyRecord,
 } from '@ledgerline/domain';
-import { EventStore, IdentityProvidersRepository, PartiesRepository, partyUpdateStateLoader, UsersRepository } from '@ledgerline/store';
+import { EventStore, IdentityProvidersRepository, PartiesRepository, partyUpdateDecider, UsersRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { AllocatePartyCommand, UpdatePartyDetailsCommand } from './party.commands';
@@ -66,18 +65,7 @@ export class UpdatePartyDetailsHandler implements ICommandHandler<UpdatePartyDet
     checkPathMatchesBody(pathParty, body);
     const identityProviderId = authorizeUpdatePartyDetails(claims, body.partyDetails ? body.partyDetails.identityProviderId : null);
     const request = validateUpdatePartyDetails(body, identityProviderId);
-    // A keyed work: the writer loads the record (with every earlier write of the ledger) for many PATCHes at once, and
-    // the projection's UPDATE re-checks the version in the database (compare-and-increment).
-    return this.store.decide({
-      loader: partyUpdateStateLoader,
-      key: { party: request.party, identityProviderId },
-      reads: [`party:${request.party}`, `idp:${identityProviderId}`],
-      writes: [`party:${request.party}`],
-      decide: async (state, tx) => {
-        const decision = decideUpdatePartyDetails(state, request);
-        await tx.append(decision.events);
-        return decision.record;
-      },
-    });
+    // The writer loads the record (with every earlier write of the ledger) for many PATCHes at once.
+    return this.store.decide(partyUpdateDecider, request);
   }
 }

@@ -3,10 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
   authorizeUpdateFormat,
   canActAs,
-  checkReassignmentDeduplication,
   compileEventFormat,
-  decideAssign,
-  decideUnassign,
   matchUserId,
   missingField,
   nowMicros,
@@ -23,7 +20,7 @@ import {
   type UpdateHeader,
   type CommittedEvent,
 } from '@ledgerline/domain';
-import { EventStore, ReassignmentsRepository } from '@ledgerline/store';
+import { EventStore, reassignmentDecider } from '@ledgerline/store';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { ReassignmentSettings } from './reassignment-settings';
 import { SubmitReassignmentCommand, type ReassignmentRequestBody } from './submit-reassignment.command';
@@ -59,7 +56,6 @@ export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassign
 
   constructor(
     private readonly store: EventStore,
-    private readonly repository: ReassignmentsRepository,
     private readonly identity: ParticipantIdentity,
     private readonly settings: ReassignmentSettings,
   ) {}
@@ -88,44 +84,16 @@ export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassign
   }
 
   /**
-   * One keyed work of the event store: the writer loads the change's last completion, the submitter's hosting and the
-   * contracts (or the unassignment) for a whole batch segment at once, then decides.
+   * Decided in the writer (reassignmentDecider): it loads the change's last completion, the submitter's hosting and the
+   * contracts (or the unassignment) for many submissions at once, then decides.
    */
-  private submit(sub: ReassignmentSubmission): Promise<CommittedEvent> {
-    const batch = sub.batch;
-    const change = { userId: sub.userId, submitter: sub.submitter, commandId: sub.commandId };
-    const changeKey = `reassignment-change:${reassignmentChangeId(sub)}`;
-    const hostedKey = `party:${sub.submitter}`;
-    const contracts = batch.kind === 'unassign' ? batch.contractIds.map((c) => `contract:${c}`) : [];
-    // The contracts an assign activates are known only once its unassignment is read; they are in flight, and only the
-    // assign of that unassignment (serialised by the unassignment's key) changes an in-flight contract. Another work of
-    // the segment that reads one sees it in flight and is rejected, as it would be if ordered before the assign.
-    const unassignment = batch.kind === 'assign' ? [`reassignment:${batch.reassignmentId}`] : [];
-    return this.store.decide({
-      loader: this.repository.submissions,
-      key:
-        batch.kind === 'unassign'
-          ? { kind: 'unassign', ...change, contractIds: batch.contractIds }
-          : { kind: 'assign', ...change, reassignmentId: batch.reassignmentId },
-      reads: [changeKey, hostedKey, ...contracts, ...unassignment],
-      writes: [changeKey, ...contracts, ...unassignment],
-      decide: async (state, tx) => {
-        const now = nowMicros();
-        checkReassignmentDeduplication(state.completion, now, BigInt(this.settings.maxDeduplicationSeconds) * 1_000_000n);
-        const context = {
-          participantId: this.identity.participantId,
-          nowMicros: now,
-          isHosted: (p: string) => p === sub.submitter && state.submitterHosted,
-        };
-        const event =
-          batch.kind === 'unassign'
-            ? decideUnassign({ ...sub, batch }, state.contracts, {
-                ...context,
-                exclusivityTimeoutMicros: BigInt(this.settings.assignmentExclusivityTimeoutMs) * 1000n,
-              })
-            : decideAssign({ ...sub, batch }, state.unassignment, state.contracts, context);
-        return (await tx.append([event]))[0];
-      },
+  private submit(submission: ReassignmentSubmission): Promise<CommittedEvent> {
+    return this.store.decide(reassignmentDecider, {
+      submission,
+      participantId: this.identity.participantId,
+      deduplicationMicros: BigInt(this.settings.maxDeduplicationSeconds) * 1_000_000n,
+      exclusivityTimeoutMicros: BigInt(this.settings.assignmentExclusivityTimeoutMs) * 1000n,
+      now: nowMicros,
     });
   }
 }

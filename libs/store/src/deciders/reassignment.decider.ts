@@ -1,29 +1,54 @@
 import { sql, type Kysely } from 'kysely';
-import type { ReassignableContract, ReassignmentChange, ReassignmentCompletion, UnassignmentRecord } from '@ledgerline/domain';
+import {
+  checkReassignmentDeduplication,
+  decideAssign,
+  decideUnassign,
+  reassignmentChangeId,
+  type CommittedEvent,
+  type ReassignableContract,
+  type ReassignmentChange,
+  type ReassignmentCompletion,
+  type ReassignmentSubmission,
+  type UnassignmentRecord,
+} from '@ledgerline/domain';
 import type { DB } from '../schema';
-import type { StateLoader } from '../event-store';
-import { prepared } from '../database';
+import { prepared } from '../prepared-statements';
+import { changes, namesNoState, reads, type Decider } from '../writer';
+import { changesContracts, changesContractsOfAssignment } from './contract-conflicts';
 
-/** What an unassign decision reads: the change id's last completion and the named contracts. */
-export interface UnassignState {
+/** A reassignment submission (a batch of unassigns or one assign), validated and authorized, to decide in the writer. */
+export interface SubmitReassignment {
+  submission: ReassignmentSubmission;
+  participantId: string;
+  /** Deduplication period of reassignments (µs). */
+  deduplicationMicros: bigint;
+  /** After an unassignment, how long only its submitter may assign it (µs). */
+  exclusivityTimeoutMicros: bigint;
+  /** The decision's clock, µs since the epoch. */
+  now: () => bigint;
+}
+
+/**
+ * What a reassignment decision reads: the change id's last completion, whether the submitter is hosted here, the
+ * contracts (an unassign's named ones, an assign's through its unassignment) and, for an assign, the unassignment.
+ */
+export interface ReassignmentState {
   completion: ReassignmentCompletion | null;
   contracts: Map<string, ReassignableContract>;
   /** Whether the submitter is hosted on this participant. */
   submitterHosted: boolean;
-}
-
-/** What an assign decision reads: the change id's last completion, the unassignment and its contracts. */
-export interface AssignState extends UnassignState {
+  /** The unassignment an assign completes (null for an unassign, or an unknown id). */
   unassignment: UnassignmentRecord | null;
 }
 
-/** An unassign's keys: its change and the contracts it names. */
-export interface UnassignKey extends ReassignmentChange {
+/** The key of a reassignment submission. */
+export interface ReassignmentKey {
+  kind: 'unassign' | 'assign';
+  /** Its change (deduplication); its submitter's hosting is read too. */
+  change: ReassignmentChange;
+  /** An unassign's contracts (none for an assign). */
   contractIds: readonly string[];
-}
-
-/** An assign's keys: its change and the unassignment it completes. */
-export interface AssignKey extends ReassignmentChange {
+  /** The unassignment an assign completes ('' for an unassign). */
   reassignmentId: string;
 }
 
@@ -60,13 +85,10 @@ const contractJson = (inFlightTarget: boolean) => sql`json_build_object(
 const toMap = (rows: ReassignableContract[] | null) =>
   new Map((rows ?? []).map((c) => [c.contractId, { ...c, reassignmentCounter: Number(c.reassignmentCounter) }]));
 
-const changeArrays = (keys: readonly ReassignmentChange[]) =>
-  sql`${keys.map((k) => k.userId)}::text[], ${keys.map((k) => k.submitter)}::text[], ${keys.map((k) => k.commandId)}::text[]`;
+const changeArrays = (keys: readonly ReassignmentKey[]) =>
+  sql`${keys.map((k) => k.change.userId)}::text[], ${keys.map((k) => k.change.submitter)}::text[], ${keys.map((k) => k.change.commandId)}::text[]`;
 
 type UnassignmentRow = (Omit<UnassignmentRecord, 'completed'> & { assignedOffset: number | null }) | null;
-
-/** The keys of one reassignment submission: an unassign (its contracts) or an assign (its unassignment). */
-export type ReassignmentKey = ({ kind: 'unassign' } & UnassignKey) | ({ kind: 'assign' } & AssignKey);
 
 type StateRow = {
   kind: 'u' | 'a';
@@ -77,14 +99,14 @@ type StateRow = {
   hosted: boolean | null;
 };
 
-const unassignSelect = (keys: readonly UnassignKey[]) => sql`
+const unassignSelect = (keys: readonly ReassignmentKey[]) => sql`
   SELECT 'u' AS kind, k.n, ${completionSql} AS completion, ${hostedSql} AS hosted, NULL::json AS unassignment,
     (SELECT json_agg(${contractJson(true)}) FROM contracts c
       WHERE c.contract_id = ANY (ARRAY(SELECT jsonb_array_elements_text(k.ids)))) AS contracts
   FROM unnest(${changeArrays(keys)}, ${keys.map((k) => JSON.stringify(k.contractIds))}::jsonb[])
     WITH ORDINALITY AS k(user_id, submitter, command_id, ids, n)`;
 
-const assignSelect = (keys: readonly AssignKey[]) => sql`
+const assignSelect = (keys: readonly ReassignmentKey[]) => sql`
   SELECT 'a' AS kind, k.n, ${completionSql} AS completion, ${hostedSql} AS hosted,
     (SELECT json_build_object('reassignmentId', reassignment_id, 'source', source_synchronizer, 'target', target_synchronizer,
         'submitter', submitter, 'assignmentExclusivity', assignment_exclusivity, 'contracts', contracts,
@@ -96,32 +118,55 @@ const assignSelect = (keys: readonly AssignKey[]) => sql`
   FROM unnest(${changeArrays(keys)}, ${keys.map((k) => k.reassignmentId)}::text[])
     WITH ORDINALITY AS k(user_id, submitter, command_id, reassignment_id, n)`;
 
-/** Reads for reassignment decisions: a state loader of the event store (one statement for a whole batch segment). */
-export class ReassignmentsRepository {
-  /**
-   * What unassign and assign decisions read (an unassign's state has no unassignment), for a mix of both in one
-   * statement: the last completion of each change, whether the submitter is hosted here, the contracts and, for an
-   * assign, the unassignment it completes.
-   */
-  readonly submissions: StateLoader<ReassignmentKey, AssignState> = {
-    name: 'reassignment',
-    async load(db: Kysely<DB>, keys: readonly ReassignmentKey[]): Promise<AssignState[]> {
-      const unassigns: number[] = [];
-      const assigns: number[] = [];
-      keys.forEach((k, i) => (k.kind === 'unassign' ? unassigns : assigns).push(i));
-      const parts = [
-        ...(unassigns.length ? [unassignSelect(unassigns.map((i) => keys[i] as UnassignKey))] : []),
-        ...(assigns.length ? [assignSelect(assigns.map((i) => keys[i] as AssignKey))] : []),
-      ];
-      const { rows } = await prepared(sql<StateRow>`${sql.join(parts, sql` UNION ALL `)}`).execute(db);
-      const out = new Array<AssignState>(keys.length);
-      for (const r of rows) out[(r.kind === 'u' ? unassigns : assigns)[Number(r.n) - 1]] = toState(r);
-      return out;
-    },
-  };
-}
 
-function toState(r: StateRow): AssignState {
+/**
+ * Unassign and assign: deduplication of the change, then `decideUnassign` / `decideAssign`; commits one
+ * 'ReassignmentCommitted' update. The contracts an assign activates are known only once its unassignment is read; they
+ * are in flight, and only the assign of that unassignment changes them (it holds the unassignment's key and the
+ * 'assignments' key every contract reader reads: contract-conflicts.ts).
+ */
+export const reassignmentDecider: Decider<SubmitReassignment, ReassignmentKey, ReassignmentState, CommittedEvent> = {
+  name: 'reassignment',
+  key({ submission: s }) {
+    const change = { userId: s.userId, submitter: s.submitter, commandId: s.commandId };
+    return s.batch.kind === 'unassign'
+      ? { kind: 'unassign', change, contractIds: s.batch.contractIds, reassignmentId: '' }
+      : { kind: 'assign', change, contractIds: [], reassignmentId: s.batch.reassignmentId };
+  },
+  conflicts: {
+    kind: namesNoState,
+    change: [changes('reassignment-change', reassignmentChangeId), reads('party', (c: ReassignmentChange) => c.submitter)],
+    contractIds: changesContracts,
+    reassignmentId: [changes('reassignment', (id: string) => id || []), changesContractsOfAssignment],
+  },
+  /** Unassigns and assigns mixed, in one statement. */
+  async load(db: Kysely<DB>, keys: readonly ReassignmentKey[]): Promise<ReassignmentState[]> {
+    const unassigns: number[] = [];
+    const assigns: number[] = [];
+    keys.forEach((k, i) => (k.kind === 'unassign' ? unassigns : assigns).push(i));
+    const parts = [
+      ...(unassigns.length ? [unassignSelect(unassigns.map((i) => keys[i]))] : []),
+      ...(assigns.length ? [assignSelect(assigns.map((i) => keys[i]))] : []),
+    ];
+    const { rows } = await prepared(sql<StateRow>`${sql.join(parts, sql` UNION ALL `)}`).execute(db);
+    const out = new Array<ReassignmentState>(keys.length);
+    for (const r of rows) out[(r.kind === 'u' ? unassigns : assigns)[Number(r.n) - 1]] = toState(r);
+    return out;
+  },
+  async decide(state, { submission: sub, participantId, deduplicationMicros, exclusivityTimeoutMicros, now }, tx) {
+    const nowMicros = now();
+    checkReassignmentDeduplication(state.completion, nowMicros, deduplicationMicros);
+    const context = { participantId, nowMicros, isHosted: (p: string) => p === sub.submitter && state.submitterHosted };
+    const batch = sub.batch;
+    const event =
+      batch.kind === 'unassign'
+        ? decideUnassign({ ...sub, batch }, state.contracts, { ...context, exclusivityTimeoutMicros })
+        : decideAssign({ ...sub, batch }, state.unassignment, state.contracts, context);
+    return (await tx.append([event]))[0];
+  },
+};
+
+function toState(r: StateRow): ReassignmentState {
   const u = r.unassignment;
   return {
     completion: normalizeCompletion(r.completion),

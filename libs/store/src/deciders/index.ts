@@ -1,0 +1,3 @@
+export * from './party-update.decider';
+export * from './execute-submission.decider';
+export * from './reassignment.decider';

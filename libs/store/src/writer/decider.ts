@@ -1,0 +1,94 @@
+import type { Kysely } from 'kysely';
+import type { CommittedEvent, NewEvent } from '@ledgerline/domain';
+import type { DB } from '../schema';
+
+/** What a decision may do in its transaction: append its events (see WriteTx). */
+export interface Appender {
+  append(events: NewEvent[]): Promise<CommittedEvent[]>;
+}
+
+/**
+ * A command's write path as one object: the key its state is looked up by, the SQL that loads that state for many keys
+ * at once, the conflict keys of each field of the key, and the decision. The batched writer loads the state of a run of
+ * commands with one statement and decides them one after the other; the conflict keys tell it which commands may share
+ * such a run (no command of a run changes what another one reads or changes).
+ *
+ * The conflict keys come from the key's fields (`conflicts` has one entry per field, required by the compiler), so the
+ * state the SQL reads by a field and the keys that protect it are declared side by side.
+ */
+export interface Decider<C, K, S, R> {
+  /** For messages. */
+  readonly name: string;
+  /** What `load` looks the command's state up by. */
+  key(command: C): K;
+  /** Per field of the key: the state it names (see `reads`, `changes`). */
+  readonly conflicts: KeyConflicts<K>;
+  /** The state of each key, in the order of `keys` (one statement for all of them). */
+  load(db: Kysely<DB>, keys: readonly K[]): Promise<S[]>;
+  /** Checks the command against its state, then appends its events (decide, then append). */
+  decide(state: S, command: C, tx: Appender): Promise<R>;
+}
+
+/** How one field of a key names state: conflict keys `<namespace>:<id>`, one per id the field holds. */
+export interface FieldConflict<V> {
+  readonly namespace: string;
+  /** 'reads': decisions depend on that state. 'changes': they depend on it and their events may change it. */
+  readonly access: 'reads' | 'changes';
+  readonly ids: (value: V) => string | readonly string[];
+}
+
+/** One entry per field of K (the compiler requires each): the state the field names. */
+export type KeyConflicts<K> = { readonly [F in keyof K]-?: FieldConflict<K[F]> | readonly FieldConflict<K[F]>[] };
+
+type Ids<V> = (value: V) => string | readonly string[];
+const asIds = (value: unknown) => value as string | readonly string[];
+
+/** The field holds ids (one or several) of state in `namespace` that decisions read. */
+export function reads(namespace: string): FieldConflict<string | readonly string[]>;
+/** The field names state in `namespace` (its ids given by `ids`) that decisions read. */
+export function reads<V>(namespace: string, ids: Ids<V>): FieldConflict<V>;
+export function reads(namespace: string, ids: Ids<unknown> = asIds): FieldConflict<unknown> {
+  return { namespace, access: 'reads', ids };
+}
+
+/** The field holds ids (one or several) of state in `namespace` that decisions read and may change. */
+export function changes(namespace: string): FieldConflict<string | readonly string[]>;
+/** The field names state in `namespace` (its ids given by `ids`) that decisions read and may change. */
+export function changes<V>(namespace: string, ids: Ids<V>): FieldConflict<V>;
+export function changes(namespace: string, ids: Ids<unknown> = asIds): FieldConflict<unknown> {
+  return { namespace, access: 'changes', ids };
+}
+
+/** A field that looks up no state (a discriminant of the key): no conflict key. */
+export const namesNoState: FieldConflict<unknown> = { namespace: '', access: 'reads', ids: () => [] };
+
+/** Conflict keys: everything a decision depends on (`reads`), and everything its events may change (`writes`). */
+export interface Conflicts {
+  readonly reads: readonly string[];
+  readonly writes: readonly string[];
+}
+
+/** The conflict keys of `key`. */
+export function conflictsOf<K>(conflicts: KeyConflicts<K>, key: K): Conflicts {
+  const out = { reads: [] as string[], writes: [] as string[] };
+  for (const field in conflicts) {
+    const spec: FieldConflict<K[typeof field]> | readonly FieldConflict<K[typeof field]>[] = conflicts[field];
+    if (isList(spec)) for (const c of spec) collect(c, key[field], out);
+    else collect(spec, key[field], out);
+  }
+  return out;
+}
+
+function collect<V>(c: FieldConflict<V>, value: V, out: { reads: string[]; writes: string[] }): void {
+  const ids = c.ids(value);
+  if (typeof ids === 'string') add(c, ids, out);
+  else for (const id of ids) add(c, id, out);
+}
+
+function add(c: FieldConflict<never>, id: string, out: { reads: string[]; writes: string[] }): void {
+  const k = `${c.namespace}:${id}`;
+  out.reads.push(k);
+  if (c.access === 'changes') out.writes.push(k);
+}
+
+const isList = <T>(v: T | readonly T[]): v is readonly T[] => Array.isArray(v);

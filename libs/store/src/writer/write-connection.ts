@@ -1,0 +1,91 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import type { Pool, PoolClient, QueryResult } from 'pg';
+import type { DB } from '../schema';
+import { namedQuery, singleClientPool } from '../prepared-statements';
+
+// One Kysely instance per pooled connection, made the first time the writer uses that connection.
+const bound = new WeakMap<PoolClient, Kysely<DB>>();
+
+/**
+ * The batched writer's transaction, on a pooled connection the writer drives itself rather than through Kysely's
+ * `transaction()`. It owns the writer's pipelining:
+ * - BEGIN goes out with the first statement queued right behind it;
+ * - the transaction's last statement goes out with COMMIT queued right behind it (`commitAfter`). pg sends a queued
+ *   statement the moment the previous one's answer arrives, so the COMMIT leaves without waiting for the writer to ask
+ *   for it: the writer saves event-loop turns while it holds the ledger lock. If that statement fails, PostgreSQL answers
+ *   the COMMIT of the aborted transaction with ROLLBACK: nothing is committed.
+ * The writer's own statements run as named prepared statements; works reach the connection through `db`, a Kysely
+ * instance bound to it.
+ */
+export class WriteConnection {
+  /** Whether the transaction has ended (committed or rolled back by PostgreSQL). */
+  private ended = false;
+
+  private constructor(
+    private readonly client: PoolClient,
+    readonly db: Kysely<DB>,
+  ) {}
+
+  /** Checks out a connection of `pool`. */
+  static async open(pool: Pool): Promise<WriteConnection> {
+    const client = await pool.connect();
+    let db = bound.get(client);
+    if (!db) bound.set(client, (db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: singleClientPool(client) }) })));
+    return new WriteConnection(client, db);
+  }
+
+  /** Begins the transaction; `text` (a prepared statement) follows BEGIN at once. Its result. */
+  async begin<R extends object>(text: string, values: unknown[]): Promise<QueryResult<R>> {
+    const [, result] = await Promise.all([this.client.query('BEGIN'), namedQuery<R>(this.client, text, values)]);
+    return result;
+  }
+
+  /** A prepared statement of the transaction. */
+  query<R extends object>(text: string, values: unknown[]): Promise<QueryResult<R>> {
+    return namedQuery<R>(this.client, text, values);
+  }
+
+  /**
+   * Runs the transaction's last statement with COMMIT right behind it. `written` is called once the statement has
+   * succeeded (the COMMIT is then under way); resolves once the COMMIT has been answered.
+   */
+  async commitAfter(text: string, values: unknown[], written: () => void): Promise<void> {
+    const statement = namedQuery(this.client, text, values);
+    const commit = this.client.query('COMMIT');
+    try {
+      await statement;
+    } catch (e) {
+      await commit.catch(() => undefined); // answered with ROLLBACK (or the connection is gone)
+      this.ended = true;
+      throw e;
+    }
+    written();
+    try {
+      await commit;
+    } finally {
+      this.ended = true;
+    }
+  }
+
+  async commit(): Promise<void> {
+    try {
+      await this.client.query('COMMIT');
+    } finally {
+      this.ended = true;
+    }
+  }
+
+  /** Rolls back a transaction still open, and returns the connection to the pool (or drops it if it failed). */
+  async release(): Promise<void> {
+    if (this.ended) {
+      this.client.release();
+      return;
+    }
+    try {
+      await this.client.query('ROLLBACK');
+      this.client.release();
+    } catch (e) {
+      this.client.release(e instanceof Error ? e : new Error(String(e)));
+    }
+  }
+}
