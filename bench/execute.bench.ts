@@ -6,7 +6,7 @@
  * requests, and the writer's batches (size, duration, and their time by phase: lock, state load, decisions, write
  * statement, COMMIT) from the server's metrics.
  *
- * The service runs as a child process (node with the service's V8 flags, SERVER_NODE_FLAGS, then BENCH_SERVER_NODE_ARGS, and
+ * The service runs as a child process (node with BENCH_SERVER_NODE_ARGS and
  * dist/apps/server/src/main.js) on a throwaway database; this process is the
  * load generator: the timed requests go over bench/lib/raw-http (one keep-alive socket per client, request bytes serialised
  * before the timed window); the set-up calls (party onboarding) use bench/lib/http-client.

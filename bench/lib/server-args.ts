@@ -1,9 +1,7 @@
-import { SERVER_NODE_FLAGS } from '@ledgerline/server/node-flags';
-
 /**
- * Node arguments for a benchmark's server process: the flags the service is started with (package.json, Dockerfile), then
- * BENCH_SERVER_NODE_ARGS (space-separated; V8 takes the last value of a flag given twice, so these can override).
+ * Node arguments for a benchmark's server process: BENCH_SERVER_NODE_ARGS (space-separated, e.g. `--cpu-prof` or
+ * `--max-semi-space-size=64`); the service itself starts with Node's defaults, as `npm start` and the Docker image do.
  */
 export function serverNodeArgs(): string[] {
-  return [...SERVER_NODE_FLAGS, ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+  return (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 }

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '@ledgerline/server/config';
-import { SERVER_NODE_FLAGS } from '@ledgerline/server/node-flags';
 
 /** No Docker engine runs here: check the deployment files' structure instead. */
 const root = path.resolve(__dirname, '../../..');
@@ -72,7 +71,7 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^HEALTHCHECK[\s\S]*\/readyz/m);
     const cmd = /^CMD (\[.*\])$/m.exec(dockerfile);
     expect(cmd).not.toBeNull();
-    expect(JSON.parse(cmd![1])).toEqual(['node', ...SERVER_NODE_FLAGS, 'dist/apps/server/src/main.js']);
+    expect(JSON.parse(cmd![1])).toEqual(['node', 'dist/apps/server/src/main.js']);
   });
 
   it('copies only paths that exist in the repository (migrations included: they run at start-up)', () => {
@@ -82,13 +81,9 @@ describe('Dockerfile', () => {
   });
 });
 
-describe("the service's V8 flags (apps/server/src/node-flags.ts)", () => {
-  it('are the ones npm start launches the server with', () => {
+describe('npm start', () => {
+  it('builds, then runs the same compiled server as the Docker image', () => {
     const start = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string;
-    expect(start).toContain(`node ${SERVER_NODE_FLAGS.join(' ')} dist/apps/server/src/main.js`);
-  });
-
-  it('are flags this Node.js accepts', () => {
-    for (const flag of SERVER_NODE_FLAGS) expect(process.allowedNodeEnvironmentFlags.has(flag.split('=')[0]), flag).toBe(true);
+    expect(start).toBe('node scripts/build.js && node dist/apps/server/src/main.js');
   });
 });

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { CpuTurns } from '../../infrastructure/cpu-turns';
 import { ExecuteSubmissionHandler } from './commands/execute-submission.handler';
 import { ExecuteAndWaitRoute } from './execute-and-wait.route';
 import { InFlightSubmissions } from './in-flight-submissions';
@@ -9,6 +8,6 @@ import { SigningKeysCache } from './signing-keys.cache';
 /** Interactive submission, execution side: executeAndWait and execute. */
 @Module({
   controllers: [ExecuteSubmissionController],
-  providers: [ExecuteSubmissionHandler, InFlightSubmissions, SigningKeysCache, ExecuteAndWaitRoute, CpuTurns],
+  providers: [ExecuteSubmissionHandler, InFlightSubmissions, SigningKeysCache, ExecuteAndWaitRoute],
 })
 export class ExecuteSubmissionModule {}

@@ -25,7 +25,6 @@ import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { InFlightSubmissions } from '../in-flight-submissions';
 import { SigningKeysCache } from '../signing-keys.cache';
-import { CpuTurns } from '../../../infrastructure/cpu-turns';
 import { ExecuteSubmissionCommand, type ExecuteSubmissionResult } from './execute-submission.command';
 
 const notConnected = (id: string) =>
@@ -48,14 +47,11 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
     private readonly identity: ParticipantIdentity,
     private readonly keys: SigningKeysCache,
     private readonly inFlight: InFlightSubmissions,
-    private readonly turns: CpuTurns,
     private readonly signatures: SignatureVerifier,
   ) {}
 
   async execute({ claims, request, mode }: ExecuteSubmissionCommand): Promise<ExecuteSubmissionResult> {
     const cfg = this.runtime.config;
-    // The heavy part (decode, hash, verify) runs in its own turn of the event loop, not inside the socket callback.
-    await this.turns.take();
     // 1. Decode the protobuf (JSON layer).
     let pt: PreparedTransaction;
     try {
