@@ -118,7 +118,7 @@ describe('RowBuffer and the write statement', () => {
     expect(after.rows[0].v).toBe(1);
   });
 
-  it('the last statement with COMMIT behind it (WriteConnection.commitAfter): commits once; a compare-and-set that fails leaves nothing committed', async () => {
+  it('the last statement, then COMMIT, on a WriteConnection: commits once; a compare-and-set that fails leaves nothing committed', async () => {
     await sql`CREATE TABLE rb_commit (k text PRIMARY KEY, v bigint NOT NULL)`.execute(database.db);
     await sql`INSERT INTO rb_commit VALUES ('a', 0)`.execute(database.db);
     // Notices on the pool's connections: a second COMMIT would draw "there is no transaction in progress".
@@ -130,14 +130,16 @@ describe('RowBuffer and the write statement', () => {
       client.on('notice', (n) => notices.push(n.message ?? ''));
     });
     const rows = async () => (await sql<Record<string, unknown>>`SELECT * FROM rb_commit ORDER BY k`.execute(database.db)).rows;
-    const commitAfter = async (buffer: RowBuffer<TestDB>) => {
+    const writeAndCommit = async (buffer: RowBuffer<TestDB>) => {
       const statement = buildWriteStatement(buffer.take(), COLUMNS)!;
       const connection = await WriteConnection.open(database.pool);
       const events: string[] = [];
       try {
         await connection.begin('SELECT 1', []);
-        const done = connection.commitAfter(statement.text, statement.values, () => events.push('written'));
-        await done.finally(() => events.push('committed'));
+        await connection.query(statement.text, statement.values);
+        events.push('written');
+        await connection.commit();
+        events.push('committed');
       } finally {
         await connection.release();
       }
@@ -147,7 +149,7 @@ describe('RowBuffer and the write statement', () => {
     const ok = new RowBuffer<TestDB>();
     ok.add('rb_commit', [{ k: 'b', v: 1 }], 'k');
     ok.update({ table: 'rb_commit', key: { column: 'k', value: 'a' }, set: { v: 1 }, expect: { column: 'v', value: 0 } });
-    expect(await commitAfter(ok)).toEqual(['written', 'committed']);
+    expect(await writeAndCommit(ok)).toEqual(['written', 'committed']);
     expect(await rows()).toEqual([
       { k: 'a', v: 1 },
       { k: 'b', v: 1 },
@@ -156,7 +158,7 @@ describe('RowBuffer and the write statement', () => {
     const stale = new RowBuffer<TestDB>();
     stale.add('rb_commit', [{ k: 'c', v: 9 }], 'k');
     stale.update({ table: 'rb_commit', key: { column: 'k', value: 'a' }, set: { v: 2 }, expect: { column: 'v', value: 0 } });
-    await expect(commitAfter(stale)).rejects.toThrow(/projection write w1 changed 0 rows, expected 1/);
+    await expect(writeAndCommit(stale)).rejects.toThrow(/projection write w1 changed 0 rows, expected 1/);
     expect(await rows()).toEqual([
       { k: 'a', v: 1 },
       { k: 'b', v: 1 },

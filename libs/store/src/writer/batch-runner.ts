@@ -49,7 +49,7 @@ const LOCK_HEAD = 'SELECT seq, ledger_offset, record_time_micros FROM ledger_hea
  * The works run in queue order: plain works one at a time; keyed works (deciders) by segments (segments.ts), the state of
  * a whole segment loaded with one statement per decider, then their decisions one after the other. Event-log rows and
  * projection rows are buffered (row-buffer.ts) and written by the batch's last statement, together with the head update,
- * with COMMIT right behind it (write-connection.ts); they are written earlier only when something is about to read them
+ * then COMMIT; they are written earlier only when something is about to read them
  * (a plain work, a segment's load, an update of a buffered row).
  *
  * A decision that rejects its work (a LedgerError before appending) fails that work alone. Any other failure of a work,
@@ -167,7 +167,7 @@ export class BatchRun {
 
   /**
    * The batch's last statement: the buffered rows and the head update, which also wakes the readers of other instances
-   * (NOTIFY is delivered at commit); COMMIT follows it at once. Nothing after the statement's success may fail the batch:
+   * (NOTIFY is delivered at commit); then COMMIT. Nothing after the statement's success may fail the batch:
    * a COMMIT that fails leaves the outcome unknown, and the works are then not re-run.
    */
   private async writeAndCommit(): Promise<void> {
@@ -186,15 +186,13 @@ export class BatchRun {
       `UPDATE ledger_head SET seq = ${param(head.seq)}, ledger_offset = ${param(head.offset)}, record_time_micros = ${param(head.lastMicros.toString())} WHERE id = 1` +
       (head.movedEnd ? ` RETURNING pg_notify(${param(COMMIT_CHANNEL)}, ${param(String(head.offset))})` : ' RETURNING 1');
     const statement = buildWriteStatement(this.rows.take(), COLUMN_TYPES, update)!;
-    let statementDone = false;
     try {
-      await this.connection.commitAfter(statement.text, statement.values, () => {
-        statementDone = true;
-        markWritten();
-      });
+      await this.connection.query(statement.text, statement.values);
     } catch (error) {
-      throw statementDone ? error : this.abort(error);
+      throw this.abort(error);
     }
+    markWritten();
+    await this.connection.commit();
   }
 
   private abort(error: unknown): unknown {

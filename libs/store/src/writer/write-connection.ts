@@ -8,13 +8,8 @@ const bound = new WeakMap<PoolClient, Kysely<DB>>();
 
 /**
  * The batched writer's transaction, on a pooled connection the writer drives itself rather than through Kysely's
- * `transaction()`. It owns the writer's pipelining:
- * - BEGIN goes out with the first statement queued right behind it;
- * - the transaction's last statement goes out with COMMIT queued right behind it (`commitAfter`). pg sends a queued
- *   statement the moment the previous one's answer arrives, so the COMMIT leaves without waiting for the writer to ask
- *   for it: the writer saves event-loop turns while it holds the ledger lock. If that statement fails, PostgreSQL answers
- *   the COMMIT of the aborted transaction with ROLLBACK: nothing is committed.
- * The writer's own statements run as named prepared statements; works reach the connection through `db`, a Kysely
+ * `transaction()`. BEGIN goes out with the first statement (the head lock) queued right behind it, so taking the
+ * lock costs one wait for answers rather than two. The writer's own statements run as named prepared statements; works reach the connection through `db`, a Kysely
  * instance bound to it.
  */
 export class WriteConnection {
@@ -43,28 +38,6 @@ export class WriteConnection {
   /** A prepared statement of the transaction. */
   query<R extends object>(text: string, values: unknown[]): Promise<QueryResult<R>> {
     return namedQuery<R>(this.client, text, values);
-  }
-
-  /**
-   * Runs the transaction's last statement with COMMIT right behind it. `written` is called once the statement has
-   * succeeded (the COMMIT is then under way); resolves once the COMMIT has been answered.
-   */
-  async commitAfter(text: string, values: unknown[], written: () => void): Promise<void> {
-    const statement = namedQuery(this.client, text, values);
-    const commit = this.client.query('COMMIT');
-    try {
-      await statement;
-    } catch (e) {
-      await commit.catch(() => undefined); // answered with ROLLBACK (or the connection is gone)
-      this.ended = true;
-      throw e;
-    }
-    written();
-    try {
-      await commit;
-    } finally {
-      this.ended = true;
-    }
   }
 
   async commit(): Promise<void> {
