@@ -186,6 +186,43 @@ describe('event store', () => {
     ]);
   });
 
+  it("a segment's load that fails for one command's key fails that command alone: the batch is re-run work by work", async () => {
+    const store = new EventStore(database.db, { participantId: 'p1' });
+    const loads: string[][] = [];
+    const picky: Decider<string, { id: string }, string, CommittedEvent[]> = {
+      name: 'picky',
+      key: (id) => ({ id }),
+      conflicts: { id: changes('picky') },
+      load: async (db, keys) => {
+        loads.push(keys.map((k) => k.id));
+        // A statement error for the bad key only (division by zero), as a data exception validation missed would be.
+        const { rows } = await sql<{ v: string }>`SELECT (1 / (CASE WHEN k = 'bad' THEN 0 ELSE 1 END))::text AS v FROM unnest(${keys.map((k) => k.id)}::text[]) AS k`.execute(db);
+        return rows.map((r) => r.v);
+      },
+      decide: async (_state, _id, tx) => tx.append([update(1)]),
+    };
+    // A first work holds its batch until the others have queued, so they form the next batch (one segment) together.
+    let running!: () => void;
+    const started = new Promise<void>((r) => (running = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const held = store.execute(async (tx) => {
+      running();
+      await released;
+      return tx.append([update(0)]);
+    });
+    await started;
+    const results = Promise.allSettled([store.decide(picky, 'a'), store.decide(picky, 'bad'), store.decide(picky, 'b')]);
+    release();
+    await held;
+    const [a, bad, b] = await results;
+    expect(a.status).toBe('fulfilled');
+    expect(b.status).toBe('fulfilled');
+    expect(bad.status).toBe('rejected');
+    expect(loads[0]).toEqual(['a', 'bad', 'b']);
+    expect(loads.slice(1)).toEqual([['a'], ['bad'], ['b']]);
+  });
+
   it('projections rebuilt by replay equal the live ones, row for row, after a random workload', async () => {
     const store = new EventStore(database.db, { participantId: 'p1' });
     const users = new UsersRepository();

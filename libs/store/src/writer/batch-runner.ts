@@ -124,15 +124,15 @@ export class BatchRun {
 
   /** A plain work reads with SQL: the rows decisions may read must be in their tables first. */
   private async runPlain(p: PendingWork): Promise<void> {
-    if (this.rows.hasStateRows) await this.writeBuffered();
+    if (this.rows.hasStateRows) await this.guarded(() => this.writeBuffered());
     await this.runWork(p.work!);
   }
 
   /** Loads the state of the segment's works (after what earlier segments wrote), then decides them in order. */
   private async runSegment(segment: readonly PendingWork[]): Promise<void> {
-    if (!this.rows.isEmpty) await this.writeBuffered();
+    if (!this.rows.isEmpty) await this.guarded(() => this.writeBuffered());
     const loadStarted = performance.now();
-    const states = await loadSegment(this.connection.db, segment);
+    const states = await this.guarded(() => loadSegment(this.connection.db, segment));
     this.loading += performance.now() - loadStarted;
     for (let k = 0; k < segment.length; k++) {
       const { decider, command } = segment[k].keyed!;
@@ -193,6 +193,18 @@ export class BatchRun {
     }
     markWritten();
     await this.connection.commit();
+  }
+
+  /**
+   * Runs a step of the batch on behalf of several works (an early write, a segment's load): its failure may be any one
+   * work's fault, so it aborts the batch, whose works are then re-run one by one.
+   */
+  private async guarded<T>(step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      throw this.abort(error);
+    }
   }
 
   private abort(error: unknown): unknown {

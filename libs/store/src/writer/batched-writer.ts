@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
 import { isLedgerError, nowMicros, type CommittedEvent, type NewEvent } from '@ledgerline/domain';
 import type { DB } from '../schema';
-import { poolOf } from '../database';
+import { isDatabaseUnavailable, poolOf } from '../database';
 import { BatchAborted, BatchRun, type BatchContext, type BatchResult } from './batch-runner';
 import { conflictsOf, type Decider } from './decider';
 import { BatchWorks, WorkQueue, type PendingWork } from './work-queue';
@@ -69,8 +69,9 @@ export class BatchedWriter implements LedgerWriter {
       phases = result.phases;
     } catch (e) {
       batch = works.take(); // failed before taking its works (no database): they fail with it rather than wait
-      if (e instanceof BatchAborted && batch.length > 1) {
-        // One work broke the transaction: isolate it by committing each work on its own.
+      if (e instanceof BatchAborted && batch.length > 1 && !isDatabaseUnavailable(e.reason)) {
+        // One work broke the transaction: isolate it by committing each work on its own. (Not when the database is
+        // gone: every work would wait for its own connection attempt to fail.)
         for (const p of batch) await this.runAlone(p);
       } else {
         this.fail(batch, e instanceof BatchAborted ? e.reason : e);
