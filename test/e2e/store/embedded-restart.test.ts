@@ -9,8 +9,8 @@ import { callJson, ensureBuilt, freePort, LEDGERCTL_MAIN, ROOT, startServerProce
 /**
  * `npm start` with no DATABASE_URL: the embedded PostgreSQL keeps users, the generated JWT secret and the ledger end across
  * a graceful restart, across a SIGKILL of Node (which leaves the postmaster running: the next start stops it itself), and
- * across a SIGKILL of Node and its postmaster together. That a postmaster.pid naming a zombie does not stop a start is
- * tested deterministically in test/integration/store/embedded-start.test.ts.
+ * across a SIGKILL of Node and its postmaster together. What a start makes of a postmaster.pid naming a zombie or another
+ * live process is tested deterministically in test/integration/store/embedded-start.test.ts.
  */
 let dataDir: string;
 let env: Record<string, string>;
