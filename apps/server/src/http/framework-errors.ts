@@ -136,8 +136,11 @@ export function withoutEmptySegments(url: string): string {
   }
   let end = url.indexOf('?', start);
   if (end === -1) end = url.length;
+  // Every request passes here: the usual target (no `//`, no trailing `/`) is returned without allocating.
+  if (end - start <= 1) return url;
+  const doubled = url.indexOf('//', start);
+  if ((doubled === -1 || doubled + 1 >= end) && url.charCodeAt(end - 1) !== 47 /* / */) return url;
   const path = url.slice(start, end);
-  if (path.length <= 1 || (!path.includes('//') && path.charCodeAt(path.length - 1) !== 47)) return url;
   const canonical = `/${path.split('/').filter((s) => s !== '').join('/')}`;
   return url.slice(0, start) + canonical + url.slice(end);
 }
