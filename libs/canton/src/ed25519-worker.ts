@@ -6,8 +6,8 @@ import { Worker } from 'node:worker_threads';
  * Ed25519 checks on a worker thread, handed over through shared memory.
  *
  * Why: under load the server's event loop is the bottleneck (one core, ~95 % on CPU), while the second core has room.
- * An executeAndWait checks one Ed25519 signature (libsodium, 35–70 µs depending on the host), a large share of the
- * event loop's work per request. `postMessage` per check cost about as much as the check itself, so the hand-off
+ * An executeAndWait checks one Ed25519 signature (libsodium: see ed25519.ts for its cost), a large share of the event
+ * loop's work per request. `postMessage` per check cost about as much as the check itself, so the hand-off
  * here is a ring of slots in a SharedArrayBuffer: the event loop writes a job (signature, key, message) and
  * bumps a counter; the worker, asleep on that counter when idle, checks the jobs in order, writes each answer and bumps
  * its own counter; the event loop learns of answers through `Atomics.waitAsync` (one wake-up for all the answers ready).

@@ -6,7 +6,8 @@ export * from './keys';
 export * from './fingerprint';
 export * from './signatures';
 export * from './ed25519';
-export * from './ed25519-worker';
+// The worker's ring is the verifier's business: only the compiled script's path leaves the library.
+export { ed25519WorkerScript } from './ed25519-worker';
 export * from './contract-keys';
 export * from './prepared-transaction-hash';
 export * from './ids';

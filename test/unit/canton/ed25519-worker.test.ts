@@ -1,7 +1,8 @@
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Ed25519Verifier, Ed25519Worker, parsePublicKey } from '@ledgerline/canton';
+import { Ed25519Verifier, parsePublicKey } from '@ledgerline/canton';
+import { Ed25519Worker } from '@ledgerline/canton/ed25519-worker';
 import { ed25519WorkerScriptForTests } from '../../support/ed25519-worker-script';
 
 function keyPair() {
