@@ -18,6 +18,5 @@ export * from './repositories/external-parties.repository';
 export * from './repositories/contract-lookup.repository';
 export * from './repositories/execute-submission.repository';
 export * from './repositories/ledger-updates.repository';
-export * from './repositories/ledger-state.repository';
 export * from './pruning';
 export * from './reads/lookup-coalescer';

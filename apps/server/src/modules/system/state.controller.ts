@@ -1,23 +1,23 @@
 import { Controller, Get } from '@nestjs/common';
-import { LedgerStateRepository } from '@ledgerline/store';
+import { LedgerUpdatesRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../infrastructure/participant-identity';
 
 /** GET /v2/state/*: ledger end, pruning offsets and connected synchronizers. Any authenticated user may read them. */
 @Controller('v2/state')
 export class StateController {
-  private readonly state = new LedgerStateRepository();
+  private readonly updates = new LedgerUpdatesRepository();
 
   constructor(private readonly runtime: LedgerRuntime, private readonly identity: ParticipantIdentity) {}
 
   @Get('ledger-end')
   async ledgerEnd() {
-    return { offset: await this.state.ledgerEnd(this.runtime.db) };
+    return { offset: await this.updates.ledgerEnd(this.runtime.db) };
   }
 
   @Get('latest-pruned-offsets')
   async prunedOffsets() {
-    const pruned = await this.state.prunedUpTo(this.runtime.db);
+    const { prunedUpTo: pruned } = await this.updates.position(this.runtime.db);
     return { participantPrunedUpToInclusive: pruned, allDivulgedContractsPrunedUpToInclusive: pruned };
   }
 
