@@ -21,6 +21,8 @@ export interface ExecuteSubmission {
   deduplicationPeriod: DeduplicationPeriod;
   /** The decision's clock, µs since the epoch. */
   now: () => bigint;
+  /** `consumedInputs(transaction.wf)`, when the caller has computed it already (else the key computes it). */
+  consumedContractIds?: readonly string[];
 }
 
 /** What the writer decides an execution on. */
@@ -72,8 +74,8 @@ const completedChange = (r: Record<string, unknown>): CompletedChange => ({
  */
 export const executeSubmissionDecider: Decider<ExecuteSubmission, ExecuteSubmissionKey, ExecuteSubmissionState, ExecuteSubmissionResult> = {
   name: 'execute-submission',
-  key({ changeId, transaction: { wf } }) {
-    const consumed = consumedInputs(wf);
+  key({ changeId, transaction: { wf }, consumedContractIds }) {
+    const consumed = consumedContractIds ?? consumedInputs(wf);
     const consumedSet = new Set(consumed);
     return {
       changeId,

@@ -131,6 +131,7 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
         },
         deduplicationPeriod: validated.deduplicationPeriod,
         now: nowMicros,
+        consumedContractIds: consumed,
       });
     } finally {
       release();
