@@ -17,9 +17,9 @@ import { GetTransactionByIdQuery, ListUpdatesQuery } from './update.queries';
 
 /**
  * The list variant (Canton's Endpoints, ledger-json-api: json/v2/Endpoints.scala): at most min(limit, max + 1) elements
- * are collected; more than the maximum is a 413. Open-ended
- * requests (and any request with `stream_idle_timeout_ms`) complete once no new element arrived within the idle timeout;
- * bounded requests complete at their end. Open-ended requests hold one of the user's stream slots while they wait (StreamLimiter).
+ * are collected; more than the maximum is a 413. Open-ended requests (and any request with `stream_idle_timeout_ms`)
+ * complete once no new element arrived within the idle timeout; bounded requests complete at their end. Open-ended
+ * requests hold one of the user's stream slots while they wait (StreamLimiter).
  */
 @QueryHandler(ListUpdatesQuery)
 export class ListUpdatesHandler implements IQueryHandler<ListUpdatesQuery> {
