@@ -95,6 +95,27 @@ describe('event store', () => {
     await store.close();
   });
 
+  it.each(['batched', 'reference'] as const)("%s writer: a work cannot begin or end a transaction on the writer's connection", async (writer) => {
+    const store = new EventStore(database.db, { participantId: 'p1', writer });
+    const [committed] = await store.execute(async (tx) => {
+      let ran = false;
+      // (The reference writer's Kysely transaction throws at `transaction()`, the batched writer's connection at BEGIN.)
+      const nested = async () =>
+        tx.db.transaction().execute(async () => {
+          ran = true;
+        });
+      await expect(nested()).rejects.toThrow(/transaction/);
+      // The batched writer's connection refuses a controlled transaction too (the reference writer's would open another).
+      if (writer === 'batched') await expect(tx.db.startTransaction().execute()).rejects.toThrow(/transaction/);
+      expect(ran).toBe(false);
+      return tx.append([update(1)]);
+    });
+    // The work's own transaction was left alone: it committed.
+    const { rows } = await sql`SELECT 1 FROM ledger_updates WHERE ledger_offset = ${committed.update!.offset}`.execute(database.db);
+    expect(rows).toHaveLength(1);
+    await store.close();
+  });
+
   it('linger: while a batch commits, works that arrive within lingerMs join the next batch; an idle store does not wait', async () => {
     const sizes: number[] = [];
     const store = new EventStore(database.db, { participantId: 'p1', lingerMs: 300, onBatch: ({ size }) => sizes.push(size) });

@@ -1,7 +1,37 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, PostgresDriver, type Driver, type PostgresPool } from 'kysely';
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import type { DB } from '../schema';
 import { namedQuery, singleClientPool } from '../prepared-statements';
+
+const notInAWork = () => new Error('A work runs inside the writer\'s transaction: it cannot begin, commit or roll back one');
+
+/**
+ * The driver of the Kysely instance works see: the writer drives the transaction itself, so `transaction()` and
+ * `startTransaction()` fail rather than send BEGIN, COMMIT or ROLLBACK on the writer's connection mid-batch.
+ */
+class WorkDriver extends PostgresDriver {
+  override async beginTransaction(): Promise<void> {
+    throw notInAWork();
+  }
+
+  override async commitTransaction(): Promise<void> {
+    throw notInAWork();
+  }
+
+  override async rollbackTransaction(): Promise<void> {
+    throw notInAWork();
+  }
+}
+
+class WorkDialect extends PostgresDialect {
+  constructor(private readonly pool: PostgresPool) {
+    super({ pool });
+  }
+
+  override createDriver(): Driver {
+    return new WorkDriver({ pool: this.pool });
+  }
+}
 
 // One Kysely instance per pooled connection, made the first time the writer uses that connection.
 const bound = new WeakMap<PoolClient, Kysely<DB>>();
@@ -9,8 +39,8 @@ const bound = new WeakMap<PoolClient, Kysely<DB>>();
 /**
  * The batched writer's transaction, on a pooled connection the writer drives itself rather than through Kysely's
  * `transaction()`. BEGIN goes out with the first statement (the head lock) queued right behind it, so taking the
- * lock costs one wait for answers rather than two. The writer's own statements run as named prepared statements; works reach the connection through `db`, a Kysely
- * instance bound to it.
+ * lock costs one wait for answers rather than two. The writer's own statements run as named prepared statements; works
+ * reach the connection through `db`, a Kysely instance bound to it that cannot begin or end a transaction (WorkDriver).
  */
 export class WriteConnection {
   /** Whether the transaction has ended (committed or rolled back by PostgreSQL). */
@@ -25,7 +55,7 @@ export class WriteConnection {
   static async open(pool: Pool): Promise<WriteConnection> {
     const client = await pool.connect();
     let db = bound.get(client);
-    if (!db) bound.set(client, (db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: singleClientPool(client) }) })));
+    if (!db) bound.set(client, (db = new Kysely<DB>({ dialect: new WorkDialect(singleClientPool(client)) })));
     return new WriteConnection(client, db);
   }
 

@@ -7,6 +7,7 @@ import type { Appender, Decider } from './decider';
 
 /** What a unit of work sees: its transaction (reads see earlier works of the same transaction) and `append`. */
 export interface WriteTx extends Appender {
+  /** The transaction's statements. The writer begins and ends the transaction: `db.transaction()` fails. */
   readonly db: Kysely<DB>;
   /**
    * The ledger end as this work sees it: with every update appended before it in its transaction (the `ledger_head` row
