@@ -28,6 +28,21 @@ const update = (i: number): NewEvent => ({
   update: { kind: 'Transaction', synchronizerId: 'sync::1220', parties: [`p${i % 7}`] },
 });
 
+/** Starts a work that holds its batch open until `release()`: works queued meanwhile form the next batch together. */
+async function holdBatch(store: EventStore, event: NewEvent): Promise<{ held: Promise<unknown>; release: () => void }> {
+  let running!: () => void;
+  const started = new Promise<void>((r) => (running = r));
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  const held = store.execute(async (tx) => {
+    running();
+    await released;
+    return tx.append([event]);
+  });
+  await started;
+  return { held, release };
+}
+
 describe('event store', () => {
   it('gap safety: 50 concurrent appenders × 100 appends on two writer instances; a tailing reader only ever sees contiguous offsets', async () => {
     const writers = [
@@ -177,16 +192,7 @@ describe('event store', () => {
     // One work breaks the transaction: the batch is re-run work by work, and reports no phases. A first work holds its
     // batch until the other two have queued, so they form the next batch together.
     infos.length = 0;
-    let running!: () => void;
-    const started = new Promise<void>((r) => (running = r));
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    const held = store.execute(async (tx) => {
-      running();
-      await released;
-      return tx.append([update(2)]);
-    });
-    await started;
+    const { held, release } = await holdBatch(store, update(2));
     const results = await Promise.allSettled([
       store.append([update(3)]),
       store.execute(async (tx) => {
@@ -223,16 +229,7 @@ describe('event store', () => {
       decide: async (_state, _id, tx) => tx.append([update(1)]),
     };
     // A first work holds its batch until the others have queued, so they form the next batch (one segment) together.
-    let running!: () => void;
-    const started = new Promise<void>((r) => (running = r));
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    const held = store.execute(async (tx) => {
-      running();
-      await released;
-      return tx.append([update(0)]);
-    });
-    await started;
+    const { held, release } = await holdBatch(store, update(0));
     const results = Promise.allSettled([store.decide(picky, 'a'), store.decide(picky, 'bad'), store.decide(picky, 'b')]);
     release();
     await held;
