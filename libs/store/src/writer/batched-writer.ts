@@ -10,8 +10,8 @@ import { failureOfTransaction, shuttingDown, type BatchPhases, type LedgerWriter
 
 /**
  * The writer the service runs by default: group commit (work-queue.ts) of batches of works, each batch one transaction
- * (batch-runner.ts) whose rows are written by one statement with COMMIT pipelined behind it (write-connection.ts). A
- * batch that one work broke is re-run work by work, so each work gets the outcome it would have had alone.
+ * (batch-runner.ts) whose rows are written by one statement before its COMMIT. A batch that one work broke is re-run
+ * work by work, so each work gets the outcome it would have had alone.
  */
 export class BatchedWriter implements LedgerWriter {
   readonly events = new EventEmitter();
