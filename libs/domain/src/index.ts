@@ -5,6 +5,7 @@ export * from './users';
 export * from './parties';
 export * from './identity-providers';
 export * from './external-parties';
+export * from './transaction-builder';
 export * from './prepare-submission';
 export * from './ledger-model';
 export * from './execute-submission';

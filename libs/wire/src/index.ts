@@ -7,6 +7,7 @@ export * from './codecs/user';
 export * from './codecs/party';
 export * from './codecs/identity-provider';
 export * from './codecs/crypto';
+export * from './codecs/transaction-builder';
 export * from './codecs/prepare-submission';
 export * from './codecs/execute-submission';
 export * from './codecs/reassignment';

@@ -1,4 +1,2 @@
-export * from './template-id';
-export * from './template-catalog';
 export * from './prepare-errors';
 export * from './prepare-rules';

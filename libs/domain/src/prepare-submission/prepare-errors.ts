@@ -1,35 +1,5 @@
-import { ErrorCategories as C, LedgerError, failedPrecondition, invalidArgument, notFound } from '../errors';
+import { ErrorCategories as C, LedgerError } from '../errors';
 
-/** The reference's rejections of POST /v2/interactive-submission/prepare. */
-
-export const partiesNotKnown = (parties: readonly string[]) =>
-  new LedgerError('PARTY_NOT_KNOWN_ON_LEDGER', C.InvalidGivenCurrentSystemStateResourceMissing, `Parties not known on ledger: ${parties.join(', ')}`, {
-    resources: parties.map((p) => ['PARTY', p] as [string, string]),
-  });
-
-export const damlAuthorizationError = (msg: string) =>
-  new LedgerError('DAML_AUTHORIZATION_ERROR', C.InvalidIndependentOfSystemState, `Interpretation error: Error: ${msg}`);
-
-export const contractNotFound = (contractId: string) =>
-  notFound('CONTRACT_NOT_FOUND', `Contract could not be found with id ${contractId}`, [['CONTRACT_ID', contractId]]);
-
-export const wronglyTypedContract = (contractId: string, actual: string, expected: string) =>
-  failedPrecondition(
-    'WRONGLY_TYPED_CONTRACT',
-    `Interpretation error: Error: Contract ${contractId} was found but it is of template ${actual}, not of the expected ${expected}`,
-  );
-
-export const noSynchronizerForSubmission = (reason: string) =>
-  failedPrecondition('NO_SYNCHRONIZER_FOR_SUBMISSION', `No valid synchronizer for submission found: ${reason}`);
-
+/** Prepare's own rejection (the builder's are in transaction-builder/builder-errors.ts). */
 export const failedToPrepare = (reason: string) =>
   new LedgerError('FAILED_TO_PREPARE_TRANSACTION', C.InvalidIndependentOfSystemState, `The participant failed to prepare the transaction: ${reason}`);
-
-/** Choices are not interpreted: only the built-in Archive can be prepared here. */
-export const choiceNotInterpreted = (choice: string, templateId: string) =>
-  invalidArgument(
-    `Choice '${choice}' of ${templateId} cannot be prepared: Ledgerline does not run Daml code, so it prepares only creates and the ` +
-      `consuming Archive choice. To exercise another choice, build the prepared transaction yourself (its nodes stated explicitly: ` +
-      `Exercise with its children, signatories, stakeholders and acting parties), sign its hash and submit it to ` +
-      `/v2/interactive-submission/executeAndWait.`,
-  );

@@ -1,7 +1,8 @@
-import { invalidIdentifierMessage, parseTemplateRef, type PrepareCommand, type PrepareRequest } from '@ledgerline/domain';
+import type { PrepareRequest } from '@ledgerline/domain';
 import { bodyDecodeError } from '../decode-error';
 import { enumFromJs } from './crypto';
 import { HASHING_SCHEME_VERSIONS } from './execute-submission';
+import { commandFromJs, commandsSchema, isObj, type Obj } from './transaction-builder';
 
 /** JSON schema of JsPrepareSubmissionRequest (the fields Ledgerline reads; unknown fields are ignored, as Canton does). */
 export const prepareRequestSchema = {
@@ -10,7 +11,7 @@ export const prepareRequestSchema = {
   properties: {
     userId: { type: 'string' },
     commandId: { type: 'string' },
-    commands: { type: 'array', items: { type: 'object', minProperties: 1, maxProperties: 1 } },
+    commands: commandsSchema,
     actAs: { type: 'array', items: { type: 'string' } },
     readAs: { type: 'array', items: { type: 'string' } },
     disclosedContracts: { type: 'array' },
@@ -22,46 +23,6 @@ export const prepareRequestSchema = {
     hashingSchemeVersion: { type: 'string' },
   },
 } as const;
-
-
-const COMMAND_KINDS = ['CreateAndExerciseCommand', 'CreateCommand', 'ExerciseByKeyCommand', 'ExerciseCommand'];
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-function requiredString(o: Obj, key: string, at: string): string {
-  const v = o[key];
-  if (v === undefined) throw bodyDecodeError('Missing required field', `${at}.${key}`);
-  if (typeof v !== 'string') throw bodyDecodeError('Got value with wrong type, expecting string', `${at}.${key}`);
-  return v;
-}
-
-function templateOf(o: Obj, at: string) {
-  const templateId = requiredString(o, 'templateId', at);
-  const template = parseTemplateRef(templateId);
-  if (!template) throw bodyDecodeError(invalidIdentifierMessage(templateId), `${at}.templateId`);
-  return { templateId, template };
-}
-
-function commandFromJs(c: Obj, i: number): PrepareCommand {
-  const [name] = Object.keys(c);
-  const at = `commands[${i}].${name}`;
-  if (!COMMAND_KINDS.includes(name)) throw bodyDecodeError(`Unknown command ${name}. Supported: [${COMMAND_KINDS.join(', ')}]`, `commands[${i}]`);
-  const body = c[name];
-  if (!isObj(body)) throw bodyDecodeError('Got value with wrong type, expecting object', at);
-  if (name === 'CreateCommand') {
-    if (!('createArguments' in body)) throw bodyDecodeError('Missing required field', `${at}.createArguments`);
-    return { kind: 'create', ...templateOf(body, at), createArguments: body.createArguments };
-  }
-  if (name === 'ExerciseCommand') {
-    const t = templateOf(body, at);
-    const contractId = requiredString(body, 'contractId', at);
-    const choice = requiredString(body, 'choice', at);
-    if (!('choiceArgument' in body)) throw bodyDecodeError('Missing required field', `${at}.choiceArgument`);
-    return { kind: 'exercise', ...t, contractId, choice, choiceArgument: body.choiceArgument };
-  }
-  return { kind: 'unsupported', name };
-}
 
 function minLedgerTimeFromJs(v: unknown): PrepareRequest['minLedgerTime'] {
   if (!isObj(v) || !isObj(v.time)) return null;

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import {
   canReadAs,
+  catalogTemplateDirectory,
   decidePrepare,
   matchUserId,
   nowMicros,
@@ -9,6 +10,7 @@ import {
   permissionDenied,
   validatePrepareRequest,
   type PreparedResult,
+  type TemplateDirectory,
 } from '@ledgerline/domain';
 import { ContractLookupRepository, PartiesRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
@@ -21,12 +23,16 @@ import { PrepareSubmissionQuery } from './prepare-submission.query';
  */
 @QueryHandler(PrepareSubmissionQuery)
 export class PrepareSubmissionHandler implements IQueryHandler<PrepareSubmissionQuery> {
+  private readonly templates: TemplateDirectory;
+
   constructor(
     private readonly runtime: LedgerRuntime,
     private readonly identity: ParticipantIdentity,
     private readonly parties: PartiesRepository,
     private readonly contracts: ContractLookupRepository,
-  ) {}
+  ) {
+    this.templates = catalogTemplateDirectory(runtime.config.templateCatalog);
+  }
 
   async execute({ claims, request }: PrepareSubmissionQuery): Promise<PreparedResult> {
     const userId = matchUserId(claims, request.userId);
@@ -44,7 +50,7 @@ export class PrepareSubmissionHandler implements IQueryHandler<PrepareSubmission
       { knownParties: new Set(known.map((p) => p.party)), contract },
       {
         connectedSynchronizers: this.identity.synchronizers.map((s) => s.id),
-        catalog: this.runtime.config.templateCatalog,
+        templates: this.templates,
         now: nowMicros(),
         transactionUuid: randomUUID(),
         submissionSeed: randomBytes(32),

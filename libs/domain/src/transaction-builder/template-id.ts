@@ -44,15 +44,4 @@ export interface ResolvedTemplate {
   entityName: string;
 }
 
-/**
- * `#name` → (packageIdForName(name), name); a package id → (id, the catalog's packageName for it, else the id itself).
- */
-export function resolveTemplate(ref: TemplateRef, packageNameOfId?: string): ResolvedTemplate {
-  if (ref.packageRef.startsWith('#')) {
-    const name = ref.packageRef.slice(1);
-    return { packageId: packageIdForName(name), packageName: name, moduleName: ref.moduleName, entityName: ref.entityName };
-  }
-  return { packageId: ref.packageRef, packageName: packageNameOfId ?? ref.packageRef, moduleName: ref.moduleName, entityName: ref.entityName };
-}
-
 export const templateIdOf = (t: { packageId: string; moduleName: string; entityName: string }) => `${t.packageId}:${t.moduleName}:${t.entityName}`;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hashPreparedTransaction } from '@ledgerline/canton';
 import {
+  catalogTemplateDirectory,
   decidePrepare,
   packageIdForName,
   parseTemplateRef,
@@ -37,7 +38,7 @@ function request(createArguments: unknown, templateId = '#pkg:Main:T', over: Par
 function prepared(req: PrepareRequest, catalog: TemplateCatalog = { templates: {} }, known = [alice, bob, carol, dan]) {
   const r = decidePrepare(req, validatePrepareRequest(req), { knownParties: new Set(known), contract: null }, {
     connectedSynchronizers: [SYNC],
-    catalog,
+    templates: catalogTemplateDirectory(catalog),
     now: 1_767_225_600_000_000n,
     transactionUuid: '6f1c6a4e-8c53-4f5e-9a63-2b7a0c1d9e11',
     submissionSeed: Buffer.alloc(32, 7),

@@ -1,0 +1,20 @@
+import type { StoredCreatedEvent } from '../ledger/updates';
+import type { TemplateRef } from './template-id';
+
+/** A command as the JSON API carries it, decoded (template ids parsed, arguments still JSON). */
+export type TransactionCommand =
+  | { kind: 'create'; templateId: string; template: TemplateRef; createArguments: unknown }
+  | { kind: 'exercise'; templateId: string; template: TemplateRef; contractId: string; choice: string; choiceArgument: unknown }
+  | { kind: 'unsupported'; name: string };
+
+/** A contract of the `contracts` projection, as the builder needs it to exercise it. */
+export interface StoredContract {
+  contractId: string;
+  templateId: string;
+  packageName: string;
+  signatories: string[];
+  stakeholders: string[];
+  status: 'active' | 'in_flight' | 'archived';
+  synchronizerId: string | null;
+  createdEvent: StoredCreatedEvent;
+}
