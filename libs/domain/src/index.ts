@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './auth';
 export * from './ledger';
+export * from './object-meta';
 export * from './users';
 export * from './parties';
 export * from './identity-providers';

@@ -2,7 +2,7 @@ import { alreadyExists, failedPrecondition, invalidField, LedgerError, missingFi
 import { ErrorCategories } from '../errors/error-category';
 import type { NewEvent } from '../ledger/events';
 import { identityProviderIdProblem } from '../parties/party-rules';
-import { parseUpdateMask } from '../parties/update-mask';
+import { parseUpdateMask } from '../object-meta';
 import { identityProviderNotFoundArgument } from '../parties/party-errors';
 
 /** An identity provider configuration (IdentityProviderConfig on the wire). */

@@ -1,5 +1,3 @@
-export * from './annotations';
-export * from './update-mask';
 export * from './party-rules';
 export * from './events';
 export * from './party-details';

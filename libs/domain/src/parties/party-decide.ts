@@ -3,7 +3,7 @@ import type { Right } from '../auth/rights';
 import { TOPOLOGY_TRANSACTION_COMMITTED, type StoredTopologyTransaction } from '../ledger/updates';
 import { decideGrantRights, userNotFound, validateUserId, type UserState } from '../users/user-rules';
 import type { NewEvent } from '../ledger/events';
-import { annotationsTooLarge, mergeAnnotations, validateRequestAnnotations } from './annotations';
+import { annotationsTooLarge, mergeAnnotations, parseResourceVersion, parseUpdateMask, validateRequestAnnotations } from '../object-meta';
 import { partyStream, type PartyAllocatedData, type PartyDetailsUpdatedData, type PartyRecord } from './events';
 import {
   cannotDetermineSynchronizer,
@@ -15,8 +15,7 @@ import {
   partyNotFound,
   synchronizerNotConnected,
 } from './party-errors';
-import { localPartyId, parseResourceVersion, requireParty, validateIdentityProviderIdField, validatePartyHint } from './party-rules';
-import { parseUpdateMask } from './update-mask';
+import { localPartyId, requireParty, validateIdentityProviderIdField, validatePartyHint } from './party-rules';
 
 export const PARTICIPANT_PERMISSION_SUBMISSION = 'PARTICIPANT_PERMISSION_SUBMISSION';
 

@@ -43,3 +43,14 @@ export function parseUpdateMask(paths: readonly string[], leaves: readonly strin
     mask: { paths, exact, covers, coveredByPrefixOnly: (leaf) => covers(leaf) && !exact(leaf) },
   };
 }
+
+/**
+ * The value a masked update gives one field (Canton's UpdateMapperBase): named exactly → the request's value, defaults
+ * included (`""` clears, `false` resets); covered only through a prefix → the request's value unless it is the default;
+ * not covered → the current value.
+ */
+export function maskedValue<T>(mask: ParsedUpdateMask, leaf: string, requested: T, current: T, isDefault: (v: T) => boolean): T {
+  if (mask.exact(leaf)) return requested;
+  if (mask.coveredByPrefixOnly(leaf)) return isDefault(requested) ? current : requested;
+  return current;
+}

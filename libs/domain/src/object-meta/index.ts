@@ -1,0 +1,3 @@
+export * from './annotations';
+export * from './update-mask';
+export * from './resource-version';
