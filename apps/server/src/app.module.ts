@@ -13,6 +13,7 @@ import { IdentityProvidersModule } from './modules/identity-providers/identity-p
 import { ExternalPartiesModule } from './modules/external-parties/external-parties.module';
 import { PrepareSubmissionModule } from './modules/prepare-submission/prepare-submission.module';
 import { ReassignmentModule } from './modules/reassignment/reassignment.module';
+import { PackagesModule } from './modules/packages/packages.module';
 
 /** The service: one module per capability. Add a capability by adding its module here. */
 export const CAPABILITY_MODULES = [
@@ -24,6 +25,7 @@ export const CAPABILITY_MODULES = [
   PrepareSubmissionModule,
   ExecuteSubmissionModule,
   ReassignmentModule,
+  PackagesModule,
   UpdatesModule,
 ];
 

@@ -29,7 +29,7 @@ export async function createApp(runtime: LedgerRuntime): Promise<NestFastifyAppl
   adapter.setNotFoundHandler = (() => fastify) as typeof adapter.setNotFoundHandler;
   const catalog = new RouteCatalog();
   catalog.attach(fastify);
-  configureFastify(fastify, { participant: runtime.config.participantName, logger: runtime.logger, metrics: runtime.metrics, catalog });
+  configureFastify(fastify, { participant: runtime.config.participantName, logger: runtime.logger, metrics: runtime.metrics, catalog, bodyLimit: runtime.config.maxBodyBytes });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(runtime, catalog), adapter, { logger: false, bufferLogs: false, bodyParser: false });
   app.useGlobalFilters(new AllExceptionsFilter(runtime.config.participantName, runtime.logger));
   await app.init();

@@ -62,6 +62,10 @@ export interface LedgerConfig {
   ledgerTimeToleranceSeconds: number;
   /** After an unassignment, how long only its submitter may assign it (reassignment). */
   assignmentExclusivityTimeoutMs: number;
+  /** Most uncompressed bytes read from one DAR (its manifest and the archives it names); beyond: ZIP_BOMB. */
+  darMaxUncompressedBytes: number;
+  /** Refuse commands whose template's package is not stored (LEDGER_STRICT_PACKAGES, default false). */
+  strictPackages: boolean;
 }
 
 export class ConfigError extends Error {
@@ -168,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     preparationTimeToleranceSeconds: int('LEDGER_PREPARATION_TIME_TOLERANCE_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
     ledgerTimeToleranceSeconds: int('LEDGER_TIME_TOLERANCE_SECONDS', 60, 1, 365 * 24 * 3600),
     assignmentExclusivityTimeoutMs: int('LEDGER_ASSIGNMENT_EXCLUSIVITY_TIMEOUT_MS', 60_000, 0, 365 * 24 * 3_600_000),
+    darMaxUncompressedBytes: int('LEDGER_DAR_MAX_UNCOMPRESSED_BYTES', 256 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    strictPackages: bool('LEDGER_STRICT_PACKAGES', false),
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 16) problems.push('LEDGER_JWT_SECRET must be at least 16 characters');
   if (problems.length) throw new ConfigError(problems);

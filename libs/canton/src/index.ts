@@ -14,3 +14,5 @@ export * from './ids';
 export * from './topology';
 export * from './value-json';
 export * from './created-event-blob';
+export * from './dar';
+export * from './daml-lf';

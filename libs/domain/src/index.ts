@@ -3,6 +3,7 @@ export * from './auth';
 export * from './ledger';
 export * from './object-meta';
 export * from './users';
+export * from './packages';
 export * from './parties';
 export * from './identity-providers';
 export * from './external-parties';

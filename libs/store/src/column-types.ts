@@ -1,7 +1,7 @@
 import type { DB } from './schema';
 
 /** SQL types of columns, as PostgreSQL's `format_type` prints them. */
-export type SqlType = 'bigint' | 'integer' | 'text' | 'text[]' | 'boolean' | 'jsonb';
+export type SqlType = 'bigint' | 'integer' | 'text' | 'text[]' | 'boolean' | 'jsonb' | 'bytea';
 
 /** Every column of every table of the Kysely schema `D`, with its SQL type. */
 export type ColumnTypeMap<D> = { readonly [T in keyof D]: { readonly [C in keyof D[T]]-?: SqlType } };
@@ -23,6 +23,7 @@ export const COLUMN_TYPES = {
     resource_version: 'bigint',
     identity_provider_id: 'text',
     created_seq: 'bigint',
+    primary_party_authentication: 'boolean',
   },
   user_rights: { user_id: 'text', kind: 'text', party: 'text' },
   ledger_updates: {
@@ -90,6 +91,19 @@ export const COLUMN_TYPES = {
     submission_id: 'text',
     record_time: 'text',
   },
+  package_archives: { package_id: 'text', chunk: 'integer', bytes: 'bytea' },
+  packages: {
+    package_id: 'text',
+    package_name: 'text',
+    package_version: 'text',
+    lf_version: 'text',
+    size_bytes: 'bigint',
+    imports: 'text[]',
+    uploaded_at: 'text',
+    uploaded_seq: 'bigint',
+  },
+  package_vetting: { synchronizer_id: 'text', package_id: 'text', valid_from_inclusive: 'text', valid_until_exclusive: 'text' },
+  package_vetting_serials: { synchronizer_id: 'text', serial: 'integer' },
 } as const satisfies ColumnTypeMap<DB>;
 
 /** The columns of table `T` whose SQL type is jsonb. */

@@ -18,5 +18,6 @@ export * from './repositories/external-parties.repository';
 export * from './repositories/contract-lookup.repository';
 export * from './repositories/execute-submission.repository';
 export * from './repositories/ledger-updates.repository';
+export * from './repositories/packages.repository';
 export * from './pruning';
 export * from './reads/lookup-coalescer';

@@ -35,6 +35,7 @@ export interface UsersTable {
   resource_version: Int8Default;
   identity_provider_id: Generated<string>;
   created_seq: Int8;
+  primary_party_authentication: Generated<boolean>;
 }
 
 export interface UserRightsTable {
@@ -163,6 +164,39 @@ export interface CoreTables {
   user_rights: UserRightsTable;
   ledger_updates: LedgerUpdatesTable;
   ledger_update_parties: LedgerUpdatePartiesTable;
+  package_archives: PackageArchivesTable;
+  packages: PackagesTable;
+  package_vetting: PackageVettingTable;
+  package_vetting_serials: PackageVettingSerialsTable;
+}
+
+export interface PackageArchivesTable {
+  package_id: string;
+  chunk: number;
+  bytes: Buffer;
+}
+
+export interface PackagesTable {
+  package_id: string;
+  package_name: string;
+  package_version: string;
+  lf_version: string;
+  size_bytes: Int8;
+  imports: string[] | null;
+  uploaded_at: string;
+  uploaded_seq: Int8;
+}
+
+export interface PackageVettingTable {
+  synchronizer_id: string;
+  package_id: string;
+  valid_from_inclusive: string | null;
+  valid_until_exclusive: string | null;
+}
+
+export interface PackageVettingSerialsTable {
+  synchronizer_id: string;
+  serial: number;
 }
 
 /** The whole database, as Kysely sees it. */

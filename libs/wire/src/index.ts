@@ -12,3 +12,4 @@ export * from './codecs/prepare-submission';
 export * from './codecs/execute-submission';
 export * from './codecs/reassignment';
 export * from './codecs/updates';
+export * from './codecs/packages';

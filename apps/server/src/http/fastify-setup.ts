@@ -7,6 +7,7 @@ import type { HttpMetrics } from '../infrastructure/metrics';
 import { sendError } from './all-exceptions.filter';
 import { clientErrorHandler, expectationFailedHandler, requestGuard, routeMissHandler, withoutEmptySegments, type FrameworkErrorContext } from './framework-errors';
 import type { RouteCatalog } from './route-catalog';
+import { isRawBodyRoute, readRequestBody } from './request-body';
 
 /**
  * Random bytes for fresh trace ids, drawn from the CSPRNG 4 KiB at a time: one `randomBytes(16)` per request was ~3 % of
@@ -52,10 +53,13 @@ export function fastifyServerOptions(opts: { participant: string; logger: Logger
 
 /**
  * Fastify-level behaviour that real clients need: JSON bodies accepted whatever the Content-Type (core-ledger-client sends
- * none), framework errors rendered like ours (unknown routes and methods, unsupported expectations, requests during
+ * none), binary uploads read by their routes (request-body.ts; wallet-sdk sends its DAR without a Content-Type), framework errors rendered like ours (unknown routes and methods, unsupported expectations, requests during
  * shutdown), and metrics per route. Runs before Nest registers its routes.
  */
-export function configureFastify(app: FastifyInstance, opts: { participant: string; logger: Logger; metrics: HttpMetrics; catalog: RouteCatalog }): void {
+export function configureFastify(
+  app: FastifyInstance,
+  opts: { participant: string; logger: Logger; metrics: HttpMetrics; catalog: RouteCatalog; bodyLimit: number },
+): void {
   const ctx: FrameworkErrorContext = { participant: opts.participant, logger: opts.logger, traceId: traceIdOf };
   const guard = requestGuard(ctx);
   app.addHook('onRequest', guard.onRequest);
@@ -66,14 +70,17 @@ export function configureFastify(app: FastifyInstance, opts: { participant: stri
   app.setNotFoundHandler(routeMissHandler(opts.catalog, ctx));
   app.server.on('checkExpectation', expectationFailedHandler(ctx));
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req: FastifyRequest, body: string | Buffer, done: (e: Error | null, v?: unknown) => void) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch (e) {
-      done(new DecodeError('body', `Malformed JSON: ${(e as Error).message}`));
-    }
+  app.addContentTypeParser('*', (req: FastifyRequest, payload: IncomingMessage, done: (e: Error | null, v?: unknown) => void) => {
+    if (isRawBodyRoute(req.routeOptions.config)) return done(null, payload);
+    readRequestBody(payload, req.routeOptions.bodyLimit ?? opts.bodyLimit, req.headers['content-length']).then((bytes) => {
+      const text = bytes.toString('utf8');
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch (e) {
+        done(new DecodeError('body', `Malformed JSON: ${(e as Error).message}`));
+      }
+    }, done);
   });
   app.addHook('onResponse', (req, reply, done) => {
     opts.metrics.observe(req.method, req.routeOptions?.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);

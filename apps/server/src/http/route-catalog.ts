@@ -1,9 +1,12 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { isRawBodyRoute } from './request-body';
 
 interface RouteEntry {
   method: string;
   url: string;
   schema?: RouteOptions['schema'];
+  /** The route reads raw bytes (request-body.ts): documented as an octet-stream body. */
+  rawBody: boolean;
 }
 
 /**
@@ -17,7 +20,7 @@ export class RouteCatalog {
     app.addHook('onRoute', (r) => {
       for (const m of Array.isArray(r.method) ? r.method : [r.method]) {
         if (m === 'HEAD' || r.url === '*' || r.url === '/*') continue;
-        this.routes.push({ method: m.toLowerCase(), url: r.url, schema: r.schema });
+        this.routes.push({ method: m.toLowerCase(), url: r.url, schema: r.schema, rawBody: isRawBodyRoute(r.config) });
       }
     });
   }
@@ -49,6 +52,7 @@ export class RouteCatalog {
         },
       };
       if (r.schema?.body) op.requestBody = { required: true, content: { 'application/json': { schema: r.schema.body } } };
+      if (r.rawBody) op.requestBody = { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
       if (path.startsWith('/v2')) op.security = [{ httpAuth: [] }];
       (paths[path] ??= {})[r.method] = op;
     }

@@ -6,6 +6,8 @@ export interface UserRecord {
   isDeactivated: boolean;
   annotations: Record<string, string>;
   identityProviderId: string;
+  /** May authenticate with a Party JWT signed by the primary party's key (stored; not used for authentication). */
+  primaryPartyAuthentication?: boolean;
 }
 
 export type UserEvent =

@@ -1,2 +1,3 @@
 export * from './events';
 export * from './user-rules';
+export * from './user-update';

@@ -11,6 +11,7 @@ import { externalPartiesProjection } from './external-parties.projection';
 import { commandDeduplicationProjection } from './command-deduplication.projection';
 import { reassignmentsProjection } from './reassignments.projection';
 import { ledgerPruningProjection } from './ledger-pruning.projection';
+import { packagesProjection } from './packages.projection';
 
 /** Every projection of the service. Add one line per capability. */
 export const projections: readonly Projection[] = [
@@ -23,6 +24,7 @@ export const projections: readonly Projection[] = [
   commandDeduplicationProjection,
   reassignmentsProjection,
   ledgerPruningProjection,
+  packagesProjection,
 ];
 
 const byType = new Map<string, Projection[]>();

@@ -20,6 +20,7 @@ export const usersProjection: Projection = {
             is_deactivated: u.isDeactivated,
             annotations: JSON.stringify(u.annotations),
             identity_provider_id: u.identityProviderId,
+            primary_party_authentication: u.primaryPartyAuthentication ?? false,
             created_seq: event.seq,
           })
           .execute();
@@ -39,7 +40,13 @@ export const usersProjection: Projection = {
         const u = e.data.user;
         await trx
           .updateTable('users')
-          .set({ primary_party: u.primaryParty, is_deactivated: u.isDeactivated, annotations: JSON.stringify(u.annotations), resource_version: e.data.resourceVersion })
+          .set({
+            primary_party: u.primaryParty,
+            is_deactivated: u.isDeactivated,
+            annotations: JSON.stringify(u.annotations),
+            primary_party_authentication: u.primaryPartyAuthentication ?? false,
+            resource_version: e.data.resourceVersion,
+          })
           .where('id', '=', u.id)
           .execute();
         return;

@@ -27,6 +27,7 @@ export class UsersRepository {
           isDeactivated: row.is_deactivated,
           annotations: row.annotations,
           identityProviderId: row.identity_provider_id,
+          primaryPartyAuthentication: row.primary_party_authentication,
           resourceVersion: Number(row.resource_version),
         }
       : null;

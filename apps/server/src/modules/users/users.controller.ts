@@ -4,8 +4,8 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { RouteSchema } from '@nestjs/platform-fastify';
 import type { Claims } from '@ledgerline/domain';
 import { CurrentClaims } from '@ledgerline/auth';
-import { int32Query, rightsFromJs, rightSchema, rightToJs, userSchema, userToJs } from '@ledgerline/wire';
-import { CreateUserCommand, DeleteUserCommand, GrantUserRightsCommand, RevokeUserRightsCommand } from './commands/user.commands';
+import { int32Query, rightsFromJs, rightSchema, rightToJs, updateUserFromJs, updateUserRequestSchema, userSchema, userToJs } from '@ledgerline/wire';
+import { CreateUserCommand, DeleteUserCommand, GrantUserRightsCommand, RevokeUserRightsCommand, UpdateUserCommand } from './commands/user.commands';
 import { GetUserQuery, ListUserRightsQuery, ListUsersQuery } from './queries/user.queries';
 
 const rightsBody = {
@@ -14,7 +14,14 @@ const rightsBody = {
 } as const;
 
 interface CreateUserBody {
-  user: { id: string; primaryParty?: string; isDeactivated?: boolean; metadata?: { annotations?: Record<string, string> }; identityProviderId?: string };
+  user: {
+    id: string;
+    primaryParty?: string;
+    isDeactivated?: boolean;
+    metadata?: { annotations?: Record<string, string> };
+    identityProviderId?: string;
+    primaryPartyAuthentication?: boolean;
+  };
   rights?: unknown;
 }
 
@@ -41,6 +48,7 @@ export class UsersController {
           isDeactivated: u.isDeactivated ?? false,
           annotations: u.metadata?.annotations ?? {},
           identityProviderId: u.identityProviderId ?? '',
+          primaryPartyAuthentication: u.primaryPartyAuthentication ?? false,
         },
         rightsFromJs(body.rights, 'rights'),
       ),
@@ -59,6 +67,12 @@ export class UsersController {
   @Get('users/:userId')
   async get(@CurrentClaims() claims: Claims, @Param('userId') userId: string, @Query() q: Record<string, unknown>) {
     return { user: userToJs(await this.queries.execute(new GetUserQuery(claims, userId, String(q['identity-provider-id'] ?? '')))) };
+  }
+
+  @Patch('users/:userId')
+  @RouteSchema({ body: updateUserRequestSchema })
+  async update(@CurrentClaims() claims: Claims, @Param('userId') userId: string, @Body() body: unknown) {
+    return { user: userToJs(await this.commands.execute(new UpdateUserCommand(claims, userId, updateUserFromJs(body as never)))) };
   }
 
   @Delete('users/:userId')

@@ -1,5 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
+  authorizeUpdateUser,
+  checkUserPathMatchesBody,
   decideCreateUser,
   decideDeleteUser,
   decideGrantRights,
@@ -9,14 +11,15 @@ import {
   permissionDenied,
   requireAdminOrIdpAdmin,
   requireUserInCallerIdentityProvider,
+  validateUpdateUser,
   validateUserId,
   type Claims,
   type Right,
   type UserEvent,
   type UserState,
 } from '@ledgerline/domain';
-import { EventStore, UsersRepository } from '@ledgerline/store';
-import { CreateUserCommand, DeleteUserCommand, GrantUserRightsCommand, RevokeUserRightsCommand } from './user.commands';
+import { EventStore, userUpdateDecider, UsersRepository } from '@ledgerline/store';
+import { CreateUserCommand, DeleteUserCommand, GrantUserRightsCommand, RevokeUserRightsCommand, UpdateUserCommand } from './user.commands';
 
 /** Only a participant admin may hand out administrative rights. */
 function checkGrantable(claims: Claims, rights: Right[]): void {
@@ -98,5 +101,17 @@ export class DeleteUserHandler implements ICommandHandler<DeleteUserCommand> {
       requireUserInCallerIdentityProvider(claims, state.user?.identityProviderId);
       await tx.append(decideDeleteUser(state, userId));
     });
+  }
+}
+
+@CommandHandler(UpdateUserCommand)
+export class UpdateUserHandler implements ICommandHandler<UpdateUserCommand> {
+  constructor(private readonly store: EventStore) {}
+
+  execute({ claims, pathUserId, body }: UpdateUserCommand) {
+    checkUserPathMatchesBody(pathUserId, body);
+    const identityProviderId = authorizeUpdateUser(claims, body);
+    // The writer decides updates of one user one after the other: of two with the same resourceVersion, one wins.
+    return this.store.decide(userUpdateDecider, validateUpdateUser(claims, body, identityProviderId));
   }
 }

@@ -1,4 +1,4 @@
-import type { Claims, Right, UserRecord } from '@ledgerline/domain';
+import type { Claims, Right, UpdateUserBody, UserRecord } from '@ledgerline/domain';
 
 export class CreateUserCommand {
   constructor(readonly claims: Claims, readonly user: UserRecord, readonly rights: Right[]) {}
@@ -11,4 +11,7 @@ export class RevokeUserRightsCommand {
 }
 export class DeleteUserCommand {
   constructor(readonly claims: Claims, readonly userId: string) {}
+}
+export class UpdateUserCommand {
+  constructor(readonly claims: Claims, readonly pathUserId: string, readonly body: UpdateUserBody) {}
 }

@@ -1,0 +1,51 @@
+import type { Readable } from 'node:stream';
+import { errorCodes } from 'fastify';
+
+/**
+ * Request bodies. JSON routes get their body parsed before the handler runs (any Content-Type, or none). A route whose
+ * config sets `rawBody` (binary uploads) gets the body's stream instead and reads it itself with `readRequestBody`, after
+ * authorization: the bytes arrive once, into one buffer, within the same body-size limit.
+ */
+export const RAW_BODY_CONFIG = { rawBody: true } as const;
+
+export const isRawBodyRoute = (config: unknown): boolean => (config as { rawBody?: unknown } | undefined)?.rawBody === true;
+
+/**
+ * Reads a request body into one buffer (of the declared Content-Length when there is one), refusing more than `limit`
+ * bytes and a body whose length differs from its Content-Length, with Fastify's own errors (413, 400).
+ */
+export function readRequestBody(stream: Readable, limit: number, contentLengthHeader: string | string[] | undefined): Promise<Buffer> {
+  const declared = typeof contentLengthHeader === 'string' ? Number(contentLengthHeader) : NaN;
+  if (declared > limit) return Promise.reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+  return new Promise((resolve, reject) => {
+    const known = Number.isInteger(declared) && declared >= 0;
+    const whole = known ? Buffer.allocUnsafe(declared) : null;
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const done = (err: Error | null) => {
+      stream.removeListener('data', onData);
+      stream.removeListener('end', onEnd);
+      stream.removeListener('error', onError);
+      if (err) return reject(err);
+      if (known && received !== declared) return reject(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
+      resolve(whole ?? Buffer.concat(chunks, received));
+    };
+    const onData = (chunk: Buffer) => {
+      if (received + chunk.length > limit) return done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+      if (whole) {
+        if (received + chunk.length > whole.length) return done(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
+        chunk.copy(whole, received);
+      } else chunks.push(chunk);
+      received += chunk.length;
+    };
+    const onEnd = () => done(null);
+    const onError = (err: Error & { statusCode?: number }) => {
+      if (!(typeof err.statusCode === 'number' && err.statusCode >= 400)) err.statusCode = 400;
+      done(err);
+    };
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+    stream.resume();
+  });
+}

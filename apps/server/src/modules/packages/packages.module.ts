@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { PackagesRepository } from '@ledgerline/store';
+import { UpdateVettedPackagesHandler, UploadDarHandler, ValidateDarHandler } from './commands/package-command.handlers';
+import {
+  GetPackageHandler,
+  GetPackageStatusHandler,
+  GetPreferredPackagesHandler,
+  ListPackagesHandler,
+  ListVettedPackagesHandler,
+} from './queries/package-query.handlers';
+import { PackagesController } from './packages.controller';
+
+@Module({
+  controllers: [PackagesController],
+  providers: [
+    PackagesRepository,
+    UploadDarHandler,
+    ValidateDarHandler,
+    UpdateVettedPackagesHandler,
+    ListPackagesHandler,
+    GetPackageHandler,
+    GetPackageStatusHandler,
+    ListVettedPackagesHandler,
+    GetPreferredPackagesHandler,
+  ],
+})
+export class PackagesModule {}

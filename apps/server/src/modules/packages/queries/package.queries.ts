@@ -1,0 +1,17 @@
+import type { Claims, PreferredPackagesRequest, VettingListFilter } from '@ledgerline/domain';
+
+export class ListPackagesQuery {
+  constructor(readonly claims: Claims) {}
+}
+export class GetPackageQuery {
+  constructor(readonly claims: Claims, readonly packageId: string) {}
+}
+export class GetPackageStatusQuery {
+  constructor(readonly claims: Claims, readonly packageId: string) {}
+}
+export class ListVettedPackagesQuery {
+  constructor(readonly claims: Claims, readonly filter: VettingListFilter, readonly pageToken: string, readonly pageSize: number) {}
+}
+export class GetPreferredPackagesQuery {
+  constructor(readonly claims: Claims, readonly request: PreferredPackagesRequest) {}
+}

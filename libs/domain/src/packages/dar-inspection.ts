@@ -1,0 +1,73 @@
+import { ACCEPTED_LF_VERSIONS, ArchiveParseError, DarFormatError, decodeDamlLfArchive, readDar, type DamlLfArchive } from '@ledgerline/canton';
+import type { PackageInfo } from './events';
+import { allowedLanguageVersions, darDependenciesNotValid, darParseError, invalidDar, invalidZipEntry, zipBomb } from './package-errors';
+
+/** One package of a DAR: what the store lists, and the archive payload it keeps. */
+export interface DarPackage {
+  info: PackageInfo;
+  payload: Uint8Array;
+}
+
+/** A DAR that passed every check that needs nothing but its bytes. */
+export interface ParsedDar {
+  mainPackageId: string;
+  /** The main package first, then the dependencies in the manifest's order, each package id once. */
+  packages: DarPackage[];
+}
+
+/**
+ * Reads and checks a DAR as Canton's PackageUploader does before it stores anything, as far as that needs no Daml
+ * interpretation: zip and manifest (INVALID_DAR, INVALID_ZIP_ENTRY, ZIP_BOMB), every archive decoded main first
+ * (DAR_PARSE_ERROR: corrupt archive, hash mismatch, unknown LF version, bad name or version), then the LF version
+ * allow-list (ALLOWED_LANGUAGE_VERSIONS: LF 2.1–2.3).
+ */
+export async function inspectDar(bytes: Buffer, opts: { maxUncompressedBytes: number }): Promise<ParsedDar> {
+  let file;
+  try {
+    file = await readDar(bytes, opts);
+  } catch (e) {
+    if (!(e instanceof DarFormatError)) throw e;
+    const f = e.failure;
+    if (f.kind === 'invalid-dar') throw invalidDar(f.entries, f.reason);
+    if (f.kind === 'invalid-zip-entry') throw invalidZipEntry(f.name, f.entries);
+    throw zipBomb();
+  }
+  const archives: DamlLfArchive[] = [];
+  for (const dalf of [file.main, ...file.dependencies]) {
+    try {
+      archives.push(decodeDamlLfArchive(dalf.bytes));
+    } catch (e) {
+      if (e instanceof ArchiveParseError) throw darParseError(e.message);
+      throw e;
+    }
+  }
+  const refused = archives.find((a) => !a.accepted);
+  if (refused) throw allowedLanguageVersions(refused.packageId, refused.lfVersion, ACCEPTED_LF_VERSIONS[0], ACCEPTED_LF_VERSIONS[ACCEPTED_LF_VERSIONS.length - 1]);
+  const seen = new Set<string>();
+  const packages: DarPackage[] = [];
+  for (const a of archives) {
+    if (seen.has(a.packageId)) continue;
+    seen.add(a.packageId);
+    packages.push({
+      info: { packageId: a.packageId, name: a.name!, version: a.version!, lfVersion: a.lfVersion, sizeBytes: a.payload.length, imports: a.imports },
+      payload: a.payload,
+    });
+  }
+  return { mainPackageId: archives[0].packageId, packages };
+}
+
+/**
+ * The DAR's declared imports must all be in the DAR or already stored (DAR_DEPENDENCIES_NOT_VALID). Packages that do
+ * not declare their imports (LF 2.1) and extra, unreferenced archives are accepted.
+ */
+export function checkDarDependencies(dar: ParsedDar, stored: ReadonlySet<string>): void {
+  const inDar = new Set(dar.packages.map((p) => p.info.packageId));
+  const missing = new Set<string>();
+  for (const p of dar.packages) for (const id of p.info.imports ?? []) if (!inDar.has(id) && !stored.has(id)) missing.add(id);
+  if (missing.size) throw darDependenciesNotValid(dar.mainPackageId, [...missing].sort());
+}
+
+/** Every package id a DAR's decision needs to know about: its own and those it imports. */
+export const darPackageIdsToLookUp = (dar: ParsedDar): string[] => [
+  ...new Set(dar.packages.flatMap((p) => [p.info.packageId, ...(p.info.imports ?? [])])),
+];

@@ -1,0 +1,6 @@
+export * from './events';
+export * from './package-errors';
+export * from './dar-inspection';
+export * from './package-rules';
+export * from './vetting';
+export * from './preferred-packages';
