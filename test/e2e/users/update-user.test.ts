@@ -164,7 +164,7 @@ describe('PATCH /v2/users/{user-id}', () => {
     expect((await patch('u-active', { user: { id: 'u-active', isDeactivated: true }, updateMask: { paths: ['is_deactivated'] } })).json.user.isDeactivated).toBe(true);
     const here = await asUser(ledger.url);
     expect(here.status).toBe(403);
-    expect((await here.json()).context).toEqual({ ledger_api_error: 'invalid token' });
+    expect(((await here.json()) as { context: unknown }).context).toEqual({ ledger_api_error: 'invalid token' });
     await new Promise((r) => setTimeout(r, CLAIMS_CACHE_TTL_MS + 250));
     expect((await asUser(second.url)).status).toBe(403);
     await patch('u-active', { user: { id: 'u-active', isDeactivated: false }, updateMask: { paths: ['is_deactivated'] } });

@@ -55,6 +55,19 @@ const ALLOWED: Record<string, Caller[]> = {
   'PATCH /v2/idps/{idpId}': ['admin'],
   'DELETE /v2/idps/{idpId}': ['admin'],
   'POST /v2/parties/external/allocate': ADMINS,
+  'PATCH /v2/users/{userId}': ADMINS,
+  'GET /v2/packages': EVERYONE,
+  'GET /v2/packages/{packageId}': EVERYONE, // 404 for the sample's unknown id, never 403
+  'GET /v2/packages/{packageId}/status': EVERYONE,
+  'POST /v2/packages': ['admin'],
+  'POST /v2/dars': ['admin'],
+  'POST /v2/dars/validate': ['admin'],
+  'GET /v2/package-vetting': EVERYONE,
+  'POST /v2/package-vetting/list': EVERYONE,
+  'POST /v2/package-vetting': ['admin'],
+  'POST /v2/package-vetting/update': ['admin'],
+  'GET /v2/interactive-submission/preferred-package-version': EVERYONE,
+  'POST /v2/interactive-submission/preferred-packages': EVERYONE,
 };
 
 const USERS: Record<Exclude<Caller, 'admin'>, (p: string) => unknown[]> = {
@@ -78,7 +91,7 @@ beforeAll(async () => {
   const doc = (await ledger.call('GET', '/docs/openapi', undefined, { as: null })).json;
   for (const [path, byMethod] of Object.entries<Record<string, { requestBody?: { content: Record<string, { schema: Record<string, unknown> }> } }>>(doc.paths)) {
     if (!path.startsWith('/v2/')) continue;
-    for (const [method, op] of Object.entries(byMethod)) ops.push({ method: method.toUpperCase(), path, schema: op.requestBody?.content['application/json'].schema });
+    for (const [method, op] of Object.entries(byMethod)) ops.push({ method: method.toUpperCase(), path, schema: op.requestBody?.content['application/json']?.schema });
   }
 });
 afterAll(async () => {
@@ -106,12 +119,13 @@ function fitToPath(body: unknown, userId: string): unknown {
   if (b && typeof b === 'object') {
     if (b.partyDetails && typeof b.partyDetails === 'object') (b.partyDetails as Record<string, unknown>).party = party;
     if ('userId' in b) b.userId = userId;
+    if (b.user && typeof b.user === 'object') (b.user as Record<string, unknown>).id = userId;
   }
   return body;
 }
 
 const pathFor = (path: string, userId: string) =>
-  path.replace('{userId}', encodeURIComponent(userId)).replace('{party}', encodeURIComponent(party)).replace('{idpId}', 'no-such-idp');
+  path.replace('{userId}', encodeURIComponent(userId)).replace('{party}', encodeURIComponent(party)).replace('{idpId}', 'no-such-idp').replace('{packageId}', 'a'.repeat(64));
 
 async function send(op: { method: string; path: string; schema?: Record<string, unknown> }, authorization: string | null, userId: string) {
   const headers: Record<string, string> = {};

@@ -4,6 +4,7 @@ import { SignJWT } from 'jose';
 import { dumpProjections, rebuildProjections } from '@ledgerline/store';
 import { PARTICIPANT_AUDIENCE_PREFIX } from '@ledgerline/auth';
 import { startTestLedger, TEST_JWT_SECRET, type TestLedger } from '../../support/ledger';
+import { buildDar, lfArchive } from '../../support/dars';
 
 /**
  * Property-based fuzzing of every endpoint the server itself documents (GET /docs/openapi): mutated bodies, query
@@ -15,7 +16,9 @@ import { startTestLedger, TEST_JWT_SECRET, type TestLedger } from '../../support
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 
 let ledger: TestLedger;
-let operations: Array<{ method: string; path: string; bodySchema?: Record<string, unknown> }>;
+let operations: Array<{ method: string; path: string; bodySchema?: Record<string, unknown>; binary: boolean }>;
+/** A well-formed DAR: uploads are fuzzed with random bytes and with this DAR's bytes damaged. */
+let validDar: Buffer;
 let tried = 0;
 const successes: string[] = [];
 
@@ -24,12 +27,14 @@ beforeAll(async () => {
   await ledger.call('POST', '/v2/users', { user: { id: 'fuzz-user' } });
   const doc = (await ledger.call('GET', '/docs/openapi', undefined, { as: null })).json;
   operations = [];
-  for (const [path, ops] of Object.entries<Record<string, { requestBody?: { content: { 'application/json': { schema: Record<string, unknown> } } } }>>(doc.paths)) {
+  for (const [path, ops] of Object.entries<Record<string, { requestBody?: { content: Record<string, { schema: Record<string, unknown> }> } }>>(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {
       if (path === '/docs/openapi' || path === '/metrics') continue;
-      operations.push({ method: method.toUpperCase(), path, bodySchema: op.requestBody?.content['application/json'].schema });
+      const content = op.requestBody?.content;
+      operations.push({ method: method.toUpperCase(), path, bodySchema: content?.['application/json']?.schema, binary: content?.['application/octet-stream'] !== undefined });
     }
   }
+  validDar = await buildDar({ main: lfArchive({ name: 'fuzz-main', version: '1.0.0' }), deps: [lfArchive({ name: 'fuzz-dep', version: '1.0.0' })] });
 });
 
 afterAll(async () => {
@@ -146,6 +151,12 @@ const KNOWN_ROUTES = [
   'POST /v2/updates/flats',
   'POST /v2/updates/transaction-by-id',
   'POST /v2/admin/prune',
+  'PATCH /v2/users/{userId}',
+  'POST /v2/packages',
+  'POST /v2/dars',
+  'GET /v2/packages/{packageId}',
+  'POST /v2/package-vetting/update',
+  'GET /v2/interactive-submission/preferred-package-version',
 ];
 
 describe('the route catalog the fuzzing walks', () => {
@@ -171,7 +182,7 @@ describe('fuzzing every documented endpoint', () => {
             fc.string({ maxLength: 300 }).map((p) => encodeURIComponent(p || 'p')),
             fc.constantFrom('%ZZ', '%', 'a%2', '%E0%A4%A', '%C0%AF', '%00', '%2F', '..', '%2e%2e'),
           ),
-          fc.dictionary(fc.constantFrom('limit', 'pageSize', 'pageToken', 'stream_idle_timeout_ms', 'parties', 'identity-provider-id', 'filter-party'), fc.oneof(fc.string(), fc.constantFrom('-1', '9223372036854775808', '1e3', '0', '200', '%zz'))),
+          fc.dictionary(fc.constantFrom('limit', 'pageSize', 'pageToken', 'stream_idle_timeout_ms', 'parties', 'identity-provider-id', 'filter-party', 'vetAllPackages', 'synchronizerId', 'package-name', 'synchronizer-id', 'vetting_valid_at'), fc.oneof(fc.string(), fc.constantFrom('-1', '9223372036854775808', '1e3', '0', '200', '%zz'))),
           fc.constantFrom('admin', 'admin', 'admin', 'user', 'none', 'expired', 'badsig', 'alg-none', 'garbage'),
           fc.constantFrom('json', 'json', 'json', 'truncated', 'invalid-utf8', 'empty', 'oversized'),
           fc.constantFrom<string | undefined>(undefined, 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'),
@@ -179,7 +190,9 @@ describe('fuzzing every documented endpoint', () => {
           // Empty path segments (ignored, as by the reference's router), and now and then a method the path does not serve.
           fc.constantFrom('', '', '', '/', '//'),
           fc.constantFrom<string | null>(null, null, null, null, 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
-          async (replacement, pathParam, query, auth, bodyKind, contentType, seed, slashes, otherMethod) => {
+          // Binary uploads: random bytes, or the valid DAR with some bytes changed.
+          fc.oneof(fc.uint8Array({ maxLength: 4096 }).map((b) => ({ random: Buffer.from(b) })), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 8 }).map((flips) => ({ flips }))),
+          async (replacement, pathParam, query, auth, bodyKind, contentType, seed, slashes, otherMethod, bytes) => {
             let s = seed;
             const rng = () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
             const path = slashes + op.path.replace(/\{[^}]+\}/g, () => pathParam).replace(/\//g, () => (rng() < 0.1 ? '//' : '/'));
@@ -192,6 +205,14 @@ describe('fuzzing every documented endpoint', () => {
               else if (bodyKind === 'invalid-utf8') body = Buffer.concat([Buffer.from(json.slice(0, -1)), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}')]);
               else if (bodyKind === 'empty') body = '';
               else if (bodyKind === 'oversized') body = JSON.stringify({ pad: 'z'.repeat(1024 * 1024 + 10) });
+              if (op.binary && (bodyKind === 'json' || bodyKind === 'truncated')) {
+                if ('random' in bytes) body = bytes.random;
+                else {
+                  const dar = Buffer.from(validDar);
+                  for (const [at, v] of bytes.flips) dar[at % dar.length] = v;
+                  body = dar;
+                }
+              }
             }
             const headers: Record<string, string> = {};
             const token = await tokenFor(auth);

@@ -150,14 +150,14 @@ export class PackagesController {
   @PostJson('package-vetting/update')
   @RouteSchema({ body: updateVettedPackagesRequestSchema })
   async updateVetted(@CurrentClaims() claims: Claims, @Body() body: unknown) {
-    return updateResponse(await this.commands.execute(new UpdateVettedPackagesCommand(claims, updateVettedPackagesFromJs(body as never))));
+    return updateResponse(await this.commands.execute(new UpdateVettedPackagesCommand(claims, () => updateVettedPackagesFromJs(body as never))));
   }
 
   /** Deprecated upstream: the same as /v2/package-vetting/update. */
   @PostJson('package-vetting')
   @RouteSchema({ body: updateVettedPackagesRequestSchema })
   async updateVettedDeprecated(@CurrentClaims() claims: Claims, @Body() body: unknown) {
-    return updateResponse(await this.commands.execute(new UpdateVettedPackagesCommand(claims, updateVettedPackagesFromJs(body as never))));
+    return updateResponse(await this.commands.execute(new UpdateVettedPackagesCommand(claims, () => updateVettedPackagesFromJs(body as never))));
   }
 
   @Get('interactive-submission/preferred-package-version')

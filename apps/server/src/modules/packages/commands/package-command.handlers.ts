@@ -71,8 +71,9 @@ export class UpdateVettedPackagesHandler implements ICommandHandler<UpdateVetted
     private readonly packages: PackagesRepository,
   ) {}
 
-  async execute({ claims, request }: UpdateVettedPackagesCommand): Promise<{ past: VettedPackagesEntry | null; next: VettedPackagesEntry }> {
+  async execute({ claims, request: decode }: UpdateVettedPackagesCommand): Promise<{ past: VettedPackagesEntry | null; next: VettedPackagesEntry }> {
     requireParticipantAdmin(claims);
+    const request = decode();
     validatePackageSynchronizerId(request.synchronizerId);
     const synchronizerId = resolvePackageSynchronizer(request.synchronizerId, this.identity.synchronizers.map((s) => s.id));
     const participantId = this.identity.participantId;

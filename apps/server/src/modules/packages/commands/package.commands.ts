@@ -23,6 +23,7 @@ export class ValidateDarCommand {
 export class UpdateVettedPackagesCommand {
   constructor(
     readonly claims: Claims,
-    readonly request: VettingUpdateRequest & { synchronizerId: string },
+    /** Decodes the request (its proto-level errors come after authorization, as in the reference). */
+    readonly request: () => VettingUpdateRequest & { synchronizerId: string },
   ) {}
 }
