@@ -9,6 +9,7 @@ import { ParticipantIdentity } from './participant-identity';
 import { LedgerRuntime } from './runtime';
 import { UserClaimsResolver } from './user-claims.resolver';
 import { IdentityProviderDirectoryRef } from './identity-provider-directory';
+import { TemplateDirectories } from './template-directories';
 
 /**
  * Makes the runtime (database, event store, identity, metrics, signature verifier) and authentication available to every
@@ -44,8 +45,9 @@ export class CoreModule {
         { provide: ClaimsResolver, useClass: UserClaimsResolver },
         LedgerJwtStrategy,
         { provide: APP_GUARD, useClass: LedgerAuthGuard },
+        TemplateDirectories,
       ],
-      exports: [LedgerRuntime, EventStore, CommitNotifier, ParticipantIdentity, HttpMetrics, SignatureVerifier, UsersRepository, IdentityProviderDirectoryRef],
+      exports: [LedgerRuntime, EventStore, CommitNotifier, ParticipantIdentity, HttpMetrics, SignatureVerifier, UsersRepository, IdentityProviderDirectoryRef, TemplateDirectories],
     };
   }
 }

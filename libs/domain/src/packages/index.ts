@@ -4,3 +4,4 @@ export * from './dar-inspection';
 export * from './package-rules';
 export * from './vetting';
 export * from './preferred-packages';
+export * from './package-templates';

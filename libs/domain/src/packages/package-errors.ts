@@ -84,3 +84,13 @@ export const packageNamesNotFound = (names: readonly string[]) =>
 
 export const noPreferredPackagesFound = (reason: string) =>
   new LedgerError('NO_PREFERRED_PACKAGES_FOUND', C.InvalidGivenCurrentSystemStateOther, `Failed to compute package preferences. Reason: ${reason}`);
+
+export const templatesOrInterfacesNotFound = (templateId: string) =>
+  new LedgerError('TEMPLATES_OR_INTERFACES_NOT_FOUND', C.InvalidGivenCurrentSystemStateResourceMissing, `Templates or interfaces do not exist: ${templateId}.`, {
+    resources: [['TEMPLATE_ID', templateId]],
+  });
+
+export const packageSelectionFailed = (packageName: string) =>
+  new LedgerError('JSON_API_PACKAGE_SELECTION_FAILED', C.InvalidGivenCurrentSystemStateOther, `No vetted package of name '${packageName}' is stored on this participant.`, {
+    context: { packageName },
+  });

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { PackageInfo, VettingState } from '@ledgerline/domain';
+import type { PackageDirectory, PackageInfo, VettingState } from '@ledgerline/domain';
 import type { DB } from '../schema';
 
 /** Archive bytes are kept in chunks of this size (a download holds one chunk at a time). */
@@ -34,6 +34,17 @@ export class PackagesRepository {
   async byNames(db: Kysely<DB>, names: readonly string[]): Promise<StoredPackage[]> {
     if (names.length === 0) return [];
     return (await db.selectFrom('packages').selectAll().where('package_name', 'in', [...names]).execute()).map(infoOf);
+  }
+
+  /** The stored packages with any of these ids or names. */
+  async packagesFor(db: Kysely<DB>, ids: readonly string[], names: readonly string[]): Promise<StoredPackage[]> {
+    if (ids.length === 0 && names.length === 0) return [];
+    const rows = await db
+      .selectFrom('packages')
+      .selectAll()
+      .where((eb) => eb.or([...(ids.length ? [eb('package_id', 'in', [...ids])] : []), ...(names.length ? [eb('package_name', 'in', [...names])] : [])]))
+      .execute();
+    return rows.map(infoOf);
   }
 
   async get(db: Kysely<DB>, id: string): Promise<StoredPackage | null> {
@@ -84,4 +95,12 @@ export class PackagesRepository {
       yield row.bytes;
     }
   }
+}
+
+/** The package store as template resolution reads it. */
+export function packageDirectoryOf(db: Kysely<DB>, packages = new PackagesRepository()): PackageDirectory {
+  return {
+    packagesFor: (ids, names) => packages.packagesFor(db, ids, names),
+    vetting: (synchronizerIds) => packages.vetting(db, synchronizerIds),
+  };
 }

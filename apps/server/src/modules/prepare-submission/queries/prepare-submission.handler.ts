@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import {
   canReadAs,
-  catalogTemplateDirectory,
   decidePrepare,
   matchUserId,
   nowMicros,
@@ -10,11 +9,11 @@ import {
   permissionDenied,
   validatePrepareRequest,
   type PreparedResult,
-  type TemplateDirectory,
 } from '@ledgerline/domain';
 import { ContractLookupRepository, PartiesRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
+import { TemplateDirectories } from '../../../infrastructure/template-directories';
 import { PrepareSubmissionQuery } from './prepare-submission.query';
 
 /**
@@ -23,16 +22,13 @@ import { PrepareSubmissionQuery } from './prepare-submission.query';
  */
 @QueryHandler(PrepareSubmissionQuery)
 export class PrepareSubmissionHandler implements IQueryHandler<PrepareSubmissionQuery> {
-  private readonly templates: TemplateDirectory;
-
   constructor(
     private readonly runtime: LedgerRuntime,
     private readonly identity: ParticipantIdentity,
     private readonly parties: PartiesRepository,
     private readonly contracts: ContractLookupRepository,
-  ) {
-    this.templates = catalogTemplateDirectory(runtime.config.templateCatalog);
-  }
+    private readonly templates: TemplateDirectories,
+  ) {}
 
   async execute({ claims, request }: PrepareSubmissionQuery): Promise<PreparedResult> {
     const userId = matchUserId(claims, request.userId);
@@ -50,7 +46,7 @@ export class PrepareSubmissionHandler implements IQueryHandler<PrepareSubmission
       { knownParties: new Set(known.map((p) => p.party)), contract },
       {
         connectedSynchronizers: this.identity.synchronizers.map((s) => s.id),
-        templates: this.templates,
+        templates: await this.templates.forCommands(req.commands, req.synchronizerId),
         now: nowMicros(),
         transactionUuid: randomUUID(),
         submissionSeed: randomBytes(32),

@@ -1,0 +1,76 @@
+import { templateIdOf, type TemplateRef } from '../transaction-builder/template-id';
+import type { DirectoryTemplate, TemplateDirectory } from '../transaction-builder/template-directory';
+import type { TransactionCommand } from '../transaction-builder/commands';
+import type { PackageInfo, VettingState } from './events';
+import { packageSelectionFailed, templatesOrInterfacesNotFound } from './package-errors';
+import { preferredOf } from './preferred-packages';
+import { vettedAt } from './vetting';
+
+/**
+ * Template resolution with the package store: `#name` denotes the preferred package of that name (the highest version
+ * vetted now, on the command's synchronizer, else on any), a package id denotes its stored package, whose name the events
+ * carry. References to packages that are not stored fall back to the generic model's directory; in strict mode they are
+ * refused as the reference's JSON layer refuses them (Canton's TranscodePackageIdResolver and SchemaProcessors).
+ * Ledgerline does not read module contents, so strict mode checks packages, not the modules and templates inside them.
+ */
+
+/** What template resolution reads of the package store (implemented with SQL in the store). */
+export interface PackageDirectory {
+  /** The stored packages with these ids or these names. */
+  packagesFor(ids: readonly string[], names: readonly string[]): Promise<PackageInfo[]>;
+  /** This participant's vetting on each of these synchronizers. */
+  vetting(synchronizerIds: readonly string[]): Promise<VettingState[]>;
+}
+
+export interface PackageTemplateOptions {
+  /** Refuse references to packages that are not stored (or, for `#name`, not vetted). */
+  strict: boolean;
+  /** The command's synchronizer ('' = any connected one). */
+  synchronizerId: string;
+  connectedSynchronizers: readonly string[];
+  nowMicros: bigint;
+}
+
+/** Loads what the commands' template references need and returns the directory that resolves them. */
+export async function packageTemplateDirectory(
+  base: TemplateDirectory,
+  store: PackageDirectory,
+  refs: readonly TemplateRef[],
+  opts: PackageTemplateOptions,
+): Promise<TemplateDirectory> {
+  const names = [...new Set(refs.filter((r) => r.packageRef.startsWith('#')).map((r) => r.packageRef.slice(1)))];
+  const ids = [...new Set(refs.filter((r) => !r.packageRef.startsWith('#')).map((r) => r.packageRef))];
+  if (names.length === 0 && ids.length === 0) return base;
+  const syncs = opts.synchronizerId !== '' ? [opts.synchronizerId] : opts.connectedSynchronizers;
+  const [stored, states] = await Promise.all([store.packagesFor(ids, names), names.length ? store.vetting(syncs) : Promise.resolve([])]);
+  const byId = new Map(stored.map((p) => [p.packageId, p]));
+  const vetted = new Set(states.flatMap((s) => s.packages.filter((p) => vettedAt(p, opts.nowMicros)).map((p) => p.packageId)));
+  const preferred = new Map(names.map((n) => [n, preferredOf(stored.filter((p) => p.name === n && vetted.has(p.packageId)))]));
+
+  const known = (ref: TemplateRef, written: string): PackageInfo | null => {
+    const p = ref.packageRef.startsWith('#') ? (preferred.get(ref.packageRef.slice(1)) ?? null) : (byId.get(ref.packageRef) ?? null);
+    if (p === null && opts.strict) {
+      throw ref.packageRef.startsWith('#') ? packageSelectionFailed(ref.packageRef.slice(1)) : templatesOrInterfacesNotFound(written);
+    }
+    return p;
+  };
+
+  return {
+    resolve(written, ref): DirectoryTemplate {
+      const fallback = base.resolve(written, ref);
+      const p = known(ref, written);
+      if (p === null) return fallback;
+      const t = { packageId: p.packageId, packageName: p.name, moduleName: ref.moduleName, entityName: ref.entityName };
+      // The catalog's entry for the template as written, else for its resolved package-id form.
+      const entry = fallback.entry ?? base.resolve(templateIdOf(t), { ...ref, packageRef: p.packageId }).entry;
+      return { ...t, entry };
+    },
+    names(ref, contract) {
+      known(ref, `${ref.packageRef}:${ref.moduleName}:${ref.entityName}`);
+      return base.names(ref, contract);
+    },
+  };
+}
+
+/** The template references of commands (those that name one). */
+export const templateRefsOf = (commands: readonly TransactionCommand[]): TemplateRef[] => commands.flatMap((c) => (c.kind === 'unsupported' ? [] : [c.template]));
