@@ -19,6 +19,7 @@ CREATE TABLE packages (
   lf_version       text   NOT NULL,
   size_bytes       bigint NOT NULL,
   imports          text[],
+  templates        text[],
   uploaded_at      text   NOT NULL,
   uploaded_seq     bigint NOT NULL
 );

@@ -23,6 +23,8 @@ export interface ArchiveSpec {
   unknownPackageField?: boolean;
   /** Distinguishes packages with the same name and version (an interned string that nothing references). */
   salt?: string;
+  /** Templates (`Module:Entity`, dotted names allowed): modules holding template headers, nothing else. */
+  templates?: string[];
 }
 
 export interface TestArchive {
@@ -37,7 +39,39 @@ export interface TestArchive {
 export function lfPackage(spec: ArchiveSpec): Buffer {
   const w = new BinaryWriter();
   const strings = [spec.name, spec.version, ...(spec.salt ? [spec.salt] : [])];
+  const dotted: number[][] = [];
+  const intern = (name: string): number => {
+    dotted.push(
+      name.split('.').map((seg) => {
+        if (!strings.includes(seg)) strings.push(seg);
+        return strings.indexOf(seg);
+      }),
+    );
+    return dotted.length - 1;
+  };
+  const byModule = new Map<string, string[]>();
+  for (const t of spec.templates ?? []) {
+    const [m, e] = t.split(':');
+    byModule.set(m, [...(byModule.get(m) ?? []), e]);
+  }
+  for (const [m, entities] of byModule) {
+    const module = new BinaryWriter();
+    module.tag(1, WireType.Varint).int32(intern(m));
+    for (const e of entities) {
+      const template = new BinaryWriter();
+      template.tag(1, WireType.Varint).int32(intern(e));
+      module.tag(6, WireType.LengthDelimited).bytes(template.finish());
+    }
+    w.tag(1, WireType.LengthDelimited).bytes(module.finish());
+  }
   for (const s of strings) w.tag(2, WireType.LengthDelimited).string(s);
+  for (const segments of dotted) {
+    const name = new BinaryWriter();
+    name.tag(1, WireType.LengthDelimited).fork();
+    for (const i of segments) name.int32(i);
+    name.join();
+    w.tag(3, WireType.LengthDelimited).bytes(name.finish());
+  }
   if (!spec.noMetadata) {
     const meta = new BinaryWriter();
     meta.tag(2, WireType.Varint).int32(1); // name = interned string 0 (the default, so absent); version = 1

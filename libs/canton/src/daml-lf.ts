@@ -46,7 +46,9 @@ const PackageImportsMessage = new MessageType<PackageImportsMessage>('daml_lf2.P
 
 /** LF 2 `Package`: every field declared (unknown ones are refused); messages other than the imports stay bytes. */
 interface Lf2PackageMessage {
+  modules: Uint8Array[];
   internedStrings: string[];
+  internedDottedNames: Uint8Array[];
   metadata?: Uint8Array;
   imports:
     | { oneofKind: 'noImportedPackagesReason'; noImportedPackagesReason: string }
@@ -66,6 +68,32 @@ const Lf2PackageMessage = new MessageType<Lf2PackageMessage>('daml_lf2.Package',
   opaque(7, 'interned_exprs'),
   { no: 8, name: 'no_imported_packages_reason', kind: 'scalar', oneof: 'imports', T: ScalarType.STRING },
   { no: 9, name: 'package_imports', kind: 'message', oneof: 'imports', T: () => PackageImportsMessage },
+]);
+
+/** LF 2 `Module`, read for its name and its templates' names only (definitions stay bytes). */
+interface ModuleMessage {
+  nameInternedDname: number;
+  templates: Uint8Array[];
+}
+
+const ModuleMessage = new MessageType<ModuleMessage>('daml_lf2.Module', [
+  { no: 1, name: 'name_interned_dname', kind: 'scalar', T: ScalarType.INT32 },
+  opaque(6, 'templates'),
+]);
+
+/** LF 2 `DefTemplate`, read for its name only. */
+interface DefTemplateMessage {
+  tyconInternedDname: number;
+}
+
+const DefTemplateMessage = new MessageType<DefTemplateMessage>('daml_lf2.DefTemplate', [{ no: 1, name: 'tycon_interned_dname', kind: 'scalar', T: ScalarType.INT32 }]);
+
+interface InternedDottedNameMessage {
+  segmentsInternedStr: number[];
+}
+
+const InternedDottedNameMessage = new MessageType<InternedDottedNameMessage>('daml_lf2.InternedDottedName', [
+  { no: 1, name: 'segments_interned_str', kind: 'scalar', repeat: RepeatType.PACKED, T: ScalarType.INT32 },
 ]);
 
 /** LF 1 `Package`, read leniently (LF 1 is refused on upload anyway): the interned strings and the metadata. */
@@ -119,6 +147,8 @@ export interface DamlLfArchive {
   version: string | null;
   /** LF ≥ 2.2: the package ids the package declares it imports; null where the package does not declare them. */
   imports: string[] | null;
+  /** The package's templates as `Module:Entity` (sorted), or null where they were not read (a refused LF version). */
+  templates: string[] | null;
 }
 
 const PACKAGE_ID = /^[A-Za-z0-9\-_ ]{1,64}$/;
@@ -175,7 +205,7 @@ export function decodeDamlLfArchive(dalf: Uint8Array): DamlLfArchive {
       if (!LF1_MINORS.includes(payload.minor)) throw new ArchiveParseError(`Unknown LF minor version 1.${payload.minor}`);
       const pkg = parse(Lf1PackageMessage, payload.sum.damlLf1, false);
       const meta = pkg.metadata ? metadataOf(pkg.metadata, pkg.internedStrings, packageId) : { name: null, version: null };
-      return { ...base, lfVersion: `1.${payload.minor}`, accepted: false, ...meta, imports: null };
+      return { ...base, lfVersion: `1.${payload.minor}`, accepted: false, ...meta, imports: null, templates: null };
     }
     case 'damlLf2': {
       if (!LF2_MINORS.includes(payload.minor)) throw new ArchiveParseError(`Unknown LF minor version 2.${payload.minor}`);
@@ -190,7 +220,7 @@ export function decodeDamlLfArchive(dalf: Uint8Array): DamlLfArchive {
         } catch {
           // a refused package's metadata is not checked
         }
-        return { ...base, lfVersion, accepted, ...meta, imports: null };
+        return { ...base, lfVersion, accepted, ...meta, imports: null, templates: null };
       }
       if (payload.patch !== 0) throw new ArchiveParseError(`Unknown patch version ${payload.patch} for LF ${lfVersion}`);
       const pkg = parse(Lf2PackageMessage, payload.sum.damlLf2, true);
@@ -198,7 +228,7 @@ export function decodeDamlLfArchive(dalf: Uint8Array): DamlLfArchive {
       const meta = metadataOf(pkg.metadata, pkg.internedStrings, packageId);
       const imports = pkg.imports.oneofKind === 'packageImports' ? pkg.imports.packageImports.importedPackages : null;
       if (imports) for (const id of imports) if (!isPackageId(id)) throw new ArchiveParseError(`Invalid imported package id: ${id}`);
-      return { ...base, lfVersion, accepted, ...meta, imports };
+      return { ...base, lfVersion, accepted, ...meta, imports, templates: templateNames(pkg) };
     }
     default:
       throw new ArchiveParseError('Unrecognized or Unsupported LF version');
@@ -216,4 +246,25 @@ function metadataOf(bytes: Uint8Array, strings: readonly string[], packageId: st
   if (!isPackageName(name)) throw new ArchiveParseError(`Failed to parse package metadata of ${packageId}: Invalid package name: ${name}`);
   if (!isPackageVersion(version)) throw new ArchiveParseError(`Failed to parse package metadata of ${packageId}: Invalid package version: ${version}`);
   return { name, version };
+}
+
+/** `Module:Entity` of every template of an LF 2 package: names only, read from the module and template headers. */
+function templateNames(pkg: Lf2PackageMessage): string[] {
+  const dotted = (i: number): string => {
+    if (i < 0 || i >= pkg.internedDottedNames.length) throw new ArchiveParseError(`invalid internedDottedName table index ${i}`);
+    const name = parse(InternedDottedNameMessage, pkg.internedDottedNames[i], false);
+    return name.segmentsInternedStr
+      .map((s) => {
+        if (s < 0 || s >= pkg.internedStrings.length) throw new ArchiveParseError(`invalid internedString table index ${s}`);
+        return pkg.internedStrings[s];
+      })
+      .join('.');
+  };
+  const out: string[] = [];
+  for (const bytes of pkg.modules) {
+    const module = parse(ModuleMessage, bytes, false);
+    const moduleName = dotted(module.nameInternedDname);
+    for (const t of module.templates) out.push(`${moduleName}:${dotted(parse(DefTemplateMessage, t, false).tyconInternedDname)}`);
+  }
+  return out.sort();
 }

@@ -99,6 +99,7 @@ export const COLUMN_TYPES = {
     lf_version: 'text',
     size_bytes: 'bigint',
     imports: 'text[]',
+    templates: 'text[]',
     uploaded_at: 'text',
     uploaded_seq: 'bigint',
   },

@@ -183,6 +183,7 @@ export interface PackagesTable {
   lf_version: string;
   size_bytes: Int8;
   imports: string[] | null;
+  templates: string[] | null;
   uploaded_at: string;
   uploaded_seq: Int8;
 }

@@ -118,7 +118,7 @@ describe('template resolution (default)', () => {
 describe('template resolution with LEDGER_STRICT_PACKAGES=true', () => {
   let ledger: TestLedger;
   let party = '';
-  const stored = lfArchive({ name: 'strict-memo', version: '1.0.0' });
+  const stored = lfArchive({ name: 'strict-memo', version: '1.0.0', templates: ['Main:Memo', 'Main.Sub:Other'] });
   const unvetted = lfArchive({ name: 'strict-unvetted', version: '1.0.0' });
 
   beforeAll(async () => {
@@ -132,9 +132,20 @@ describe('template resolution with LEDGER_STRICT_PACKAGES=true', () => {
     await ledger?.close();
   });
 
-  it('accepts stored packages by name and id', async () => {
+  it('accepts templates of stored packages by name and id', async () => {
     expect((await prepareCreate(ledger, party, '#strict-memo:Main:Memo')).status).toBe(200);
     expect((await prepareCreate(ledger, party, `${stored.packageId}:Main:Memo`)).status).toBe(200);
+    expect((await prepareCreate(ledger, party, '#strict-memo:Main.Sub:Other')).status).toBe(200);
+    const row = await ledger.runtime.db.selectFrom('packages').select('templates').where('package_id', '=', stored.packageId).executeTakeFirstOrThrow();
+    expect(row.templates).toEqual(['Main.Sub:Other', 'Main:Memo']);
+  });
+
+  it('refuses a template the package does not define', async () => {
+    for (const templateId of ['#strict-memo:Main:Nope', `${stored.packageId}:Other:Memo`]) {
+      const r = await prepareCreate(ledger, party, templateId);
+      expect(r.status, templateId).toBe(404);
+      expect(r.json.code).toBe('TEMPLATES_OR_INTERFACES_NOT_FOUND');
+    }
   });
 
   it('refuses a name no vetted package serves, and an unknown package id', async () => {

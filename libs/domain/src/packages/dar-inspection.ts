@@ -49,7 +49,7 @@ export async function inspectDar(bytes: Buffer, opts: { maxUncompressedBytes: nu
     if (seen.has(a.packageId)) continue;
     seen.add(a.packageId);
     packages.push({
-      info: { packageId: a.packageId, name: a.name!, version: a.version!, lfVersion: a.lfVersion, sizeBytes: a.payload.length, imports: a.imports },
+      info: { packageId: a.packageId, name: a.name!, version: a.version!, lfVersion: a.lfVersion, sizeBytes: a.payload.length, imports: a.imports, templates: a.templates },
       payload: a.payload,
     });
   }

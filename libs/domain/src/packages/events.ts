@@ -9,6 +9,8 @@ export interface PackageInfo {
   sizeBytes: number;
   /** Package ids the package declares it imports (LF ≥ 2.2), or null. */
   imports: string[] | null;
+  /** Its templates as `Module:Entity`, read from the archive's module and template names (null: not known). */
+  templates?: string[] | null;
 }
 
 /** A DAR's packages that were not stored before (an upload of known packages only appends nothing). */

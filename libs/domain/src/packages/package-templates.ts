@@ -11,7 +11,8 @@ import { vettedAt } from './vetting';
  * vetted now, on the command's synchronizer, else on any), a package id denotes its stored package, whose name the events
  * carry. References to packages that are not stored fall back to the generic model's directory; in strict mode they are
  * refused as the reference's JSON layer refuses them (Canton's TranscodePackageIdResolver and SchemaProcessors).
- * Ledgerline does not read module contents, so strict mode checks packages, not the modules and templates inside them.
+ * Strict mode also refuses a template its package does not define: the names of a package's modules and templates are
+ * read from the archive (their headers only; no definition is decoded).
  */
 
 /** What template resolution reads of the package store (implemented with SQL in the store). */
@@ -49,8 +50,10 @@ export async function packageTemplateDirectory(
 
   const known = (ref: TemplateRef, written: string): PackageInfo | null => {
     const p = ref.packageRef.startsWith('#') ? (preferred.get(ref.packageRef.slice(1)) ?? null) : (byId.get(ref.packageRef) ?? null);
-    if (p === null && opts.strict) {
-      throw ref.packageRef.startsWith('#') ? packageSelectionFailed(ref.packageRef.slice(1)) : templatesOrInterfacesNotFound(written);
+    if (opts.strict) {
+      if (p === null) throw ref.packageRef.startsWith('#') ? packageSelectionFailed(ref.packageRef.slice(1)) : templatesOrInterfacesNotFound(written);
+      // Where the archive's template names were read, the template must be one of them.
+      if (p.templates && !p.templates.includes(`${ref.moduleName}:${ref.entityName}`)) throw templatesOrInterfacesNotFound(written);
     }
     return p;
   };

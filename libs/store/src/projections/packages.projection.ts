@@ -23,6 +23,7 @@ export const packagesProjection: Projection = {
             lf_version: p.lfVersion,
             size_bytes: p.sizeBytes,
             imports: p.imports,
+            templates: p.templates ?? null,
             uploaded_at: event.recordedAt,
             uploaded_seq: event.seq,
           })),

@@ -10,13 +10,23 @@ export interface StoredPackage extends PackageInfo {
 }
 
 
-const infoOf = (r: { package_id: string; package_name: string; package_version: string; lf_version: string; size_bytes: number | string; imports: string[] | null; uploaded_at: string }): StoredPackage => ({
+const infoOf = (r: {
+  package_id: string;
+  package_name: string;
+  package_version: string;
+  lf_version: string;
+  size_bytes: number | string;
+  imports: string[] | null;
+  templates: string[] | null;
+  uploaded_at: string;
+}): StoredPackage => ({
   packageId: r.package_id,
   name: r.package_name,
   version: r.package_version,
   lfVersion: r.lf_version,
   sizeBytes: Number(r.size_bytes),
   imports: r.imports,
+  templates: r.templates,
   uploadedAt: r.uploaded_at,
 });
 
