@@ -308,6 +308,22 @@ describe('refusals: the reference code, nothing stored', () => {
     const r = await upload(Buffer.alloc(300 * 1024, 1));
     expect(r.status).toBe(413);
     expect(r.json.code).toBe('REQUEST_TOO_LARGE');
+    // Chunked, with no declared length: refused while it is read.
+    const chunks = Array.from({ length: 10 }, () => new Uint8Array(32 * 1024));
+    const streamed = await fetch(`${ledger.url}/v2/dars?synchronizerId=${encodeURIComponent(sync1)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await ledger.token()}` },
+      body: new ReadableStream({
+        pull(controller) {
+          const next = chunks.shift();
+          if (next) controller.enqueue(next);
+          else controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(((await streamed.json()) as { code: string }).code).toBe('REQUEST_TOO_LARGE');
     const bomb = byVersion('bomb', '1.0.0', { salt: '0'.repeat(600 * 1024) });
     await expectRefused(await buildDar({ main: bomb }), 'ZIP_BOMB');
     expect(await storeState()).toEqual(before);

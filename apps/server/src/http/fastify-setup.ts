@@ -1,6 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorCodes, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { DecodeError } from '@ledgerline/wire';
 import type { HttpMetrics } from '../infrastructure/metrics';
@@ -71,8 +71,12 @@ export function configureFastify(
   app.server.on('checkExpectation', expectationFailedHandler(ctx));
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (req: FastifyRequest, payload: IncomingMessage, done: (e: Error | null, v?: unknown) => void) => {
-    if (isRawBodyRoute(req.routeOptions.config)) return done(null, payload);
-    readRequestBody(payload, req.routeOptions.bodyLimit ?? opts.bodyLimit, req.headers['content-length']).then((bytes) => {
+    const limit = req.routeOptions.bodyLimit ?? opts.bodyLimit;
+    if (isRawBodyRoute(req.routeOptions.config)) {
+      // A declared length over the limit is refused at once, as for every other route; the rest is read by the route.
+      return Number(req.headers['content-length']) > limit ? done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE()) : done(null, payload);
+    }
+    readRequestBody(payload, limit, req.headers['content-length']).then((bytes) => {
       const text = bytes.toString('utf8');
       if (text.trim() === '') return done(null, undefined);
       try {

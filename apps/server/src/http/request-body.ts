@@ -4,7 +4,8 @@ import { errorCodes } from 'fastify';
 /**
  * Request bodies. JSON routes get their body parsed before the handler runs (any Content-Type, or none). A route whose
  * config sets `rawBody` (binary uploads) gets the body's stream instead and reads it itself with `readRequestBody`, after
- * authorization: the bytes arrive once, into one buffer, within the same body-size limit.
+ * authorization: the bytes arrive once, into one buffer, within the same body-size limit (a declared Content-Length over
+ * the limit is refused before the route runs, as for JSON routes).
  */
 export const RAW_BODY_CONFIG = { rawBody: true } as const;
 
@@ -17,6 +18,7 @@ export const isRawBodyRoute = (config: unknown): boolean => (config as { rawBody
 export function readRequestBody(stream: Readable, limit: number, contentLengthHeader: string | string[] | undefined): Promise<Buffer> {
   const declared = typeof contentLengthHeader === 'string' ? Number(contentLengthHeader) : NaN;
   if (declared > limit) return Promise.reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+  if (stream.readableEnded) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => {
     const known = Number.isInteger(declared) && declared >= 0;
     const whole = known ? Buffer.allocUnsafe(declared) : null;
