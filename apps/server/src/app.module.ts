@@ -14,6 +14,7 @@ import { ExternalPartiesModule } from './modules/external-parties/external-parti
 import { PrepareSubmissionModule } from './modules/prepare-submission/prepare-submission.module';
 import { ReassignmentModule } from './modules/reassignment/reassignment.module';
 import { PackagesModule } from './modules/packages/packages.module';
+import { ContractsModule } from './modules/contracts/contracts.module';
 
 /** The service: one module per capability. Add a capability by adding its module here. */
 export const CAPABILITY_MODULES = [
@@ -27,6 +28,7 @@ export const CAPABILITY_MODULES = [
   ReassignmentModule,
   PackagesModule,
   UpdatesModule,
+  ContractsModule,
 ];
 
 @Module({})

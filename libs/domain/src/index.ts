@@ -14,3 +14,4 @@ export * from './execute-submission';
 export * from './reassignment';
 export * from './updates';
 export * from './paging';
+export * from './contracts';

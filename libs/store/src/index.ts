@@ -21,3 +21,4 @@ export * from './repositories/ledger-updates.repository';
 export * from './repositories/packages.repository';
 export * from './pruning';
 export * from './reads/lookup-coalescer';
+export * from './repositories/contracts.repository';

@@ -79,6 +79,23 @@ export interface ContractsTable {
   created_event: ColumnType<unknown, string, string>;
 }
 
+export interface ContractActivationsTable {
+  activated_offset: Int8;
+  node_id: number;
+  contract_id: string;
+  synchronizer_id: string;
+  reassignment_counter: Int8;
+  workflow_id: string;
+  open_contract: string | null;
+  deactivated_offset: Int8 | null;
+}
+
+export interface ContractActivationPartiesTable {
+  party: string;
+  activated_offset: Int8;
+  node_id: number;
+}
+
 export interface PartySigningKeysTable {
   party_id: string;
   fingerprint: string;
@@ -129,6 +146,7 @@ export interface ReassignmentsTable {
   unassigned_offset: Int8;
   unassigned_at: string;
   assignment_exclusivity: string | null;
+  workflow_id: Generated<string>;
   contracts: ColumnType<Array<{ contractId: string; reassignmentCounter: number }>, string, string>;
 }
 
@@ -156,6 +174,8 @@ export interface CoreTables {
   party_signing_keys: PartySigningKeysTable;
   party_signing_thresholds: PartySigningThresholdsTable;
   contracts: ContractsTable;
+  contract_activations: ContractActivationsTable;
+  contract_activation_parties: ContractActivationPartiesTable;
   ledger_pruning: LedgerPruningTable;
   event_log: EventLogTable;
   ledger_head: LedgerHeadTable;

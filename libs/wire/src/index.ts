@@ -13,3 +13,4 @@ export * from './codecs/execute-submission';
 export * from './codecs/reassignment';
 export * from './codecs/updates';
 export * from './codecs/packages';
+export * from './codecs/contracts';

@@ -7,6 +7,8 @@ interface RouteEntry {
   schema?: RouteOptions['schema'];
   /** The route reads raw bytes (request-body.ts): documented as an octet-stream body. */
   rawBody: boolean;
+  /** A body schema Fastify cannot validate (a GET that takes a body reads and checks it itself). */
+  documentedBody?: unknown;
 }
 
 /**
@@ -20,7 +22,8 @@ export class RouteCatalog {
     app.addHook('onRoute', (r) => {
       for (const m of Array.isArray(r.method) ? r.method : [r.method]) {
         if (m === 'HEAD' || r.url === '*' || r.url === '/*') continue;
-        this.routes.push({ method: m.toLowerCase(), url: r.url, schema: r.schema, rawBody: isRawBodyRoute(r.config) });
+        const documentedBody = (r.config as { documentedBody?: unknown } | undefined)?.documentedBody;
+        this.routes.push({ method: m.toLowerCase(), url: r.url, schema: r.schema, rawBody: isRawBodyRoute(r.config), documentedBody });
       }
     });
   }
@@ -51,7 +54,8 @@ export class RouteCatalog {
           default: { description: 'JsCantonError', content: { 'application/json': { schema: { $ref: '#/components/schemas/JsCantonError' } } } },
         },
       };
-      if (r.schema?.body) op.requestBody = { required: true, content: { 'application/json': { schema: r.schema.body } } };
+      const body = r.schema?.body ?? r.documentedBody;
+      if (body) op.requestBody = { required: true, content: { 'application/json': { schema: body } } };
       if (r.rawBody) op.requestBody = { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
       if (path.startsWith('/v2')) op.security = [{ httpAuth: [] }];
       (paths[path] ??= {})[r.method] = op;

@@ -94,7 +94,11 @@ export function offsetCheckpoint(offset: number, synchronizerTimes: Array<{ sync
   return { update: { OffsetCheckpoint: { value: { offset, synchronizerTimes } } } };
 }
 
-function renderCreated(c: StoredCreatedEvent, offset: number, witnessParties: string[], blob: boolean, acsDelta: boolean) {
+/**
+ * A CreatedEvent as every read path renders it (transactions, assignments, the active contract set, events by contract
+ * id, contract lookups): `offset` is the update that shows it, `witnessParties` the parties it is shown to.
+ */
+export function renderCreated(c: StoredCreatedEvent, offset: number, witnessParties: string[], blob: boolean, acsDelta: boolean) {
   return {
     offset,
     nodeId: c.nodeId,
@@ -115,6 +119,20 @@ function renderCreated(c: StoredCreatedEvent, offset: number, witnessParties: st
   };
 }
 
+export type RenderedCreatedEvent = ReturnType<typeof renderCreated>;
+
+/** A contract's stakeholders as its created event lists them. */
+export const stakeholdersOf = (c: StoredCreatedEvent): string[] => (c.observers.length ? [...c.signatories, ...c.observers] : c.signatories);
+
+/**
+ * The created event of a contract whose stakeholders are `stakeholders` as an event format shows it (ACS_DELTA
+ * visibility: a requested party must be a stakeholder), or null when the format does not select it.
+ */
+export function renderVisibleCreated(c: StoredCreatedEvent, offset: number, ef: CompiledEventFormat, stakeholders = stakeholdersOf(c), acsDelta = true): RenderedCreatedEvent | null {
+  const m = ef.match(stakeholders, storedTemplateKey(c.templateId, c.packageName));
+  return m ? renderCreated(c, offset, ef.witnesses(stakeholders), m.blob, acsDelta) : null;
+}
+
 const intersects = (a: readonly string[], set: ReadonlySet<string> | null) => set === null || a.some((p) => set.has(p));
 
 /**
@@ -128,10 +146,8 @@ export function renderTransaction(u: StoredUpdate, ef: CompiledEventFormat, shap
     if ('CreatedEvent' in e) {
       const c = e.CreatedEvent;
       if (shape === 'ACS_DELTA' && !c.acsDelta) continue;
-      const stakeholders = c.observers.length ? [...c.signatories, ...c.observers] : c.signatories;
-      const m = ef.match(stakeholders, storedTemplateKey(c.templateId, c.packageName));
-      if (!m) continue;
-      events.push({ CreatedEvent: renderCreated(c, u.offset, ef.witnesses(stakeholders), m.blob, c.acsDelta) });
+      const rendered = renderVisibleCreated(c, u.offset, ef, stakeholdersOf(c), c.acsDelta);
+      if (rendered) events.push({ CreatedEvent: rendered });
     } else if ('ArchivedEvent' in e) {
       if (shape !== 'ACS_DELTA') continue;
       const a = e.ArchivedEvent;
@@ -223,9 +239,8 @@ export function renderReassignment(u: StoredUpdate, ef: CompiledEventFormat | nu
       });
     } else {
       const x: StoredAssignedEvent = e.Assigned;
-      const c = x.createdEvent;
-      const m = ef.match(x.stakeholders, storedTemplateKey(c.templateId, c.packageName));
-      if (!m) continue;
+      const createdEvent = renderVisibleCreated(x.createdEvent, u.offset, ef, x.stakeholders);
+      if (!createdEvent) continue;
       events.push({
         JsAssignmentEvent: {
           source: x.source,
@@ -233,7 +248,7 @@ export function renderReassignment(u: StoredUpdate, ef: CompiledEventFormat | nu
           reassignmentId: x.reassignmentId,
           submitter: x.submitter,
           reassignmentCounter: x.reassignmentCounter,
-          createdEvent: renderCreated(c, u.offset, ef.witnesses(x.stakeholders), m.blob, true),
+          createdEvent,
         },
       });
     }

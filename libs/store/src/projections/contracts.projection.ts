@@ -6,23 +6,79 @@ import {
   type StoredTransaction,
 } from '@ledgerline/domain';
 import { eventLogDataAt } from './event-json';
-import type { KeyedUpdate, Projection, ProjectionRows } from './projection';
+import type { InsertRow, KeyedUpdate, Projection, ProjectionRows } from './projection';
 
 const contract = (contractId: string, set: KeyedUpdate<'contracts'>['set']): KeyedUpdate<'contracts'> => ({ table: 'contracts', key: { column: 'contract_id', value: contractId }, set });
+
+/** Closes the contract's open activation (archive or unassignment at `offset`). */
+const deactivate = (contractId: string, offset: number): KeyedUpdate<'contract_activations'> => ({
+  table: 'contract_activations',
+  key: { column: 'open_contract', value: contractId },
+  set: { open_contract: null, deactivated_offset: offset },
+});
+
+interface Activation {
+  offset: number;
+  nodeId: number;
+  contractId: string;
+  synchronizerId: string;
+  counter: number;
+  workflowId: string;
+  stakeholders: readonly string[];
+}
+
+function activationRows(list: readonly Activation[]): Pick<ProjectionRows, 'contract_activations' | 'contract_activation_parties'> {
+  const activations: InsertRow<'contract_activations'>[] = [];
+  const parties: InsertRow<'contract_activation_parties'>[] = [];
+  for (const a of list) {
+    activations.push({
+      activated_offset: a.offset,
+      node_id: a.nodeId,
+      contract_id: a.contractId,
+      synchronizer_id: a.synchronizerId,
+      reassignment_counter: a.counter,
+      workflow_id: a.workflowId,
+      open_contract: a.contractId,
+    });
+    for (const party of new Set(a.stakeholders)) parties.push({ party, activated_offset: a.offset, node_id: a.nodeId });
+  }
+  return { contract_activations: activations, contract_activation_parties: parties };
+}
 
 /**
  * The contracts the ledger knows and where they are: created (acsDelta) contracts become active on the transaction's
  * synchronizer; archived ones become archived; an unassignment puts a contract in flight (on no synchronizer, counter
  * bumped); an assignment makes it active on the target with the unassignment's counter. Written with the batch.
+ *
+ * Beside the current state, the history the active contract set is read from: one `contract_activations` row per
+ * activation (create or assignment) on a synchronizer, closed by the contract's next deactivation (archive or
+ * unassignment), and its stakeholders in `contract_activation_parties`.
  */
 export const contractsProjection: Projection = {
   name: 'contracts',
-  tables: ['contracts'],
+  tables: ['contracts', 'contract_activations', 'contract_activation_parties'],
   handles: [TRANSACTION_COMMITTED, REASSIGNMENT_COMMITTED],
-  keys: { contracts: 'contract_id' },
+  keys: { contracts: 'contract_id', contract_activations: 'open_contract' },
   rows(event: CommittedEvent): ProjectionRows {
     const h = event.update;
-    if (!h || event.type !== TRANSACTION_COMMITTED) return {};
+    if (!h) return {};
+    if (event.type === REASSIGNMENT_COMMITTED) {
+      const r = event.data as StoredReassignment;
+      const assigned = r.events.flatMap((e) => ('Assigned' in e ? [e.Assigned] : []));
+      if (assigned.length === 0) return {};
+      return activationRows(
+        assigned.map((x) => ({
+          offset: h.offset,
+          nodeId: x.createdEvent.nodeId,
+          contractId: x.createdEvent.contractId,
+          synchronizerId: x.target,
+          counter: x.reassignmentCounter,
+          workflowId: r.workflowId,
+          stakeholders: x.stakeholders,
+        })),
+      );
+    }
+    if (event.type !== TRANSACTION_COMMITTED) return {};
     const tx = event.data as StoredTransaction;
     const created = tx.events.flatMap((e, i) => ('CreatedEvent' in e && e.CreatedEvent.acsDelta ? [{ c: e.CreatedEvent, i }] : []));
     if (created.length === 0) return {};
@@ -39,6 +95,17 @@ export const contractsProjection: Projection = {
         // the created event as the event log stores it (extracted there in the writer's statement)
         created_event: eventLogDataAt(event, ['events', String(i), 'CreatedEvent'], () => JSON.stringify(c)),
       })),
+      ...activationRows(
+        created.map(({ c }) => ({
+          offset: h.offset,
+          nodeId: c.nodeId,
+          contractId: c.contractId,
+          synchronizerId: h.synchronizerId,
+          counter: 0,
+          workflowId: tx.workflowId,
+          stakeholders: [...c.signatories, ...c.observers],
+        })),
+      ),
     };
   },
   updates(event: CommittedEvent) {
@@ -47,14 +114,19 @@ export const contractsProjection: Projection = {
     if (event.type === TRANSACTION_COMMITTED) {
       const tx = event.data as StoredTransaction;
       return tx.events.flatMap((e) =>
-        'ArchivedEvent' in e ? [contract(e.ArchivedEvent.contractId, { status: 'archived', synchronizer_id: null, archived_offset: h.offset })] : [],
+        'ArchivedEvent' in e
+          ? [contract(e.ArchivedEvent.contractId, { status: 'archived', synchronizer_id: null, archived_offset: h.offset }), deactivate(e.ArchivedEvent.contractId, h.offset)]
+          : [],
       );
     }
     const r = event.data as StoredReassignment;
-    return r.events.map((e) =>
+    return r.events.flatMap((e) =>
       'Unassigned' in e
-        ? contract(e.Unassigned.contractId, { status: 'in_flight', synchronizer_id: null, reassignment_counter: e.Unassigned.reassignmentCounter })
-        : contract(e.Assigned.createdEvent.contractId, { status: 'active', synchronizer_id: e.Assigned.target, reassignment_counter: e.Assigned.reassignmentCounter }),
+        ? [
+            contract(e.Unassigned.contractId, { status: 'in_flight', synchronizer_id: null, reassignment_counter: e.Unassigned.reassignmentCounter }),
+            deactivate(e.Unassigned.contractId, h.offset),
+          ]
+        : [contract(e.Assigned.createdEvent.contractId, { status: 'active', synchronizer_id: e.Assigned.target, reassignment_counter: e.Assigned.reassignmentCounter })],
     );
   },
 };

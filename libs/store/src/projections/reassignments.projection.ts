@@ -32,6 +32,7 @@ export const reassignmentsProjection: Projection = {
               unassigned_offset: h.offset,
               unassigned_at: h.recordTime,
               assignment_exclusivity: u.assignmentExclusivity,
+              workflow_id: r.workflowId,
               contracts: JSON.stringify(unassigned.map((e) => ({ contractId: e.contractId, reassignmentCounter: e.reassignmentCounter }))),
             },
           ]

@@ -99,6 +99,14 @@ export class LedgerUpdatesRepository {
     return (await this.byUpdateIds(db, [updateId])).get(updateId) ?? null;
   }
 
+  /** The updates at these offsets that exist (at or below the ledger end, not pruned), keyed by offset. */
+  async byOffsets(db: Kysely<DB>, offsets: readonly number[]): Promise<Map<number, StoredUpdate>> {
+    const { rows } = await prepared(sql<Row>`
+      SELECT ledger_offset, update_id, kind, synchronizer_id, record_time, payload FROM ledger_updates
+      WHERE ledger_offset = ANY(${offsets.map(String)}::bigint[])`).execute(db);
+    return new Map(rows.map((r) => [Number(r.ledger_offset), toUpdate(r)]));
+  }
+
   /** The updates with these ids that exist, keyed by update id (one statement whatever the number of ids). */
   async byUpdateIds(db: Kysely<DB>, updateIds: readonly string[]): Promise<Map<string, StoredUpdate>> {
     const { rows } = await prepared(sql<Row>`

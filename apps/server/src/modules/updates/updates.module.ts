@@ -12,5 +12,6 @@ import { UpdatesWebSocket } from './updates.websocket';
 @Module({
   controllers: [UpdatesController],
   providers: [PageRenderer, UpdatesReader, StreamLimiter, ListUpdatesHandler, GetTransactionByIdHandler, PruneLedgerHandler, UpdatesWebSocket, TransactionByIdRoute],
+  exports: [UpdatesReader, StreamLimiter, UpdatesWebSocket],
 })
 export class UpdatesModule {}

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import websocket from '@fastify/websocket';
-import Ajv from 'ajv';
+import Ajv, { type ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { authenticateRequest } from '@ledgerline/auth';
@@ -13,14 +13,23 @@ import { traceIdOf } from '../../http/fastify-setup';
 import { webSocketHandshakeErrorHandler } from '../../http/framework-errors';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { StreamLimiter } from './stream-limiter';
-import { IDLE, UpdatesReader, type UpdateStream } from './update-stream';
+import type { ElementStream } from './list-collector';
+import { IDLE, UpdatesReader } from './update-stream';
+
+/** A WebSocket stream endpoint: the client's one request (validated by `schema`) opens a stream of JSON texts. */
+export interface WebSocketRoute {
+  url: string;
+  schema: Record<string, unknown>;
+  open(claims: Claims, body: Record<string, unknown>): Promise<ElementStream<string>>;
+}
 
 /** Most bytes handed to a socket and not yet flushed before the stream stops reading. */
 const HIGH_WATER_BYTES = 1 << 20;
 const PAGE_SIZE = 500;
 
 /**
- * WebSocket `GET /v2/updates` and `GET /v2/updates/flats` (asyncapi.yaml): the token comes in the sub-protocol list
+ * The WebSocket streams: `GET /v2/updates` and `GET /v2/updates/flats` (asyncapi.yaml), and those other modules add
+ * (`addRoute`, from their onModuleInit). The token comes in the sub-protocol list
  * (`daml.ws.auth, jwt.token.<jwt>`) and is verified during the upgrade by the HTTP guard's passport strategy (a failure
  * is an HTTP error before any upgrade). The client sends one GetUpdatesRequest; the server sends JsGetUpdatesResponse
  * messages, or one JsCantonError message, and closes at the end of a bounded range; without an end it keeps tailing.
@@ -31,7 +40,8 @@ const PAGE_SIZE = 500;
  */
 @Injectable()
 export class UpdatesWebSocket implements OnModuleInit {
-  private readonly validate = new Ajv({ coerceTypes: false, useDefaults: false, allErrors: false, strict: false }).compile(getUpdatesRequestSchema);
+  private readonly ajv = new Ajv({ coerceTypes: false, useDefaults: false, allErrors: false, strict: false });
+  private readonly routes: Array<WebSocketRoute & { validate: ValidateFunction }> = [];
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -40,7 +50,19 @@ export class UpdatesWebSocket implements OnModuleInit {
     private readonly limiter: StreamLimiter,
   ) {}
 
+  /** Adds a WebSocket stream endpoint (before the server starts listening). */
+  addRoute(route: WebSocketRoute): void {
+    this.routes.push({ ...route, validate: this.ajv.compile(route.schema) });
+  }
+
   onModuleInit(): void {
+    for (const url of ['/v2/updates', '/v2/updates/flats']) {
+      this.addRoute({
+        url,
+        schema: getUpdatesRequestSchema,
+        open: (claims, body) => this.reader.openText(claims, decodeGetUpdatesRequest(body), PAGE_SIZE),
+      });
+    }
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     void fastify.register(websocket, {
       options: {
@@ -52,15 +74,15 @@ export class UpdatesWebSocket implements OnModuleInit {
       // A handshake ws refuses (no key, unsupported version, …) is answered as a JsCantonError, not ws's text/html.
       const { participantName: participant } = this.runtime.config;
       scope.websocketServer.on('wsClientError', webSocketHandshakeErrorHandler({ participant, logger: this.runtime.logger, traceId: traceIdOf }));
-      for (const url of ['/v2/updates', '/v2/updates/flats']) {
+      for (const route of this.routes) {
         scope.route({
           method: 'GET',
-          url,
+          url: route.url,
           // A plain GET (no upgrade) does not decode: 400 text/plain, as for any header that does not decode.
           handler: (req: FastifyRequest, reply: FastifyReply) =>
             sendError(reply, req, new DecodeError('header Upgrade', ''), this.runtime.config.participantName, this.runtime.logger),
           preValidation: (req: FastifyRequest, reply: FastifyReply, done: (e?: Error) => void) => this.authenticate(req, reply, done),
-          wsHandler: (socket: WebSocket, req: FastifyRequest) => this.serve(socket, (req as unknown as { ledgerClaims: Claims }).ledgerClaims, String(req.id)),
+          wsHandler: (socket: WebSocket, req: FastifyRequest) => this.serve(route, socket, (req as unknown as { ledgerClaims: Claims }).ledgerClaims, String(req.id)),
         } as never);
       }
     });
@@ -76,7 +98,7 @@ export class UpdatesWebSocket implements OnModuleInit {
     );
   }
 
-  private serve(socket: WebSocket, claims: Claims, traceId: string): void {
+  private serve(route: WebSocketRoute & { validate: ValidateFunction }, socket: WebSocket, claims: Claims, traceId: string): void {
     this.explainOversizedMessages(socket, traceId);
     socket.on('error', () => undefined);
     let release: () => void;
@@ -87,7 +109,7 @@ export class UpdatesWebSocket implements OnModuleInit {
       socket.close(1013, 'Maximum number of streams reached');
       return;
     }
-    let stream: UpdateStream<string> | null = null;
+    let stream: ElementStream<string> | null = null;
     let closed = false;
     socket.on('close', () => {
       closed = true;
@@ -97,8 +119,8 @@ export class UpdatesWebSocket implements OnModuleInit {
     socket.once('message', (data) => {
       void (async () => {
         try {
-          const body = this.decode(data.toString());
-          stream = await this.reader.openText(claims, decodeGetUpdatesRequest(body), PAGE_SIZE);
+          const body = this.decode(route.validate, data.toString());
+          stream = await route.open(claims, body);
           if (closed) return stream.close();
           await this.pump(socket, stream);
           if (socket.readyState === socket.OPEN) socket.close(1000);
@@ -129,14 +151,14 @@ export class UpdatesWebSocket implements OnModuleInit {
     }) as WebSocket['close'];
   }
 
-  private decode(text: string): Record<string, unknown> {
+  private decode(validate: ValidateFunction, text: string): Record<string, unknown> {
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch (e) {
       throw new DecodeError('body', `Malformed JSON: ${(e as Error).message}`);
     }
-    if (!this.validate(body)) throw validationToDecodeError({ validation: this.validate.errors ?? [], validationContext: 'body' });
+    if (!validate(body)) throw validationToDecodeError({ validation: validate.errors ?? [], validationContext: 'body' });
     return body as Record<string, unknown>;
   }
 
@@ -149,7 +171,7 @@ export class UpdatesWebSocket implements OnModuleInit {
     return res.body;
   }
 
-  private async pump(socket: WebSocket, stream: UpdateStream<string>): Promise<void> {
+  private async pump(socket: WebSocket, stream: ElementStream<string>): Promise<void> {
     let pending = 0;
     let resume: (() => void) | null = null;
     const flushed = (size: number) => () => {

@@ -2,7 +2,6 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import {
   authorizeUpdateFormat,
   compileUpdateFormat,
-  listLimitExceeded,
   renderTransaction,
   resolveTransactionByIdFormat,
   updateNotFound,
@@ -12,7 +11,8 @@ import {
 } from '@ledgerline/domain';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { StreamLimiter } from '../stream-limiter';
-import { IDLE, UpdatesReader } from '../update-stream';
+import { collectList, listTake } from '../list-collector';
+import { UpdatesReader } from '../update-stream';
 import { GetTransactionByIdQuery, ListUpdatesQuery } from './update.queries';
 
 /**
@@ -31,31 +31,10 @@ export class ListUpdatesHandler implements IQueryHandler<ListUpdatesQuery> {
 
   async execute({ claims, request, limit, streamIdleTimeoutMs }: ListUpdatesQuery): Promise<JsGetUpdatesResponse[]> {
     const max = this.runtime.config.httpListMaxElements;
-    const take = Math.min(limit ?? max + 1, max + 1);
+    const take = listTake(limit, max);
     const stream = await this.reader.open(claims, request, Math.min(Math.max(take, 50), 1000));
-    const idle = stream.tailing || streamIdleTimeoutMs !== undefined ? (streamIdleTimeoutMs ?? this.runtime.config.streamIdleTimeoutMs) : null;
-    let release: () => void = () => undefined;
-    if (idle !== null) {
-      try {
-        release = this.limiter.acquire(claims);
-      } catch (e) {
-        stream.close();
-        throw e;
-      }
-    }
-    const out: JsGetUpdatesResponse[] = [];
-    try {
-      while (out.length < take) {
-        const e = await stream.next(idle);
-        if (e === null || e === IDLE) break;
-        out.push(e);
-      }
-    } finally {
-      stream.close();
-      release();
-    }
-    if (out.length > max) throw listLimitExceeded(out.length, max);
-    return out;
+    const idleMs = stream.tailing || streamIdleTimeoutMs !== undefined ? (streamIdleTimeoutMs ?? this.runtime.config.streamIdleTimeoutMs) : null;
+    return collectList(stream, { take, max, idleMs, limiter: this.limiter, claims });
   }
 }
 

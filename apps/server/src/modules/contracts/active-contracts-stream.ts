@@ -1,0 +1,163 @@
+import { Injectable } from '@nestjs/common';
+import {
+  authorizeEventFormat,
+  compileAcsFormat,
+  continuationTokens,
+  renderActiveContract,
+  renderIncompleteUnassigned,
+  resolveActiveContractsFormat,
+  validateActiveContractsRequest,
+  type AcsPosition,
+  type Claims,
+  type CompiledEventFormat,
+  type EventFormat,
+  type GetActiveContractsRequest,
+  type JsGetActiveContractsResponse,
+} from '@ledgerline/domain';
+import { ContractsRepository, LedgerUpdatesRepository, type ActivationPage } from '@ledgerline/store';
+import { LedgerRuntime } from '../../infrastructure/runtime';
+import { ParticipantIdentity } from '../../infrastructure/participant-identity';
+import type { ElementStream } from '../updates/list-collector';
+
+/** One snapshot to read: its offset, where to start, and what the format selects. */
+export interface AcsSnapshot {
+  activeAtOffset: number;
+  from: AcsPosition;
+  /** Offset 0: the empty snapshot. */
+  empty: boolean;
+  format: EventFormat;
+  ef: CompiledEventFormat;
+  /** The parties whose activations are read; null: every activation (party-wildcard). */
+  parties: string[] | null;
+}
+
+type Entry = Omit<JsGetActiveContractsResponse, 'streamContinuationToken'>;
+
+/**
+ * The active contract set at one offset as a pull-based stream (the list, the page and the WebSocket): first the
+ * active contracts in activation order, read in keyset pages from the activations projection, then the incomplete
+ * unassignments in unassignment order. Memory stays at a page (two with read-ahead): a consumer that stops pulling
+ * stops the reads. Each element carries its position (`streamContinuationToken`).
+ */
+export class ActiveContractsStream<T> implements ElementStream<T> {
+  private buffer: T[] = [];
+  private index = 0;
+  private position: AcsPosition;
+  private done: boolean;
+  private closed = false;
+  /** The next page of activations, read ahead while the consumer takes this one. */
+  private ahead: Promise<ActivationPage> | null = null;
+
+  constructor(
+    private readonly deps: { runtime: LedgerRuntime; repo: ContractsRepository },
+    private readonly snapshot: AcsSnapshot,
+    private readonly pageSize: number,
+    private readonly readAhead: boolean,
+    private readonly render: (entry: Entry, position: AcsPosition) => T,
+  ) {
+    this.position = snapshot.from;
+    this.done = snapshot.empty;
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  async next(): Promise<T | null> {
+    for (;;) {
+      if (this.index < this.buffer.length) return this.buffer[this.index++];
+      if (this.closed || this.done) return null;
+      this.buffer = [];
+      this.index = 0;
+      const p = this.position;
+      if (p.phase === 'active') await this.readActivations(p);
+      else await this.readIncomplete(p.index);
+    }
+  }
+
+  private read(after: { offset: number; nodeId: number }): Promise<ActivationPage> {
+    const { activeAtOffset: at, parties } = this.snapshot;
+    return this.deps.repo.activationPage(this.deps.runtime.db, { at, after, parties, limit: this.pageSize });
+  }
+
+  private async readActivations(after: { offset: number; nodeId: number }): Promise<void> {
+    const page = await (this.ahead ?? this.read(after));
+    this.ahead = null;
+    const full = page.scanned >= this.pageSize;
+    if (full && this.readAhead && !this.closed) {
+      this.ahead = this.read(page.last);
+      this.ahead.catch(() => undefined);
+    }
+    const { ef } = this.snapshot;
+    for (const a of page.activations) {
+      const e = renderActiveContract(a, ef);
+      if (e) this.buffer.push(this.render(e, { phase: 'active', offset: a.offset, nodeId: a.nodeId }));
+    }
+    this.position = full ? { phase: 'active', ...page.last } : { phase: 'incomplete', index: -1 };
+  }
+
+  private async readIncomplete(after: number): Promise<void> {
+    const list = await this.deps.repo.incompleteUnassignments(this.deps.runtime.db, this.snapshot.activeAtOffset);
+    const { ef } = this.snapshot;
+    list.forEach((u, i) => {
+      if (i <= after) return;
+      const e = renderIncompleteUnassigned(u, ef);
+      if (e) this.buffer.push(this.render(e, { phase: 'incomplete', index: i }));
+    });
+    this.done = true;
+  }
+}
+
+/**
+ * Opens active-contract-set streams: the legacy filter/eventFormat matrix (JsStateService), authorization
+ * (StateServiceAuthorization), then the request's checks against the ledger end and the pruning offset.
+ */
+@Injectable()
+export class ActiveContractsReader {
+  readonly repo = new ContractsRepository();
+  private readonly updates = new LedgerUpdatesRepository();
+
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly identity: ParticipantIdentity,
+  ) {}
+
+  get participant(): string {
+    return this.identity.participantId;
+  }
+
+  /** The checked snapshot of a streaming request (list or WebSocket). */
+  async snapshot(claims: Claims, req: GetActiveContractsRequest): Promise<AcsSnapshot> {
+    const format = resolveActiveContractsFormat(req);
+    authorizeEventFormat(claims, format);
+    const position = await this.updates.position(this.runtime.db);
+    const checked = validateActiveContractsRequest(req, format, position, this.participant);
+    return { ...checked, format, ...compileAcsFormat(format) };
+  }
+
+  /** Ledger end and pruning offset now. */
+  position() {
+    return this.updates.position(this.runtime.db);
+  }
+
+  /** A stream of JsGetActiveContractsResponse objects, each with its continuation token. */
+  stream(snapshot: AcsSnapshot, pageSize: number, readAhead: boolean): ActiveContractsStream<JsGetActiveContractsResponse> {
+    const token = continuationTokens(snapshot.format, this.participant);
+    return new ActiveContractsStream(this.deps(), snapshot, pageSize, readAhead, (e, p) => ({ ...e, streamContinuationToken: token(p) }));
+  }
+
+  /** The stream's elements with their positions (the page form makes its own tokens). */
+  positioned(snapshot: AcsSnapshot, pageSize: number): ActiveContractsStream<{ entry: Entry; position: AcsPosition }> {
+    return new ActiveContractsStream(this.deps(), snapshot, pageSize, false, (entry, position) => ({ entry, position }));
+  }
+
+  /** The WebSocket's stream: each element as its JSON text. */
+  text(snapshot: AcsSnapshot, pageSize: number): ActiveContractsStream<string> {
+    const token = continuationTokens(snapshot.format, this.participant);
+    return new ActiveContractsStream(this.deps(), snapshot, pageSize, true, (e, p) => JSON.stringify({ ...e, streamContinuationToken: token(p) }));
+  }
+
+  private deps() {
+    return { runtime: this.runtime, repo: this.repo };
+  }
+}

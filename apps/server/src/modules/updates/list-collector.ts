@@ -1,0 +1,47 @@
+import { listLimitExceeded, type Claims } from '@ledgerline/domain';
+import type { StreamLimiter } from './stream-limiter';
+import { IDLE } from './update-stream';
+
+/** What the list variant and the WebSocket consume: a pull-based stream of elements. */
+export interface ElementStream<T> {
+  /** The next element; null at the end (or once closed); IDLE when `idleMs` passed without one. */
+  next(idleMs: number | null): Promise<T | null | typeof IDLE>;
+  close(): void;
+}
+
+/**
+ * The list ("blocking") variant of a stream (Canton's Endpoints, ledger-json-api: json/v2/Endpoints.scala): at most
+ * `take` = min(limit, max + 1) elements are collected; more than the maximum is a 413. With `idleMs` the list completes
+ * once no element arrived within it, and holds one of the user's stream slots while it waits (StreamLimiter); without,
+ * it waits for the stream's end.
+ */
+export async function collectList<T>(
+  stream: ElementStream<T>,
+  opts: { take: number; max: number; idleMs: number | null; limiter: StreamLimiter; claims: Claims },
+): Promise<T[]> {
+  let release: () => void = () => undefined;
+  if (opts.idleMs !== null) {
+    try {
+      release = opts.limiter.acquire(opts.claims);
+    } catch (e) {
+      stream.close();
+      throw e;
+    }
+  }
+  const out: T[] = [];
+  try {
+    while (out.length < opts.take) {
+      const e = await stream.next(opts.idleMs);
+      if (e === null || e === IDLE) break;
+      out.push(e);
+    }
+  } finally {
+    stream.close();
+    release();
+  }
+  if (out.length > opts.max) throw listLimitExceeded(out.length, opts.max);
+  return out;
+}
+
+/** min(limit ?: max + 1, max + 1): how many elements a list collects. */
+export const listTake = (limit: number | undefined, max: number) => Math.min(limit ?? max + 1, max + 1);

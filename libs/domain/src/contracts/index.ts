@@ -1,0 +1,2 @@
+export * from './active-contracts';
+export * from './contract-lookups';

@@ -1,0 +1,155 @@
+import { sql, type Kysely } from 'kysely';
+import type { StoredActivation, StoredCreatedEvent, StoredIncompleteUnassignment } from '@ledgerline/domain';
+import type { DB } from '../schema';
+import { prepared } from '../prepared-statements';
+
+export interface ActivationPageRequest {
+  /** The snapshot offset. */
+  at: number;
+  /** Exclusive lower bound: the activation (offset, node id) after which to read. */
+  after: { offset: number; nodeId: number };
+  /** Parties whose activations to read (stakeholders); null reads every activation. */
+  parties: readonly string[] | null;
+  limit: number;
+}
+
+/**
+ * A page of activations in activation order. `activations` holds those still active at the snapshot offset; `scanned`
+ * how many activations the page went through (fewer than `limit`: nothing is left) and `last` the last one's key, where
+ * the next page starts.
+ */
+export interface ActivationPage {
+  activations: StoredActivation[];
+  scanned: number;
+  last: { offset: number; nodeId: number };
+}
+
+interface ActivationRow {
+  o: string;
+  n: number;
+  contract_id: string;
+  synchronizer_id: string;
+  reassignment_counter: string;
+  workflow_id: string;
+  created_event: StoredCreatedEvent | null;
+}
+
+/**
+ * Reads of the contract projections (migrations 0003, 0014): the active contract set at an offset and single contracts.
+ *
+ * A snapshot page costs what it scans: party-filtered pages take at most `limit` activations per requested party from the
+ * (party, offset, node) key of `contract_activation_parties` (a `LATERAL` per party), merge them and join the activations
+ * by primary key; unfiltered pages walk the activations' primary key. Activations closed at or before the snapshot
+ * offset are scanned and left out (pruning deletes those closed at or below the pruning offset), as Canton's ACS
+ * reader scans a party's creates and filters the archived ones.
+ */
+export class ContractsRepository {
+  async activationPage(db: Kysely<DB>, q: ActivationPageRequest): Promise<ActivationPage> {
+    const active = sql`(a.deactivated_offset IS NULL OR a.deactivated_offset > ${q.at}::bigint)`;
+    let rows: ActivationRow[];
+    if (q.parties === null) {
+      ({ rows } = await prepared(sql<ActivationRow>`
+        SELECT a.activated_offset AS o, a.node_id AS n, a.contract_id, a.synchronizer_id, a.reassignment_counter, a.workflow_id, k.created_event
+        FROM contract_activations a
+        LEFT JOIN contracts k ON ${active} AND k.contract_id = a.contract_id
+        WHERE (a.activated_offset, a.node_id) > (${q.after.offset}::bigint, ${q.after.nodeId}::int) AND a.activated_offset <= ${q.at}::bigint
+        ORDER BY a.activated_offset, a.node_id LIMIT ${q.limit}::bigint`).execute(db));
+    } else {
+      if (q.parties.length === 0) return { activations: [], scanned: 0, last: q.after };
+      ({ rows } = await prepared(sql<ActivationRow>`
+        SELECT c.o, c.n, a.contract_id, a.synchronizer_id, a.reassignment_counter, a.workflow_id, k.created_event
+        FROM (
+          SELECT DISTINCT x.o, x.n FROM unnest(${[...q.parties]}::text[]) AS p(party)
+          CROSS JOIN LATERAL (
+            SELECT ap.activated_offset AS o, ap.node_id AS n FROM contract_activation_parties ap
+            WHERE ap.party = p.party AND (ap.activated_offset, ap.node_id) > (${q.after.offset}::bigint, ${q.after.nodeId}::int)
+              AND ap.activated_offset <= ${q.at}::bigint
+            ORDER BY ap.activated_offset, ap.node_id LIMIT ${q.limit}::bigint
+          ) x
+          ORDER BY x.o, x.n LIMIT ${q.limit}::bigint
+        ) c
+        JOIN contract_activations a ON a.activated_offset = c.o AND a.node_id = c.n
+        LEFT JOIN contracts k ON ${active} AND k.contract_id = a.contract_id
+        ORDER BY c.o, c.n`).execute(db));
+    }
+    const activations: StoredActivation[] = [];
+    for (const r of rows) {
+      if (r.created_event === null) continue;
+      activations.push({
+        offset: Number(r.o),
+        nodeId: r.n,
+        contractId: r.contract_id,
+        synchronizerId: r.synchronizer_id,
+        reassignmentCounter: Number(r.reassignment_counter),
+        workflowId: r.workflow_id,
+        createdEvent: r.created_event,
+      });
+    }
+    const lastRow = rows[rows.length - 1];
+    return { activations, scanned: rows.length, last: lastRow ? { offset: Number(lastRow.o), nodeId: lastRow.n } : q.after };
+  }
+
+  /**
+   * The contracts unassigned at or before `at` whose unassignment is not assigned at or before it, in the order of
+   * their unassignment (offset, node id), each with its last activation before the unassignment (the latest earlier
+   * assignment of it, else its creation).
+   */
+  async incompleteUnassignments(db: Kysely<DB>, at: number): Promise<StoredIncompleteUnassignment[]> {
+    const { rows } = await sql<{
+      reassignment_id: string;
+      source_synchronizer: string;
+      target_synchronizer: string;
+      submitter: string;
+      unassigned_offset: string;
+      assignment_exclusivity: string | null;
+      workflow_id: string;
+      node_id: number;
+      counter: string;
+      stakeholders: string[];
+      created_event: StoredCreatedEvent;
+      created_offset: string;
+      prior_offset: string | null;
+      prior_node: number | null;
+    }>`
+      SELECT r.reassignment_id, r.source_synchronizer, r.target_synchronizer, r.submitter, r.unassigned_offset, r.assignment_exclusivity,
+             r.workflow_id, (x.ord - 1)::int AS node_id, (x.c->>'reassignmentCounter')::bigint AS counter, k.stakeholders, k.created_event,
+             k.created_offset, prior.assigned_offset AS prior_offset, prior.node_id AS prior_node
+      FROM reassignments r
+      CROSS JOIN LATERAL jsonb_array_elements(r.contracts) WITH ORDINALITY AS x(c, ord)
+      JOIN contracts k ON k.contract_id = x.c->>'contractId'
+      LEFT JOIN LATERAL (
+        SELECT a.assigned_offset, (y.ord - 1)::int AS node_id
+        FROM reassignments r2
+        JOIN reassignment_assignments a ON a.reassignment_id = r2.reassignment_id AND a.assigned_offset < r.unassigned_offset
+        CROSS JOIN LATERAL jsonb_array_elements(r2.contracts) WITH ORDINALITY AS y(c, ord)
+        WHERE r2.contracts @> jsonb_build_array(jsonb_build_object('contractId', k.contract_id)) AND y.c->>'contractId' = k.contract_id
+        ORDER BY a.assigned_offset DESC LIMIT 1
+      ) prior ON true
+      WHERE r.unassigned_offset <= ${at}::bigint
+        AND NOT EXISTS (SELECT 1 FROM reassignment_assignments a WHERE a.reassignment_id = r.reassignment_id AND a.assigned_offset <= ${at}::bigint)
+      ORDER BY r.unassigned_offset, node_id`.execute(db);
+    return rows.map((r) => ({
+      reassignmentId: r.reassignment_id,
+      source: r.source_synchronizer,
+      target: r.target_synchronizer,
+      submitter: r.submitter,
+      unassignedOffset: Number(r.unassigned_offset),
+      assignmentExclusivity: r.assignment_exclusivity,
+      workflowId: r.workflow_id,
+      nodeId: r.node_id,
+      reassignmentCounter: Number(r.counter),
+      stakeholders: r.stakeholders,
+      createdEvent: r.created_event,
+      activatedAt: r.prior_offset === null ? { offset: Number(r.created_offset), nodeId: r.created_event.nodeId } : { offset: Number(r.prior_offset), nodeId: r.prior_node! },
+    }));
+  }
+
+  /** A contract's created event and where its creation and archive are in the ledger, or null if unknown. */
+  async contract(db: Kysely<DB>, contractId: string): Promise<{ createdEvent: StoredCreatedEvent; createdOffset: number; archivedOffset: number | null } | null> {
+    const { rows } = await prepared(sql<{ created_event: StoredCreatedEvent; created_offset: string; archived_offset: string | null }>`
+      SELECT created_event, created_offset, archived_offset FROM contracts WHERE contract_id = ${contractId}`).execute(db);
+    const r = rows[0];
+    if (!r) return null;
+    return { createdEvent: r.created_event, createdOffset: Number(r.created_offset), archivedOffset: r.archived_offset === null ? null : Number(r.archived_offset) };
+  }
+}
