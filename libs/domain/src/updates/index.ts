@@ -5,3 +5,4 @@ export * from './projection';
 export * from './authorization';
 export * from './update-id';
 export * from './pruning';
+export * from './point-lookups';

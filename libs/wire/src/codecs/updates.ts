@@ -1,4 +1,4 @@
-import type { GetTransactionByIdRequest, GetUpdatesRequest, UpdateFormat } from '@ledgerline/domain';
+import type { GetTransactionByIdRequest, GetTransactionByOffsetRequest, GetUpdateByIdRequest, GetUpdateByOffsetRequest, GetUpdatesPageRequest, GetUpdatesRequest, UpdateFormat } from '@ledgerline/domain';
 import { bodyDecodeError } from '../decode-error';
 import { int64Schema, toInt64 } from './int64';
 
@@ -172,4 +172,63 @@ export function decodeGetTransactionByIdRequest(body: Record<string, unknown> | 
   const b = (body ?? {}) as GetTransactionByIdRequest;
   checkEventFormatIdentifiers(b.transactionFormat?.eventFormat as never, 'transactionFormat.eventFormat');
   return b;
+}
+
+const nullableInt64 = { anyOf: [{ type: 'null' }, ...int64Schema.anyOf] } as const;
+
+export const getUpdateByIdRequestSchema = {
+  type: 'object',
+  properties: { updateId: { type: 'string' }, updateFormat: nullable(updateFormatSchema) },
+} as const;
+
+export const getUpdateByOffsetRequestSchema = {
+  type: 'object',
+  properties: { offset: int64Schema, updateFormat: nullable(updateFormatSchema) },
+} as const;
+
+export const getTransactionByOffsetRequestSchema = {
+  type: 'object',
+  properties: {
+    offset: int64Schema,
+    requestingParties: { type: 'array', items: { type: 'string' } },
+    transactionFormat: nullable(transactionFormatSchema),
+  },
+} as const;
+
+export const getUpdatesPageRequestSchema = {
+  type: 'object',
+  properties: {
+    beginOffsetExclusive: nullableInt64,
+    endOffsetInclusive: nullableInt64,
+    maxPageSize: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+    updateFormat: nullable(updateFormatSchema),
+    descendingOrder: { type: 'boolean' },
+    pageToken: { type: ['string', 'null'] },
+  },
+} as const;
+
+const optInt64 = (v: unknown) => (v === undefined || v === null ? null : toInt64(v));
+
+export function decodeGetUpdateByIdRequest(body: Record<string, unknown> | undefined): GetUpdateByIdRequest {
+  const b = (body ?? {}) as GetUpdateByIdRequest;
+  checkUpdateFormat(b.updateFormat, 'updateFormat');
+  return b;
+}
+
+export function decodeGetUpdateByOffsetRequest(body: Record<string, unknown> | undefined): GetUpdateByOffsetRequest {
+  const b = (body ?? {}) as Record<string, unknown> & GetUpdateByOffsetRequest;
+  checkUpdateFormat(b.updateFormat, 'updateFormat');
+  return { ...b, offset: b.offset === undefined ? 0 : toInt64(b.offset) };
+}
+
+export function decodeGetTransactionByOffsetRequest(body: Record<string, unknown> | undefined): GetTransactionByOffsetRequest {
+  const b = (body ?? {}) as Record<string, unknown> & GetTransactionByOffsetRequest;
+  checkEventFormatIdentifiers(b.transactionFormat?.eventFormat as never, 'transactionFormat.eventFormat');
+  return { ...b, offset: b.offset === undefined ? 0 : toInt64(b.offset) };
+}
+
+export function decodeGetUpdatesPageRequest(body: Record<string, unknown> | undefined): GetUpdatesPageRequest {
+  const b = (body ?? {}) as Record<string, unknown> & GetUpdatesPageRequest;
+  checkUpdateFormat(b.updateFormat, 'updateFormat');
+  return { ...b, beginOffsetExclusive: optInt64(b.beginOffsetExclusive), endOffsetInclusive: optInt64(b.endOffsetInclusive) };
 }

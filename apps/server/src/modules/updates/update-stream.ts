@@ -258,6 +258,33 @@ export class UpdatesReader {
     return this.updatesById.load(updateId);
   }
 
+  /** The stored update at this offset, or null (none there, or pruned). */
+  async byOffset(offset: number): Promise<StoredUpdate | null> {
+    return (await this.repo.byOffsets(this.runtime.db, [offset])).get(offset) ?? null;
+  }
+
+  /** A bounded stream of JsGetUpdatesResponse objects over a range already checked (the updates page). */
+  openRange(format: UpdateFormat, range: ReadRange, pageSize: number, position: LedgerPosition): UpdateStream {
+    const compiled = compileUpdateFormat(format);
+    return new UpdateStream(
+      { runtime: this.runtime, notifier: this.notifier, repo: this.repo, synchronizerIds: this.identity.synchronizers.map((s) => s.id) },
+      range,
+      compiled,
+      pageSize,
+      position,
+      { payloadAs: 'json', readAhead: { pages: 0, bytes: 0 }, render: (rows) => projectPage(rows, compiled), checkpoint: (e) => e },
+    );
+  }
+
+  /** Ledger end, record time and pruning offset now. */
+  position(): Promise<LedgerPosition> {
+    return this.repo.position(this.runtime.db);
+  }
+
+  get participant(): string {
+    return this.identity.participantId;
+  }
+
   /** A stream of JsGetUpdatesResponse objects (the HTTP lists; ListUpdatesHandler sizes its pages). */
   open(claims: Claims, req: GetUpdatesRequest, pageSize: number): Promise<UpdateStream> {
     return this.openWith(claims, req, pageSize, (compiled) => ({

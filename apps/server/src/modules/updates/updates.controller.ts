@@ -4,7 +4,15 @@ import { RouteSchema } from '@nestjs/platform-fastify';
 import type { Claims } from '@ledgerline/domain';
 import { CurrentClaims } from '@ledgerline/auth';
 import {
+  decodeGetTransactionByOffsetRequest,
+  decodeGetUpdateByIdRequest,
+  decodeGetUpdateByOffsetRequest,
+  decodeGetUpdatesPageRequest,
   decodeGetUpdatesRequest,
+  getTransactionByOffsetRequestSchema,
+  getUpdateByIdRequestSchema,
+  getUpdateByOffsetRequestSchema,
+  getUpdatesPageRequestSchema,
   getUpdatesRequestSchema,
   int64Query,
   int64Schema,
@@ -12,11 +20,11 @@ import {
 } from '@ledgerline/wire';
 import { PostJson } from '../../http/routes';
 import { PruneLedgerCommand } from './commands/prune.command';
-import { ListUpdatesQuery } from './queries/update.queries';
+import { GetTransactionByOffsetQuery, GetUpdateByIdQuery, GetUpdateByOffsetQuery, GetUpdatesPageQuery, ListUpdatesQuery } from './queries/update.queries';
 
 /**
- * Reading the ledger over HTTP: the update list (flats and /v2/updates share one engine) and pruning. The transaction
- * lookup is a direct route (transaction-by-id.route.ts).
+ * Reading the ledger over HTTP: the update list (flats and /v2/updates share one engine), the update lookups and pages,
+ * and pruning. The transaction lookup by id is a direct route (transaction-by-id.route.ts).
  */
 @Controller('v2')
 export class UpdatesController {
@@ -32,6 +40,30 @@ export class UpdatesController {
   @RouteSchema({ body: getUpdatesRequestSchema })
   updates(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>, @Query() q: Record<string, unknown>) {
     return this.list(claims, body, q);
+  }
+
+  @PostJson('updates/update-by-id')
+  @RouteSchema({ body: getUpdateByIdRequestSchema })
+  updateById(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>) {
+    return this.queries.execute(new GetUpdateByIdQuery(claims, decodeGetUpdateByIdRequest(body)));
+  }
+
+  @PostJson('updates/update-by-offset')
+  @RouteSchema({ body: getUpdateByOffsetRequestSchema })
+  updateByOffset(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>) {
+    return this.queries.execute(new GetUpdateByOffsetQuery(claims, decodeGetUpdateByOffsetRequest(body)));
+  }
+
+  @PostJson('updates/transaction-by-offset')
+  @RouteSchema({ body: getTransactionByOffsetRequestSchema })
+  transactionByOffset(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>) {
+    return this.queries.execute(new GetTransactionByOffsetQuery(claims, decodeGetTransactionByOffsetRequest(body)));
+  }
+
+  @PostJson('updates/get-updates-page')
+  @RouteSchema({ body: getUpdatesPageRequestSchema })
+  updatesPage(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>) {
+    return this.queries.execute(new GetUpdatesPageQuery(claims, decodeGetUpdatesPageRequest(body)));
   }
 
   /** Admin: prune the ledger up to `pruneUpTo` (inclusive). Answers the pruning offset in force. */

@@ -1,6 +1,13 @@
 import { Module } from '@nestjs/common';
 import { PruneLedgerHandler } from './commands/prune.command';
-import { GetTransactionByIdHandler, ListUpdatesHandler } from './queries/update-query.handlers';
+import {
+  GetTransactionByIdHandler,
+  GetTransactionByOffsetHandler,
+  GetUpdateByIdHandler,
+  GetUpdateByOffsetHandler,
+  GetUpdatesPageHandler,
+  ListUpdatesHandler,
+} from './queries/update-query.handlers';
 import { PageRenderer } from './rendering/page-renderer';
 import { StreamLimiter } from './stream-limiter';
 import { TransactionByIdRoute } from './transaction-by-id.route';
@@ -11,7 +18,20 @@ import { UpdatesWebSocket } from './updates.websocket';
 /** Reading the ledger: update lists, WebSocket streams, transaction lookup, pruning. */
 @Module({
   controllers: [UpdatesController],
-  providers: [PageRenderer, UpdatesReader, StreamLimiter, ListUpdatesHandler, GetTransactionByIdHandler, PruneLedgerHandler, UpdatesWebSocket, TransactionByIdRoute],
+  providers: [
+    PageRenderer,
+    UpdatesReader,
+    StreamLimiter,
+    ListUpdatesHandler,
+    GetTransactionByIdHandler,
+    GetUpdateByIdHandler,
+    GetUpdateByOffsetHandler,
+    GetTransactionByOffsetHandler,
+    GetUpdatesPageHandler,
+    PruneLedgerHandler,
+    UpdatesWebSocket,
+    TransactionByIdRoute,
+  ],
   exports: [UpdatesReader, StreamLimiter, UpdatesWebSocket],
 })
 export class UpdatesModule {}

@@ -7,13 +7,20 @@ import {
   updateNotFound,
   validateUpdateFormat,
   validateUpdateId,
+  planUpdatesPage,
+  projectUpdate,
+  resolveTransactionByOffsetFormat,
+  updateNotFoundAtOffset,
+  updatesPageToken,
+  validateLookupFormat,
+  validateLookupOffset,
   type JsGetUpdatesResponse,
 } from '@ledgerline/domain';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { StreamLimiter } from '../stream-limiter';
 import { collectList, listTake } from '../list-collector';
 import { UpdatesReader } from '../update-stream';
-import { GetTransactionByIdQuery, ListUpdatesQuery } from './update.queries';
+import { GetTransactionByIdQuery, GetTransactionByOffsetQuery, GetUpdateByIdQuery, GetUpdateByOffsetQuery, GetUpdatesPageQuery, ListUpdatesQuery } from './update.queries';
 
 /**
  * The list variant (Canton's Endpoints, ledger-json-api: json/v2/Endpoints.scala): at most min(limit, max + 1) elements
@@ -58,5 +65,99 @@ export class GetTransactionByIdHandler implements IQueryHandler<GetTransactionBy
     const rendered = row && row.kind === 'Transaction' && tx ? renderTransaction(row, tx.format, tx.shape) : null;
     if (!rendered) throw updateNotFound(request.updateId ?? '');
     return { transaction: rendered };
+  }
+}
+
+/**
+ * GetUpdateById (UpdateServiceRequestValidator, ApiUpdateService): authorization by the format, the update id, the
+ * format; then the update rendered as one element of the update stream. UPDATE_NOT_FOUND when there is none, its kind
+ * is not asked for, nothing of it is visible, or the format asks for nothing.
+ */
+@QueryHandler(GetUpdateByIdQuery)
+export class GetUpdateByIdHandler implements IQueryHandler<GetUpdateByIdQuery> {
+  constructor(private readonly reader: UpdatesReader) {}
+
+  async execute({ claims, request }: GetUpdateByIdQuery): Promise<JsGetUpdatesResponse> {
+    if (request.updateFormat) authorizeUpdateFormat(claims, request.updateFormat);
+    const id = validateUpdateId(request.updateId);
+    const format = validateLookupFormat(request.updateFormat);
+    const row = format ? await this.reader.byUpdateId(id) : null;
+    const rendered = row && format ? projectUpdate(row, compileUpdateFormat(format)) : null;
+    if (!rendered) throw updateNotFound(request.updateId ?? '');
+    return rendered;
+  }
+}
+
+/** GetUpdateByOffset: as by id, with `offset > 0`; an offset beyond the ledger end is UPDATE_NOT_FOUND too. */
+@QueryHandler(GetUpdateByOffsetQuery)
+export class GetUpdateByOffsetHandler implements IQueryHandler<GetUpdateByOffsetQuery> {
+  constructor(private readonly reader: UpdatesReader) {}
+
+  async execute({ claims, request }: GetUpdateByOffsetQuery): Promise<JsGetUpdatesResponse> {
+    if (request.updateFormat) authorizeUpdateFormat(claims, request.updateFormat);
+    const offset = validateLookupOffset(request.offset);
+    const format = validateLookupFormat(request.updateFormat);
+    const row = format ? await this.reader.byOffset(offset) : null;
+    const rendered = row && format ? projectUpdate(row, compileUpdateFormat(format)) : null;
+    if (!rendered) throw updateNotFoundAtOffset(offset);
+    return rendered;
+  }
+}
+
+/** transaction-by-offset (deprecated): transaction-by-id's format matrix, then GetUpdateByOffset for transactions. */
+@QueryHandler(GetTransactionByOffsetQuery)
+export class GetTransactionByOffsetHandler implements IQueryHandler<GetTransactionByOffsetQuery> {
+  constructor(private readonly reader: UpdatesReader) {}
+
+  async execute({ claims, request }: GetTransactionByOffsetQuery) {
+    const format = resolveTransactionByOffsetFormat(request);
+    authorizeUpdateFormat(claims, format);
+    const offset = validateLookupOffset(request.offset);
+    validateUpdateFormat(format);
+    const row = await this.reader.byOffset(offset);
+    const tx = compileUpdateFormat(format).transactions;
+    const rendered = row && row.kind === 'Transaction' && tx ? renderTransaction(row, tx.format, tx.shape) : null;
+    if (!rendered) throw updateNotFoundAtOffset(offset);
+    return { transaction: rendered };
+  }
+}
+
+const offsetOf = (e: JsGetUpdatesResponse): number => (Object.values(e.update)[0].value as { offset: number }).offset;
+
+/**
+ * GetUpdatesPage (IndexServiceImpl): `maxPageSize + 1` updates of the page's range are read. A full page answers the
+ * first `maxPageSize` with a token for the rest; the last page answers the range's end (ascending) or begin
+ * (descending), with a token only when an ascending request named no end (to poll the ledger's tail).
+ */
+@QueryHandler(GetUpdatesPageQuery)
+export class GetUpdatesPageHandler implements IQueryHandler<GetUpdatesPageQuery> {
+  constructor(private readonly reader: UpdatesReader) {}
+
+  async execute({ claims, request }: GetUpdatesPageQuery) {
+    if (request.updateFormat) authorizeUpdateFormat(claims, request.updateFormat);
+    const position = await this.reader.position();
+    const plan = planUpdatesPage(request, position, this.reader.participant);
+    const range = { beginExclusive: plan.begin, endInclusive: plan.end, descending: plan.descending, empty: plan.begin >= plan.end };
+    const stream = this.reader.openRange(plan.format, range, Math.min(plan.pageSize + 1, 1000), position);
+    const got: JsGetUpdatesResponse[] = [];
+    try {
+      while (got.length <= plan.pageSize) {
+        const e = await stream.next(null);
+        if (e === null || typeof e === 'symbol') break;
+        got.push(e);
+      }
+    } finally {
+      stream.close();
+    }
+    const updates = got.slice(0, plan.pageSize);
+    const token = (at: number) => updatesPageToken(request, this.reader.participant, at);
+    if (got.length > plan.pageSize) {
+      const next = offsetOf(got[plan.pageSize]);
+      return plan.descending
+        ? { updates, lowestPageOffsetExclusive: next, highestPageOffsetInclusive: plan.end, nextPageToken: token(next) }
+        : { updates, lowestPageOffsetExclusive: plan.begin, highestPageOffsetInclusive: next - 1, nextPageToken: token(next - 1) };
+    }
+    const tail = !plan.descending && (request.endOffsetInclusive ?? null) === null;
+    return { updates, lowestPageOffsetExclusive: plan.begin, highestPageOffsetInclusive: plan.end, nextPageToken: tail ? token(plan.end) : null };
   }
 }

@@ -1,4 +1,12 @@
-import type { Claims, GetTransactionByIdRequest, GetUpdatesRequest } from '@ledgerline/domain';
+import type {
+  Claims,
+  GetTransactionByIdRequest,
+  GetTransactionByOffsetRequest,
+  GetUpdateByIdRequest,
+  GetUpdateByOffsetRequest,
+  GetUpdatesPageRequest,
+  GetUpdatesRequest,
+} from '@ledgerline/domain';
 
 /** POST /v2/updates/flats and POST /v2/updates: the list ("blocking") variant of the update stream. */
 export class ListUpdatesQuery {
@@ -15,5 +23,37 @@ export class GetTransactionByIdQuery {
   constructor(
     readonly claims: Claims,
     readonly request: GetTransactionByIdRequest,
+  ) {}
+}
+
+/** POST /v2/updates/update-by-id. */
+export class GetUpdateByIdQuery {
+  constructor(
+    readonly claims: Claims,
+    readonly request: GetUpdateByIdRequest,
+  ) {}
+}
+
+/** POST /v2/updates/update-by-offset. */
+export class GetUpdateByOffsetQuery {
+  constructor(
+    readonly claims: Claims,
+    readonly request: GetUpdateByOffsetRequest,
+  ) {}
+}
+
+/** POST /v2/updates/transaction-by-offset (deprecated). */
+export class GetTransactionByOffsetQuery {
+  constructor(
+    readonly claims: Claims,
+    readonly request: GetTransactionByOffsetRequest,
+  ) {}
+}
+
+/** POST /v2/updates/get-updates-page. */
+export class GetUpdatesPageQuery {
+  constructor(
+    readonly claims: Claims,
+    readonly request: GetUpdatesPageRequest,
   ) {}
 }
