@@ -157,6 +157,15 @@ const KNOWN_ROUTES = [
   'GET /v2/packages/{packageId}',
   'POST /v2/package-vetting/update',
   'GET /v2/interactive-submission/preferred-package-version',
+  'POST /v2/state/active-contracts',
+  'GET /v2/state/active-contracts',
+  'GET /v2/state/active-contracts-page',
+  'POST /v2/events/events-by-contract-id',
+  'POST /v2/contracts/contract-by-id',
+  'POST /v2/updates/update-by-id',
+  'POST /v2/updates/update-by-offset',
+  'POST /v2/updates/transaction-by-offset',
+  'POST /v2/updates/get-updates-page',
 ];
 
 describe('the route catalog the fuzzing walks', () => {
