@@ -1,10 +1,11 @@
 import { packageNameKey, type EventFormat, type Filters } from './format';
+import { implementationsOf, type InterfaceImplementation } from './interface-views';
 
 /**
  * An EventFormat compiled for matching (the filter semantics of Canton's transaction_filter.proto and FormatValidator).
  * Template filters are keyed `package-name:Module:Entity`; interface filters
- * are accepted but match nothing (the ledger has no package store from which to know which templates implement an
- * interface). `filtersForAnyParty` makes the request party-wildcard: every stakeholder/witness is reported.
+ * match the templates the template catalog declares as implementing the interface (interface-views.ts), and nothing
+ * else. `filtersForAnyParty` makes the request party-wildcard: every stakeholder/witness is reported.
  */
 export interface CompiledEventFormat {
   /** Requested parties; null when the request is party-wildcard (`filtersForAnyParty` set). */
@@ -16,17 +17,20 @@ export interface CompiledEventFormat {
   witnesses(relevant: readonly string[]): string[];
 }
 
-export type Match = false | { blob: boolean };
+/** Selected or not; when selected, whether to include the blob and the interface views to render. */
+export type Match = false | { blob: boolean; views?: readonly InterfaceImplementation[] };
 
 interface PartyFilter {
   wildcard: boolean;
   wildcardBlob: boolean;
   /** template key → include created-event blob */
   templates: Map<string, boolean>;
+  /** interface key → include the view, include the created-event blob */
+  interfaces: Map<string, { view: boolean; blob: boolean }>;
 }
 
 function compileFilters(filters: Filters | null | undefined): PartyFilter {
-  const out: PartyFilter = { wildcard: false, wildcardBlob: false, templates: new Map() };
+  const out: PartyFilter = { wildcard: false, wildcardBlob: false, templates: new Map(), interfaces: new Map() };
   let real = 0;
   for (const c of filters?.cumulative ?? []) {
     const f = c.identifierFilter;
@@ -38,8 +42,12 @@ function compileFilters(filters: Filters | null | undefined): PartyFilter {
     } else if ('TemplateFilter' in f) {
       const key = packageNameKey(f.TemplateFilter.value.templateId);
       out.templates.set(key, (out.templates.get(key) ?? false) || (f.TemplateFilter.value.includeCreatedEventBlob ?? false));
+    } else if ('InterfaceFilter' in f) {
+      const v = f.InterfaceFilter.value;
+      const key = packageNameKey(v.interfaceId);
+      const before = out.interfaces.get(key);
+      out.interfaces.set(key, { view: (before?.view ?? false) || (v.includeInterfaceView ?? false), blob: (before?.blob ?? false) || (v.includeCreatedEventBlob ?? false) });
     }
-    // InterfaceFilter: counts as a real filter (so it is not a template wildcard) and matches nothing.
   }
   // No filters, or only Empty entries: a template wildcard.
   if (real === 0) out.wildcard = true;
@@ -47,16 +55,23 @@ function compileFilters(filters: Filters | null | undefined): PartyFilter {
 }
 
 function matchOne(f: PartyFilter, templateKey: string): Match {
+  let m: Match = false;
   const t = f.templates.get(templateKey);
-  if (t !== undefined) return { blob: t || (f.wildcard && f.wildcardBlob) };
-  if (f.wildcard) return { blob: f.wildcardBlob };
-  return false;
+  if (t !== undefined) m = { blob: t || (f.wildcard && f.wildcardBlob) };
+  else if (f.wildcard) m = { blob: f.wildcardBlob };
+  if (f.interfaces.size === 0) return m;
+  for (const impl of implementationsOf(templateKey)) {
+    const i = f.interfaces.get(impl.interfaceKey);
+    if (i) m = merge(m, { blob: i.blob, views: i.view ? [impl] : undefined });
+  }
+  return m;
 }
 
 function merge(a: Match, b: Match): Match {
   if (!a) return b;
   if (!b) return a;
-  return { blob: a.blob || b.blob };
+  const views = a.views && b.views ? [...new Set([...a.views, ...b.views])] : (a.views ?? b.views);
+  return views ? { blob: a.blob || b.blob, views } : { blob: a.blob || b.blob };
 }
 
 export function compileEventFormat(ef: EventFormat): CompiledEventFormat {

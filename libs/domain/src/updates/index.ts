@@ -6,3 +6,4 @@ export * from './authorization';
 export * from './update-id';
 export * from './pruning';
 export * from './point-lookups';
+export * from './interface-views';

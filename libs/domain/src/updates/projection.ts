@@ -9,6 +9,7 @@ import type {
 } from '../ledger/updates';
 import { compileEventFormat, storedTemplateKey, type CompiledEventFormat } from './event-filter';
 import type { UpdateFormat } from './format';
+import { renderInterfaceView, type InterfaceImplementation } from './interface-views';
 
 /** One stored ledger update as the read side gets it: the header columns and the stored payload. */
 export interface StoredUpdate {
@@ -98,7 +99,7 @@ export function offsetCheckpoint(offset: number, synchronizerTimes: Array<{ sync
  * A CreatedEvent as every read path renders it (transactions, assignments, the active contract set, events by contract
  * id, contract lookups): `offset` is the update that shows it, `witnessParties` the parties it is shown to.
  */
-export function renderCreated(c: StoredCreatedEvent, offset: number, witnessParties: string[], blob: boolean, acsDelta: boolean) {
+export function renderCreated(c: StoredCreatedEvent, offset: number, witnessParties: string[], blob: boolean, acsDelta: boolean, views?: readonly InterfaceImplementation[]) {
   return {
     offset,
     nodeId: c.nodeId,
@@ -108,7 +109,7 @@ export function renderCreated(c: StoredCreatedEvent, offset: number, witnessPart
     contractKeyHash: c.contractKeyHash ?? '',
     createArgument: c.createArgument,
     createdEventBlob: blob ? c.createdEventBlob : '',
-    interfaceViews: [],
+    interfaceViews: views ? views.map((v) => renderInterfaceView(v, c.createArgument, c.templateId)) : [],
     witnessParties,
     signatories: c.signatories,
     observers: c.observers,
@@ -130,7 +131,7 @@ export const stakeholdersOf = (c: StoredCreatedEvent): string[] => (c.observers.
  */
 export function renderVisibleCreated(c: StoredCreatedEvent, offset: number, ef: CompiledEventFormat, stakeholders = stakeholdersOf(c), acsDelta = true): RenderedCreatedEvent | null {
   const m = ef.match(stakeholders, storedTemplateKey(c.templateId, c.packageName));
-  return m ? renderCreated(c, offset, ef.witnesses(stakeholders), m.blob, acsDelta) : null;
+  return m ? renderCreated(c, offset, ef.witnesses(stakeholders), m.blob, acsDelta, m.views) : null;
 }
 
 const intersects = (a: readonly string[], set: ReadonlySet<string> | null) => set === null || a.some((p) => set.has(p));

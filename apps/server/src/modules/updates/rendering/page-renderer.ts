@@ -77,7 +77,7 @@ export class PageRenderer implements OnModuleDestroy {
     }
     // A small young generation: the worker's garbage is per page and short-lived; V8's default would let its heap
     // grow by tens of MB that the server's memory budget (docs/benchmarks.md: < 300 MB resident) does not have.
-    const w = new Worker(script, { resourceLimits: { maxYoungGenerationSizeMb: 12 } });
+    const w = new Worker(script, { resourceLimits: { maxYoungGenerationSizeMb: 12 }, workerData: { catalog: this.runtime.config.templateCatalog } });
     w.unref();
     w.on('message', (m: { id: number; texts?: string[]; error?: string }) => {
       const p = this.pending.get(m.id);
