@@ -124,8 +124,15 @@ function fitToPath(body: unknown, userId: string): unknown {
   return body;
 }
 
+/** Path parameters naming the sweep's resources; the tree lookups also name the party they read for. */
 const pathFor = (path: string, userId: string) =>
-  path.replace('{userId}', encodeURIComponent(userId)).replace('{party}', encodeURIComponent(party)).replace('{idpId}', 'no-such-idp').replace('{packageId}', 'a'.repeat(64));
+  path
+    .replace('{userId}', encodeURIComponent(userId))
+    .replace('{party}', encodeURIComponent(party))
+    .replace('{idpId}', 'no-such-idp')
+    .replace('{packageId}', 'a'.repeat(64))
+    .replace('{updateId}', '1220' + '00'.repeat(32))
+    .replace('{offset}', '1') + (path.includes('transaction-tree-by') ? `?parties=${encodeURIComponent(party)}` : '');
 
 async function send(op: { method: string; path: string; schema?: Record<string, unknown> }, authorization: string | null, userId: string) {
   const headers: Record<string, string> = {};

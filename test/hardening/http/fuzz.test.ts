@@ -166,6 +166,10 @@ const KNOWN_ROUTES = [
   'POST /v2/updates/update-by-offset',
   'POST /v2/updates/transaction-by-offset',
   'POST /v2/updates/get-updates-page',
+  'POST /v2/updates/trees',
+  'GET /v2/updates/trees',
+  'GET /v2/updates/transaction-tree-by-id/{updateId}',
+  'GET /v2/updates/transaction-tree-by-offset/{offset}',
 ];
 
 describe('the route catalog the fuzzing walks', () => {

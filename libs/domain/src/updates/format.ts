@@ -70,12 +70,8 @@ const USE_EITHER = 'Please use either backwards compatible arguments (filter and
  * description wins (docs/api-coverage.md, Deliberate deviations).
  */
 export function resolveUpdateFormat(req: GetUpdatesRequest): UpdateFormat {
-  const format = req.updateFormat ?? null;
-  const filter = req.filter ?? null;
-  if (format && filter) throw invalidArgument(`Both update_format and filter are set. ${USE_EITHER}, but not both.`);
-  if (format && req.verbose) throw invalidArgument(`Both update_format and verbose are set. ${USE_EITHER}, but not both.`);
+  const { format, filter } = formatOrFilter(req);
   if (format) return format;
-  if (!filter) throw invalidArgument(`Either filter/verbose or update_format is required. ${USE_EITHER}.`);
   const eventFormat: EventFormat = {
     filtersByParty: filter.filtersByParty ?? {},
     filtersForAnyParty: filter.filtersForAnyParty ?? null,
@@ -89,6 +85,55 @@ export function resolveUpdateFormat(req: GetUpdatesRequest): UpdateFormat {
   if (filter.filtersForAnyParty) resolved.includeTopologyEvents = { includeParticipantAuthorizationEvents: { parties: [] } };
   else if (namedParties.length > 0) resolved.includeTopologyEvents = { includeParticipantAuthorizationEvents: { parties: namedParties } };
   return resolved;
+}
+
+/** The legacy `filter`/`verbose` versus `updateFormat` checks: exactly one of them, and no `verbose` with a format. */
+function formatOrFilter(req: GetUpdatesRequest): { format: UpdateFormat; filter: null } | { format: null; filter: LegacyFilter } {
+  const format = req.updateFormat ?? null;
+  const filter = req.filter ?? null;
+  if (format && filter) throw invalidArgument(`Both update_format and filter are set. ${USE_EITHER}, but not both.`);
+  if (format && req.verbose) throw invalidArgument(`Both update_format and verbose are set. ${USE_EITHER}, but not both.`);
+  if (format) return { format, filter: null };
+  if (!filter) throw invalidArgument(`Either filter/verbose or update_format is required. ${USE_EITHER}.`);
+  return { format: null, filter };
+}
+
+const WILDCARD = { identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } };
+
+/** A party's filters as the tree forms read them: with a wildcard added when they have none. */
+function withWildcard(filters: Filters | null | undefined): Filters {
+  const cumulative = filters?.cumulative ?? [];
+  return cumulative.some((c) => c.identifierFilter && 'WildcardFilter' in c.identifierFilter) ? { cumulative } : { cumulative: [...cumulative, WILDCARD] };
+}
+
+/**
+ * The deprecated tree stream (`/v2/updates/trees`, Canton's JsUpdateService with `forTrees`): the same matrix, but the
+ * legacy filter reads LEDGER_EFFECTS transactions, and every party's filters (and `filtersForAnyParty`) get a
+ * wildcard when they have none. A topology transaction has no tree form: a format that asks for topology events is
+ * refused.
+ */
+export function resolveUpdateTreesFormat(req: GetUpdatesRequest): UpdateFormat {
+  const { format, filter } = formatOrFilter(req);
+  if (format) {
+    if (format.includeTopologyEvents?.includeParticipantAuthorizationEvents) {
+      throw invalidArgument('Topology transactions have no transaction tree form: the update format of a trees request must not include topology events');
+    }
+    return format;
+  }
+  const filtersByParty: Record<string, Filters> = {};
+  for (const [party, f] of Object.entries(filter.filtersByParty ?? {})) filtersByParty[party] = withWildcard(f);
+  const eventFormat: EventFormat = { filtersByParty, filtersForAnyParty: filter.filtersForAnyParty ? withWildcard(filter.filtersForAnyParty) : null, verbose: req.verbose ?? false };
+  return { includeTransactions: { eventFormat, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' }, includeReassignments: eventFormat };
+}
+
+/**
+ * transaction-tree-by-id / -by-offset (deprecated): LEDGER_EFFECTS transactions with a wildcard for each listed party,
+ * verbose. No party leaves the format empty, which its validation refuses.
+ */
+export function resolveTransactionTreeFormat(parties: readonly string[]): UpdateFormat {
+  const filtersByParty: Record<string, Filters> = {};
+  for (const p of parties) filtersByParty[p] = { cumulative: [WILDCARD] };
+  return { includeTransactions: { eventFormat: { filtersByParty, filtersForAnyParty: null, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } };
 }
 
 const REQUESTING = 'Please use either backwards compatible arguments (requesting_parties) or transaction_format';
@@ -106,7 +151,7 @@ export function resolveTransactionByIdFormat(req: GetTransactionByIdRequest): Up
   if (format) return { includeTransactions: format };
   if (parties.length === 0) throw invalidArgument(`Either transaction_format or requesting_parties is required. ${REQUESTING}.`);
   const filtersByParty: Record<string, Filters> = {};
-  for (const p of parties) filtersByParty[p] = { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] };
+  for (const p of parties) filtersByParty[p] = { cumulative: [WILDCARD] };
   return {
     includeTransactions: {
       eventFormat: { filtersByParty, filtersForAnyParty: null, verbose: true },

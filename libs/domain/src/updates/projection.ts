@@ -7,7 +7,7 @@ import type {
   StoredTransaction,
   StoredUnassignedEvent,
 } from '../ledger/updates';
-import { compileEventFormat, storedTemplateKey, type CompiledEventFormat } from './event-filter';
+import { compileEventFormat, storedTemplateKey, type CompiledEventFormat, type Match } from './event-filter';
 import type { UpdateFormat } from './format';
 import { renderInterfaceView, type InterfaceImplementation } from './interface-views';
 
@@ -21,7 +21,14 @@ export interface StoredUpdate {
   payload: unknown;
 }
 
+/**
+ * How a transaction is rendered: `flat` (JsTransaction, its events in a list) or `tree` (the deprecated tree forms'
+ * JsTransactionTree, its events keyed by node id).
+ */
+export type TransactionForm = 'flat' | 'tree';
+
 export interface CompiledUpdateFormat {
+  form: TransactionForm;
   transactions: { format: CompiledEventFormat; shape: 'ACS_DELTA' | 'LEDGER_EFFECTS' } | null;
   reassignments: CompiledEventFormat | null;
   /** Parties whose participant-authorization events are wanted; null = all parties. */
@@ -31,7 +38,7 @@ export interface CompiledUpdateFormat {
 }
 
 /** Compiles a validated UpdateFormat. */
-export function compileUpdateFormat(uf: UpdateFormat): CompiledUpdateFormat {
+export function compileUpdateFormat(uf: UpdateFormat, form: TransactionForm = 'flat'): CompiledUpdateFormat {
   const tx = uf.includeTransactions?.eventFormat
     ? {
         format: compileEventFormat(uf.includeTransactions.eventFormat),
@@ -62,7 +69,7 @@ export function compileUpdateFormat(uf: UpdateFormat): CompiledUpdateFormat {
     kinds.push('TopologyTransaction');
     add(topo.parties);
   }
-  return { transactions: tx, reassignments: re, topology: topo, plan: { parties: all ? null : [...parties].sort(), kinds } };
+  return { form, transactions: tx, reassignments: re, topology: topo, plan: { parties: all ? null : [...parties].sort(), kinds } };
 }
 
 /** `{"update": …}` elements of the stream (JsGetUpdatesResponse). */
@@ -74,7 +81,10 @@ export function projectUpdate(u: StoredUpdate, f: CompiledUpdateFormat): JsGetUp
     case 'Transaction': {
       if (!f.transactions) return null;
       const t = renderTransaction(u, f.transactions.format, f.transactions.shape);
-      return t ? { update: { Transaction: { value: t } } } : null;
+      if (!t) return null;
+      if (f.form === 'flat') return { update: { Transaction: { value: t } } };
+      const tree = transactionTree(t);
+      return tree ? { update: { TransactionTree: { value: tree } } } : null;
     }
     case 'Reassignment': {
       if (!f.reassignments) return null;
@@ -134,6 +144,12 @@ export function renderVisibleCreated(c: StoredCreatedEvent, offset: number, ef: 
   return m ? renderCreated(c, offset, ef.witnesses(stakeholders), m.blob, acsDelta, m.views) : null;
 }
 
+/**
+ * `implementedInterfaces` of an archived or exercised event: the interfaces of the filter that matched its template and
+ * asked for views (as the reference populates it).
+ */
+const matchedInterfaces = (m: Exclude<Match, false>): string[] => (m.views ? m.views.map((v) => v.interfaceId) : []);
+
 const intersects = (a: readonly string[], set: ReadonlySet<string> | null) => set === null || a.some((p) => set.has(p));
 
 /**
@@ -152,7 +168,8 @@ export function renderTransaction(u: StoredUpdate, ef: CompiledEventFormat, shap
     } else if ('ArchivedEvent' in e) {
       if (shape !== 'ACS_DELTA') continue;
       const a = e.ArchivedEvent;
-      if (!ef.match(a.stakeholders, storedTemplateKey(a.templateId, a.packageName))) continue;
+      const m = ef.match(a.stakeholders, storedTemplateKey(a.templateId, a.packageName));
+      if (!m) continue;
       events.push({
         ArchivedEvent: {
           offset: u.offset,
@@ -161,13 +178,14 @@ export function renderTransaction(u: StoredUpdate, ef: CompiledEventFormat, shap
           templateId: a.templateId,
           witnessParties: ef.witnesses(a.stakeholders),
           packageName: a.packageName,
-          implementedInterfaces: [],
+          implementedInterfaces: matchedInterfaces(m),
         },
       });
     } else if ('ExercisedEvent' in e) {
       if (shape !== 'LEDGER_EFFECTS') continue;
       const x = e.ExercisedEvent;
-      if (!ef.match(x.informees, storedTemplateKey(x.templateId, x.packageName))) continue;
+      const m = ef.match(x.informees, storedTemplateKey(x.templateId, x.packageName));
+      if (!m) continue;
       events.push({
         ExercisedEvent: {
           offset: u.offset,
@@ -183,7 +201,7 @@ export function renderTransaction(u: StoredUpdate, ef: CompiledEventFormat, shap
           lastDescendantNodeId: x.lastDescendantNodeId,
           exerciseResult: x.exerciseResult ?? null,
           packageName: x.packageName,
-          implementedInterfaces: [],
+          implementedInterfaces: matchedInterfaces(m),
           // In the ACS delta of these parties only if one of them is a stakeholder of the consumed contract.
           acsDelta: x.acsDelta && intersects(x.stakeholders, ef.parties),
         },
@@ -205,6 +223,36 @@ export function renderTransaction(u: StoredUpdate, ef: CompiledEventFormat, shap
     externalTransactionHash: tx.externalTransactionHash ?? null,
     paidTrafficCost: null,
     transactionHash: null,
+  };
+}
+
+type RenderedTransaction = NonNullable<ReturnType<typeof renderTransaction>>;
+
+/**
+ * JsTransactionTree (the deprecated tree forms, Canton's LegacyDTOs): the rendered transaction's created and exercised
+ * events keyed by node id, without the flat form's hash and traffic fields. Archived events (only an explicit ACS_DELTA
+ * format yields them) have no tree event; null when nothing else is left.
+ */
+export function transactionTree(t: RenderedTransaction) {
+  const eventsById: Record<string, { CreatedTreeEvent: { value: unknown } } | { ExercisedTreeEvent: { value: unknown } }> = {};
+  let any = false;
+  for (const e of t.events as Array<{ CreatedEvent?: { nodeId: number }; ExercisedEvent?: { nodeId: number } }>) {
+    if (e.CreatedEvent) eventsById[e.CreatedEvent.nodeId] = { CreatedTreeEvent: { value: e.CreatedEvent } };
+    else if (e.ExercisedEvent) eventsById[e.ExercisedEvent.nodeId] = { ExercisedTreeEvent: { value: e.ExercisedEvent } };
+    else continue;
+    any = true;
+  }
+  if (!any) return null;
+  return {
+    updateId: t.updateId,
+    commandId: t.commandId,
+    workflowId: t.workflowId,
+    effectiveAt: t.effectiveAt,
+    offset: t.offset,
+    eventsById,
+    synchronizerId: t.synchronizerId,
+    traceContext: t.traceContext,
+    recordTime: t.recordTime,
   };
 }
 

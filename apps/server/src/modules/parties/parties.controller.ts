@@ -7,6 +7,7 @@ import { CurrentClaims } from '@ledgerline/auth';
 import {
   allocatePartyRequestSchema,
   int32Query,
+  listQuery,
   partyDetailsToJs,
   queryDecodeError,
   updatePartyDetailsFromJs,
@@ -31,12 +32,6 @@ function stringQuery(name: string, raw: unknown): string {
   const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;
   if (typeof v !== 'string') throw queryDecodeError(name);
   return v;
-}
-
-/** A repeated query parameter (`?parties=a&parties=b`). */
-function listQuery(raw: unknown): string[] {
-  if (raw === undefined) return [];
-  return (Array.isArray(raw) ? raw : [raw]).map(String);
 }
 
 const detailsOf = (r: PartyRecord) => partyDetailsToJs(fullDetails(r));

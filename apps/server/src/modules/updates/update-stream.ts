@@ -4,6 +4,7 @@ import {
   compileUpdateFormat,
   offsetCheckpoint,
   resolveUpdateFormat,
+  resolveUpdateTreesFormat,
   validateUpdatesRequest,
   type Claims,
   type CompiledUpdateFormat,
@@ -11,6 +12,7 @@ import {
   type JsGetUpdatesResponse,
   type ReadRange,
   type StoredUpdate,
+  type TransactionForm,
   type UpdateFormat,
 } from '@ledgerline/domain';
 import { CommitNotifier, LedgerUpdatesRepository, LookupCoalescer, type LedgerPosition } from '@ledgerline/store';
@@ -285,9 +287,12 @@ export class UpdatesReader {
     return this.identity.participantId;
   }
 
-  /** A stream of JsGetUpdatesResponse objects (the HTTP lists; ListUpdatesHandler sizes its pages). */
-  open(claims: Claims, req: GetUpdatesRequest, pageSize: number): Promise<UpdateStream> {
-    return this.openWith(claims, req, pageSize, (compiled) => ({
+  /**
+   * A stream of JsGetUpdatesResponse objects (the HTTP lists; ListUpdatesHandler sizes its pages); `tree`: the
+   * deprecated tree stream's JsGetUpdateTreesResponse.
+   */
+  open(claims: Claims, req: GetUpdatesRequest, pageSize: number, form: TransactionForm = 'flat'): Promise<UpdateStream> {
+    return this.openWith(claims, req, pageSize, form, (compiled) => ({
       payloadAs: 'json',
       // No read-ahead: a list's page size covers what it collects (pageSize ≥ its `take` up to 1,000), so a page read
       // ahead would mostly be read for nothing.
@@ -297,15 +302,15 @@ export class UpdatesReader {
     }));
   }
 
-  /** A stream of JsGetUpdatesResponse JSON texts (the WebSocket), rendered by the PageRenderer. */
-  openText(claims: Claims, req: GetUpdatesRequest, pageSize: number): Promise<UpdateStream<string>> {
-    return this.openWith(claims, req, pageSize, (_, format) => ({
+  /** A stream of JsGetUpdatesResponse (or, `tree`, JsGetUpdateTreesResponse) JSON texts (the WebSocket), rendered by the PageRenderer. */
+  openText(claims: Claims, req: GetUpdatesRequest, pageSize: number, form: TransactionForm = 'flat'): Promise<UpdateStream<string>> {
+    return this.openWith(claims, req, pageSize, form, (_, format) => ({
       payloadAs: 'text',
       // Pages read ahead keep the database, the renderer's thread and the socket busy at once; the byte caps keep the
       // memory of a paused client bounded whatever the size of its updates.
       readAhead: { pages: 4, bytes: 1 << 20 },
       pageBytes: 512 << 10,
-      render: (rows) => this.renderer.render(rows as unknown as StoredUpdateText[], format),
+      render: (rows) => this.renderer.render(rows as unknown as StoredUpdateText[], format, form),
       checkpoint: (e) => JSON.stringify(e),
     }));
   }
@@ -314,13 +319,14 @@ export class UpdatesReader {
     claims: Claims,
     req: GetUpdatesRequest,
     pageSize: number,
+    form: TransactionForm,
     rendering: (compiled: CompiledUpdateFormat, format: UpdateFormat) => StreamRendering<T>,
   ): Promise<UpdateStream<T>> {
-    const format = resolveUpdateFormat(req);
+    const format = form === 'tree' ? resolveUpdateTreesFormat(req) : resolveUpdateFormat(req);
     authorizeUpdateFormat(claims, format);
     const position = await this.repo.position(this.runtime.db);
     const range = validateUpdatesRequest(req, format, position);
-    const compiled = compileUpdateFormat(format);
+    const compiled = compileUpdateFormat(format, form);
     return new UpdateStream<T>(
       { runtime: this.runtime, notifier: this.notifier, repo: this.repo, synchronizerIds: this.identity.synchronizers.map((s) => s.id) },
       range,

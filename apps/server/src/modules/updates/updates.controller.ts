@@ -1,7 +1,7 @@
-import { Body, Controller, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { RouteSchema } from '@nestjs/platform-fastify';
-import type { Claims } from '@ledgerline/domain';
+import type { Claims, TransactionForm } from '@ledgerline/domain';
 import { CurrentClaims } from '@ledgerline/auth';
 import {
   decodeGetTransactionByOffsetRequest,
@@ -14,13 +14,23 @@ import {
   getUpdateByOffsetRequestSchema,
   getUpdatesPageRequestSchema,
   getUpdatesRequestSchema,
+  int64Path,
   int64Query,
   int64Schema,
+  listQuery,
   toInt64,
 } from '@ledgerline/wire';
 import { PostJson } from '../../http/routes';
 import { PruneLedgerCommand } from './commands/prune.command';
-import { GetTransactionByOffsetQuery, GetUpdateByIdQuery, GetUpdateByOffsetQuery, GetUpdatesPageQuery, ListUpdatesQuery } from './queries/update.queries';
+import {
+  GetTransactionByOffsetQuery,
+  GetTransactionTreeByIdQuery,
+  GetTransactionTreeByOffsetQuery,
+  GetUpdateByIdQuery,
+  GetUpdateByOffsetQuery,
+  GetUpdatesPageQuery,
+  ListUpdatesQuery,
+} from './queries/update.queries';
 
 /**
  * Reading the ledger over HTTP: the update list (flats and /v2/updates share one engine), the update lookups and pages,
@@ -40,6 +50,23 @@ export class UpdatesController {
   @RouteSchema({ body: getUpdatesRequestSchema })
   updates(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>, @Query() q: Record<string, unknown>) {
     return this.list(claims, body, q);
+  }
+
+  /** Deprecated upstream: the update list with transactions as JsTransactionTree (LEDGER_EFFECTS for the legacy filter). */
+  @PostJson('updates/trees')
+  @RouteSchema({ body: getUpdatesRequestSchema })
+  trees(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>, @Query() q: Record<string, unknown>) {
+    return this.list(claims, body, q, 'tree');
+  }
+
+  @Get('updates/transaction-tree-by-id/:updateId')
+  transactionTreeById(@CurrentClaims() claims: Claims, @Param('updateId') updateId: string, @Query() q: Record<string, unknown>) {
+    return this.queries.execute(new GetTransactionTreeByIdQuery(claims, updateId, listQuery(q.parties)));
+  }
+
+  @Get('updates/transaction-tree-by-offset/:offset')
+  transactionTreeByOffset(@CurrentClaims() claims: Claims, @Param('offset') offset: string, @Query() q: Record<string, unknown>) {
+    return this.queries.execute(new GetTransactionTreeByOffsetQuery(claims, int64Path('offset', offset), listQuery(q.parties)));
   }
 
   @PostJson('updates/update-by-id')
@@ -73,9 +100,9 @@ export class UpdatesController {
     return this.commands.execute(new PruneLedgerCommand(claims, toInt64(body.pruneUpTo)));
   }
 
-  private list(claims: Claims, body: Record<string, unknown>, q: Record<string, unknown>) {
+  private list(claims: Claims, body: Record<string, unknown>, q: Record<string, unknown>, form: TransactionForm = 'flat') {
     const limit = int64Query('limit', q.limit);
     const idle = int64Query('stream_idle_timeout_ms', q.stream_idle_timeout_ms);
-    return this.queries.execute(new ListUpdatesQuery(claims, decodeGetUpdatesRequest(body), limit, idle));
+    return this.queries.execute(new ListUpdatesQuery(claims, decodeGetUpdatesRequest(body), limit, idle, form));
   }
 }

@@ -3,6 +3,8 @@ import { PruneLedgerHandler } from './commands/prune.command';
 import {
   GetTransactionByIdHandler,
   GetTransactionByOffsetHandler,
+  GetTransactionTreeByIdHandler,
+  GetTransactionTreeByOffsetHandler,
   GetUpdateByIdHandler,
   GetUpdateByOffsetHandler,
   GetUpdatesPageHandler,
@@ -27,6 +29,8 @@ import { UpdatesWebSocket } from './updates.websocket';
     GetUpdateByIdHandler,
     GetUpdateByOffsetHandler,
     GetTransactionByOffsetHandler,
+    GetTransactionTreeByIdHandler,
+    GetTransactionTreeByOffsetHandler,
     GetUpdatesPageHandler,
     PruneLedgerHandler,
     UpdatesWebSocket,

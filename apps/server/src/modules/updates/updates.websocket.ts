@@ -28,7 +28,7 @@ const HIGH_WATER_BYTES = 1 << 20;
 const PAGE_SIZE = 500;
 
 /**
- * The WebSocket streams: `GET /v2/updates` and `GET /v2/updates/flats` (asyncapi.yaml), and those other modules add
+ * The WebSocket streams: `GET /v2/updates`, `GET /v2/updates/flats` and `GET /v2/updates/trees` (asyncapi.yaml), and those other modules add
  * (`addRoute`, from their onModuleInit). The token comes in the sub-protocol list
  * (`daml.ws.auth, jwt.token.<jwt>`) and is verified during the upgrade by the HTTP guard's passport strategy (a failure
  * is an HTTP error before any upgrade). The client sends one GetUpdatesRequest; the server sends JsGetUpdatesResponse
@@ -56,11 +56,11 @@ export class UpdatesWebSocket implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    for (const url of ['/v2/updates', '/v2/updates/flats']) {
+    for (const [url, form] of [['/v2/updates', 'flat'], ['/v2/updates/flats', 'flat'], ['/v2/updates/trees', 'tree']] as const) {
       this.addRoute({
         url,
         schema: getUpdatesRequestSchema,
-        open: (claims, body) => this.reader.openText(claims, decodeGetUpdatesRequest(body), PAGE_SIZE),
+        open: (claims, body) => this.reader.openText(claims, decodeGetUpdatesRequest(body), PAGE_SIZE, form),
       });
     }
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();

@@ -10,17 +10,29 @@ import {
   planUpdatesPage,
   projectUpdate,
   resolveTransactionByOffsetFormat,
+  resolveTransactionTreeFormat,
   updateNotFoundAtOffset,
   updatesPageToken,
   validateLookupFormat,
   validateLookupOffset,
   type JsGetUpdatesResponse,
+  type StoredUpdate,
+  type UpdateFormat,
 } from '@ledgerline/domain';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { StreamLimiter } from '../stream-limiter';
 import { collectList, listTake } from '../list-collector';
 import { UpdatesReader } from '../update-stream';
-import { GetTransactionByIdQuery, GetTransactionByOffsetQuery, GetUpdateByIdQuery, GetUpdateByOffsetQuery, GetUpdatesPageQuery, ListUpdatesQuery } from './update.queries';
+import {
+  GetTransactionByIdQuery,
+  GetTransactionByOffsetQuery,
+  GetTransactionTreeByIdQuery,
+  GetTransactionTreeByOffsetQuery,
+  GetUpdateByIdQuery,
+  GetUpdateByOffsetQuery,
+  GetUpdatesPageQuery,
+  ListUpdatesQuery,
+} from './update.queries';
 
 /**
  * The list variant (Canton's Endpoints, ledger-json-api: json/v2/Endpoints.scala): at most min(limit, max + 1) elements
@@ -36,10 +48,10 @@ export class ListUpdatesHandler implements IQueryHandler<ListUpdatesQuery> {
     private readonly limiter: StreamLimiter,
   ) {}
 
-  async execute({ claims, request, limit, streamIdleTimeoutMs }: ListUpdatesQuery): Promise<JsGetUpdatesResponse[]> {
+  async execute({ claims, request, limit, streamIdleTimeoutMs, form }: ListUpdatesQuery): Promise<JsGetUpdatesResponse[]> {
     const max = this.runtime.config.httpListMaxElements;
     const take = listTake(limit, max);
-    const stream = await this.reader.open(claims, request, Math.min(Math.max(take, 50), 1000));
+    const stream = await this.reader.open(claims, request, Math.min(Math.max(take, 50), 1000), form);
     const idleMs = stream.tailing || streamIdleTimeoutMs !== undefined ? (streamIdleTimeoutMs ?? this.runtime.config.streamIdleTimeoutMs) : null;
     return collectList(stream, { take, max, idleMs, limiter: this.limiter, claims });
   }
@@ -119,6 +131,48 @@ export class GetTransactionByOffsetHandler implements IQueryHandler<GetTransacti
     const rendered = row && row.kind === 'Transaction' && tx ? renderTransaction(row, tx.format, tx.shape) : null;
     if (!rendered) throw updateNotFoundAtOffset(offset);
     return { transaction: rendered };
+  }
+}
+
+/** `{transaction: JsTransactionTree}` of a stored update for a tree lookup's format, or null (not a visible transaction). */
+function transactionTreeOf(row: StoredUpdate | null, format: UpdateFormat) {
+  const rendered = row && row.kind === 'Transaction' ? projectUpdate(row, compileUpdateFormat(format, 'tree')) : null;
+  return rendered ? { transaction: rendered.update.TransactionTree.value } : null;
+}
+
+/**
+ * transaction-tree-by-id (deprecated; Canton's JsUpdateService): GetUpdateById with LEDGER_EFFECTS transactions and a
+ * wildcard for each listed party. Authorization, the update id, then the format (no party: INVALID_ARGUMENT); a
+ * transaction none of the parties witnesses is UPDATE_NOT_FOUND.
+ */
+@QueryHandler(GetTransactionTreeByIdQuery)
+export class GetTransactionTreeByIdHandler implements IQueryHandler<GetTransactionTreeByIdQuery> {
+  constructor(private readonly reader: UpdatesReader) {}
+
+  async execute({ claims, updateId, parties }: GetTransactionTreeByIdQuery) {
+    const format = resolveTransactionTreeFormat(parties);
+    authorizeUpdateFormat(claims, format);
+    const id = validateUpdateId(updateId);
+    validateUpdateFormat(format);
+    const tree = transactionTreeOf(await this.reader.byUpdateId(id), format);
+    if (!tree) throw updateNotFound(updateId);
+    return tree;
+  }
+}
+
+/** transaction-tree-by-offset (deprecated): as by id, with GetUpdateByOffset's `offset > 0`. */
+@QueryHandler(GetTransactionTreeByOffsetQuery)
+export class GetTransactionTreeByOffsetHandler implements IQueryHandler<GetTransactionTreeByOffsetQuery> {
+  constructor(private readonly reader: UpdatesReader) {}
+
+  async execute({ claims, offset, parties }: GetTransactionTreeByOffsetQuery) {
+    const format = resolveTransactionTreeFormat(parties);
+    authorizeUpdateFormat(claims, format);
+    validateLookupOffset(offset);
+    validateUpdateFormat(format);
+    const tree = transactionTreeOf(await this.reader.byOffset(offset), format);
+    if (!tree) throw updateNotFoundAtOffset(offset);
+    return tree;
   }
 }
 

@@ -6,15 +6,38 @@ import type {
   GetUpdateByOffsetRequest,
   GetUpdatesPageRequest,
   GetUpdatesRequest,
+  TransactionForm,
 } from '@ledgerline/domain';
 
-/** POST /v2/updates/flats and POST /v2/updates: the list ("blocking") variant of the update stream. */
+/**
+ * POST /v2/updates/flats and POST /v2/updates: the list ("blocking") variant of the update stream; POST
+ * /v2/updates/trees (deprecated) with the tree form.
+ */
 export class ListUpdatesQuery {
   constructor(
     readonly claims: Claims,
     readonly request: GetUpdatesRequest,
     readonly limit: number | undefined,
     readonly streamIdleTimeoutMs: number | undefined,
+    readonly form: TransactionForm = 'flat',
+  ) {}
+}
+
+/** GET /v2/updates/transaction-tree-by-id/{update-id}?parties=… (deprecated). */
+export class GetTransactionTreeByIdQuery {
+  constructor(
+    readonly claims: Claims,
+    readonly updateId: string,
+    readonly parties: string[],
+  ) {}
+}
+
+/** GET /v2/updates/transaction-tree-by-offset/{offset}?parties=… (deprecated). */
+export class GetTransactionTreeByOffsetQuery {
+  constructor(
+    readonly claims: Claims,
+    readonly offset: number,
+    readonly parties: string[],
   ) {}
 }
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import type { UpdateFormat } from '@ledgerline/domain';
+import type { TransactionForm, UpdateFormat } from '@ledgerline/domain';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { renderPageText, type StoredUpdateText } from './render-page';
 
@@ -21,6 +21,7 @@ function workerScript(): string | null {
 interface Pending {
   rows: StoredUpdateText[];
   format: UpdateFormat;
+  form: TransactionForm;
   resolve(texts: string[]): void;
   reject(e: unknown): void;
 }
@@ -46,19 +47,19 @@ export class PageRenderer implements OnModuleDestroy {
     return this.ensureWorker() !== null;
   }
 
-  render(rows: StoredUpdateText[], format: UpdateFormat): Promise<string[]> {
+  render(rows: StoredUpdateText[], format: UpdateFormat, form: TransactionForm = 'flat'): Promise<string[]> {
     const worker = rows.length > 0 ? this.ensureWorker() : null;
     if (!worker) {
       try {
-        return Promise.resolve(renderPageText(rows, format));
+        return Promise.resolve(renderPageText(rows, format, form));
       } catch (e) {
         return Promise.reject(e);
       }
     }
     const id = this.nextId++;
     return new Promise<string[]>((resolve, reject) => {
-      this.pending.set(id, { rows, format, resolve, reject });
-      worker.postMessage({ id, rows, format });
+      this.pending.set(id, { rows, format, form, resolve, reject });
+      worker.postMessage({ id, rows, format, form });
     });
   }
 
@@ -96,7 +97,7 @@ export class PageRenderer implements OnModuleDestroy {
       this.pending.clear();
       for (const p of pending) {
         try {
-          p.resolve(renderPageText(p.rows, p.format));
+          p.resolve(renderPageText(p.rows, p.format, p.form));
         } catch (err) {
           p.reject(err);
         }
