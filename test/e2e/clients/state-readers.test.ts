@@ -1,10 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AcsService } from '@canton-network/core-acs-reader';
 import { LedgerProvider } from '@canton-network/core-provider-ledger';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
+import { HOLDING, tokenCatalogFile } from '../../support/token-catalog';
 import { ALICE, BOB, created, tx, txEvent } from '../../support/updates-scenario';
 
 /**
@@ -12,25 +10,11 @@ import { ALICE, BOB, created, tx, txEvent } from '../../support/updates-scenario
  * `token.utxos.list` run) reads the active contract set through LedgerProvider, and lists holdings through the token
  * standard's Holding interface, whose view the template catalog declares as a mapping from the create arguments.
  */
-const HOLDING = '#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding';
-const catalog = {
-  templates: {
-    '#token-model:Token.Main:Token': {
-      interfaces: {
-        [HOLDING]: {
-          view: { owner: 'owner', instrumentId: { admin: { $literal: BOB }, id: { $literal: 'TOK' } }, amount: 'amount', lock: null, meta: { $literal: { values: {} } } },
-        },
-      },
-    },
-  },
-};
 let ledger: TestLedger;
 let acs: AcsService;
 
 beforeAll(async () => {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-')), 'catalog.json');
-  fs.writeFileSync(file, JSON.stringify(catalog));
-  ledger = await startTestLedger({ LEDGER_TEMPLATE_CATALOG: file });
+  ledger = await startTestLedger({ LEDGER_TEMPLATE_CATALOG: tokenCatalogFile() });
   expect((await ledger.call('POST', '/v2/users', { user: { id: 'wallet' }, rights: [{ kind: { CanReadAs: { value: { party: ALICE } } } }] })).status).toBe(200);
   const token = await ledger.token('wallet');
   const provider = new LedgerProvider({ baseUrl: ledger.url, accessTokenProvider: { getAccessToken: async () => token, getAuthContext: async () => ({}) as never } });
