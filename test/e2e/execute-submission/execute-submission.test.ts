@@ -136,6 +136,44 @@ describe('executeAndWait: happy path', () => {
   });
 });
 
+describe('update-by-hash: an executed transaction by the hash its parties signed', () => {
+  const byHash = (transactionHash: unknown, parties: string[], as = 'reader') =>
+    ledger.call(
+      'POST',
+      '/v2/updates/update-by-hash',
+      { transactionHash, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: Object.fromEntries(parties.map((p) => [p, {}])) }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } },
+      { as },
+    );
+
+  it('finds it by the raw hash (as prepare answers it) or its multihash, rendered as update-by-id renders it', async () => {
+    const pt = createOf(alice);
+    const { updateId } = await committed(executeRequest(pt, [alice]));
+    const raw = hashPreparedTransaction(pt, 2);
+    const r = await byHash(raw.toString('base64'), [alice.party]);
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.update.Transaction.value).toMatchObject({ updateId, externalTransactionHash: '1220' + raw.toString('hex') });
+    const multihash = Buffer.concat([Buffer.from([0x12, 0x20]), raw]).toString('base64');
+    expect((await byHash(multihash, [alice.party])).json).toEqual(r.json);
+    const byId = await ledger.call('POST', '/v2/updates/update-by-id', { updateId, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [alice.party]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } }, { as: 'reader' });
+    expect(byId.json).toEqual(r.json);
+
+    // invisible to a party that is no stakeholder; unknown hashes; bad hashes; rights first
+    await createUser(ledger, 'bob-reader', [{ kind: 'CanReadAs', party: bob.party }]);
+    const hidden = await byHash(raw.toString('base64'), [bob.party], 'bob-reader');
+    expect({ status: hidden.status, code: hidden.json.code, resources: hidden.json.resources }).toEqual({ status: 404, code: 'UPDATE_NOT_FOUND', resources: [['TRANSACTION_HASH', '1220' + raw.toString('hex')]] });
+    expect((await byHash(Buffer.alloc(32, 7).toString('base64'), [alice.party])).json.code).toBe('UPDATE_NOT_FOUND');
+    expect({ ...(await byHash('', [alice.party])).json }).toMatchObject({ code: 'MISSING_FIELD' });
+    expect((await byHash(Buffer.alloc(5).toString('base64'), [alice.party])).json.code).toBe('INVALID_FIELD');
+    const notBase64 = await byHash('not base64!', [alice.party]);
+    expect(notBase64.status).toBe(400);
+    expect(notBase64.text).toMatch(/^Invalid value for: body/);
+    expect((await byHash(raw.toString('base64'), [bob.party])).status).toBe(403);
+    expect((await ledger.call('POST', '/v2/updates/update-by-hash', { transactionHash: raw.toString('base64'), updateFormat: { includeTransactions: null } }, { as: 'reader' })).json.code).toBe(
+      'UPDATE_NOT_FOUND',
+    );
+  });
+});
+
 async function contractStatus(cid: string) {
   return ledger.runtime.db.selectFrom('contracts').select(['status', 'synchronizer_id']).where('contract_id', '=', cid).executeTakeFirst();
 }

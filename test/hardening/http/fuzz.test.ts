@@ -170,6 +170,7 @@ const KNOWN_ROUTES = [
   'GET /v2/updates/trees',
   'GET /v2/updates/transaction-tree-by-id/{updateId}',
   'GET /v2/updates/transaction-tree-by-offset/{offset}',
+  'POST /v2/updates/update-by-hash',
 ];
 
 describe('the route catalog the fuzzing walks', () => {

@@ -18,6 +18,12 @@ export interface GetUpdateByOffsetRequest {
   updateFormat?: UpdateFormat | null;
 }
 
+export interface GetUpdateByHashRequest {
+  /** The bytes of the hash (base64 in JSON). */
+  transactionHash?: Uint8Array;
+  updateFormat?: UpdateFormat | null;
+}
+
 export interface GetTransactionByOffsetRequest {
   offset?: number;
   requestingParties?: string[] | null;
@@ -25,6 +31,21 @@ export interface GetTransactionByOffsetRequest {
 }
 
 export const updateNotFoundAtOffset = (offset: number) => notFound('UPDATE_NOT_FOUND', 'Update not found, or not visible.', [['OFFSET', String(offset)]]);
+
+export const updateNotFoundByHash = (hash: string) => notFound('UPDATE_NOT_FOUND', 'Update not found, or not visible.', [['TRANSACTION_HASH', hash]]);
+
+/**
+ * The transaction hash of update-by-hash: non-empty (MISSING_FIELD transaction_hash), a SHA-256 hash as a multihash
+ * (`0x12 0x20` + 32 bytes, what a transaction's `externalTransactionHash` shows in hex) or as the raw 32 bytes (what
+ * prepare answers as `preparedTransactionHash`). Returns the multihash in hex, as stored.
+ */
+export function validateTransactionHash(hash: Uint8Array | undefined): string {
+  const b = Buffer.from(hash ?? []);
+  if (b.length === 0) throw missingField('transaction_hash');
+  if (b.length === 32) return '1220' + b.toString('hex');
+  if (b.length === 34 && b[0] === 0x12 && b[1] === 0x20) return b.toString('hex');
+  throw invalidField('transaction_hash', `expected a SHA-256 hash (32 bytes) or its multihash (34 bytes), got ${b.length} bytes`);
+}
 
 /** `offset > 0`, else NON_POSITIVE_OFFSET (ParticipantOffsetValidator); not compared with the ledger end. */
 export function validateLookupOffset(offset: number | undefined): number {

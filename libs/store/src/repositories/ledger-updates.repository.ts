@@ -107,6 +107,14 @@ export class LedgerUpdatesRepository {
     return new Map(rows.map((r) => [Number(r.ledger_offset), toUpdate(r)]));
   }
 
+  /** The transaction whose external transaction hash (multihash hex) is this, or null. */
+  async byTransactionHash(db: Kysely<DB>, hash: string): Promise<StoredUpdate | null> {
+    const { rows } = await prepared(sql<Row>`
+      SELECT ledger_offset, update_id, kind, synchronizer_id, record_time, payload FROM ledger_updates
+      WHERE kind = 'Transaction' AND payload->>'externalTransactionHash' = ${hash}`).execute(db);
+    return rows.length ? toUpdate(rows[0]) : null;
+  }
+
   /** The updates with these ids that exist, keyed by update id (one statement whatever the number of ids). */
   async byUpdateIds(db: Kysely<DB>, updateIds: readonly string[]): Promise<Map<string, StoredUpdate>> {
     const { rows } = await prepared(sql<Row>`

@@ -1,5 +1,15 @@
-import type { GetTransactionByIdRequest, GetTransactionByOffsetRequest, GetUpdateByIdRequest, GetUpdateByOffsetRequest, GetUpdatesPageRequest, GetUpdatesRequest, UpdateFormat } from '@ledgerline/domain';
+import type {
+  GetTransactionByIdRequest,
+  GetTransactionByOffsetRequest,
+  GetUpdateByHashRequest,
+  GetUpdateByIdRequest,
+  GetUpdateByOffsetRequest,
+  GetUpdatesPageRequest,
+  GetUpdatesRequest,
+  UpdateFormat,
+} from '@ledgerline/domain';
 import { bodyDecodeError } from '../decode-error';
+import { bytesFromJs } from './crypto';
 import { int64Schema, toInt64 } from './int64';
 
 /**
@@ -186,6 +196,11 @@ export const getUpdateByOffsetRequestSchema = {
   properties: { offset: int64Schema, updateFormat: nullable(updateFormatSchema) },
 } as const;
 
+export const getUpdateByHashRequestSchema = {
+  type: 'object',
+  properties: { transactionHash: { type: 'string' }, updateFormat: nullable(updateFormatSchema) },
+} as const;
+
 export const getTransactionByOffsetRequestSchema = {
   type: 'object',
   properties: {
@@ -219,6 +234,13 @@ export function decodeGetUpdateByOffsetRequest(body: Record<string, unknown> | u
   const b = (body ?? {}) as Record<string, unknown> & GetUpdateByOffsetRequest;
   checkUpdateFormat(b.updateFormat, 'updateFormat');
   return { ...b, offset: b.offset === undefined ? 0 : toInt64(b.offset) };
+}
+
+/** update-by-hash: `transactionHash` is bytes, standard base64 (anything else does not decode). */
+export function decodeGetUpdateByHashRequest(body: Record<string, unknown> | undefined): GetUpdateByHashRequest {
+  const b = (body ?? {}) as { transactionHash?: unknown; updateFormat?: UpdateFormat | null };
+  checkUpdateFormat(b.updateFormat, 'updateFormat');
+  return { transactionHash: bytesFromJs(b.transactionHash, 'transactionHash'), updateFormat: b.updateFormat };
 }
 
 export function decodeGetTransactionByOffsetRequest(body: Record<string, unknown> | undefined): GetTransactionByOffsetRequest {

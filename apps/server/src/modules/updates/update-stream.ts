@@ -265,6 +265,11 @@ export class UpdatesReader {
     return (await this.repo.byOffsets(this.runtime.db, [offset])).get(offset) ?? null;
   }
 
+  /** The transaction with this external transaction hash (multihash hex), or null. */
+  byTransactionHash(hash: string): Promise<StoredUpdate | null> {
+    return this.repo.byTransactionHash(this.runtime.db, hash);
+  }
+
   /** A bounded stream of JsGetUpdatesResponse objects over a range already checked (the updates page). */
   openRange(format: UpdateFormat, range: ReadRange, pageSize: number, position: LedgerPosition): UpdateStream {
     const compiled = compileUpdateFormat(format);

@@ -5,11 +5,13 @@ import type { Claims, TransactionForm } from '@ledgerline/domain';
 import { CurrentClaims } from '@ledgerline/auth';
 import {
   decodeGetTransactionByOffsetRequest,
+  decodeGetUpdateByHashRequest,
   decodeGetUpdateByIdRequest,
   decodeGetUpdateByOffsetRequest,
   decodeGetUpdatesPageRequest,
   decodeGetUpdatesRequest,
   getTransactionByOffsetRequestSchema,
+  getUpdateByHashRequestSchema,
   getUpdateByIdRequestSchema,
   getUpdateByOffsetRequestSchema,
   getUpdatesPageRequestSchema,
@@ -26,6 +28,7 @@ import {
   GetTransactionByOffsetQuery,
   GetTransactionTreeByIdQuery,
   GetTransactionTreeByOffsetQuery,
+  GetUpdateByHashQuery,
   GetUpdateByIdQuery,
   GetUpdateByOffsetQuery,
   GetUpdatesPageQuery,
@@ -79,6 +82,12 @@ export class UpdatesController {
   @RouteSchema({ body: getUpdateByOffsetRequestSchema })
   updateByOffset(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>) {
     return this.queries.execute(new GetUpdateByOffsetQuery(claims, decodeGetUpdateByOffsetRequest(body)));
+  }
+
+  @PostJson('updates/update-by-hash')
+  @RouteSchema({ body: getUpdateByHashRequestSchema })
+  updateByHash(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>) {
+    return this.queries.execute(new GetUpdateByHashQuery(claims, decodeGetUpdateByHashRequest(body)));
   }
 
   @PostJson('updates/transaction-by-offset')

@@ -12,9 +12,11 @@ import {
   resolveTransactionByOffsetFormat,
   resolveTransactionTreeFormat,
   updateNotFoundAtOffset,
+  updateNotFoundByHash,
   updatesPageToken,
   validateLookupFormat,
   validateLookupOffset,
+  validateTransactionHash,
   type JsGetUpdatesResponse,
   type StoredUpdate,
   type UpdateFormat,
@@ -28,6 +30,7 @@ import {
   GetTransactionByOffsetQuery,
   GetTransactionTreeByIdQuery,
   GetTransactionTreeByOffsetQuery,
+  GetUpdateByHashQuery,
   GetUpdateByIdQuery,
   GetUpdateByOffsetQuery,
   GetUpdatesPageQuery,
@@ -112,6 +115,25 @@ export class GetUpdateByOffsetHandler implements IQueryHandler<GetUpdateByOffset
     const row = format ? await this.reader.byOffset(offset) : null;
     const rendered = row && format ? projectUpdate(row, compileUpdateFormat(format)) : null;
     if (!rendered) throw updateNotFoundAtOffset(offset);
+    return rendered;
+  }
+}
+
+/**
+ * GetUpdateByHash: as by id, with the transaction hash (UpdateServiceRequestValidator); only a transaction that was
+ * executed with external signatures has one.
+ */
+@QueryHandler(GetUpdateByHashQuery)
+export class GetUpdateByHashHandler implements IQueryHandler<GetUpdateByHashQuery> {
+  constructor(private readonly reader: UpdatesReader) {}
+
+  async execute({ claims, request }: GetUpdateByHashQuery): Promise<JsGetUpdatesResponse> {
+    if (request.updateFormat) authorizeUpdateFormat(claims, request.updateFormat);
+    const hash = validateTransactionHash(request.transactionHash);
+    const format = validateLookupFormat(request.updateFormat);
+    const row = format ? await this.reader.byTransactionHash(hash) : null;
+    const rendered = row && format ? projectUpdate(row, compileUpdateFormat(format)) : null;
+    if (!rendered) throw updateNotFoundByHash(hash);
     return rendered;
   }
 }

@@ -2,6 +2,7 @@ import type {
   Claims,
   GetTransactionByIdRequest,
   GetTransactionByOffsetRequest,
+  GetUpdateByHashRequest,
   GetUpdateByIdRequest,
   GetUpdateByOffsetRequest,
   GetUpdatesPageRequest,
@@ -62,6 +63,14 @@ export class GetUpdateByOffsetQuery {
   constructor(
     readonly claims: Claims,
     readonly request: GetUpdateByOffsetRequest,
+  ) {}
+}
+
+/** POST /v2/updates/update-by-hash. */
+export class GetUpdateByHashQuery {
+  constructor(
+    readonly claims: Claims,
+    readonly request: GetUpdateByHashRequest,
   ) {}
 }
 
