@@ -2,15 +2,23 @@
  * npm run bench:read — the read side with BENCH_READ_UPDATES (default 100,000) updates in the log:
  *   (a) POST /v2/updates/flats, pages of 200 read one after the other with a one-party filter;
  *   (b) the WebSocket stream (GET /v2/updates) of the whole range, party-wildcard;
- *   (c) POST /v2/updates/transaction-by-id from 16 concurrent clients.
+ *   (c) POST /v2/updates/transaction-by-id from 16 concurrent clients;
+ *   (d) the active contract set (every update created one contract: BENCH_READ_UPDATES active contracts), party-wildcard,
+ *       as one POST /v2/state/active-contracts list;
+ *   (e) the same over the WebSocket (GET /v2/state/active-contracts);
+ *   (f) POST /v2/updates/flats, pages of 200 read one after the other with a 256-party filter (the ten parties of the
+ *       log and 246 others), which selects every update.
  * Each next to its baseline measured in the same run on the same database: the raw SQL read of the same rows through
- * `pg` (keyset pages / lookups by update id, JSON payloads parsed). The server runs as a child process; its resident
+ * `pg` (keyset pages / lookups by update id, JSON payloads parsed; for (d) and (e) the activations joined with their
+ * contracts' created events, for (f) the range of updates by offset). The server runs as a child process; its resident
  * memory (VmRSS) is sampled every 100 ms throughout, and reported at every tenth of the WebSocket stream.
  *
  * Knobs: BENCH_DATABASE_URL, BENCH_READ_UPDATES (default 100000), BENCH_DURATION_MS (transaction-by-id, default 5000),
  * BENCH_WARMUP_MS (default 1000), BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. --cpu-prof),
- * BENCH_READ_PHASES (which of a, b, c to run; default abc).
- * Targets: WebSocket ≥ 30,000 updates/s and ≥ 0.3× raw; transaction-by-id ≥ 5,000 lookups/s with p99 ≤ 20 ms; RSS < 300 MB.
+ * BENCH_READ_PHASES (which of a to f to run; default abcdef).
+ * Targets: WebSocket ≥ 30,000 updates/s and ≥ 0.3× raw; transaction-by-id ≥ 5,000 lookups/s with p99 ≤ 20 ms; the active
+ * contract set (list and WebSocket) and the 256-party flats ≥ 0.3× raw; RSS < 300 MB outside the ACS list (which holds
+ * its whole answer).
  */
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -33,7 +41,9 @@ const PARTIES = Array.from({ length: 10 }, (_, i) => `party${i}::1220${'ab'.repe
 const SYNC = `global::1220${'cd'.repeat(32)}`;
 const PKG = 'e1'.repeat(32);
 const PAGE = 200;
-const PHASES = process.env.BENCH_READ_PHASES ?? 'abc';
+const PHASES = process.env.BENCH_READ_PHASES ?? 'abcdef';
+/** The 256 parties of (f): the log's ten and 246 that see nothing. */
+const MANY_PARTIES = [...PARTIES, ...Array.from({ length: 246 }, (_, i) => `other${i}::1220${'ab'.repeat(32)}`)];
 
 function update(i: number): NewEvent {
   const owner = PARTIES[i % PARTIES.length];
@@ -99,7 +109,8 @@ class RssSampler {
 async function startServer(url: string, port: number): Promise<ChildProcess> {
   const main = path.resolve(__dirname, '../apps/server/src/main.js');
   const child = spawn(process.execPath, [...serverNodeArgs(), main], {
-    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', LEDGER_JWT_SECRET: SECRET, LEDGER_LOG_LEVEL: 'warn' },
+    // The list maximum admits the whole active contract set of (d) as one list.
+    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', LEDGER_JWT_SECRET: SECRET, LEDGER_LOG_LEVEL: 'warn', LEDGER_HTTP_LIST_MAX_ELEMENTS: String(UPDATES + 1) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   for (let i = 0; i < 200; i++) {
@@ -281,7 +292,111 @@ async function main(): Promise<void> {
         `transaction-by-id ≥ 5,000/s with p99 ≤ 20 ms: ${byId.opsPerSec >= 5000 && byId.latency.p99 <= 20 ? 'met' : 'MISSED'} (${fmt(byId.opsPerSec)} /s, p99 ${fmt(byId.latency.p99)} ms)`,
       );
       }
-      verdicts.push(`server RSS < 300 MB throughout: ${rss.max < 300 ? 'met' : 'MISSED'} (max ${fmt(rss.max)} MB)`);
+      let rssMax = rss.max;
+
+      // (d), (e) the active contract set at the ledger end, party-wildcard: list and WebSocket.
+      const rawAcs = async () => {
+        let after = [0, 0];
+        let n = 0;
+        const t = performance.now();
+        for (;;) {
+          const { rows: page } = await pool.query(
+            `SELECT a.activated_offset, a.node_id, a.contract_id, a.synchronizer_id, a.reassignment_counter, a.workflow_id, k.created_event
+             FROM contract_activations a LEFT JOIN contracts k ON (a.deactivated_offset IS NULL OR a.deactivated_offset > $3) AND k.contract_id = a.contract_id
+             WHERE (a.activated_offset, a.node_id) > ($1, $2) AND a.activated_offset <= $3 ORDER BY a.activated_offset, a.node_id LIMIT 1000`,
+            [after[0], after[1], UPDATES],
+          );
+          n += page.length;
+          if (page.length < 1000) break;
+          const last = page[page.length - 1];
+          after = [Number(last.activated_offset), last.node_id];
+        }
+        return { n, perSec: (n / (performance.now() - t)) * 1000 };
+      };
+      const acsRequest = { activeAtOffset: UPDATES, eventFormat: { filtersForAnyParty: {}, verbose: false } };
+      const acsList = async () => {
+        const t = performance.now();
+        const r = await post('/v2/state/active-contracts', acsRequest);
+        const list = (await r.json()) as unknown[];
+        if (!r.ok) throw new Error(`active-contracts failed: ${r.status} ${JSON.stringify(list).slice(0, 300)}`);
+        return { n: list.length, perSec: (list.length / (performance.now() - t)) * 1000 };
+      };
+      const acsWs = () =>
+        new Promise<{ n: number; perSec: number }>((resolve, reject) => {
+          const ws = new WebSocket(`ws://127.0.0.1:${port}/v2/state/active-contracts`, ['daml.ws.auth', `jwt.token.${token}`]);
+          let n = 0;
+          let t = 0;
+          ws.on('open', () => {
+            t = performance.now();
+            ws.send(JSON.stringify(acsRequest));
+          });
+          ws.on('message', (data) => {
+            const m = JSON.parse(data.toString());
+            if (!m.contractEntry?.JsActiveContract) reject(new Error(`unexpected message: ${data.toString().slice(0, 200)}`));
+            n++;
+          });
+          ws.on('close', () => resolve({ n, perSec: (n / (performance.now() - t)) * 1000 }));
+          ws.on('error', reject);
+        });
+      if (PHASES.includes('d') || PHASES.includes('e')) {
+        await rawAcs();
+        const rawD = await rawAcs();
+        if (rawD.n !== UPDATES) throw new Error(`the raw read found ${rawD.n} active contracts of ${UPDATES}`);
+        for (const [phase, label, run] of [['d', '(d) active contracts, list', acsList], ['e', '(e) active contracts, WebSocket', acsWs]] as const) {
+          if (!PHASES.includes(phase)) continue;
+          const got = await run();
+          if (got.n !== UPDATES) throw new Error(`${label} delivered ${got.n} of ${UPDATES}`);
+          const ratio = got.perSec / rawD.perSec;
+          const phaseRss = rss.phase();
+          if (phase !== 'd') rssMax = Math.max(rssMax, phaseRss);
+          rows.push([`${label} (${got.n} contracts), contracts/s`, rawD.perSec, got.perSec, `${fmt(ratio, 2)}×`, '-', '-', phaseRss]);
+          verdicts.push(`${label} ≥ 0.3× raw: ${ratio >= 0.3 ? 'met' : 'MISSED'} (${fmt(ratio, 2)}×)`);
+        }
+      }
+
+      // (f) flats, 256 parties, pages of PAGE, sequential; baseline: the same updates read by offset.
+      const rawRange = async () => {
+        let after = 0;
+        let n = 0;
+        const t = performance.now();
+        for (;;) {
+          const { rows: page } = await pool.query(
+            'SELECT ledger_offset, update_id, kind, synchronizer_id, record_time, payload FROM ledger_updates WHERE ledger_offset > $1 ORDER BY ledger_offset LIMIT $2',
+            [after, PAGE],
+          );
+          n += page.length;
+          if (page.length < PAGE) break;
+          after = Number(page[page.length - 1].ledger_offset);
+        }
+        return { n, perSec: (n / (performance.now() - t)) * 1000 };
+      };
+      if (PHASES.includes('f')) {
+        const filter = { filtersByParty: Object.fromEntries(MANY_PARTIES.map((p) => [p, {}])) };
+        const manyPages = async () => {
+          let after = 0;
+          let n = 0;
+          const t = performance.now();
+          for (;;) {
+            const r = await post(`/v2/updates/flats?limit=${PAGE}`, { beginExclusive: after, endInclusive: UPDATES, filter });
+            const page = (await r.json()) as Array<{ update: { Transaction: { value: { offset: number } } } }>;
+            if (!r.ok) throw new Error(`flats failed: ${r.status} ${JSON.stringify(page).slice(0, 300)}`);
+            n += page.length;
+            if (page.length < PAGE) break;
+            after = page[page.length - 1].update.Transaction.value.offset;
+          }
+          return { n, perSec: (n / (performance.now() - t)) * 1000 };
+        };
+        await rawRange();
+        const rawF = await rawRange();
+        const flatsF = await manyPages();
+        if (flatsF.n !== rawF.n) throw new Error(`flats (256 parties) read ${flatsF.n} updates, raw ${rawF.n}`);
+        const ratio = flatsF.perSec / rawF.perSec;
+        const phaseRss = rss.phase();
+        rssMax = Math.max(rssMax, phaseRss);
+        rows.push([`(f) flats, 256 parties, pages of ${PAGE} (${flatsF.n} updates), updates/s`, rawF.perSec, flatsF.perSec, `${fmt(ratio, 2)}×`, '-', '-', phaseRss]);
+        verdicts.push(`flats with 256 parties ≥ 0.3× raw: ${ratio >= 0.3 ? 'met' : 'MISSED'} (${fmt(ratio, 2)}×)`);
+      }
+      verdicts.push(`server RSS < 300 MB outside the active contract list: ${rssMax < 300 ? 'met' : 'MISSED'} (max ${fmt(rssMax)} MB)`);
     } finally {
       rss.stop();
       await pool.end();
