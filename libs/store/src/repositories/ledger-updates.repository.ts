@@ -51,7 +51,9 @@ const ALL_KINDS: readonly UpdateKind[] = ['Transaction', 'Reassignment', 'Topolo
  * Reads of the ledger-updates projection. A page costs what the page holds: unfiltered pages walk the offset primary key;
  * party-filtered pages take at most `limit` offsets per requested party from the (party, offset) primary key of
  * `ledger_update_parties`, merge them and join the updates by primary key. Fewer rows than `limit` means the range is
- * exhausted.
+ * exhausted. The range is written as (party, offset) row comparisons, which only that key can serve: with plain offset
+ * bounds the planner may walk the offset index (kept for pruning) and filter by party, which reads the whole range for
+ * a party that has nothing in it, once per such party.
  */
 export class LedgerUpdatesRepository {
   async position(db: Kysely<DB>): Promise<LedgerPosition> {
@@ -85,7 +87,8 @@ export class LedgerUpdatesRepository {
         SELECT DISTINCT x.o FROM unnest(${[...q.parties]}::text[]) AS p(party)
         CROSS JOIN LATERAL (
           SELECT lup.ledger_offset AS o FROM ledger_update_parties lup
-          WHERE lup.party = p.party AND lup.ledger_offset > ${q.after}::bigint AND lup.ledger_offset <= ${q.upTo}::bigint
+          WHERE lup.party = p.party
+            AND (lup.party, lup.ledger_offset) > (p.party, ${q.after}::bigint) AND (lup.party, lup.ledger_offset) <= (p.party, ${q.upTo}::bigint)
           ORDER BY lup.ledger_offset ${dir} LIMIT ${q.limit}::bigint
         ) x
         ORDER BY x.o ${dir} LIMIT ${q.limit}::bigint
