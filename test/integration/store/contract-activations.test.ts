@@ -7,7 +7,7 @@ import { openTestDatabase } from '../../support/database';
 import { ALICE, created, S1, scenarioEvents, tx, txEvent } from '../../support/updates-scenario';
 
 /**
- * The contract activations (migration 0013) are a projection like any other: a rebuild recreates them row for row, and
+ * The contract activations (migration 0014) are a projection like any other: a rebuild recreates them row for row, and
  * the migration's backfill from the event log writes the same rows as the live projection, pruning included.
  */
 let database: Database;
@@ -49,7 +49,7 @@ describe('contract activations', () => {
     const live = await dumpProjections(database.db);
     await rebuildProjections(database.db);
     expect(tables(await dumpProjections(database.db))).toEqual(tables(live));
-    const migration = fs.readFileSync(path.resolve(__dirname, '../../../migrations/0013_contract_activations.sql'), 'utf8');
+    const migration = fs.readFileSync(path.resolve(__dirname, '../../../migrations/0014_contract_activations.sql'), 'utf8');
     const backfill = migration.slice(migration.indexOf('-- Backfill'));
     await sql`TRUNCATE contract_activations, contract_activation_parties`.execute(database.db);
     await sql`UPDATE reassignments SET workflow_id = 'x'`.execute(database.db);
