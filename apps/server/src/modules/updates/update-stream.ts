@@ -27,12 +27,19 @@ export const IDLE = Symbol('idle');
 /** How long one wait for a commit lasts before a tailing stream re-checks whether it was closed. */
 const WAIT_SLICE_MS = 2000;
 
+/** Where an offset stream's rows come from: pages of rows by offset (updates, completions). */
+export interface StreamSource<R extends { offset: number }> {
+  /** The rows in `(after, upTo]`, ascending (or descending), at most `limit`. */
+  page(after: number, upTo: number, descending: boolean, limit: number): Promise<R[]>;
+  /** Payload text bytes of a row (read-ahead and page sizing; 0 when unknown). */
+  bytes(row: R): number;
+}
+
 /**
  * How a stream turns stored rows into its elements: objects (the HTTP lists, serialized by Fastify) or JSON text (the
  * WebSocket, rendered by the PageRenderer, possibly on its worker thread, from payloads read as text).
  */
-export interface StreamRendering<T> {
-  payloadAs: 'json' | 'text';
+export interface StreamRendering<R, T> {
   /**
    * Read-ahead: at most `pages` pages wait for the consumer; a second one only while those waiting hold fewer than
    * `bytes` of payload text (known for text payloads; JSON payloads count as 0).
@@ -44,8 +51,9 @@ export interface StreamRendering<T> {
    * bytes per row. Keeps large updates from making large pages. Absent: every page is the stream's page size.
    */
   pageBytes?: number;
-  render(rows: StoredUpdate[]): T[] | Promise<T[]>;
-  checkpoint(e: JsGetUpdatesResponse): T;
+  render(rows: R[]): T[] | Promise<T[]>;
+  /** The OffsetCheckpoint element at `offset`. */
+  checkpoint(offset: number, synchronizerTimes: Array<{ synchronizerId: string; recordTime: string }>): T;
 }
 
 /** A page as read and rendered: how many rows it held and the last row's offset decide where the cursor goes. */
@@ -71,14 +79,18 @@ interface PipelinedPage<T> {
 
 const ignore = () => undefined;
 
+/** An update stream: an offset stream of stored updates. */
+export type UpdateStream<T = JsGetUpdatesResponse> = OffsetStream<StoredUpdate, T>;
+
 /**
- * One update stream (flats, /v2/updates, WebSocket): a pull-based cursor over `(beginExclusive, endInclusive]`. It reads
+ * One offset stream (the update streams: flats, /v2/updates, WebSocket; the completion streams): a pull-based cursor over
+ * `(beginExclusive, endInclusive]` of its source's rows. It reads
  * at most its rendering's `readAhead` pages ahead of what the consumer took, so a consumer that stops pulling stops the
  * reads. Bounded streams end at their end;
  * tailing streams (no end) emit an OffsetCheckpoint once they have caught up with the ledger end and then wait, woken by
  * the CommitNotifier (in-process commits and other instances' commits through LISTEN/NOTIFY), never by polling.
  */
-export class UpdateStream<T = JsGetUpdatesResponse> {
+export class OffsetStream<R extends { offset: number }, T> {
   private buffer: T[] = [];
   private index = 0;
   /** Ascending: last offset read. Descending: the next offset to read down from. */
@@ -97,10 +109,10 @@ export class UpdateStream<T = JsGetUpdatesResponse> {
   constructor(
     private readonly deps: { runtime: LedgerRuntime; notifier: CommitNotifier; repo: LedgerUpdatesRepository; synchronizerIds: string[] },
     readonly range: ReadRange,
-    private readonly format: CompiledUpdateFormat,
+    private readonly source: StreamSource<R>,
     private readonly pageSize: number,
     position: LedgerPosition,
-    private readonly rendering: StreamRendering<T>,
+    private readonly rendering: StreamRendering<R, T>,
   ) {
     this.cursor = range.descending ? (range.endInclusive ?? 0) : range.beginExclusive;
     this.bound = range.endInclusive ?? position.ledgerEnd;
@@ -154,8 +166,7 @@ export class UpdateStream<T = JsGetUpdatesResponse> {
       } else if (this.bound > this.checkpointed) {
         // Caught up: everything up to the ledger end has been delivered.
         this.checkpointed = this.bound;
-        const cp = offsetCheckpoint(this.bound, this.deps.synchronizerIds.map((synchronizerId) => ({ synchronizerId, recordTime: this.boundTime })));
-        this.buffer.push(this.rendering.checkpoint(cp));
+        this.buffer.push(this.rendering.checkpoint(this.bound, this.deps.synchronizerIds.map((synchronizerId) => ({ synchronizerId, recordTime: this.boundTime }))));
       } else {
         const moved = await this.waitForCommit(idleMs);
         if (this.closed) return null;
@@ -182,7 +193,7 @@ export class UpdateStream<T = JsGetUpdatesResponse> {
     const entry: PipelinedPage<T> = { after, upTo, limit, read: null, bytes: 0, page: null as unknown as Promise<RenderedPage<T>> };
     const rows = this.readRows(after, upTo, false, limit).then((r) => {
       entry.read = { rows: r.length, lastOffset: r.length ? r[r.length - 1].offset : after };
-      for (const u of r) if (typeof u.payload === 'string') entry.bytes += u.payload.length;
+      for (const u of r) entry.bytes += this.source.bytes(u);
       this.topUp();
       return r;
     });
@@ -206,17 +217,8 @@ export class UpdateStream<T = JsGetUpdatesResponse> {
     if (after < last.upTo) this.enqueue(after, last.upTo, limit);
   }
 
-  private readRows(after: number, upTo: number, descending: boolean, limit = this.pageSize): Promise<StoredUpdate[]> {
-    const { plan } = this.format;
-    return this.deps.repo.page(this.deps.runtime.db, {
-      parties: plan.parties,
-      kinds: plan.kinds,
-      limit,
-      after,
-      upTo,
-      descending,
-      payloadAs: this.rendering.payloadAs,
-    });
+  private readRows(after: number, upTo: number, descending: boolean, limit = this.pageSize): Promise<R[]> {
+    return this.source.page(after, upTo, descending, limit);
   }
 
   private async readPage(after: number, upTo: number, descending: boolean): Promise<RenderedPage<T>> {
@@ -273,14 +275,11 @@ export class UpdatesReader {
   /** A bounded stream of JsGetUpdatesResponse objects over a range already checked (the updates page). */
   openRange(format: UpdateFormat, range: ReadRange, pageSize: number, position: LedgerPosition): UpdateStream {
     const compiled = compileUpdateFormat(format);
-    return new UpdateStream(
-      { runtime: this.runtime, notifier: this.notifier, repo: this.repo, synchronizerIds: this.identity.synchronizers.map((s) => s.id) },
-      range,
-      compiled,
-      pageSize,
-      position,
-      { payloadAs: 'json', readAhead: { pages: 0, bytes: 0 }, render: (rows) => projectPage(rows, compiled), checkpoint: (e) => e },
-    );
+    return new OffsetStream(this.streamDeps(), range, this.updateSource(compiled, 'json'), pageSize, position, {
+      readAhead: { pages: 0, bytes: 0 },
+      render: (rows) => projectPage(rows, compiled),
+      checkpoint: offsetCheckpoint,
+    });
   }
 
   /** Ledger end, record time and pruning offset now. */
@@ -297,27 +296,44 @@ export class UpdatesReader {
    * deprecated tree stream's JsGetUpdateTreesResponse.
    */
   open(claims: Claims, req: GetUpdatesRequest, pageSize: number, form: TransactionForm = 'flat'): Promise<UpdateStream> {
-    return this.openWith(claims, req, pageSize, form, (compiled) => ({
-      payloadAs: 'json',
+    return this.openWith(claims, req, pageSize, form, 'json', (compiled) => ({
       // No read-ahead: a list's page size covers what it collects (pageSize ≥ its `take` up to 1,000), so a page read
       // ahead would mostly be read for nothing.
       readAhead: { pages: 0, bytes: 0 },
       render: (rows) => projectPage(rows, compiled),
-      checkpoint: (e) => e,
+      checkpoint: offsetCheckpoint,
     }));
   }
 
   /** A stream of JsGetUpdatesResponse (or, `tree`, JsGetUpdateTreesResponse) JSON texts (the WebSocket), rendered by the PageRenderer. */
   openText(claims: Claims, req: GetUpdatesRequest, pageSize: number, form: TransactionForm = 'flat'): Promise<UpdateStream<string>> {
-    return this.openWith(claims, req, pageSize, form, (_, format) => ({
-      payloadAs: 'text',
+    return this.openWith(claims, req, pageSize, form, 'text', (_, format) => ({
       // Pages read ahead keep the database, the renderer's thread and the socket busy at once; the byte caps keep the
       // memory of a paused client bounded whatever the size of its updates.
       readAhead: { pages: 4, bytes: 1 << 20 },
       pageBytes: 512 << 10,
       render: (rows) => this.renderer.render(rows as unknown as StoredUpdateText[], format, form),
-      checkpoint: (e) => JSON.stringify(e),
+      checkpoint: (offset, times) => JSON.stringify(offsetCheckpoint(offset, times)),
     }));
+  }
+
+  /** An offset stream over `range` of another source (the completion streams), with this reader's waiting and checkpoints. */
+  stream<R extends { offset: number }, T>(range: ReadRange, source: StreamSource<R>, pageSize: number, position: LedgerPosition, rendering: StreamRendering<R, T>): OffsetStream<R, T> {
+    return new OffsetStream<R, T>(this.streamDeps(), range, source, pageSize, position, rendering);
+  }
+
+  private streamDeps() {
+    return { runtime: this.runtime, notifier: this.notifier, repo: this.repo, synchronizerIds: this.identity.synchronizers.map((s) => s.id) };
+  }
+
+  /** The stored updates a compiled format selects, with payloads as JSON or as text. */
+  private updateSource(compiled: CompiledUpdateFormat, payloadAs: 'json' | 'text'): StreamSource<StoredUpdate> {
+    const { plan } = compiled;
+    const db = this.runtime.db;
+    return {
+      page: (after, upTo, descending, limit) => this.repo.page(db, { parties: plan.parties, kinds: plan.kinds, limit, after, upTo, descending, payloadAs }),
+      bytes: (u) => (typeof u.payload === 'string' ? u.payload.length : 0),
+    };
   }
 
   private async openWith<T>(
@@ -325,20 +341,14 @@ export class UpdatesReader {
     req: GetUpdatesRequest,
     pageSize: number,
     form: TransactionForm,
-    rendering: (compiled: CompiledUpdateFormat, format: UpdateFormat) => StreamRendering<T>,
+    payloadAs: 'json' | 'text',
+    rendering: (compiled: CompiledUpdateFormat, format: UpdateFormat) => StreamRendering<StoredUpdate, T>,
   ): Promise<UpdateStream<T>> {
     const format = form === 'tree' ? resolveUpdateTreesFormat(req) : resolveUpdateFormat(req);
     authorizeUpdateFormat(claims, format);
     const position = await this.repo.position(this.runtime.db);
     const range = validateUpdatesRequest(req, format, position);
     const compiled = compileUpdateFormat(format, form);
-    return new UpdateStream<T>(
-      { runtime: this.runtime, notifier: this.notifier, repo: this.repo, synchronizerIds: this.identity.synchronizers.map((s) => s.id) },
-      range,
-      compiled,
-      pageSize,
-      position,
-      rendering(compiled, format),
-    );
+    return new OffsetStream<StoredUpdate, T>(this.streamDeps(), range, this.updateSource(compiled, payloadAs), pageSize, position, rendering(compiled, format));
   }
 }
