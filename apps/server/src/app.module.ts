@@ -15,6 +15,8 @@ import { PrepareSubmissionModule } from './modules/prepare-submission/prepare-su
 import { ReassignmentModule } from './modules/reassignment/reassignment.module';
 import { PackagesModule } from './modules/packages/packages.module';
 import { ContractsModule } from './modules/contracts/contracts.module';
+import { CommandCompletionsModule } from './modules/command-completions/command-completions.module';
+import { CommandSubmissionModule } from './modules/command-submission/command-submission.module';
 
 /** The service: one module per capability. Add a capability by adding its module here. */
 export const CAPABILITY_MODULES = [
@@ -25,10 +27,12 @@ export const CAPABILITY_MODULES = [
   ExternalPartiesModule,
   PrepareSubmissionModule,
   ExecuteSubmissionModule,
+  CommandSubmissionModule,
   ReassignmentModule,
   PackagesModule,
   UpdatesModule,
   ContractsModule,
+  CommandCompletionsModule,
 ];
 
 @Module({})

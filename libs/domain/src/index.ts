@@ -13,5 +13,7 @@ export * from './ledger-model';
 export * from './execute-submission';
 export * from './reassignment';
 export * from './updates';
+export * from './command-completions';
+export * from './command-submission';
 export * from './paging';
 export * from './contracts';

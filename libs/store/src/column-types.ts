@@ -74,6 +74,7 @@ export const COLUMN_TYPES = {
   contract_activation_parties: { party: 'text', activated_offset: 'bigint', node_id: 'integer' },
   party_signing_keys: { party_id: 'text', fingerprint: 'text', key_spec: 'text', key_format: 'text', public_key: 'text' },
   party_signing_thresholds: { party_id: 'text', threshold: 'integer' },
+  command_completions: { completion_offset: 'bigint', user_id: 'text', act_as: 'text[]', completion: 'jsonb' },
   command_deduplication: {
     change_id: 'text',
     completion_offset: 'bigint',

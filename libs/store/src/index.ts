@@ -19,6 +19,8 @@ export * from './repositories/contract-lookup.repository';
 export * from './repositories/execute-submission.repository';
 export * from './repositories/ledger-updates.repository';
 export * from './repositories/packages.repository';
+export * from './repositories/command-completions.repository';
+export * from './repositories/command-submission.repository';
 export * from './pruning';
 export * from './reads/lookup-coalescer';
 export * from './repositories/contracts.repository';

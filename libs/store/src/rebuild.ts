@@ -27,6 +27,7 @@ export async function rebuildProjections(db: Kysely<DB>, opts: { chunk?: number 
           stream: r.stream,
           data: r.data,
           update: (r.header as UpdateHeader | null) ?? undefined,
+          offset: r.ledger_offset === null ? undefined : Number(r.ledger_offset),
           recordedAt: r.recorded_at,
         };
         await replay.apply(event);

@@ -164,10 +164,19 @@ export interface ReassignmentCompletionsTable {
   record_time: string;
 }
 
+/** migrations/0016_command_completions.sql */
+export interface CommandCompletionsTable {
+  completion_offset: Int8;
+  user_id: string;
+  act_as: string[];
+  completion: ColumnType<unknown, string, string>;
+}
+
 export interface CoreTables {
   party_details: PartyDetailsTable;
   identity_providers: IdentityProvidersTable;
   command_deduplication: CommandDeduplicationTable;
+  command_completions: CommandCompletionsTable;
   reassignments: ReassignmentsTable;
   reassignment_assignments: ReassignmentAssignmentsTable;
   reassignment_completions: ReassignmentCompletionsTable;

@@ -8,6 +8,8 @@ export * from './codecs/party';
 export * from './codecs/identity-provider';
 export * from './codecs/crypto';
 export * from './codecs/transaction-builder';
+export * from './codecs/command-completions';
+export * from './codecs/command-submission';
 export * from './codecs/prepare-submission';
 export * from './codecs/execute-submission';
 export * from './codecs/reassignment';

@@ -75,7 +75,12 @@ describe('double spend', () => {
         ]).toContainEqual([r.status, r.json.code]);
         loserCodes.add(r.json.code);
       }
-      expect(await ledgerEnd(ledger)).toBe(before + 1);
+      // One transaction; every loser accepted for processing ends in a rejected completion at an offset of its own.
+      expect(await ledgerEnd(ledger)).toBe(before + 8);
+      const updates = await ledger.runtime.db.selectFrom('ledger_updates').select('ledger_offset').where('ledger_offset', '>', before).execute();
+      expect(updates.map((u) => Number(u.ledger_offset))).toEqual([ok[0].json.completionOffset]);
+      const completions = await ledger.runtime.db.selectFrom('command_completions').select('completion').where('completion_offset', '>', before).execute();
+      expect(completions.map((c) => (c.completion as { status: { code: number } }).status.code !== 0).filter(Boolean)).toHaveLength(7);
       const row = await ledger.runtime.db.selectFrom('contracts').select(['status', 'archived_offset']).where('contract_id', '=', cid).executeTakeFirstOrThrow();
       expect(row).toEqual({ status: 'archived', archived_offset: ok[0].json.completionOffset });
     }
@@ -87,6 +92,7 @@ describe('double spend', () => {
     expect(replayed.contracts).toEqual(live.contracts);
     expect(replayed.command_deduplication).toEqual(live.command_deduplication);
     expect(replayed.ledger_updates).toEqual(live.ledger_updates);
+    expect(replayed.command_completions).toEqual(live.command_completions);
     expect(live.contracts.length).toBeGreaterThanOrEqual(20);
   });
 });

@@ -62,12 +62,21 @@ const archiveOf = (owner: ExternalParty, cid: string, o: { observers?: string[];
 
 const exec = (body: unknown, as = 'alice-app') => ledger.call('POST', EXEC, body, { as });
 
-/** Asserts a JsCantonError rejection and that the ledger did not move. */
+/**
+ * Asserts a JsCantonError rejection and that no transaction was added: a rejection decided before the writer leaves the
+ * ledger end unchanged; one decided at commit is a rejected completion with this code at the one offset it added.
+ */
 async function rejected(body: unknown, status: number, code: string, as = 'alice-app') {
   const before = await ledgerEnd(ledger);
   const r = await exec(body, as);
   expect({ status: r.status, code: r.json?.code }).toEqual({ status, code });
-  expect(await ledgerEnd(ledger)).toBe(before);
+  const after = await ledgerEnd(ledger);
+  expect(await ledger.runtime.db.selectFrom('ledger_updates').select('ledger_offset').where('ledger_offset', '>', before).execute()).toEqual([]);
+  if (after !== before) {
+    expect(after).toBe(before + 1);
+    const row = await ledger.runtime.db.selectFrom('command_completions').select('completion').where('completion_offset', '=', after).executeTakeFirstOrThrow();
+    expect((row.completion as { status: { message: string } }).status.message).toMatch(new RegExp(`^${code}\\(`));
+  }
   return r.json;
 }
 

@@ -1,6 +1,7 @@
 import { TRANSACTION_COMMITTED, type StoredTransaction } from '../ledger/updates';
 import type { NewEvent } from '../ledger/events';
 import { isLedgerError } from '../errors';
+import type { StoredDeduplicationPeriod } from '../command-completions/events';
 import { checkConsistency, transactionShape, type StoredContractState } from './consistency';
 import { checkDeduplication, type CompletedChange, type DeduplicationPeriod } from './deduplication';
 import { failedToExecute } from './errors';
@@ -13,10 +14,13 @@ export interface DecideTransactionInput {
   wf: WellFormedTransaction;
   synchronizerId: string;
   commandId: string;
-  submission: { userId: string; actAs: string[]; submissionId: string };
+  /** '' for none. */
+  workflowId?: string;
+  submission: { userId: string; actAs: string[]; submissionId: string; deduplicationPeriod?: StoredDeduplicationPeriod };
   times: PreparedTimes;
   minLedgerTime?: bigint;
-  externalTransactionHash: string;
+  /** Hex multihash of the externally signed hash; null for commands of local parties. */
+  externalTransactionHash: string | null;
   deduplication: { period: DeduplicationPeriod; completed: CompletedChange | undefined };
   contracts: ReadonlyMap<string, StoredContractState>;
   now: bigint;
@@ -39,7 +43,7 @@ export interface RenderedTransaction {
   dataText: string;
 }
 
-export type PrerenderTransactionInput = Pick<DecideTransactionInput, 'wf' | 'commandId' | 'submission' | 'times' | 'minLedgerTime' | 'externalTransactionHash'>;
+export type PrerenderTransactionInput = Pick<DecideTransactionInput, 'wf' | 'commandId' | 'workflowId' | 'submission' | 'times' | 'minLedgerTime' | 'externalTransactionHash'>;
 
 /** The effects of `input` submitted at `submittedAt`; undefined when the transaction contradicts itself (the writer rejects it). */
 export function prerenderTransaction(input: PrerenderTransactionInput, submittedAt: bigint): RenderedTransaction | undefined {
@@ -51,6 +55,7 @@ export function prerenderTransaction(input: PrerenderTransactionInput, submitted
     effects = buildTransactionEffects({
       consistency: shape,
       commandId: input.commandId,
+      workflowId: input.workflowId,
       ledgerEffectiveTime,
       externalTransactionHash: input.externalTransactionHash,
       submission: input.submission,
@@ -84,6 +89,7 @@ export function decideTransaction(input: DecideTransactionInput): DecidedTransac
     effects = buildTransactionEffects({
       consistency,
       commandId: input.commandId,
+      workflowId: input.workflowId,
       ledgerEffectiveTime,
       externalTransactionHash: input.externalTransactionHash,
       submission: input.submission,
@@ -98,7 +104,7 @@ export function decideTransaction(input: DecideTransactionInput): DecidedTransac
 function transactionEvent(input: DecideTransactionInput, effects: TransactionEffects, dataText?: string): DecidedTransaction['event'] {
   return {
     type: TRANSACTION_COMMITTED,
-    stream: `transaction:${input.externalTransactionHash}`,
+    stream: `transaction:${input.externalTransactionHash ?? input.submission.submissionId}`,
     data: effects.transaction,
     ...(dataText !== undefined ? { dataText } : {}),
     update: { kind: 'Transaction', synchronizerId: input.synchronizerId, parties: effects.parties, commandId: input.commandId },

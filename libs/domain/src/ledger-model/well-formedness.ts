@@ -4,7 +4,7 @@ import { failedToExecute } from './errors';
 
 /**
  * Well-formedness of a prepared transaction's node tree, checked before anything else reads it:
- * exactly one root node (Canton's default `enforceSingleRootNode`); node ids unique; every child present; every node
+ * exactly one root node (Canton's default `enforceSingleRootNode`; commands of local parties may have several); node ids unique; every child present; every node
  * reachable from the root exactly once (a tree); every node a known v1 kind; contract ids well formed; no contract
  * created twice. The result lists the nodes in execution order (pre-order), which every later rule walks.
  */
@@ -61,10 +61,14 @@ function checkTemplateId(nodeId: string, id: Identifier | undefined): void {
   if (!id || !id.packageId || !id.moduleName || !id.entityName) throw failedToExecute(`Node ${nodeId} has no complete template id`);
 }
 
-export function checkWellFormed(tx: DamlTransaction | undefined): WellFormedTransaction {
+/**
+ * `singleRoot` (default): one root node, as interactive submission requires; without it (commands of local parties, one
+ * root per command) the roots run in order.
+ */
+export function checkWellFormed(tx: DamlTransaction | undefined, opts: { singleRoot?: boolean } = {}): WellFormedTransaction {
   if (!tx) throw failedToExecute('The prepared transaction has no transaction');
   const roots = tx.roots ?? [];
-  if (roots.length > 1) throw failedToExecute('Transaction with multiple root nodes are not supported');
+  if (roots.length > 1 && opts.singleRoot !== false) throw failedToExecute('Transaction with multiple root nodes are not supported');
   if (roots.length === 0) throw failedToExecute('The transaction has no root node');
 
   const byId = new Map<string, ModelNode>();
@@ -118,7 +122,7 @@ export function checkWellFormed(tx: DamlTransaction | undefined): WellFormedTran
     for (const child of children) visit(child, index);
     entry.lastDescendant = nodes.length - 1;
   };
-  visit(roots[0], -1);
+  for (const root of roots) visit(root, -1);
 
   if (visited.size !== byId.size) {
     const orphan = [...byId.keys()].find((id) => !visited.has(id));

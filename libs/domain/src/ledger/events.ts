@@ -25,6 +25,11 @@ export interface NewEvent<T extends string = string, D = unknown> {
    */
   dataText?: string;
   update?: UpdateHeaderRequest;
+  /**
+   * Takes a ledger offset without being a ledger update: a rejected command completion, which has an offset of its own in
+   * the completion stream but nothing in the update stream.
+   */
+  ownOffset?: boolean;
 }
 
 export interface UpdateHeader extends UpdateHeaderRequest {
@@ -40,6 +45,8 @@ export interface CommittedEvent<T extends string = string, D = unknown> {
   stream: string;
   data: D;
   update?: UpdateHeader;
+  /** Its ledger offset, if it has one: an update's (`update.offset`) or an `ownOffset` event's. */
+  offset?: number;
   /** ISO-8601 UTC with microseconds: when the writer committed it. Projections take time from here, never from a clock. */
   recordedAt: string;
 }

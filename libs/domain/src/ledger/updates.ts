@@ -7,6 +7,8 @@
  * Event-log types of ledger updates: 'TransactionCommitted', 'ReassignmentCommitted', 'TopologyTransactionCommitted'.
  */
 
+import type { StoredDeduplicationPeriod } from '../command-completions/events';
+
 export const TRANSACTION_COMMITTED = 'TransactionCommitted';
 export const REASSIGNMENT_COMMITTED = 'ReassignmentCommitted';
 export const TOPOLOGY_TRANSACTION_COMMITTED = 'TopologyTransactionCommitted';
@@ -78,7 +80,8 @@ export interface StoredTransaction {
   externalTransactionHash: string | null;
   /** In node order. ACS_DELTA readers keep CreatedEvent (acsDelta) and ArchivedEvent; LEDGER_EFFECTS readers keep CreatedEvent and ExercisedEvent. */
   events: StoredTransactionEvent[];
-  submission?: { userId: string; actAs: string[]; submissionId: string };
+  /** The submission it completes; `deduplicationPeriod` as its completion reports it. */
+  submission?: { userId: string; actAs: string[]; submissionId: string; deduplicationPeriod?: StoredDeduplicationPeriod };
 }
 
 export interface StoredUnassignedEvent {

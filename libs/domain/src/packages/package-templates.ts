@@ -75,5 +75,5 @@ export async function packageTemplateDirectory(
   };
 }
 
-/** The template references of commands (those that name one). */
-export const templateRefsOf = (commands: readonly TransactionCommand[]): TemplateRef[] => commands.flatMap((c) => (c.kind === 'unsupported' ? [] : [c.template]));
+/** The template references of commands. */
+export const templateRefsOf = (commands: readonly TransactionCommand[]): TemplateRef[] => commands.map((c) => c.template);

@@ -9,8 +9,8 @@ import { computePreparedTransactionHash, isPartyId, isUniqueIdentifier, type Has
 import { invalidField, missingField } from '../errors';
 import { parseIsoMicros } from '../ledger/time';
 import { partiesNotKnown } from '../transaction-builder/builder-errors';
-import { buildTransaction, refuseUnsupported } from '../transaction-builder/build-transaction';
-import type { StoredContract, TransactionCommand } from '../transaction-builder/commands';
+import { buildTransaction } from '../transaction-builder/build-transaction';
+import { commandName, type StoredContract, type TransactionCommand } from '../transaction-builder/commands';
 import type { TemplateDirectory } from '../transaction-builder/template-directory';
 import { failedToPrepare } from './prepare-errors';
 
@@ -102,9 +102,11 @@ function timestampMicros(s: string, field: string): bigint {
 export function decidePrepare(req: PrepareRequest, version: HashingSchemeVersionNumber, state: PrepareState, env: PrepareEnvironment): PreparedResult {
   const unknown = sortedUnique(req.actAs.filter((p) => !state.knownParties.has(p)));
   if (unknown.length) throw partiesNotKnown(unknown);
-  refuseUnsupported(req.commands[0]);
   const contracts = new Map(state.contract ? [[state.contract.contractId, state.contract]] : []);
   const { transaction, inputContracts, synchronizerId } = buildTransaction(req, { knownParties: state.knownParties, contracts }, env);
+  // A CreateAndExerciseCommand makes two root nodes; an interactive submission has one.
+  if (transaction.roots.length > 1)
+    throw failedToPrepare(`Transaction with multiple root nodes are not supported: ${commandName(req.commands[0])} makes ${transaction.roots.length} root nodes`);
   let minLedgerEffectiveTime: bigint | undefined;
   if (req.minLedgerTime?.abs) minLedgerEffectiveTime = parseIsoMicros(req.minLedgerTime.abs);
   else if (req.minLedgerTime?.relSeconds !== undefined) minLedgerEffectiveTime = env.now + BigInt(Math.round(req.minLedgerTime.relSeconds * 1e6));

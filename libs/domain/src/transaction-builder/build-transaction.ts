@@ -8,6 +8,9 @@
  *   parties found in the arguments; a template catalog entry overrides either with named fields.
  * - ExerciseCommand with the choice `Archive`: consuming, acting parties = the contract's signatories (all in actAs); the
  *   contract must be active and visible to actAs ∪ readAs. Any other choice is refused (choices are not interpreted).
+ * - CreateAndExerciseCommand with `Archive`: the create, then the consuming exercise of the new contract, two root nodes of
+ *   one transaction (a transient contract).
+ * - ExerciseByKeyCommand: refused (no contract keys in the model), after its choice is checked like any other.
  *
  * Templates are resolved through a TemplateDirectory. Pure: time, randomness and the ledger state it needs are inputs.
  */
@@ -22,9 +25,11 @@ import {
 } from '@canton-network/core-ledger-proto';
 import { isContractId, isPartyId, jsonToValue, makeContractId, CantonError } from '@ledgerline/canton';
 import { invalidArgument, invalidField } from '../errors';
+import { contractNotActive } from '../ledger-model/errors';
 import { parseIsoMicros } from '../ledger/time';
 import {
   choiceNotInterpreted,
+  contractKeysNotModelled,
   contractNotFound,
   damlAuthorizationError,
   noSynchronizerForSubmission,
@@ -220,6 +225,31 @@ function inputContractOf(c: StoredContract): Metadata_InputContract {
   };
 }
 
+/** The consuming Archive of a contract by its signatories. */
+function archiveOf(c: { contractId: string; packageName: string; templateId: { packageId: string; moduleName: string; entityName: string }; signatories: readonly string[]; stakeholders: readonly string[] }): Exercise {
+  return {
+    lfVersion: LF_VERSION,
+    contractId: c.contractId,
+    packageName: c.packageName,
+    templateId: { ...c.templateId },
+    signatories: sortedUnique(c.signatories),
+    stakeholders: sortedUnique(c.stakeholders),
+    actingParties: sortedUnique(c.signatories),
+    choiceId: 'Archive',
+    chosenValue: { sum: { oneofKind: 'record', record: { fields: [] } } },
+    consuming: true,
+    children: [],
+    exerciseResult: { sum: { oneofKind: 'unit', unit: {} } },
+    choiceObservers: [],
+  };
+}
+
+function checkArchiveArgument(arg: unknown): void {
+  const a = arg ?? {};
+  if (a === null || typeof a !== 'object' || Array.isArray(a) || Object.keys(a).length > 0)
+    throw invalidArgument('The Archive choice takes no argument: choiceArgument must be {}');
+}
+
 function buildArchive(
   cmd: Extract<TransactionCommand, { kind: 'exercise' }>,
   req: BuildRequest,
@@ -233,39 +263,14 @@ function buildArchive(
   if (!env.templates.names(cmd.template, c)) throw wronglyTypedContract(c.contractId, c.templateId, cmd.templateId);
   const visible = new Set([...req.actAs, ...req.readAs]);
   if (!c.stakeholders.some((p) => visible.has(p))) throw contractNotFound(cmd.contractId);
-  const arg = cmd.choiceArgument ?? {};
-  if (arg === null || typeof arg !== 'object' || Array.isArray(arg) || Object.keys(arg).length > 0)
-    throw invalidArgument('The Archive choice takes no argument: choiceArgument must be {}');
+  checkArchiveArgument(cmd.choiceArgument);
   const missing = c.signatories.filter((p) => !req.actAs.includes(p));
   if (missing.length)
     throw damlAuthorizationError(
       `node NodeId(0) (${c.templateId}) requires authorizers ${sortedUnique(c.signatories).join(',')}, but only ${sortedUnique(req.actAs).join(',')} were given`,
     );
   const [packageId, moduleName, entityName] = c.templateId.split(':');
-  return {
-    exercise: {
-      lfVersion: LF_VERSION,
-      contractId: c.contractId,
-      packageName: c.packageName,
-      templateId: { packageId, moduleName, entityName },
-      signatories: sortedUnique(c.signatories),
-      stakeholders: sortedUnique(c.stakeholders),
-      actingParties: sortedUnique(c.signatories),
-      choiceId: 'Archive',
-      chosenValue: { sum: { oneofKind: 'record', record: { fields: [] } } },
-      consuming: true,
-      children: [],
-      exerciseResult: { sum: { oneofKind: 'unit', unit: {} } },
-      choiceObservers: [],
-    },
-    contract: c,
-  };
-}
-
-/** Refuses a command the generic template model cannot build. */
-export function refuseUnsupported(cmd: TransactionCommand): void {
-  if (cmd.kind === 'unsupported')
-    throw invalidArgument(`${cmd.name} is not supported by the generic template model: use CreateCommand, or ExerciseCommand with the choice Archive`);
+  return { exercise: archiveOf({ ...c, templateId: { packageId, moduleName, entityName } }), contract: c };
 }
 
 /**
@@ -273,13 +278,13 @@ export function refuseUnsupported(cmd: TransactionCommand): void {
  * synchronizer is the requested one, else that of the exercised contracts, else the first connected one.
  */
 export function buildTransaction(req: BuildRequest, state: BuildState, env: BuildEnvironment): BuiltTransaction {
-  for (const cmd of req.commands) refuseUnsupported(cmd);
   // Without a ledger contract to follow, the synchronizer is settled (and checked) first.
   let synchronizerId = req.commands.some((c) => c.kind === 'exercise') ? undefined : chooseSynchronizer(req, env, null);
   const nodes: DamlTransaction['nodes'] = [];
   const nodeSeeds: DamlTransaction['nodeSeeds'] = [];
   const inputContracts: Metadata_InputContract[] = [];
   const contractSyncs = new Set<string>();
+  const archived = new Set<string>();
   const add = (versioned: DamlTransaction_Node['versionedNode']) => {
     const nodeId = nodes.length;
     nodes.push({ nodeId: String(nodeId), versionedNode: versioned });
@@ -295,6 +300,21 @@ export function buildTransaction(req: BuildRequest, state: BuildState, env: Buil
       add({ oneofKind: 'v1', v1: { nodeType: { oneofKind: 'exercise', exercise } } });
       if (!inputContracts.some((i) => i.contract.oneofKind === 'v1' && i.contract.v1.contractId === contract.contractId)) inputContracts.push(inputContractOf(contract));
       if (contract.synchronizerId) contractSyncs.add(contract.synchronizerId);
+      if (archived.has(contract.contractId)) throw contractNotActive(contract.contractId, contract.templateId);
+      archived.add(contract.contractId);
+    } else if (cmd.kind === 'createAndExercise') {
+      const create = buildCreate({ ...cmd, kind: 'create' }, req, state, env, seed);
+      if (cmd.choice !== 'Archive') throw choiceNotInterpreted(cmd.choice, cmd.templateId);
+      checkArchiveArgument(cmd.choiceArgument);
+      add({ oneofKind: 'v1', v1: { nodeType: { oneofKind: 'create', create } } });
+      nodeSeeds.push({ nodeId, seed });
+      const exerciseId = nodes.length;
+      add({ oneofKind: 'v1', v1: { nodeType: { oneofKind: 'exercise', exercise: archiveOf({ ...create, templateId: create.templateId! }) } } });
+      nodeSeeds.push({ nodeId: exerciseId, seed: nodeSeed(env.submissionSeed, exerciseId) });
+      continue;
+    } else {
+      if (cmd.choice !== 'Archive') throw choiceNotInterpreted(cmd.choice, cmd.templateId);
+      throw contractKeysNotModelled(cmd.templateId);
     }
     nodeSeeds.push({ nodeId, seed });
   }

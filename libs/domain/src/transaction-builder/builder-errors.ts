@@ -22,11 +22,17 @@ export const wronglyTypedContract = (contractId: string, actual: string, expecte
 export const noSynchronizerForSubmission = (reason: string) =>
   failedPrecondition('NO_SYNCHRONIZER_FOR_SUBMISSION', `No valid synchronizer for submission found: ${reason}`);
 
-/** Choices are not interpreted: only the built-in Archive can be prepared here. */
+/** Choices are not interpreted: only the built-in Archive can be built here. */
 export const choiceNotInterpreted = (choice: string, templateId: string) =>
   invalidArgument(
-    `Choice '${choice}' of ${templateId} cannot be prepared: Ledgerline does not run Daml code, so it prepares only creates and the ` +
-      `consuming Archive choice. To exercise another choice, build the prepared transaction yourself (its nodes stated explicitly: ` +
-      `Exercise with its children, signatories, stakeholders and acting parties), sign its hash and submit it to ` +
+    `Choice '${choice}' of ${templateId} cannot be exercised by the generic template model: Ledgerline does not run Daml code, so it ` +
+      `builds only creates and the consuming Archive choice. To exercise another choice, build the prepared transaction yourself (its ` +
+      `nodes stated explicitly: Exercise with its children, signatories, stakeholders and acting parties), sign its hash and submit it to ` +
       `/v2/interactive-submission/executeAndWait.`,
+  );
+
+/** Contract keys are not modelled, so a contract cannot be exercised by key. */
+export const contractKeysNotModelled = (templateId: string) =>
+  invalidArgument(
+    `ExerciseByKeyCommand on ${templateId} needs contract keys, which the generic template model does not have: exercise the contract by its id (ExerciseCommand).`,
   );

@@ -154,9 +154,10 @@ const intersects = (a: readonly string[], set: ReadonlySet<string> | null) => se
 
 /**
  * JsTransaction for ACS_DELTA (created-and-still-in-the-delta + archived events, stakeholders decide) or LEDGER_EFFECTS
- * (created + exercised events, informees decide). The command id is shown only to the submitting parties.
+ * (created + exercised events, informees decide). The command id is shown only to the submitting parties. Null when no
+ * event is visible — unless `keepEmpty` (a submission's own transaction, answered with `events: []`).
  */
-export function renderTransaction(u: StoredUpdate, ef: CompiledEventFormat, shape: 'ACS_DELTA' | 'LEDGER_EFFECTS') {
+export function renderTransaction(u: StoredUpdate, ef: CompiledEventFormat, shape: 'ACS_DELTA' | 'LEDGER_EFFECTS', opts: { keepEmpty?: boolean } = {}) {
   const tx = u.payload as StoredTransaction;
   const events: unknown[] = [];
   for (const e of tx.events) {
@@ -208,7 +209,7 @@ export function renderTransaction(u: StoredUpdate, ef: CompiledEventFormat, shap
       });
     }
   }
-  if (events.length === 0) return null;
+  if (events.length === 0 && !opts.keepEmpty) return null;
   const showCommand = !tx.submission || intersects(tx.submission.actAs, ef.parties);
   return {
     updateId: u.updateId,

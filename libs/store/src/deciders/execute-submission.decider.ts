@@ -1,6 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import {
   decideTransaction,
+  isLedgerError,
+  rejectionEvent,
+  type LedgerError,
   type CompletedChange,
   type DecideTransactionInput,
   type DeduplicationPeriod,
@@ -12,7 +15,10 @@ import { prepared } from '../prepared-statements';
 import { changes, type Decider } from '../writer';
 import { changesContracts, readsContracts } from './contract-conflicts';
 
-/** An externally signed transaction to commit (POST /v2/interactive-submission/executeAndWait), checked up to the writer. */
+/**
+ * A transaction to commit, checked up to the writer: an externally signed one (executeAndWait) or one built from the
+ * commands of local parties (submit-and-wait); the submission pipeline is the same.
+ */
 export interface ExecuteSubmission {
   /** The change it completes (deduplication). */
   changeId: string;
@@ -39,10 +45,11 @@ export interface ExecuteSubmissionKey {
   createdContractIds: readonly string[];
 }
 
-export interface ExecuteSubmissionResult {
-  updateId: string;
-  completionOffset: number;
-}
+/**
+ * Committed (the update and its completion offset), or rejected at commit: a rejected completion was appended at its own
+ * offset, and `rejection` is the error the submitter gets.
+ */
+export type ExecuteSubmissionResult = { updateId: string; completionOffset: number; rejection?: undefined } | { rejection: LedgerError; completionOffset: number };
 
 /** Input contracts the transaction consumes. */
 export function consumedInputs(wf: WellFormedTransaction): string[] {
@@ -70,7 +77,8 @@ const completedChange = (r: Record<string, unknown>): CompletedChange => ({
 
 /**
  * Deduplication against the change's last completion (`command_deduplication`), then the ledger model against the
- * stored state of the contracts it touches (`decideTransaction`); commits one Transaction update.
+ * stored state of the contracts it touches (`decideTransaction`); commits one Transaction update, or, when the decision
+ * rejects it, one CommandRejected event (its rejected completion).
  */
 export const executeSubmissionDecider: Decider<ExecuteSubmission, ExecuteSubmissionKey, ExecuteSubmissionState, ExecuteSubmissionResult> = {
   name: 'execute-submission',
@@ -112,13 +120,23 @@ export const executeSubmissionDecider: Decider<ExecuteSubmission, ExecuteSubmiss
     }));
   },
   async decide(state, command, tx) {
-    const { event } = decideTransaction({
-      ...command.transaction,
-      deduplication: { period: command.deduplicationPeriod, completed: state.completed },
-      contracts: state.contracts,
-      now: command.now(),
-    });
-    const [committed] = await tx.append([event]);
+    let decided;
+    try {
+      decided = decideTransaction({
+        ...command.transaction,
+        deduplication: { period: command.deduplicationPeriod, completed: state.completed },
+        contracts: state.contracts,
+        now: command.now(),
+      });
+    } catch (e) {
+      if (!isLedgerError(e)) throw e;
+      const t = command.transaction;
+      const [rejected] = await tx.append([
+        rejectionEvent({ ...t.submission, commandId: t.commandId, synchronizerId: t.synchronizerId, deduplicationPeriod: command.deduplicationPeriod }, e),
+      ]);
+      return { rejection: e, completionOffset: rejected.offset! };
+    }
+    const [committed] = await tx.append([decided.event]);
     return { updateId: committed.update!.updateId, completionOffset: committed.update!.offset };
   },
 };

@@ -7,8 +7,8 @@ import type { Projection } from './projection';
  * every update there goes, except the transactions that created a contract which is still not archived (active or in
  * flight), so that the contracts the ledger still holds stay readable by update id. Each pruning re-examines the kept
  * rows, so a creation is dropped once its contract is archived and the ledger is pruned past it again. Contract
- * activations closed at or below the offset go too: no active contract set at or above it contains them. The event log
- * itself keeps everything, so a rebuild replays the same deletions.
+ * activations closed at or below the offset go too: no active contract set at or above it contains them; and so do the
+ * command completions at or below it. The event log itself keeps everything, so a rebuild replays the same deletions.
  */
 export const ledgerPruningProjection: Projection = {
   name: 'ledger-pruning',
@@ -33,5 +33,6 @@ export const ledgerPruningProjection: Projection = {
       WITH closed AS (DELETE FROM contract_activations a WHERE a.deactivated_offset <= ${upTo} RETURNING a.activated_offset, a.node_id, a.contract_id)
       DELETE FROM contract_activation_parties p USING closed c, contracts k
       WHERE k.contract_id = c.contract_id AND p.party = ANY(k.stakeholders) AND p.activated_offset = c.activated_offset AND p.node_id = c.node_id`.execute(trx);
+    await sql`DELETE FROM command_completions WHERE completion_offset <= ${upTo}`.execute(trx);
   },
 };

@@ -9,6 +9,7 @@ import { identityProvidersProjection } from './identity-providers.projection';
 import { contractsProjection } from './contracts.projection';
 import { externalPartiesProjection } from './external-parties.projection';
 import { commandDeduplicationProjection } from './command-deduplication.projection';
+import { commandCompletionsProjection } from './command-completions.projection';
 import { reassignmentsProjection } from './reassignments.projection';
 import { ledgerPruningProjection } from './ledger-pruning.projection';
 import { packagesProjection } from './packages.projection';
@@ -22,6 +23,7 @@ export const projections: readonly Projection[] = [
   identityProvidersProjection,
   externalPartiesProjection,
   commandDeduplicationProjection,
+  commandCompletionsProjection,
   reassignmentsProjection,
   ledgerPruningProjection,
   packagesProjection,

@@ -54,16 +54,15 @@ export class LedgerHead {
     return isoMicros(micros);
   }
 
-  /** Gives `e` the next sequence number and, if it is a ledger update, the next offset and its update id. */
+  /** Gives `e` the next sequence number and, if it is a ledger update (or takes its own offset), the next offset; an update its id. */
   assign(e: NewEvent, recordedAt: string, dataText: string): CommittedEvent {
     this.types.add(e.type);
     this.seq += 1;
     let header: UpdateHeader | undefined;
-    if (e.update) {
-      this.offset += 1;
-      header = { ...e.update, offset: this.offset, recordTime: recordedAt, updateId: updateIdFor(this.participantId, this.offset, recordedAt, dataText) };
-    }
-    return { seq: this.seq, type: e.type, stream: e.stream, data: e.data, update: header, recordedAt };
+    let offset: number | undefined;
+    if (e.update || e.ownOffset) offset = this.offset += 1;
+    if (e.update) header = { ...e.update, offset: this.offset, recordTime: recordedAt, updateId: updateIdFor(this.participantId, this.offset, recordedAt, dataText) };
+    return { seq: this.seq, type: e.type, stream: e.stream, data: e.data, update: header, offset, recordedAt };
   }
 }
 
@@ -81,7 +80,7 @@ export async function appendEvents(events: readonly NewEvent[], head: LedgerHead
     const pending = sink.insert('event_log', [
       {
         seq: ce.seq,
-        ledger_offset: ce.update?.offset ?? null,
+        ledger_offset: ce.offset ?? null,
         type: ce.type,
         stream: ce.stream,
         data: dataText,

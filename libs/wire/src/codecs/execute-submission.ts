@@ -1,15 +1,26 @@
 import { parseIsoMicros } from '@ledgerline/domain';
 import { bodyDecodeError } from '../decode-error';
 import { int64Schema } from './int64';
+import { transactionFormatSchema } from './updates';
 
 /**
  * JSON body of POST /v2/interactive-submission/executeAndWait and /execute (JsExecuteSubmissionAndWaitRequest): shapes
  * only. As in the reference, `preparedTransaction`, `partySignatures`, `deduplicationPeriod`, `submissionId` and
  * `hashingSchemeVersion` have no default (absent → 400 text/plain); `userId` defaults to "" and `minLedgerTime` to none.
  */
-const durationSchema = {
+export const durationSchema = {
   type: 'object',
   properties: { seconds: int64Schema, nanos: { type: 'integer', minimum: -999_999_999, maximum: 999_999_999 } },
+} as const;
+
+/** `{"Empty":{}}`, `{"DeduplicationDuration":{"value":Duration}}` or `{"DeduplicationOffset":{"value":int64}}`. */
+export const deduplicationPeriodSchema = {
+  type: 'object',
+  properties: {
+    Empty: { type: 'object' },
+    DeduplicationDuration: { type: 'object', required: ['value'], properties: { value: durationSchema } },
+    DeduplicationOffset: { type: 'object', required: ['value'], properties: { value: int64Schema } },
+  },
 } as const;
 
 export const HASHING_SCHEME_VERSIONS = [
@@ -50,14 +61,7 @@ export const executeSubmissionBodySchema = {
         },
       },
     },
-    deduplicationPeriod: {
-      type: 'object',
-      properties: {
-        Empty: { type: 'object' },
-        DeduplicationDuration: { type: 'object', required: ['value'], properties: { value: durationSchema } },
-        DeduplicationOffset: { type: 'object', required: ['value'], properties: { value: int64Schema } },
-      },
-    },
+    deduplicationPeriod: deduplicationPeriodSchema,
     submissionId: { type: 'string' },
     userId: { type: 'string' },
     hashingSchemeVersion: { type: 'string', enum: HASHING_SCHEME_VERSIONS },
@@ -77,7 +81,13 @@ export const executeSubmissionBodySchema = {
   },
 } as const;
 
-interface DurationJson {
+/** JsExecuteSubmissionAndWaitForTransactionRequest: executeAndWait's body and an optional `transactionFormat`. */
+export const executeAndWaitForTransactionBodySchema = {
+  ...executeSubmissionBodySchema,
+  properties: { ...executeSubmissionBodySchema.properties, transactionFormat: { ...transactionFormatSchema, type: ['object', 'null'] } },
+} as const;
+
+export interface DurationJson {
   seconds?: number | string;
   nanos?: number;
 }
@@ -85,7 +95,7 @@ interface DurationJson {
 export interface ExecuteSubmissionBody {
   preparedTransaction: string;
   partySignatures: { signatures?: Array<{ party?: string; signatures?: Array<{ format?: string; signature?: string; signedBy?: string; signingAlgorithmSpec?: string }> }> };
-  deduplicationPeriod: { Empty?: object; DeduplicationDuration?: { value: DurationJson }; DeduplicationOffset?: { value: number | string } };
+  deduplicationPeriod: DeduplicationPeriodJson;
   submissionId: string;
   userId?: string;
   hashingSchemeVersion: string;
@@ -121,6 +131,22 @@ const oneKey = (o: object, at: string, allowed: readonly string[]): string => {
 
 const durationMicros = (d: DurationJson): bigint => BigInt(String(d.seconds ?? 0)) * 1_000_000n + BigInt(Math.trunc((d.nanos ?? 0) / 1000));
 
+export type DeduplicationPeriodJson = { Empty?: object; DeduplicationDuration?: { value: DurationJson }; DeduplicationOffset?: { value: number | string } };
+
+/** A body's `deduplicationPeriod`, validated by `deduplicationPeriodSchema`. */
+export function decodeDeduplicationPeriod(dp: DeduplicationPeriodJson): DecodedExecuteSubmission['deduplicationPeriod'] {
+  switch (oneKey(dp, 'deduplicationPeriod', ['Empty', 'DeduplicationDuration', 'DeduplicationOffset'])) {
+    case 'Empty':
+      return { kind: 'empty' };
+    case 'DeduplicationDuration': {
+      const d = dp.DeduplicationDuration!.value;
+      return { kind: 'duration', seconds: BigInt(String(d.seconds ?? 0)), nanos: d.nanos ?? 0 };
+    }
+    default:
+      return { kind: 'offset', offset: BigInt(String(dp.DeduplicationOffset!.value)) };
+  }
+}
+
 export function decodeExecuteSubmissionBody(body: ExecuteSubmissionBody): DecodedExecuteSubmission {
   const preparedTransaction = decodeBase64Field(body.preparedTransaction, 'preparedTransaction');
   const partySignatures = (body.partySignatures.signatures ?? []).map((p, i) => ({
@@ -132,20 +158,7 @@ export function decodeExecuteSubmissionBody(body: ExecuteSubmissionBody): Decode
       signingAlgorithmSpec: s.signingAlgorithmSpec ?? 'SIGNING_ALGORITHM_SPEC_UNSPECIFIED',
     })),
   }));
-  const dp = body.deduplicationPeriod;
-  let deduplicationPeriod: DecodedExecuteSubmission['deduplicationPeriod'];
-  switch (oneKey(dp, 'deduplicationPeriod', ['Empty', 'DeduplicationDuration', 'DeduplicationOffset'])) {
-    case 'Empty':
-      deduplicationPeriod = { kind: 'empty' };
-      break;
-    case 'DeduplicationDuration': {
-      const d = dp.DeduplicationDuration!.value;
-      deduplicationPeriod = { kind: 'duration', seconds: BigInt(String(d.seconds ?? 0)), nanos: d.nanos ?? 0 };
-      break;
-    }
-    default:
-      deduplicationPeriod = { kind: 'offset', offset: BigInt(String(dp.DeduplicationOffset!.value)) };
-  }
+  const deduplicationPeriod = decodeDeduplicationPeriod(body.deduplicationPeriod);
   let minLedgerTime: DecodedExecuteSubmission['minLedgerTime'];
   const t = body.minLedgerTime?.time;
   if (t) {

@@ -43,7 +43,7 @@ function minLedgerTimeFromJs(v: unknown): PrepareRequest['minLedgerTime'] {
 
 /** Decodes a body validated by `prepareRequestSchema`. `userId` is the request's (MatchUserId runs later). */
 export function prepareRequestFromJs(body: Obj): PrepareRequest {
-  const commands = (body.commands as Obj[]).map(commandFromJs);
+  const commands = (body.commands as Obj[]).map((c, i) => commandFromJs(c, i));
   return {
     userId: (body.userId as string | undefined) ?? '',
     commandId: body.commandId as string,

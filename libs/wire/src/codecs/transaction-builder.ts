@@ -16,6 +16,11 @@ function requiredString(o: Obj, key: string, at: string): string {
   return v;
 }
 
+function required(o: Obj, key: string, at: string): unknown {
+  if (!(key in o)) throw bodyDecodeError('Missing required field', `${at}.${key}`);
+  return o[key];
+}
+
 function templateOf(o: Obj, at: string) {
   const templateId = requiredString(o, 'templateId', at);
   const template = parseTemplateRef(templateId);
@@ -23,11 +28,14 @@ function templateOf(o: Obj, at: string) {
   return { templateId, template };
 }
 
-/** Decodes `commands[i]` (one key, the command's name); decode errors as the JSON API reports them. */
-export function commandFromJs(c: Obj, i: number): TransactionCommand {
+/**
+ * Decodes `commands[i]` (one key, the command's name); decode errors as the JSON API reports them, at `prefix` +
+ * `commands[i]…` in the body.
+ */
+export function commandFromJs(c: Obj, i: number, prefix = ''): TransactionCommand {
   const [name] = Object.keys(c);
-  const at = `commands[${i}].${name}`;
-  if (!COMMAND_KINDS.includes(name)) throw bodyDecodeError(`Unknown command ${name}. Supported: [${COMMAND_KINDS.join(', ')}]`, `commands[${i}]`);
+  const at = `${prefix}commands[${i}].${name}`;
+  if (!COMMAND_KINDS.includes(name)) throw bodyDecodeError(`Unknown command ${name}. Supported: [${COMMAND_KINDS.join(', ')}]`, `${prefix}commands[${i}]`);
   const body = c[name];
   if (!isObj(body)) throw bodyDecodeError('Got value with wrong type, expecting object', at);
   if (name === 'CreateCommand') {
@@ -38,9 +46,17 @@ export function commandFromJs(c: Obj, i: number): TransactionCommand {
     const t = templateOf(body, at);
     const contractId = requiredString(body, 'contractId', at);
     const choice = requiredString(body, 'choice', at);
-    if (!('choiceArgument' in body)) throw bodyDecodeError('Missing required field', `${at}.choiceArgument`);
-    return { kind: 'exercise', ...t, contractId, choice, choiceArgument: body.choiceArgument };
+    return { kind: 'exercise', ...t, contractId, choice, choiceArgument: required(body, 'choiceArgument', at) };
   }
-  return { kind: 'unsupported', name };
+  if (name === 'CreateAndExerciseCommand') {
+    const t = templateOf(body, at);
+    const createArguments = required(body, 'createArguments', at);
+    const choice = requiredString(body, 'choice', at);
+    return { kind: 'createAndExercise', ...t, createArguments, choice, choiceArgument: required(body, 'choiceArgument', at) };
+  }
+  const t = templateOf(body, at);
+  const contractKey = required(body, 'contractKey', at);
+  const choice = requiredString(body, 'choice', at);
+  return { kind: 'exerciseByKey', ...t, contractKey, choice, choiceArgument: required(body, 'choiceArgument', at) };
 }
 

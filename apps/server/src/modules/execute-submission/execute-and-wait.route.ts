@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { decodeExecuteSubmissionBody, executeSubmissionBodySchema, type ExecuteSubmissionBody } from '@ledgerline/wire';
 import { DirectRoutes } from '../../http/direct-route';
-import { ExecuteSubmissionCommand, type ExecuteSubmissionResult } from './commands/execute-submission.command';
+import { ExecuteSubmissionCommand } from './commands/execute-submission.command';
 
 /**
  * POST /v2/interactive-submission/executeAndWait: the busiest write endpoint, mounted as a direct route (no Nest router
@@ -20,11 +20,7 @@ export class ExecuteAndWaitRoute implements OnModuleInit {
     this.routes.mount({
       url: '/v2/interactive-submission/executeAndWait',
       body: executeSubmissionBodySchema,
-      handle: async (claims, body) => {
-        const command = new ExecuteSubmissionCommand(claims, decodeExecuteSubmissionBody(body as unknown as ExecuteSubmissionBody), 'wait');
-        const r: ExecuteSubmissionResult = await this.commands.execute(command);
-        return { updateId: r.updateId, completionOffset: r.completionOffset };
-      },
+      handle: (claims, body) => this.commands.execute(new ExecuteSubmissionCommand(claims, decodeExecuteSubmissionBody(body as unknown as ExecuteSubmissionBody), 'wait')),
     });
   }
 }

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import {
+  authorizeCompletionStream,
+  completionCheckpoint,
+  completionResponse,
+  validateCompletionStream,
+  type Claims,
+  type CompletionStreamRequest,
+  type CompletionStreamResponse,
+} from '@ledgerline/domain';
+import { CommandCompletionsRepository, type StoredCompletion } from '@ledgerline/store';
+import { LedgerRuntime } from '../../infrastructure/runtime';
+import { UpdatesReader, type OffsetStream } from '../updates/update-stream';
+
+/**
+ * Opens completion streams (Canton's ApiCommandCompletionService): authorization, then the request checks against the
+ * ledger end and pruning offset, then a tailing offset stream over the user's completions of the requested parties,
+ * served by the update streams' engine (pages, waiting for commits, OffsetCheckpoints).
+ */
+@Injectable()
+export class CompletionsReader {
+  private readonly repo = new CommandCompletionsRepository();
+
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly updates: UpdatesReader,
+  ) {}
+
+  /** Completion stream elements as objects (`render` identity) or JSON texts. */
+  async open<T>(claims: Claims, req: CompletionStreamRequest, pageSize: number, as: (e: CompletionStreamResponse) => T): Promise<OffsetStream<StoredCompletion, T>> {
+    const userId = authorizeCompletionStream(claims, req);
+    const db = this.runtime.db;
+    const position = await this.updates.repo.position(db);
+    const { parties, beginExclusive } = validateCompletionStream(req, userId, position);
+    const partyList = [...parties];
+    return this.updates.stream<StoredCompletion, T>(
+      { beginExclusive, endInclusive: null, descending: false, empty: false },
+      { page: (after, upTo, _descending, limit) => this.repo.page(db, { userId, parties: partyList, after, upTo, limit }), bytes: () => 0 },
+      pageSize,
+      position,
+      {
+        readAhead: { pages: 1, bytes: 1 << 20 },
+        render: (rows) => rows.map((r) => as(completionResponse(r.completion, parties))),
+        checkpoint: (offset, times) => as(completionCheckpoint(offset, times)),
+      },
+    );
+  }
+}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { SubmissionPipelineModule } from '../submission-pipeline/submission-pipeline.module';
+import { SubmitCommandsHandler } from './commands/submit-commands.handler';
+import { CommandSubmissionRoutes } from './command-submission.routes';
+
+/** Command submission for local parties: submit-and-wait and its variants, async submit. */
+@Module({
+  imports: [SubmissionPipelineModule],
+  providers: [SubmitCommandsHandler, CommandSubmissionRoutes],
+})
+export class CommandSubmissionModule {}

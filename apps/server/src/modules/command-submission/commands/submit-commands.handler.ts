@@ -1,0 +1,93 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import {
+  authorizeCommands,
+  authorizeUpdateFormat,
+  buildTransaction,
+  catalogTemplateDirectory,
+  checkCommandsJsonLayer,
+  checkWellFormed,
+  defaultTransactionFormat,
+  exercisedContractIds,
+  nowMicros,
+  partyCandidates,
+  routeSubmission,
+  validateCommands,
+  validateUpdateFormat,
+  type TemplateDirectory,
+} from '@ledgerline/domain';
+import { CommandSubmissionRepository } from '@ledgerline/store';
+import { LedgerRuntime } from '../../../infrastructure/runtime';
+import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
+import { SubmissionPipeline } from '../../submission-pipeline/submission-pipeline';
+import { SubmittedTransactions } from '../../submission-pipeline/submitted-transactions';
+import { SubmitCommandsCommand } from './submit-commands.command';
+
+/**
+ * Commands of local parties, in the reference's order (Canton's JsCommandService, CommandServiceAuthorization,
+ * CommandsValidator, then interpretation and routing): the JSON layer → authorization (the caller's claims are the actAs
+ * parties' consent) → validation → building the transaction with the generic template model (as prepare does) → routing
+ * (local submitters, the prescribed synchronizer) → the submission pipeline shared with executeAndWait. Everything up to
+ * the pipeline answers the request directly and leaves no completion.
+ */
+@CommandHandler(SubmitCommandsCommand)
+export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsCommand, Record<string, unknown>> {
+  private readonly repo = new CommandSubmissionRepository();
+  private readonly templates: TemplateDirectory;
+
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly identity: ParticipantIdentity,
+    private readonly pipeline: SubmissionPipeline,
+    private readonly transactions: SubmittedTransactions,
+  ) {
+    this.templates = catalogTemplateDirectory(runtime.config.templateCatalog);
+  }
+
+  async execute({ claims, request, mode, transactionFormat }: SubmitCommandsCommand): Promise<Record<string, unknown>> {
+    // 1. The JSON layer.
+    checkCommandsJsonLayer(request);
+    // 2. Authorization (the given format's read claims too; a default one is built after it).
+    const userId = authorizeCommands(claims, request);
+    if (transactionFormat) authorizeUpdateFormat(claims, { includeTransactions: transactionFormat });
+    // 3. Validation: the format first (SubmitAndWaitRequestValidator), then the commands.
+    const format = mode === 'transaction' ? (transactionFormat ?? defaultTransactionFormat([...new Set([...request.actAs, ...request.readAs])])) : null;
+    if (format) validateUpdateFormat({ includeTransactions: format });
+    const now = nowMicros();
+    const v = validateCommands(request, userId, request.submissionId || randomUUID(), {
+      now,
+      maxDeduplicationMicros: BigInt(this.runtime.config.maxDeduplicationSeconds) * 1_000_000n,
+    });
+    // 4. Interpretation: the transaction from the commands, on the parties and contracts the ledger has now.
+    const db = this.runtime.db;
+    const [hosting, contracts] = await Promise.all([
+      this.repo.hosting(db, partyCandidates({ commands: request.commands, actAs: v.actAs, readAs: v.readAs })),
+      this.repo.contracts(db, exercisedContractIds(request.commands)),
+    ]);
+    const connected = this.identity.synchronizers.map((s) => s.id);
+    const built = buildTransaction(
+      { commands: request.commands, actAs: v.actAs, readAs: v.readAs, synchronizerId: connected.includes(v.synchronizerId) ? v.synchronizerId : '' },
+      { knownParties: new Set(hosting.keys()), contracts },
+      { connectedSynchronizers: connected, templates: this.templates, now, submissionSeed: randomBytes(32) },
+    );
+    // 5. Routing.
+    routeSubmission(v.actAs, hosting, v.synchronizerId, connected);
+    // 6. The pipeline shared with executeAndWait.
+    const r = await this.pipeline.submit({
+      wf: checkWellFormed(built.transaction, { singleRoot: false }),
+      synchronizerId: built.synchronizerId,
+      commandId: v.commandId,
+      workflowId: v.workflowId,
+      submission: { userId, actAs: v.actAs, submissionId: v.submissionId },
+      times: { preparationTime: now },
+      minLedgerTime: v.minLedgerTime,
+      externalTransactionHash: null,
+      deduplicationPeriod: v.deduplicationPeriod,
+    });
+    if (mode === 'async') return {};
+    if (r.rejection) throw r.rejection;
+    if (format) return this.transactions.transaction(r.updateId, format);
+    if (mode === 'tree') return this.transactions.tree(r.updateId, v.actAs);
+    return { updateId: r.updateId, completionOffset: r.completionOffset };
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { UpdatesModule } from '../updates/updates.module';
+import { InFlightSubmissions } from './in-flight-submissions';
+import { SubmissionPipeline } from './submission-pipeline';
+import { SubmittedTransactions } from './submitted-transactions';
+
+/** The transaction submission pipeline shared by interactive submission and command submission, and their answers. */
+@Module({
+  imports: [UpdatesModule],
+  providers: [SubmissionPipeline, InFlightSubmissions, SubmittedTransactions],
+  exports: [SubmissionPipeline, SubmittedTransactions],
+})
+export class SubmissionPipelineModule {}

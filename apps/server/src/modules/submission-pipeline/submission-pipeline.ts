@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import {
+  changeIdOf,
+  checkAuthorization,
+  isLedgerError,
+  nowMicros,
+  prerenderTransaction,
+  rejectionEvent,
+  storedDeduplicationPeriod,
+  type DeduplicationPeriod,
+  type PreparedTimes,
+  type WellFormedTransaction,
+} from '@ledgerline/domain';
+import { consumedInputs, EventStore, executeSubmissionDecider, type ExecuteSubmissionResult } from '@ledgerline/store';
+import { LedgerRuntime } from '../../infrastructure/runtime';
+import { InFlightSubmissions } from './in-flight-submissions';
+
+/** A well-formed transaction whose `actAs` parties have consented (by signatures, or by the caller's claims). */
+export interface TransactionSubmission {
+  wf: WellFormedTransaction;
+  synchronizerId: string;
+  commandId: string;
+  /** '' for none. */
+  workflowId: string;
+  submission: { userId: string; actAs: string[]; submissionId: string };
+  times: PreparedTimes;
+  minLedgerTime?: bigint;
+  /** Hex multihash of the signed hash (interactive submissions); null for commands of local parties. */
+  externalTransactionHash: string | null;
+  deduplicationPeriod: DeduplicationPeriod;
+}
+
+/**
+ * Everything after consent, for every way a transaction is submitted (executeAndWait and execute with external
+ * signatures; submit-and-wait and async submit with the caller's claims): the ledger model's authorization rules, the
+ * in-flight checks of this instance, the prerendering of the committed form, and the writer's decision (deduplication,
+ * consistency, time bounds), which commits the transaction or a rejected completion.
+ *
+ * Synchronous rejections (no completion): authorization failures and SUBMISSION_ALREADY_IN_FLIGHT. Rejections at commit
+ * (a duplicate, a lost race, a contract locked by a submission in flight, a time bound) are rejected completions with an
+ * offset of their own: the result carries the error and that offset.
+ */
+@Injectable()
+export class SubmissionPipeline {
+  constructor(
+    private readonly store: EventStore,
+    private readonly runtime: LedgerRuntime,
+    private readonly inFlight: InFlightSubmissions,
+  ) {}
+
+  async submit(s: TransactionSubmission): Promise<ExecuteSubmissionResult> {
+    const cfg = this.runtime.config;
+    const { wf, submission: sub } = s;
+    checkAuthorization(wf, sub.actAs);
+    const changeId = changeIdOf(sub.userId, sub.actAs, s.commandId);
+    const consumed = consumedInputs(wf);
+    let release: () => void;
+    try {
+      release = this.inFlight.acquire(changeId, sub.submissionId, wf.inputContractIds, consumed);
+    } catch (e) {
+      if (!isLedgerError(e) || e.code !== 'LOCAL_VERDICT_LOCKED_CONTRACTS') throw e;
+      // As a confirmer's verdict on a locked contract: the submission was accepted, so it ends in a rejected completion.
+      const [rejected] = await this.store.append([rejectionEvent({ ...sub, commandId: s.commandId, synchronizerId: s.synchronizerId, deduplicationPeriod: s.deduplicationPeriod }, e)]);
+      return { rejection: e, completionOffset: rejected.offset! };
+    }
+    const submission = { ...sub, deduplicationPeriod: storedDeduplicationPeriod(s.deduplicationPeriod) };
+    try {
+      // The committed form is rendered now, outside the writer's batch (which holds the ledger lock); the writer only
+      // decides on the state it reads.
+      const rendered = prerenderTransaction(
+        { wf, commandId: s.commandId, workflowId: s.workflowId, submission, times: s.times, minLedgerTime: s.minLedgerTime, externalTransactionHash: s.externalTransactionHash },
+        nowMicros(),
+      );
+      // The writer loads the change's last completion and the contracts for many submissions at once (executeSubmissionDecider).
+      return await this.store.decide(executeSubmissionDecider, {
+        changeId,
+        transaction: {
+          wf,
+          synchronizerId: s.synchronizerId,
+          commandId: s.commandId,
+          workflowId: s.workflowId,
+          submission,
+          times: s.times,
+          minLedgerTime: s.minLedgerTime,
+          externalTransactionHash: s.externalTransactionHash,
+          timeConfig: {
+            preparationTimeToleranceMicros: BigInt(cfg.preparationTimeToleranceSeconds) * 1_000_000n,
+            ledgerTimeToleranceMicros: BigInt(cfg.ledgerTimeToleranceSeconds) * 1_000_000n,
+          },
+          rendered,
+        },
+        deduplicationPeriod: s.deduplicationPeriod,
+        now: nowMicros,
+        consumedContractIds: consumed,
+      });
+    } finally {
+      release();
+    }
+  }
+}
