@@ -378,3 +378,38 @@ describe('executeAndWait: rejections (code, status, unchanged ledger end)', () =
     expect(await ledgerEnd(ledger)).toBe(before + 1);
   });
 });
+
+describe('executeAndWaitForTransaction', () => {
+  const FOR_TX = '/v2/interactive-submission/executeAndWaitForTransaction';
+
+  it('answers the transaction: the default format (ACS_DELTA for the prepared actAs), a given one, events: [] for a non-informee; the external hash', async () => {
+    const cid = freshContractId();
+    let r = await ledger.call('POST', FOR_TX, executeRequest(createOf(alice, { cid }), [alice]), { as: 'alice-app' });
+    expect(r.status, r.text).toBe(200);
+    const tx = r.json.transaction;
+    expect(tx.events.map((e: any) => e.CreatedEvent.contractId)).toEqual([cid]);
+    expect(tx.externalTransactionHash).toMatch(/^1220[0-9a-f]{64}$/);
+    expect(tx.offset).toBe(await ledgerEnd(ledger));
+    // A completion carries the signed hash as bytes.
+    const completion = await ledger.runtime.db.selectFrom('command_completions').select('completion').where('completion_offset', '=', tx.offset).executeTakeFirstOrThrow();
+    expect(Buffer.from((completion.completion as { transactionHash: string }).transactionHash, 'base64').toString('hex')).toBe(tx.externalTransactionHash);
+    const effects = { transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS', eventFormat: { filtersByParty: { [alice.party]: {} } } };
+    r = await ledger.call('POST', FOR_TX, { ...executeRequest(archiveOf(alice, cid), [alice]), transactionFormat: effects }, { as: 'alice-app' });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.transaction.events.map((e: object) => Object.keys(e)[0])).toEqual(['ExercisedEvent']);
+    // A format for a party that sees nothing (alice-app may read as alice only: the reader right is checked first).
+    r = await ledger.call('POST', FOR_TX, { ...executeRequest(createOf(alice), [alice]), transactionFormat: { ...effects, eventFormat: { filtersByParty: { [bob.party]: {} } } } }, { as: 'alice-app' });
+    expect([r.status, r.json.code]).toEqual([403, 'NA']);
+    r = await ledger.call('POST', FOR_TX, { ...executeRequest(createOf(alice), [alice]), transactionFormat: { ...effects, eventFormat: { filtersByParty: { [bob.party]: {} } } } }, { as: 'all-app' });
+    expect([r.status, r.json.code]).toEqual([403, 'NA']);
+    await createUser(ledger, 'exec-and-read', [{ kind: 'CanExecuteAs', party: alice.party }, { kind: 'CanReadAs', party: bob.party }]);
+    r = await ledger.call('POST', FOR_TX, { ...executeRequest(createOf(alice), [alice]), transactionFormat: { ...effects, eventFormat: { filtersByParty: { [bob.party]: {} } } } }, { as: 'exec-and-read' });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.transaction.events).toEqual([]);
+    // Re-executing: 409 DUPLICATE_COMMAND, as executeAndWait.
+    const again = createOf(alice, { commandId: `fortx-${Date.now()}` });
+    expect((await ledger.call('POST', FOR_TX, executeRequest(again, [alice]), { as: 'alice-app' })).status).toBe(200);
+    r = await ledger.call('POST', FOR_TX, executeRequest(again, [alice]), { as: 'alice-app' });
+    expect([r.status, r.json.code]).toEqual([409, 'DUPLICATE_COMMAND']);
+  });
+});
