@@ -7,7 +7,9 @@ import { ledgerEnd } from '../../support/external-party';
 /**
  * The unmodified @canton-network/wallet-sdk 1.4.0 (ESM, loaded with a dynamic import) against Ledgerline: external party
  * onboarding (generate-topology → sign → allocate → poll GET party → grant rights), prepare, sign, executeAndWait, archive,
- * and the update stream over its WebSocket client (`sdk.events.updates`).
+ * and the update stream over its WebSocket client (`sdk.events.updates`); for a local party, allocation
+ * (`sdk.party.internal.allocate`), command submission (`sdk.ledger.internal.submit`: submit-and-wait) and the completion
+ * stream over the same WebSocket client (`sdk.events.completions`).
  */
 let ledger: TestLedger;
 let sdk: any;
@@ -112,6 +114,40 @@ describe('wallet-sdk 1.4.0 end to end', () => {
       expect(Object.keys(seen[0].events[0])).toEqual(['CreatedEvent']);
       expect(seen[0].events[0].CreatedEvent).toMatchObject({ contractId, templateId: expect.stringMatching(/:Main:Memo$/), createArgument: { owner: party.partyId, text: 'hello' } });
       expect(Object.keys(seen[1].events[0])).toEqual(['ArchivedEvent']);
+    } finally {
+      globalThis.WebSocket = previous;
+    }
+  }, 60_000);
+
+  it('allocates a local party, submits with ledger.internal.submit and follows events.completions', async () => {
+    const start = await ledgerEnd(ledger);
+    const partyId = await sdk.party.internal.allocate({ partyHint: 'wallet-local' });
+    expect(partyId).toBe(`wallet-local::${ledger.participantId.split('::')[1]}`);
+    const created = await sdk.ledger.internal.submit({
+      actAs: [partyId],
+      commands: [{ CreateCommand: { templateId: '#memo-pkg:Main:Memo', createArguments: { owner: partyId, text: 'local' } } }],
+      commandId: 'wallet-local-1',
+    });
+    expect(created).toMatchObject({ updateId: expect.stringMatching(/^1220/), completionOffset: start + 2 });
+
+    const opened: string[] = [];
+    const { WebSocket: PlatformWebSocket } = await import('undici');
+    const previous = globalThis.WebSocket;
+    globalThis.WebSocket = class extends PlatformWebSocket {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        opened.push(String(url));
+        super(url, protocols);
+      }
+    } as typeof globalThis.WebSocket;
+    try {
+      const withEvents = await sdk.extend({ events: { websocketURL: ledger.url.replace(/^http/, 'ws'), auth: auth() } });
+      for await (const message of withEvents.events.completions({ parties: [partyId], beginOffset: start })) {
+        const completion = message.completionResponse?.Completion?.value;
+        if (!completion) continue; // OffsetCheckpoints
+        expect(completion).toMatchObject({ commandId: 'wallet-local-1', updateId: created.updateId, offset: created.completionOffset, actAs: [partyId], status: { code: 0 } });
+        break;
+      }
+      expect(opened).toEqual([`${ledger.url.replace(/^http/, 'ws')}//v2/commands/completions`]);
     } finally {
       globalThis.WebSocket = previous;
     }
