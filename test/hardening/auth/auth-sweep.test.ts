@@ -206,4 +206,28 @@ describe('authorization sweep', () => {
     // carry; the sweep still checked above that nobody got a 2xx from them with a sample body.
     expect(unlisted.length).toBeLessThan(ops.length);
   });
+
+  it('command submission and completions, with requests that reach authorization: who may act, who may read', async () => {
+    const callers: Caller[] = ['idpAdmin', 'readAs', 'actAs', 'executeAs', 'readAsAny', 'executeAsAny', 'actAsAny', 'noRights', 'admin'];
+    const ACT: Caller[] = ['actAs', 'actAsAny'];
+    const READ: Caller[] = ['readAs', 'actAs', 'readAsAny', 'actAsAny'];
+    const commands = (id: string) => ({ commands: [{ CreateCommand: { templateId: '#sweep:Main:T', createArguments: { owner: party } } }], commandId: id, actAs: [party] });
+    for (const caller of callers) {
+      const userId = caller === 'admin' ? 'participant_admin' : `sweep-${caller}`;
+      const as = { as: userId };
+      for (const path of ['submit-and-wait', 'async/submit', 'submit-and-wait-for-transaction-tree']) {
+        const end = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
+        const r = await ledger.call('POST', `/v2/commands/${path}`, commands(`sweep-${caller}-${path}`), as);
+        expect(r.status, `${caller}: ${path} ${r.text.slice(0, 200)}`).toBe(ACT.includes(caller) ? 200 : 403);
+        if (!ACT.includes(caller)) expect((await ledger.call('GET', '/v2/state/ledger-end')).json.offset).toBe(end);
+      }
+      const forTx = await ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', { commands: commands(`sweep-${caller}-tx`) }, as);
+      expect(forTx.status, `${caller}: submit-and-wait-for-transaction`).toBe(ACT.includes(caller) ? 200 : 403);
+      const list = await ledger.call('POST', '/v2/commands/completions?stream_idle_timeout_ms=50', { parties: [party] }, as);
+      expect(list.status, `${caller}: completions ${list.text.slice(0, 200)}`).toBe(READ.includes(caller) ? 200 : 403);
+      // Naming another user: only a reader of any party may.
+      const other = await ledger.call('POST', '/v2/commands/completions?stream_idle_timeout_ms=50', { userId: 'sweep-noRights', parties: [party] }, as);
+      expect(other.status, `${caller}: completions of another user`).toBe(caller === 'readAsAny' || caller === 'actAsAny' ? 200 : 403);
+    }
+  });
 });
