@@ -9,7 +9,8 @@ import { scopeToken } from './server-process';
 /**
  * A mixed write load for fault tests (crash/restart, database outage, two instances), driven over HTTP against server
  * child processes: externally signed creates and archives (executeAndWait), reassignment round trips (unassign, then
- * assign) and PATCH of a local party's annotations. Every acknowledged (HTTP 200) write is recorded with what identifies
+ * assign), PATCH of a local party's annotations and asynchronous command submissions of the local party (async/submit,
+ * answered `{}`, whose outcome is its completion). Every acknowledged (HTTP 200) write is recorded with what identifies
  * it in the log (update id + offset, or the party's resource version), every attempt with its command id, so that the
  * checks below can tell "acknowledged → there exactly once" and "unacknowledged → all there or not at all".
  */
@@ -17,6 +18,7 @@ import { scopeToken } from './server-process';
 export const LOAD_USER = 'fault-load';
 export const EXEC = '/v2/interactive-submission/executeAndWait';
 export const REASSIGN = '/v2/commands/submit-and-wait-for-reassignment';
+export const ASYNC_SUBMIT = '/v2/commands/async/submit';
 
 export interface LoadSetup {
   token: string;
@@ -27,7 +29,7 @@ export interface LoadSetup {
 }
 
 export interface Ack {
-  kind: 'create' | 'archive' | 'unassign' | 'assign' | 'patch';
+  kind: 'create' | 'archive' | 'unassign' | 'assign' | 'patch' | 'async';
   round: number;
   commandId?: string;
   updateId?: string;
@@ -122,7 +124,7 @@ export class MixedLoad {
 
   constructor(
     private readonly setup: LoadSetup,
-    private readonly opts: { archiveShare?: number; reassignShare?: number; patchShare?: number; pauseMs?: number } = {},
+    private readonly opts: { archiveShare?: number; reassignShare?: number; patchShare?: number; asyncShare?: number; pauseMs?: number } = {},
   ) {
     this.held = setup.parties.map(() => []);
   }
@@ -175,6 +177,7 @@ export class MixedLoad {
     const archiveShare = this.opts.archiveShare ?? 0.2;
     const reassignShare = this.opts.reassignShare ?? 0.25;
     const patchShare = this.opts.patchShare ?? 0.15;
+    const asyncShare = this.opts.asyncShare ?? 0.1;
     const n = ++this.seq;
     const stakeholders = [party.party, owner];
     if (held.length > 0 && dice < archiveShare) {
@@ -214,6 +217,16 @@ export class MixedLoad {
       });
       if (r.status !== 200) return this.fail(r);
       this.acks.push({ kind: 'patch', round: this.round, resourceVersion: Number(r.json.partyDetails.localMetadata.resourceVersion), annotation, at: performance.now(), url });
+    } else if (dice < archiveShare + reassignShare + patchShare + asyncShare) {
+      const commandId = `asy-${w}-${n}`;
+      this.attempted.add(commandId);
+      const r = await call(url, 'POST', ASYNC_SUBMIT, token, {
+        commands: [{ CreateCommand: { templateId: '#fault:Main:Note', createArguments: { owner, n } } }],
+        commandId,
+        actAs: [owner],
+      });
+      if (r.status !== 200) return this.fail(r);
+      this.acks.push({ kind: 'async', round: this.round, commandId, at: performance.now(), url });
     } else {
       const commandId = `cre-${w}-${n}`;
       const cid = freshContractId();
@@ -251,7 +264,9 @@ export async function awaitServerBackendsGone(db: Kysely<DB>, applicationName = 
 
 /**
  * The log's invariants and the load's guarantees, checked straight on the database:
- * - seq and offsets are 1..N with no gap, the head matches, and every offset is served by exactly one ledger_updates row;
+ * - seq and offsets are 1..N with no gap, the head matches, and every offset is either a ledger update (exactly one
+ *   ledger_updates row) or a rejected completion (a CommandRejected event);
+ * - every async submission answered `{}` has exactly one completion, and every successful completion's update exists;
  * - every acknowledged write is there exactly once: its update id at its offset with its command id (executes,
  *   reassignments), or its party resource version in exactly one PartyDetailsUpdated event carrying its annotation;
  * - nothing unacknowledged is half-present: a command id is in the log at most once and only if it was attempted, and
@@ -267,7 +282,19 @@ export async function verifyLedger(db: Kysely<DB>, load: MixedLoad, setup: LoadS
   const head = (await sql<{ seq: number; ledger_offset: number }>`SELECT seq, ledger_offset FROM ledger_head`.execute(db)).rows[0];
   expect({ seq: Number(head.seq), offset: Number(head.ledger_offset) }).toEqual({ seq: seqs.length, offset: offsets.length });
   const updates = await db.selectFrom('ledger_updates').select(['ledger_offset', 'update_id', 'command_id']).orderBy('ledger_offset').execute();
-  expect(updates.map((u) => Number(u.ledger_offset))).toEqual(offsets);
+  const rejections = (await sql<{ o: number }>`SELECT ledger_offset AS o FROM event_log WHERE type = 'CommandRejected' ORDER BY seq`.execute(db)).rows.map((r) => Number(r.o));
+  expect([...updates.map((u) => Number(u.ledger_offset)), ...rejections].sort((a, b) => a - b)).toEqual(offsets);
+
+  // Completions: one per async submission answered {}; a success's update is there.
+  const completions = (await db.selectFrom('command_completions').select('completion').where('user_id', '=', LOAD_USER).execute()).map(
+    (r) => r.completion as { commandId: string; updateId: string; status: { code: number } },
+  );
+  const completionsOf = new Map<string, number>();
+  for (const c of completions) {
+    completionsOf.set(c.commandId, (completionsOf.get(c.commandId) ?? 0) + 1);
+    if (c.status.code === 0) expect(updates.some((u) => u.update_id === c.updateId), `${c.commandId}'s update`).toBe(true);
+  }
+  for (const a of load.acks) if (a.kind === 'async') expect(completionsOf.get(a.commandId!), `async ${a.commandId}`).toBe(1);
 
   const byUpdateId = new Map(updates.map((u) => [u.update_id, u]));
   expect(byUpdateId.size).toBe(updates.length);
@@ -275,14 +302,14 @@ export async function verifyLedger(db: Kysely<DB>, load: MixedLoad, setup: LoadS
   for (const u of updates) if (u.command_id) commandCount.set(u.command_id, (commandCount.get(u.command_id) ?? 0) + 1);
 
   for (const a of load.acks) {
-    if (a.kind === 'patch') continue;
+    if (a.kind === 'patch' || a.kind === 'async') continue;
     const row = byUpdateId.get(a.updateId!);
     expect(row, `${a.kind} ${a.commandId} acknowledged at ${a.offset}`).toBeDefined();
     expect({ offset: Number(row!.ledger_offset), commandId: row!.command_id }).toEqual({ offset: a.offset, commandId: a.commandId });
   }
   // Our command ids: attempted, and in the log at most once (acknowledged ones exactly once, by the loop above).
   for (const [commandId, count] of commandCount) {
-    if (!/^(cre|arch|un|as)-/.test(commandId)) continue;
+    if (!/^(cre|arch|un|as|asy)-/.test(commandId)) continue;
     expect(load.attempted.has(commandId), commandId).toBe(true);
     expect(count, commandId).toBe(1);
   }

@@ -6,11 +6,12 @@ import { TEST_JWT_SECRET } from '../../support/ledger';
 import { ensureBuilt, startServerProcess, type ServerProcess } from '../../support/server-process';
 
 /**
- * Crash and restart under a mixed load: executeAndWait creates/archives, reassignment round trips and PATCH
- * party run from 8 concurrent clients while the server process is SIGKILLed at a random moment, KILLS times, each kill
- * followed by a restart on the same database. While the server is down the database is checked directly (verifyLedger):
- * every acknowledged write is there exactly once, nothing unacknowledged is half-present, seq and offsets are contiguous,
- * and the projections equal a replay of the log. After each restart, new acknowledged offsets are above the ledger end
+ * Crash and restart under a mixed load: executeAndWait creates/archives, reassignment round trips, PATCH party and
+ * async command submissions run from 8 concurrent clients while the server process is SIGKILLed at a random moment,
+ * KILLS times, each kill followed by a restart on the same database. While the server is down the database is checked
+ * directly (verifyLedger): every acknowledged write is there exactly once (an async submission answered `{}` has exactly
+ * one completion), nothing unacknowledged is half-present, seq and offsets are contiguous, and the projections equal a
+ * replay of the log. After each restart, new acknowledged offsets are above the ledger end
  * the crash left. HARDENING_CRASH_KILLS (default 20) sets the count; `npm run test:hardening:long` runs 100.
  */
 const KILLS = Number(process.env.HARDENING_CRASH_KILLS ?? 20);
@@ -45,7 +46,7 @@ describe('crash and restart under mixed load', () => {
     load.stop();
     await warm;
     expect(Object.fromEntries(load.failures)).toEqual({});
-    expect([...new Set(load.acks.map((a) => a.kind))].sort()).toEqual(['archive', 'assign', 'create', 'patch', 'unassign']);
+    expect([...new Set(load.acks.map((a) => a.kind))].sort()).toEqual(['archive', 'assign', 'async', 'create', 'patch', 'unassign']);
 
     for (let round = 1; round <= KILLS; round++) {
       load.round = round;
