@@ -23,7 +23,7 @@ beforeAll(async () => {
   const mod = await import('@canton-network/core-ledger-client');
   awaitCompletion = mod.awaitCompletion;
   const token = await ledger.token('cl-app');
-  client = new mod.LedgerClient({ baseUrl: new URL(ledger.url), logger: silent, accessTokenProvider: { getAccessToken: async () => token } });
+  client = new mod.LedgerClient({ baseUrl: new URL(ledger.url), logger: silent as never, accessTokenProvider: { getAccessToken: async () => token } as never });
   await client.init();
 });
 afterAll(async () => {

@@ -49,7 +49,7 @@ describe('the completion list', () => {
       headers: { authorization: `Bearer ${await ledger.token('app')}` },
       body: JSON.stringify({ userId: 'app', parties: [alice], beginExclusive: begin }),
     });
-    const elements = await res.json();
+    const elements = (await res.json()) as any[];
     const seen = completionsOf(elements);
     expect(seen.map((c: any) => [c.offset, c.actAs, c.updateId])).toEqual([
       [a.json.completionOffset, [alice], a.json.updateId],
