@@ -21,6 +21,7 @@ import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { SubmissionPipeline } from '../../submission-pipeline/submission-pipeline';
 import { SubmittedTransactions } from '../../submission-pipeline/submitted-transactions';
+import { SubmitterHostingCache } from '../submitter-hosting.cache';
 import { SubmitCommandsCommand } from './submit-commands.command';
 
 /**
@@ -40,6 +41,7 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
     private readonly identity: ParticipantIdentity,
     private readonly pipeline: SubmissionPipeline,
     private readonly transactions: SubmittedTransactions,
+    private readonly hostingOf: SubmitterHostingCache,
   ) {
     this.templates = catalogTemplateDirectory(runtime.config.templateCatalog);
   }
@@ -61,7 +63,7 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
     // 4. Interpretation: the transaction from the commands, on the parties and contracts the ledger has now.
     const db = this.runtime.db;
     const [hosting, contracts] = await Promise.all([
-      this.repo.hosting(db, partyCandidates({ commands: request.commands, actAs: v.actAs, readAs: v.readAs })),
+      this.hostingOf.get(partyCandidates({ commands: request.commands, actAs: v.actAs, readAs: v.readAs })),
       this.repo.contracts(db, exercisedContractIds(request.commands)),
     ]);
     const connected = this.identity.synchronizers.map((s) => s.id);
