@@ -37,6 +37,24 @@ afterAll(async () => {
   await ledger?.close();
 });
 
+/** Runs `fn` with a global WebSocket (undici's: Node 20 has none) that records the URLs the SDK opens. */
+async function withRecordedWebSockets(fn: (opened: string[]) => Promise<void>): Promise<void> {
+  const opened: string[] = [];
+  const { WebSocket: PlatformWebSocket } = await import('undici');
+  const previous = globalThis.WebSocket;
+  globalThis.WebSocket = class extends PlatformWebSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      opened.push(String(url));
+      super(url, protocols);
+    }
+  } as typeof globalThis.WebSocket;
+  try {
+    await fn(opened);
+  } finally {
+    globalThis.WebSocket = previous;
+  }
+}
+
 describe('wallet-sdk 1.4.0 end to end', () => {
   it('onboards an external party, creates a contract and archives it through prepare + executeAndWait', async () => {
     const keys = sdk.keys.generate();
@@ -90,16 +108,7 @@ describe('wallet-sdk 1.4.0 end to end', () => {
 
     // The update stream over the SDK's own WebSocket client. It joins its base URL (which ends in '/') with '/v2/updates':
     // the socket opens at ws://host:port//v2/updates, and gets the create and the archive as they were committed.
-    const opened: string[] = [];
-    const { WebSocket: PlatformWebSocket } = await import('undici'); // Node 22's global WebSocket; Node 20 has none
-    const previous = globalThis.WebSocket;
-    globalThis.WebSocket = class extends PlatformWebSocket {
-      constructor(url: string | URL, protocols?: string | string[]) {
-        opened.push(String(url));
-        super(url, protocols);
-      }
-    } as typeof globalThis.WebSocket;
-    try {
+    await withRecordedWebSockets(async (opened) => {
       const withEvents = await sdk.extend({ events: { websocketURL: ledger.url.replace(/^http/, 'ws'), auth: auth() } });
       const seen: any[] = [];
       for await (const message of withEvents.events.updates({ partyId: party.partyId, templateIds: ['#memo-pkg:Main:Memo'], beginOffset: start })) {
@@ -114,9 +123,7 @@ describe('wallet-sdk 1.4.0 end to end', () => {
       expect(Object.keys(seen[0].events[0])).toEqual(['CreatedEvent']);
       expect(seen[0].events[0].CreatedEvent).toMatchObject({ contractId, templateId: expect.stringMatching(/:Main:Memo$/), createArgument: { owner: party.partyId, text: 'hello' } });
       expect(Object.keys(seen[1].events[0])).toEqual(['ArchivedEvent']);
-    } finally {
-      globalThis.WebSocket = previous;
-    }
+    });
   }, 60_000);
 
   it('allocates a local party, submits with ledger.internal.submit and follows events.completions', async () => {
@@ -130,16 +137,7 @@ describe('wallet-sdk 1.4.0 end to end', () => {
     });
     expect(created).toMatchObject({ updateId: expect.stringMatching(/^1220/), completionOffset: start + 2 });
 
-    const opened: string[] = [];
-    const { WebSocket: PlatformWebSocket } = await import('undici');
-    const previous = globalThis.WebSocket;
-    globalThis.WebSocket = class extends PlatformWebSocket {
-      constructor(url: string | URL, protocols?: string | string[]) {
-        opened.push(String(url));
-        super(url, protocols);
-      }
-    } as typeof globalThis.WebSocket;
-    try {
+    await withRecordedWebSockets(async (opened) => {
       const withEvents = await sdk.extend({ events: { websocketURL: ledger.url.replace(/^http/, 'ws'), auth: auth() } });
       for await (const message of withEvents.events.completions({ parties: [partyId], beginOffset: start })) {
         const completion = message.completionResponse?.Completion?.value;
@@ -148,8 +146,6 @@ describe('wallet-sdk 1.4.0 end to end', () => {
         break;
       }
       expect(opened).toEqual([`${ledger.url.replace(/^http/, 'ws')}//v2/commands/completions`]);
-    } finally {
-      globalThis.WebSocket = previous;
-    }
+    });
   }, 60_000);
 });

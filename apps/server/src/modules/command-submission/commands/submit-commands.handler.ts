@@ -16,7 +16,7 @@ import {
   validateUpdateFormat,
   type TemplateDirectory,
 } from '@ledgerline/domain';
-import { CommandSubmissionRepository } from '@ledgerline/store';
+import { ContractLookupRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { SubmissionPipeline } from '../../submission-pipeline/submission-pipeline';
@@ -33,7 +33,7 @@ import { SubmitCommandsCommand } from './submit-commands.command';
  */
 @CommandHandler(SubmitCommandsCommand)
 export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsCommand, Record<string, unknown>> {
-  private readonly repo = new CommandSubmissionRepository();
+  private readonly contracts = new ContractLookupRepository();
   private readonly templates: TemplateDirectory;
 
   constructor(
@@ -64,7 +64,7 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
     const db = this.runtime.db;
     const [hosting, contracts] = await Promise.all([
       this.hostingOf.get(partyCandidates({ commands: request.commands, actAs: v.actAs, readAs: v.readAs })),
-      this.repo.contracts(db, exercisedContractIds(request.commands)),
+      this.contracts.getMany(db, exercisedContractIds(request.commands)),
     ]);
     const connected = this.identity.synchronizers.map((s) => s.id);
     const built = buildTransaction(
