@@ -6,6 +6,7 @@ import { parseIsoMicros } from '../ledger/time';
 import { validateDeduplicationPeriod, type DeduplicationPeriod } from '../ledger-model/deduplication';
 import { choiceNotInterpreted } from '../transaction-builder/builder-errors';
 import type { TransactionCommand } from '../transaction-builder/commands';
+import type { TemplateDirectory } from '../transaction-builder/template-directory';
 import { validateUserId } from '../users/user-rules';
 
 /**
@@ -51,18 +52,24 @@ export interface ValidCommands {
 const LEDGER_STRING = /^[A-Za-z0-9\-_ :#/.]{1,255}$/;
 
 /**
- * The JSON layer (Canton's ProtocolConverters.Commands and TranscodePackageIdResolver), before authorization: `actAs`
- * present and its first party valid, and every choice one the template has — here only Archive: another choice is the
- * JSON layer's INVALID_ARGUMENT (a CreateAndExerciseCommand's after its create arguments, an ExerciseByKeyCommand's
- * before its key).
+ * The JSON layer (Canton's ProtocolConverters.Commands, TranscodePackageIdResolver and SchemaProcessors), before
+ * authorization: `actAs` present and its first party valid; with a `#package-name` template, a well-formed
+ * `synchronizerId`; then per command its template (`templates` refuses unknown packages and templates in strict mode) and
+ * its choice — here only Archive: another choice is the JSON layer's INVALID_ARGUMENT (a CreateAndExerciseCommand's after
+ * its create arguments, an ExerciseByKeyCommand's before its key).
  */
-export function checkCommandsJsonLayer(req: CommandsRequest): void {
+export function checkCommandsJsonLayer(req: CommandsRequest, templates: TemplateDirectory): void {
   if (req.actAs.length === 0) throw missingField('act_as/actAs');
   if (!isPartyId(req.actAs[0])) throw invalidArgument(`Invalid party in actAs/act_as: ${req.actAs[0]}`);
+  if (req.synchronizerId && !isUniqueIdentifier(req.synchronizerId) && req.commands.some((c) => c.template.packageRef.startsWith('#')))
+    throw invalidSynchronizerId(req.synchronizerId);
   for (const c of req.commands) {
+    templates.resolve(c.templateId, c.template);
     if (c.kind !== 'create' && c.choice !== 'Archive') throw choiceNotInterpreted(c.choice, c.templateId);
   }
 }
+
+const invalidSynchronizerId = (id: string) => invalidField('synchronizer_id', `Invalid unique identifier \`${id}\` with missing namespace.`);
 
 /** CommandServiceAuthorization: MatchUserId, ActAs for every actAs party, ReadAs for every other readAs party. Returns the user id. */
 export function authorizeCommands(claims: Claims, req: CommandsRequest): string {
@@ -81,8 +88,7 @@ export function validateCommands(req: CommandsRequest, userId: string, submissio
   if (!LEDGER_STRING.test(req.commandId)) throw invalidField('command_id', `Expected a valid LedgerString, got ${JSON.stringify(req.commandId)}`);
   if (!LEDGER_STRING.test(submissionId)) throw invalidField('submission_id', `Expected a valid LedgerString, got ${JSON.stringify(submissionId)}`);
   for (const p of [...req.actAs, ...req.readAs]) if (!isPartyId(p)) throw invalidArgument(`Invalid party: ${JSON.stringify(p)}`);
-  if (req.synchronizerId && !isUniqueIdentifier(req.synchronizerId))
-    throw invalidField('synchronizer_id', `Invalid unique identifier \`${req.synchronizerId}\` with missing namespace.`);
+  if (req.synchronizerId && !isUniqueIdentifier(req.synchronizerId)) throw invalidSynchronizerId(req.synchronizerId);
   if (req.commands.length === 0) throw missingField('commands');
   for (const c of req.commands) {
     if (c.kind !== 'exercise') continue;

@@ -4,7 +4,6 @@ import {
   authorizeCommands,
   authorizeUpdateFormat,
   buildTransaction,
-  catalogTemplateDirectory,
   checkCommandsJsonLayer,
   checkWellFormed,
   defaultTransactionFormat,
@@ -14,11 +13,11 @@ import {
   routeSubmission,
   validateCommands,
   validateUpdateFormat,
-  type TemplateDirectory,
 } from '@ledgerline/domain';
 import { ContractLookupRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
+import { TemplateDirectories } from '../../../infrastructure/template-directories';
 import { SubmissionPipeline } from '../../submission-pipeline/submission-pipeline';
 import { SubmittedTransactions } from '../../submission-pipeline/submitted-transactions';
 import { SubmitterHostingCache } from '../submitter-hosting.cache';
@@ -34,7 +33,6 @@ import { SubmitCommandsCommand } from './submit-commands.command';
 @CommandHandler(SubmitCommandsCommand)
 export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsCommand, Record<string, unknown>> {
   private readonly contracts = new ContractLookupRepository();
-  private readonly templates: TemplateDirectory;
 
   constructor(
     private readonly runtime: LedgerRuntime,
@@ -42,13 +40,13 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
     private readonly pipeline: SubmissionPipeline,
     private readonly transactions: SubmittedTransactions,
     private readonly hostingOf: SubmitterHostingCache,
-  ) {
-    this.templates = catalogTemplateDirectory(runtime.config.templateCatalog);
-  }
+    private readonly templateDirectories: TemplateDirectories,
+  ) {}
 
   async execute({ claims, request, mode, transactionFormat }: SubmitCommandsCommand): Promise<Record<string, unknown>> {
-    // 1. The JSON layer.
-    checkCommandsJsonLayer(request);
+    // 1. The JSON layer, which resolves the templates (as prepare does: #name → the preferred vetted package).
+    const templates = await this.templateDirectories.forCommands(request.commands, request.synchronizerId);
+    checkCommandsJsonLayer(request, templates);
     // 2. Authorization (the given format's read claims too; a default one is built after it).
     const userId = authorizeCommands(claims, request);
     if (transactionFormat) authorizeUpdateFormat(claims, { includeTransactions: transactionFormat });
@@ -70,7 +68,7 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
     const built = buildTransaction(
       { commands: request.commands, actAs: v.actAs, readAs: v.readAs, synchronizerId: connected.includes(v.synchronizerId) ? v.synchronizerId : '' },
       { knownParties: new Set(hosting.keys()), contracts },
-      { connectedSynchronizers: connected, templates: this.templates, now, submissionSeed: randomBytes(32) },
+      { connectedSynchronizers: connected, templates, now, submissionSeed: randomBytes(32) },
     );
     // 5. Routing.
     routeSubmission(v.actAs, hosting, v.synchronizerId, connected);
