@@ -108,6 +108,71 @@ describe('the completion list', () => {
   });
 });
 
+describe('command-completions (GetCompletions): no user id, parties optional', () => {
+  const get = (body: Record<string, unknown>, as: string, query = 'stream_idle_timeout_ms=150') => ledger.call('POST', `/v2/commands/command-completions?${query}`, body, { as });
+
+  it("every user's completions of the requested parties, actAs cut down; with no party, all of them, actAs whole", async () => {
+    const begin = await ledgerEnd(ledger);
+    const a = await submit([alice]);
+    const ab = await submit([alice, bob]);
+    const o = await submit([alice], 'other');
+    const b = await submit([bob], 'app', 'async/submit');
+    expect(b.json).toEqual({});
+    const forAlice = completionsOf((await get({ parties: [alice], beginExclusive: begin }, 'auditor')).json);
+    expect(forAlice.map((c: any) => [c.offset, c.userId, c.actAs])).toEqual([
+      [a.json.completionOffset, 'app', [alice]],
+      [ab.json.completionOffset, 'app', [alice]],
+      [o.json.completionOffset, 'other', [alice]],
+    ]);
+    const all = completionsOf((await get({ beginExclusive: begin }, 'auditor')).json);
+    expect(all.map((c: any) => c.actAs)).toEqual([[alice], [alice, bob], [alice], [bob]]);
+    // A reader of bob sees the commands bob acted in, whoever submitted them; a userId key is not part of the request.
+    const forBob = completionsOf((await get({ userId: 'other', parties: [bob], beginExclusive: begin }, 'bob-reader')).json);
+    expect(forBob.map((c: any) => [c.offset, c.actAs])).toEqual([
+      [ab.json.completionOffset, [bob]],
+      [all[3].offset, [bob]],
+    ]);
+    // The list tails: it ends at the idle timeout with a checkpoint at the ledger end.
+    const elements = (await get({ beginExclusive: begin }, 'auditor')).json;
+    expect(elements.at(-1).completionResponse.OffsetCheckpoint.value.offset).toBe(await ledgerEnd(ledger));
+  });
+
+  it('the request checks, in order: ReadAs per party (the any-party right for none), parties, offsets; the list limit', async () => {
+    const end = await ledgerEnd(ledger);
+    const expectError = async (body: Record<string, unknown>, as: string, status: number, code: string) => {
+      const r = await get(body, as);
+      expect([r.status, r.json.code], r.text).toEqual([status, code]);
+    };
+    await expectError({}, 'app', 403, 'NA');
+    await expectError({ parties: [alice] }, 'bob-reader', 403, 'NA');
+    await expectError({ parties: ['bad party!'] }, 'auditor', 400, 'INVALID_ARGUMENT');
+    await expectError({ parties: [alice], beginExclusive: -1 }, 'app', 400, 'NEGATIVE_OFFSET');
+    await expectError({ beginExclusive: end + 5 }, 'auditor', 400, 'OFFSET_AFTER_LEDGER_END');
+    let r = await get({ beginExclusive: 0 }, 'auditor');
+    expect([r.status, r.json.code]).toEqual([413, 'JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED']);
+    r = await get({ beginExclusive: 0 }, 'auditor', 'limit=2&stream_idle_timeout_ms=100');
+    expect(completionsOf(r.json)).toHaveLength(2);
+    r = await ledger.call('POST', '/v2/commands/command-completions?stream_idle_timeout_ms=x', {}, { as: 'auditor' });
+    expect([r.status, r.text]).toEqual([400, 'Invalid value for: query parameter stream_idle_timeout_ms']);
+  });
+
+  it('the WebSocket streams and tails; a bad request is one error frame', async () => {
+    const begin = await ledgerEnd(ledger);
+    await submit([bob]);
+    const token = await ledger.token('auditor');
+    const streaming = wsCollect(ledger.url, '/v2/commands/command-completions', token, { beginExclusive: begin }, (m) => completionsOf(m).length >= 2);
+    await new Promise((res) => setTimeout(res, 200));
+    expect((await submit([alice], 'other', 'async/submit')).json).toEqual({});
+    const seen = completionsOf((await streaming).messages);
+    expect(seen.map((c: any) => [c.offset, c.userId])).toEqual([
+      [begin + 1, 'app'],
+      [begin + 2, 'other'],
+    ]);
+    const bad = await wsCollect(ledger.url, '/v2/commands/command-completions', await ledger.token('app'), { parties: [] });
+    expect(bad.messages.map((m) => m.code)).toEqual(['NA']);
+  });
+});
+
 describe('the completion WebSocket', () => {
   it('streams completions and checkpoints, tails, and answers a bad request with one error frame', async () => {
     const begin = await ledgerEnd(ledger);

@@ -68,6 +68,8 @@ const ALLOWED: Record<string, Caller[]> = {
   'POST /v2/package-vetting/update': ['admin'],
   'GET /v2/interactive-submission/preferred-package-version': EVERYONE,
   'POST /v2/interactive-submission/preferred-packages': EVERYONE,
+  // The sample names no party: every party's completions, for a reader of any party only.
+  'POST /v2/commands/command-completions': ['readAsAny', 'actAsAny'],
 };
 
 const USERS: Record<Exclude<Caller, 'admin'>, (p: string) => unknown[]> = {
@@ -228,6 +230,11 @@ describe('authorization sweep', () => {
       // Naming another user: only a reader of any party may.
       const other = await ledger.call('POST', '/v2/commands/completions?stream_idle_timeout_ms=50', { userId: 'sweep-noRights', parties: [party] }, as);
       expect(other.status, `${caller}: completions of another user`).toBe(caller === 'readAsAny' || caller === 'actAsAny' ? 200 : 403);
+      // GetCompletions: ReadAs for every party named; naming none needs the any-party right.
+      const named = await ledger.call('POST', '/v2/commands/command-completions?stream_idle_timeout_ms=50', { parties: [party] }, as);
+      expect(named.status, `${caller}: command-completions ${named.text.slice(0, 200)}`).toBe(READ.includes(caller) ? 200 : 403);
+      const all = await ledger.call('POST', '/v2/commands/command-completions?stream_idle_timeout_ms=50', {}, as);
+      expect(all.status, `${caller}: command-completions of every party`).toBe(caller === 'readAsAny' || caller === 'actAsAny' ? 200 : 403);
     }
   });
 });

@@ -153,6 +153,8 @@ const KNOWN_ROUTES = [
   'POST /v2/commands/async/submit',
   'POST /v2/commands/completions',
   'GET /v2/commands/completions',
+  'POST /v2/commands/command-completions',
+  'GET /v2/commands/command-completions',
   'POST /v2/interactive-submission/executeAndWaitForTransaction',
   'POST /v2/updates/flats',
   'POST /v2/updates/transaction-by-id',

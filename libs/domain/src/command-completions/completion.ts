@@ -89,9 +89,9 @@ export function completionOf(event: CommittedEvent): Completion | null {
   return null;
 }
 
-/** The completion as a request for `parties` sees it: `actAs` cut down to them. */
-export function completionResponse(c: Completion, parties: ReadonlySet<string>): CompletionStreamResponse {
-  return { completionResponse: { Completion: { value: { ...c, actAs: c.actAs.filter((p) => parties.has(p)) } } } };
+/** The completion as a request for `parties` sees it: `actAs` cut down to them (null: every party, `actAs` whole). */
+export function completionResponse(c: Completion, parties: ReadonlySet<string> | null): CompletionStreamResponse {
+  return { completionResponse: { Completion: { value: parties ? { ...c, actAs: c.actAs.filter((p) => parties.has(p)) } : c } } };
 }
 
 export function completionCheckpoint(offset: number, synchronizerTimes: Array<{ synchronizerId: string; recordTime: string }>): CompletionStreamResponse {

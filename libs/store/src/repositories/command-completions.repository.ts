@@ -12,14 +12,15 @@ export interface StoredCompletion {
 /** Reads of the command_completions projection (migration 0016). */
 export class CommandCompletionsRepository {
   /**
-   * One user's completions in `(after, upTo]` with an actAs party among `parties`, in offset order (the
-   * (user_id, completion_offset) index walks them).
+   * Completions in `(after, upTo]` of one user (or, with `userId` null, of every user) with an actAs party among `parties`
+   * (null: any), in offset order: the (user_id, completion_offset) index walks one user's, the primary key everyone's.
    */
-  async page(db: Kysely<DB>, q: { userId: string; parties: readonly string[]; after: number; upTo: number; limit: number }): Promise<StoredCompletion[]> {
+  async page(db: Kysely<DB>, q: { userId: string | null; parties: readonly string[] | null; after: number; upTo: number; limit: number }): Promise<StoredCompletion[]> {
+    const user = q.userId === null ? sql`` : sql`user_id = ${q.userId} AND `;
+    const parties = q.parties === null ? sql`` : sql` AND act_as && ${[...q.parties]}::text[]`;
     const { rows } = await prepared(sql<{ completion_offset: string; completion: Completion }>`
       SELECT completion_offset, completion FROM command_completions
-      WHERE user_id = ${q.userId} AND completion_offset > ${q.after}::bigint AND completion_offset <= ${q.upTo}::bigint
-        AND act_as && ${[...q.parties]}::text[]
+      WHERE ${user}completion_offset > ${q.after}::bigint AND completion_offset <= ${q.upTo}::bigint${parties}
       ORDER BY completion_offset LIMIT ${q.limit}::bigint`).execute(db);
     return rows.map((r) => ({ offset: Number(r.completion_offset), completion: r.completion }));
   }

@@ -1,14 +1,14 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { completionStreamRequestSchema, decodeCompletionStreamRequest } from '@ledgerline/wire';
+import { completionStreamRequestSchema, decodeCompletionStreamRequest, decodeGetCompletionsRequest, getCompletionsRequestSchema } from '@ledgerline/wire';
 import { UpdatesWebSocket } from '../updates/updates.websocket';
 import { CompletionsReader } from './completions.reader';
 
 const PAGE_SIZE = 500;
 
 /**
- * WebSocket `GET /v2/commands/completions` (asyncapi.yaml): one CompletionStreamRequest in, CompletionStreamResponse
- * messages out (OffsetCheckpoints included), tailing; served like the update streams (same authentication, limits and
- * back-pressure).
+ * WebSockets `GET /v2/commands/completions` and `GET /v2/commands/command-completions` (asyncapi.yaml): one
+ * CompletionStreamRequest, or GetCompletionsRequest, in; CompletionStreamResponse messages out (OffsetCheckpoints
+ * included), tailing; served like the update streams (same authentication, limits and back-pressure).
  */
 @Injectable()
 export class CommandCompletionsWebSocket implements OnModuleInit {
@@ -21,7 +21,12 @@ export class CommandCompletionsWebSocket implements OnModuleInit {
     this.webSockets.addChannel({
       url: '/v2/commands/completions',
       schema: completionStreamRequestSchema,
-      open: (claims, body) => this.reader.open(claims, decodeCompletionStreamRequest(body), PAGE_SIZE, (e) => JSON.stringify(e)),
+      open: (claims, body) => this.reader.open(claims, { form: 'stream', request: decodeCompletionStreamRequest(body) }, PAGE_SIZE, (e) => JSON.stringify(e)),
+    });
+    this.webSockets.addChannel({
+      url: '/v2/commands/command-completions',
+      schema: getCompletionsRequestSchema,
+      open: (claims, body) => this.reader.open(claims, { form: 'get', request: decodeGetCompletionsRequest(body) }, PAGE_SIZE, (e) => JSON.stringify(e)),
     });
   }
 }

@@ -1,21 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import {
-  authorizeCompletionStream,
-  completionCheckpoint,
-  completionResponse,
-  validateCompletionStream,
-  type Claims,
-  type CompletionStreamRequest,
-  type CompletionStreamResponse,
-} from '@ledgerline/domain';
+import { completionCheckpoint, completionFilterOf, completionResponse, type Claims, type CompletionsRequest, type CompletionStreamResponse } from '@ledgerline/domain';
 import { CommandCompletionsRepository, type StoredCompletion } from '@ledgerline/store';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { UpdatesReader, type OffsetStream } from '../updates/update-stream';
 
 /**
- * Opens completion streams (Canton's ApiCommandCompletionService): authorization, then the request checks against the
- * ledger end and pruning offset, then a tailing offset stream over the user's completions of the requested parties,
- * served by the update streams' engine (pages, waiting for commits, OffsetCheckpoints).
+ * Opens completion streams of both request forms (Canton's ApiCommandCompletionService: CompletionStream and
+ * GetCompletions): authorization, then the request checks against the ledger end and pruning offset, then a tailing
+ * offset stream over the completions the request sees, served by the update streams' engine (pages, waiting for commits,
+ * OffsetCheckpoints).
  */
 @Injectable()
 export class CompletionsReader {
@@ -27,12 +20,11 @@ export class CompletionsReader {
   ) {}
 
   /** Completion stream elements as objects (`render` identity) or JSON texts. */
-  async open<T>(claims: Claims, req: CompletionStreamRequest, pageSize: number, as: (e: CompletionStreamResponse) => T): Promise<OffsetStream<StoredCompletion, T>> {
-    const userId = authorizeCompletionStream(claims, req);
+  async open<T>(claims: Claims, req: CompletionsRequest, pageSize: number, as: (e: CompletionStreamResponse) => T): Promise<OffsetStream<StoredCompletion, T>> {
     const db = this.runtime.db;
     const position = await this.updates.repo.position(db);
-    const { parties, beginExclusive } = validateCompletionStream(req, userId, position);
-    const partyList = [...parties];
+    const { userId, parties, beginExclusive } = completionFilterOf(claims, req, position);
+    const partyList = parties && [...parties];
     return this.updates.stream<StoredCompletion, T>(
       { beginExclusive, endInclusive: null, descending: false, empty: false },
       { page: (after, upTo, _descending, limit) => this.repo.page(db, { userId, parties: partyList, after, upTo, limit }), bytes: () => 0 },

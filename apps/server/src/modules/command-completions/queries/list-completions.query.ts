@@ -1,13 +1,16 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import type { Claims, CompletionStreamRequest, CompletionStreamResponse } from '@ledgerline/domain';
+import type { Claims, CompletionsRequest, CompletionStreamResponse } from '@ledgerline/domain';
 import { StreamLists } from '../../updates/stream-lists';
 import { CompletionsReader } from '../completions.reader';
 
-/** POST /v2/commands/completions: the list form of the completion stream, which always tails (it ends at the idle timeout). */
+/**
+ * POST /v2/commands/completions and /v2/commands/command-completions: the list form of a completion stream, which always
+ * tails (it ends at the idle timeout).
+ */
 export class ListCompletionsQuery {
   constructor(
     readonly claims: Claims,
-    readonly request: CompletionStreamRequest,
+    readonly request: CompletionsRequest,
     readonly limit: number | undefined,
     readonly streamIdleTimeoutMs: number | undefined,
   ) {}
