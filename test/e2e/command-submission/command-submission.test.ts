@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { ErrorInfo } from '@canton-network/core-ledger-proto';
 import { parseIsoMicros } from '@ledgerline/domain';
+import { InFlightSubmissions } from '@ledgerline/server/modules/submission-pipeline/in-flight-submissions';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { defaultSynchronizer, ledgerEnd, onboardExternalParty } from '../../support/external-party';
 
@@ -212,11 +214,12 @@ describe('synchronous rejections: the reference order, no completion, the ledger
   });
 });
 
+const completionsAfter = async (begin: number, parties = [alice]) =>
+  (await ledger.call('POST', '/v2/commands/completions?stream_idle_timeout_ms=200', { userId: 'app', parties, beginExclusive: begin }, { as: 'app' })).json
+    .filter((e: any) => e.completionResponse.Completion)
+    .map((e: any) => e.completionResponse.Completion.value);
+
 describe('deduplication across sync, async and interactive submissions', () => {
-  const completionsAfter = async (begin: number, parties = [alice]) =>
-    (await ledger.call('POST', '/v2/commands/completions?stream_idle_timeout_ms=200', { userId: 'app', parties, beginExclusive: begin }, { as: 'app' })).json
-      .filter((e: any) => e.completionResponse.Completion)
-      .map((e: any) => e.completionResponse.Completion.value);
 
   it('a duplicate through submit-and-wait is 409 DUPLICATE_COMMAND with the completion offset, a rejected completion and no transaction', async () => {
     const commandId = cmdId();
@@ -255,6 +258,76 @@ describe('deduplication across sync, async and interactive submissions', () => {
     expect(updates.filter((u) => u.command_id === commandId)).toHaveLength(1);
     const done = await completionsAfter(before);
     expect(done.filter((c: any) => c.status.code === 0)).toHaveLength(1);
+  });
+});
+
+describe('in flight: the tracker refuses synchronously, the in-flight check is a rejected completion', () => {
+  /** Holds the writer (the ledger head's row lock), so that submissions stay in flight until `release`. */
+  async function holdWriter(): Promise<() => Promise<void>> {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const done = ledger.runtime.db.transaction().execute(async (trx) => {
+      await sql`SELECT 1 FROM ledger_head WHERE id = 1 FOR UPDATE`.execute(trx);
+      locked();
+      await released;
+    });
+    await isLocked;
+    return async () => {
+      release();
+      await done;
+    };
+  }
+
+  /** Counts the submissions that reached the in-flight check. */
+  function countHandOvers(): { count: () => number; restore: () => void } {
+    const inFlight = ledger.app.get(InFlightSubmissions, { strict: false });
+    const acquire = inFlight.acquire;
+    let n = 0;
+    inFlight.acquire = (...args: Parameters<InFlightSubmissions['acquire']>) => {
+      n++;
+      return acquire.apply(inFlight, args);
+    };
+    return { count: () => n, restore: () => (inFlight.acquire = acquire) };
+  }
+
+  async function until(cond: () => boolean): Promise<void> {
+    for (let i = 0; i < 1000 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(cond()).toBe(true);
+  }
+
+  it('one change: the same submission tracked twice → 409 at once; other submissions of it → rejected completions', async () => {
+    const commandId = cmdId();
+    const before = await ledgerEnd(ledger);
+    const handOvers = countHandOvers();
+    const release = await holdWriter();
+    let pending: Array<Promise<{ status: number; json: any }>>;
+    try {
+      const first = submitAndWait(commands([create()], { commandId, submissionId: 's1' }));
+      await until(() => handOvers.count() === 1);
+      // Tracked twice (same change and submission id): refused before hand-over, while the writer is still held.
+      const twice = await post('submit-and-wait-for-transaction', { commands: commands([create()], { commandId, submissionId: 's1' }) });
+      expect([twice.status, twice.json.code]).toEqual([409, 'SUBMISSION_ALREADY_IN_FLIGHT']);
+      // Handed over while the first is in flight: async and another submission id of a waiting call.
+      pending = [first, post('async/submit', commands([create()], { commandId, submissionId: 's2' })), submitAndWait(commands([create()], { commandId, submissionId: 's3' }))];
+      await until(() => handOvers.count() === 3);
+    } finally {
+      handOvers.restore();
+      await release();
+    }
+    const [first, async, waiting] = await Promise.all(pending);
+    expect(first.status, JSON.stringify(first.json)).toBe(200);
+    expect(async.json).toEqual({});
+    expect([waiting.status, waiting.json.code]).toEqual([409, 'SUBMISSION_ALREADY_IN_FLIGHT']);
+    const done = await completionsAfter(before);
+    expect(done.map((c: any) => [c.submissionId, c.status.code]).sort()).toEqual([
+      ['s1', 0],
+      ['s2', 10],
+      ['s3', 10],
+    ]);
+    const updates = await ledger.runtime.db.selectFrom('ledger_updates').select('command_id').where('ledger_offset', '>', before).execute();
+    expect(updates).toHaveLength(1);
   });
 });
 

@@ -226,6 +226,36 @@ describe('eventFormat semantics', () => {
   });
 });
 
+describe('rejected at commit: a rejected completion at its own offset', () => {
+  const completionsAfter = async (begin: number) =>
+    (await ledger.call('POST', '/v2/commands/completions?stream_idle_timeout_ms=150', { parties: [alice], beginExclusive: begin }, { as: 'alice' })).json
+      .filter((e: any) => e.completionResponse.Completion)
+      .map((e: any) => e.completionResponse.Completion.value);
+
+  it('a duplicate: submit-and-wait-for-reassignment answers 409 DUPLICATE_COMMAND, async/submit-reassignment {}; each has its completion', async () => {
+    const [c1, c2] = [await newContract('iou-dup-1'), await newContract('iou-dup-2')];
+    const commandId = cmdId();
+    const first = await submit(unassignBody([c1.contractId], { commandId }));
+    expect(first.status).toBe(200);
+    const before = await ledgerEnd();
+    const dup = await submit(unassignBody([c2.contractId], { commandId }));
+    expect([dup.status, dup.json.code, dup.json.context.completion_offset]).toEqual([409, 'DUPLICATE_COMMAND', String(first.json.reassignment.offset)]);
+    const async = await ledger.call('POST', '/v2/commands/async/submit-reassignment', { reassignmentCommands: unassignBody([c2.contractId], { commandId }).reassignmentCommands }, { as: 'alice' });
+    expect([async.status, async.json]).toEqual([200, {}]);
+    // Two rejected completions, each at an offset of its own; no reassignment was added.
+    expect(await ledgerEnd()).toBe(before + 2);
+    const done = await completionsAfter(before);
+    expect(done.map((c: any) => [c.commandId, c.status.code, c.updateId, c.actAs, c.userId])).toEqual([
+      [commandId, 6, '', [alice], 'alice'],
+      [commandId, 6, '', [alice], 'alice'],
+    ]);
+    expect(done[0].synchronizerTime.synchronizerId).toBe(A);
+    expect(await contractRow(c2.contractId)).toMatchObject({ status: 'active', synchronizer_id: A });
+    const updates = await ledger.runtime.db.selectFrom('ledger_updates').select('ledger_offset').where('ledger_offset', '>', before).execute();
+    expect(updates).toHaveLength(0);
+  });
+});
+
 describe('rejections: code, status, ledger end unchanged', () => {
   it('participant-side failures are 400 INVALID_ARGUMENT with the reference messages', async () => {
     const c = await newContract('iou-reject');
@@ -347,8 +377,11 @@ describe('rejections: code, status, ledger end unchanged', () => {
     const [c1, c2] = [await newContract('iou-dedup-1'), await newContract('iou-dedup-2', A, [])];
     const first = await submit(unassignBody([c1.contractId], { commandId: 'dedup-1' }));
     expect(first.status).toBe(200);
-    const dup = await rejected(unassignBody([c2.contractId], { commandId: 'dedup-1' }), 'DUPLICATE_COMMAND', 409, 'A command with the given command id has already been successfully processed');
-    expect(dup).toMatchObject({ errorCategory: 10, grpcCodeValue: 6 });
+    // Found at commit: the answer is the error, and a rejected completion takes an offset (below).
+    const before = await ledgerEnd();
+    const dup = (await submit(unassignBody([c2.contractId], { commandId: 'dedup-1' }))).json;
+    expect(dup).toMatchObject({ code: 'DUPLICATE_COMMAND', errorCategory: 10, grpcCodeValue: 6, cause: 'A command with the given command id has already been successfully processed' });
+    expect(await ledgerEnd()).toBe(before + 1);
     expect(dup.context).toMatchObject({ completion_offset: String(first.json.reassignment.offset), definite_answer: 'false' });
     // A failed submission does not consume its change id.
     await rejected(unassignBody([contractIdFromSeed('nope')], { commandId: 'dedup-2' }), 'INVALID_ARGUMENT', 400);

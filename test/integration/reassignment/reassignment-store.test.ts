@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { contractIdFromSeed } from '@ledgerline/canton';
-import type { Claims, StoredReassignment } from '@ledgerline/domain';
+import type { Claims, Completion, StoredReassignment } from '@ledgerline/domain';
 import { dumpProjections, EventStore, rebuildProjections, type Database } from '@ledgerline/store';
 import { ParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
 import { ReassignmentSettings } from '@ledgerline/server/modules/reassignment/commands/reassignment-settings';
 import { SubmitReassignmentCommand, type ReassignmentRequestBody } from '@ledgerline/server/modules/reassignment/commands/submit-reassignment.command';
 import { SubmitReassignmentHandler } from '@ledgerline/server/modules/reassignment/commands/submit-reassignment.handler';
+import { InFlightSubmissions } from '@ledgerline/server/modules/submission-pipeline/in-flight-submissions';
 import { allocateLocalParties, archiveIfActive, createContract, createContracts, partyId } from '../../support/contracts';
 import { openTestDatabase } from '../../support/database';
 
@@ -21,7 +22,7 @@ let database: Database;
 let store: EventStore;
 let store2: EventStore;
 let identity: ParticipantIdentity;
-const handler = (settings = new ReassignmentSettings(60_000, 3600), s = store) => new SubmitReassignmentHandler(s, identity, settings);
+const handler = (settings = new ReassignmentSettings(60_000, 3600), s = store) => new SubmitReassignmentHandler(s, identity, settings, new InFlightSubmissions());
 let main: SubmitReassignmentHandler;
 let n = 0;
 
@@ -64,7 +65,13 @@ function assign(reassignmentId: string, o: { submitter?: string; commandId?: str
     },
   };
 }
-const run = (body: ReassignmentRequestBody, h = main, user = 'alice') => h.execute(new SubmitReassignmentCommand(claims(user), body));
+const run = async (body: ReassignmentRequestBody, h = main, user = 'alice') => (await h.execute(new SubmitReassignmentCommand(claims(user), body)))!;
+/** The completions after `offset`: [command id, status code] in offset order. */
+const completionsAfter = async (offset: number) =>
+  (await database.db.selectFrom('command_completions').select('completion').where('completion_offset', '>', offset).orderBy('completion_offset').execute()).map((r) => {
+    const c = r.completion as Completion;
+    return [c.commandId, c.status.code];
+  });
 const idOf = (data: StoredReassignment) => {
   const e = data.events[0];
   return 'Unassigned' in e ? e.Unassigned.reassignmentId : e.Assigned.reassignmentId;
@@ -154,8 +161,9 @@ describe('reassignment under concurrency (real PostgreSQL)', () => {
     expect(as.data.events[0]).toMatchObject({ Assigned: { submitter: bob, reassignmentCounter: 1 } });
   });
 
-  it('the same change id: in flight → SUBMISSION_ALREADY_IN_FLIGHT, committed → DUPLICATE_COMMAND until the period ends', async () => {
+  it('the same change id: in flight → SUBMISSION_ALREADY_IN_FLIGHT, committed → DUPLICATE_COMMAND until the period ends; each a rejected completion', async () => {
     const [c1, c2, c3] = [await contract('dedup-1'), await contract('dedup-2'), await contract('dedup-3')];
+    const begin = await ledgerEnd();
     const first = run(unassign([c1.contractId], { commandId: 'same' }));
     const second = run(unassign([c2.contractId], { commandId: 'same' }));
     await expect(second).rejects.toMatchObject({ code: 'SUBMISSION_ALREADY_IN_FLIGHT', category: { id: 2, httpStatus: 409 } });
@@ -164,6 +172,18 @@ describe('reassignment under concurrency (real PostgreSQL)', () => {
       code: 'DUPLICATE_COMMAND',
       context: { completion_offset: String(done.header.offset) },
     });
+    // Asynchronously: the answer is null, the duplicate only a completion.
+    expect(await main.execute(new SubmitReassignmentCommand(claims('alice'), unassign([c2.contractId], { commandId: 'same' }), false))).toBeNull();
+    // gRPC codes: ABORTED (in flight), ALREADY_EXISTS (duplicate); the success at the update's offset.
+    expect((await completionsAfter(begin)).sort()).toEqual(
+      [
+        ['same', 0],
+        ['same', 10],
+        ['same', 6],
+        ['same', 6],
+      ].sort(),
+    );
+    expect(await row(c2.contractId)).toMatchObject({ status: 'active', synchronizer_id: A });
     // Another user, or another submitter, is another change id.
     expect((await run(unassign([c2.contractId], { commandId: 'same' }), main, 'other-user')).header.offset).toBeGreaterThan(done.header.offset);
     // With a zero deduplication period the change id may be reused at once.

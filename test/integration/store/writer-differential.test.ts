@@ -280,7 +280,10 @@ function submit(store: EventStore, c: Command, index: number, unassignments: Una
           ? { kind: 'unassign', source: c.toB ? SYNC_A : SYNC_B, target: c.toB ? SYNC_B : SYNC_A, contractIds: c.contracts.map(contractId) }
           : { kind: 'assign', source: ref?.source ?? SYNC_A, target: ref?.target ?? SYNC_B, reassignmentId: ref?.id ?? `unknown-${index}` };
       const submission: ReassignmentSubmission = { userId: 'mover', submitter: by, commandId: `move-${c.command}`, workflowId: '', submissionId: `move-${index}`, batch };
-      return store.decide(reassignmentDecider, { submission, participantId: PARTICIPANT, deduplicationMicros: 600_000_000n, exclusivityTimeoutMicros: 60_000_000n, now: () => NOW });
+      // A duplicate is a rejected completion (appended); its error is the answer to compare.
+      return store
+        .decide(reassignmentDecider, { submission, participantId: PARTICIPANT, deduplicationMicros: 600_000_000n, exclusivityTimeoutMicros: 60_000_000n, now: () => NOW })
+        .then((decided) => (decided.rejection ? Promise.reject(decided.rejection) : decided.committed));
     }
     case 'prune':
       return pruneLedger(store, c.upTo);

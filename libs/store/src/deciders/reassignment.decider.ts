@@ -3,8 +3,11 @@ import {
   checkReassignmentDeduplication,
   decideAssign,
   decideUnassign,
+  isLedgerError,
   reassignmentChangeId,
+  rejectionEvent,
   type CommittedEvent,
+  type LedgerError,
   type ReassignableContract,
   type ReassignmentChange,
   type ReassignmentCompletion,
@@ -26,6 +29,21 @@ export interface SubmitReassignment {
   exclusivityTimeoutMicros: bigint;
   /** The decision's clock, µs since the epoch. */
   now: () => bigint;
+}
+
+/**
+ * Committed (the ReassignmentCommitted event), or rejected at commit (a duplicate change): a rejected completion was
+ * appended at its own offset, and `rejection` is the error the submitter gets.
+ */
+export type ReassignmentDecision = { committed: CommittedEvent; rejection?: undefined } | { rejection: LedgerError; completionOffset: number };
+
+/** The rejected completion of a reassignment submission (its actAs: the submitter; its synchronizer: where it was submitted). */
+export function reassignmentRejection(sub: ReassignmentSubmission, deduplicationMicros: bigint, error: LedgerError) {
+  const { userId, submitter, commandId, submissionId, batch } = sub;
+  return rejectionEvent(
+    { userId, actAs: [submitter], commandId, submissionId, synchronizerId: batch.kind === 'unassign' ? batch.source : batch.target, deduplicationPeriod: { kind: 'duration', micros: deduplicationMicros } },
+    error,
+  );
 }
 
 /**
@@ -120,12 +138,13 @@ const assignSelect = (keys: readonly ReassignmentKey[]) => sql`
 
 
 /**
- * Unassign and assign: deduplication of the change, then `decideUnassign` / `decideAssign`; commits one
- * 'ReassignmentCommitted' update. The contracts an assign activates are known only once its unassignment is read; they
+ * Unassign and assign: deduplication of the change — a duplicate is a rejected completion, as Canton finds it after
+ * hand-over — then `decideUnassign` / `decideAssign`, whose refusals are the checks Canton makes when it prepares the
+ * submission (synchronous errors); commits one 'ReassignmentCommitted' update. The contracts an assign activates are known only once its unassignment is read; they
  * are in flight, and only the assign of that unassignment changes them (it holds the unassignment's key and the
  * 'assignments' key every contract reader reads: contract-conflicts.ts).
  */
-export const reassignmentDecider: Decider<SubmitReassignment, ReassignmentKey, ReassignmentState, CommittedEvent> = {
+export const reassignmentDecider: Decider<SubmitReassignment, ReassignmentKey, ReassignmentState, ReassignmentDecision> = {
   name: 'reassignment',
   key({ submission: s }) {
     const change = { userId: s.userId, submitter: s.submitter, commandId: s.commandId };
@@ -155,14 +174,20 @@ export const reassignmentDecider: Decider<SubmitReassignment, ReassignmentKey, R
   },
   async decide(state, { submission: sub, participantId, deduplicationMicros, exclusivityTimeoutMicros, now }, tx) {
     const nowMicros = now();
-    checkReassignmentDeduplication(state.completion, nowMicros, deduplicationMicros);
+    try {
+      checkReassignmentDeduplication(state.completion, nowMicros, deduplicationMicros);
+    } catch (e) {
+      if (!isLedgerError(e)) throw e;
+      const [rejected] = await tx.append([reassignmentRejection(sub, deduplicationMicros, e)]);
+      return { rejection: e, completionOffset: rejected.offset! };
+    }
     const context = { participantId, nowMicros, isHosted: (p: string) => p === sub.submitter && state.submitterHosted };
     const batch = sub.batch;
     const event =
       batch.kind === 'unassign'
         ? decideUnassign({ ...sub, batch }, state.contracts, { ...context, exclusivityTimeoutMicros })
         : decideAssign({ ...sub, batch }, state.unassignment, state.contracts, context);
-    return (await tx.append([event]))[0];
+    return { committed: (await tx.append([event]))[0] };
   },
 };
 

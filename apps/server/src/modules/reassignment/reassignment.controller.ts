@@ -17,7 +17,7 @@ export class ReassignmentController {
   @RouteSchema({ body: submitAndWaitForReassignmentSchema })
   async submitAndWait(@CurrentClaims() claims: Claims, @Body() body: ReassignmentRequestBody) {
     checkEventFormatIdentifiers(body.eventFormat);
-    const r: ReassignmentResult = await this.commands.execute(new SubmitReassignmentCommand(claims, body));
+    const r: ReassignmentResult = await this.commands.execute(new SubmitReassignmentCommand(claims, body, true));
     const { header } = r;
     const update = { offset: header.offset, updateId: header.updateId, kind: header.kind, synchronizerId: header.synchronizerId, recordTime: header.recordTime, payload: r.data };
     return { reassignment: renderReassignment(update, r.format, { keepEmpty: true }) };
@@ -26,7 +26,7 @@ export class ReassignmentController {
   @PostJson('async/submit-reassignment')
   @RouteSchema({ body: submitReassignmentSchema })
   async submit(@CurrentClaims() claims: Claims, @Body() body: ReassignmentRequestBody) {
-    await this.commands.execute(new SubmitReassignmentCommand(claims, { reassignmentCommands: body.reassignmentCommands }));
+    await this.commands.execute(new SubmitReassignmentCommand(claims, { reassignmentCommands: body.reassignmentCommands }, false));
     return {};
   }
 }

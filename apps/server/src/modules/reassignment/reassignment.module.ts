@@ -3,8 +3,10 @@ import { LedgerRuntime } from '../../infrastructure/runtime';
 import { ReassignmentSettings } from './commands/reassignment-settings';
 import { SubmitReassignmentHandler } from './commands/submit-reassignment.handler';
 import { ReassignmentController } from './reassignment.controller';
+import { SubmissionPipelineModule } from '../submission-pipeline/submission-pipeline.module';
 
 @Module({
+  imports: [SubmissionPipelineModule],
   controllers: [ReassignmentController],
   providers: [
     SubmitReassignmentHandler,

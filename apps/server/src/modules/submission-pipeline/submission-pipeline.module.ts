@@ -4,10 +4,13 @@ import { InFlightSubmissions } from './in-flight-submissions';
 import { SubmissionPipeline } from './submission-pipeline';
 import { SubmittedTransactions } from './submitted-transactions';
 
-/** The transaction submission pipeline shared by interactive submission and command submission, and their answers. */
+/**
+ * The transaction submission pipeline shared by interactive submission and command submission, and their answers; the
+ * in-flight checks, which reassignment submission shares.
+ */
 @Module({
   imports: [UpdatesModule],
   providers: [SubmissionPipeline, InFlightSubmissions, SubmittedTransactions],
-  exports: [SubmissionPipeline, SubmittedTransactions],
+  exports: [SubmissionPipeline, SubmittedTransactions, InFlightSubmissions],
 })
 export class SubmissionPipelineModule {}

@@ -28,6 +28,8 @@ export interface TransactionSubmission {
   /** Hex multihash of the signed hash (interactive submissions); null for commands of local parties. */
   externalTransactionHash: string | null;
   deduplicationPeriod: DeduplicationPeriod;
+  /** The caller waits for the outcome (Canton's command tracker): submit-and-wait and its variants, executeAndWait. */
+  tracked: boolean;
 }
 
 /**
@@ -36,9 +38,10 @@ export interface TransactionSubmission {
  * in-flight checks of this instance, the prerendering of the committed form, and the writer's decision (deduplication,
  * consistency, time bounds), which commits the transaction or a rejected completion.
  *
- * Synchronous rejections (no completion): authorization failures and SUBMISSION_ALREADY_IN_FLIGHT. Rejections at commit
- * (a duplicate, a lost race, a contract locked by a submission in flight, a time bound) are rejected completions with an
- * offset of their own: the result carries the error and that offset.
+ * Synchronous rejections (no completion): authorization failures and, for a tracked submission, the same change and
+ * submission id already tracked (SUBMISSION_ALREADY_IN_FLIGHT). Rejections after hand-over (the same change in flight, a
+ * contract locked by a submission in flight; at commit a duplicate, a lost race, a time bound) are rejected completions
+ * with an offset of their own: the result carries the error and that offset.
  */
 @Injectable()
 export class SubmissionPipeline {
@@ -49,17 +52,27 @@ export class SubmissionPipeline {
   ) {}
 
   async submit(s: TransactionSubmission): Promise<ExecuteSubmissionResult> {
-    const cfg = this.runtime.config;
     const { wf, submission: sub } = s;
     checkAuthorization(wf, sub.actAs);
     const changeId = changeIdOf(sub.userId, sub.actAs, s.commandId);
+    const untrack = s.tracked ? this.inFlight.track(changeId, sub.submissionId) : undefined;
+    try {
+      return await this.handOver(s, changeId);
+    } finally {
+      untrack?.();
+    }
+  }
+
+  private async handOver(s: TransactionSubmission, changeId: string): Promise<ExecuteSubmissionResult> {
+    const cfg = this.runtime.config;
+    const { wf, submission: sub } = s;
     const consumed = consumedInputs(wf);
     let release: () => void;
     try {
       release = this.inFlight.acquire(changeId, sub.submissionId, wf.inputContractIds, consumed);
     } catch (e) {
-      if (!isLedgerError(e) || e.code !== 'LOCAL_VERDICT_LOCKED_CONTRACTS') throw e;
-      // As a confirmer's verdict on a locked contract: the submission was accepted, so it ends in a rejected completion.
+      if (!isLedgerError(e)) throw e;
+      // The submission was accepted: the in-flight verdict is its rejected completion.
       const [rejected] = await this.store.append([rejectionEvent({ ...sub, commandId: s.commandId, synchronizerId: s.synchronizerId, deduplicationPeriod: s.deduplicationPeriod }, e)]);
       return { rejection: e, completionOffset: rejected.offset! };
     }

@@ -83,6 +83,7 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
       minLedgerTime: v.minLedgerTime,
       externalTransactionHash: null,
       deduplicationPeriod: v.deduplicationPeriod,
+      tracked: mode !== 'async',
     });
     if (mode === 'async') return {};
     if (r.rejection) throw r.rejection;

@@ -115,6 +115,7 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
       minLedgerTime: validated.minLedgerTime,
       externalTransactionHash: '1220' + hash.toString('hex'),
       deduplicationPeriod: validated.deduplicationPeriod,
+      tracked: mode !== 'async',
     });
     if (mode === 'async') return {};
     if (r.rejection) throw r.rejection;

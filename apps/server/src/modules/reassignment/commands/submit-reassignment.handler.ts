@@ -4,13 +4,13 @@ import {
   authorizeUpdateFormat,
   canActAs,
   compileEventFormat,
+  isLedgerError,
   matchUserId,
   missingField,
   nowMicros,
   requireReassignmentSynchronizers,
   requireThat,
   reassignmentChangeId,
-  submissionAlreadyInFlight,
   validateReassignmentCommands,
   validateEventFormat,
   type Claims,
@@ -18,10 +18,10 @@ import {
   type ReassignmentSubmission,
   type StoredReassignment,
   type UpdateHeader,
-  type CommittedEvent,
 } from '@ledgerline/domain';
-import { EventStore, reassignmentDecider } from '@ledgerline/store';
+import { EventStore, reassignmentDecider, reassignmentRejection, type ReassignmentDecision } from '@ledgerline/store';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
+import { InFlightSubmissions } from '../../submission-pipeline/in-flight-submissions';
 import { ReassignmentSettings } from './reassignment-settings';
 import { SubmitReassignmentCommand, type ReassignmentRequestBody } from './submit-reassignment.command';
 
@@ -45,22 +45,23 @@ function authorize(claims: Claims, body: ReassignmentRequestBody): string {
 }
 
 /**
- * Submits one reassignment (a batch of unassigns or one assign): authorization, validation, then one event-store work
- * that checks deduplication, reads the contracts (and the unassignment), decides and appends ONE 'ReassignmentCommitted'
- * update. All commands of the batch commit together or not at all. Resolves once committed.
+ * Submits one reassignment (a batch of unassigns or one assign): authorization, validation, the tracker and in-flight
+ * checks shared with transaction submissions, then one event-store work that checks deduplication, reads the contracts
+ * (and the unassignment), decides and appends ONE 'ReassignmentCommitted' update. All commands of the batch commit
+ * together or not at all. Resolves once decided: with the committed reassignment, or (async) null. A submission rejected
+ * after hand-over (the same change in flight, a duplicate) ends in a rejected completion, which a waiting caller gets as
+ * its error.
  */
 @CommandHandler(SubmitReassignmentCommand)
-export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassignmentCommand, ReassignmentResult> {
-  /** Change ids being processed by this instance (SUBMISSION_ALREADY_IN_FLIGHT). */
-  private readonly inFlight = new Set<string>();
-
+export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassignmentCommand, ReassignmentResult | null> {
   constructor(
     private readonly store: EventStore,
     private readonly identity: ParticipantIdentity,
     private readonly settings: ReassignmentSettings,
+    private readonly inFlight: InFlightSubmissions,
   ) {}
 
-  async execute({ claims, body }: SubmitReassignmentCommand): Promise<ReassignmentResult> {
+  async execute({ claims, body, wait }: SubmitReassignmentCommand): Promise<ReassignmentResult | null> {
     const userId = authorize(claims, body);
     if (!body.reassignmentCommands) throw missingField('reassignment_commands');
     // The event format is the read side's: one set of filter rules for streams and submission results.
@@ -73,27 +74,40 @@ export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassign
     );
 
     const key = reassignmentChangeId(sub);
-    if (this.inFlight.has(key)) throw submissionAlreadyInFlight(key, sub.submissionId);
-    this.inFlight.add(key);
+    const untrack = wait ? this.inFlight.track(key, sub.submissionId) : undefined;
+    let decision: ReassignmentDecision;
     try {
-      const committed = await this.submit(sub);
-      return { header: committed.update!, data: committed.data as StoredReassignment, format };
+      decision = await this.handOver(sub, key);
     } finally {
-      this.inFlight.delete(key);
+      untrack?.();
     }
+    if (!wait) return null;
+    if (decision.rejection) throw decision.rejection;
+    return { header: decision.committed.update!, data: decision.committed.data as StoredReassignment, format };
   }
 
-  /**
-   * Decided in the writer (reassignmentDecider): it loads the change's last completion, the submitter's hosting and the
-   * contracts (or the unassignment) for many submissions at once, then decides.
-   */
-  private submit(submission: ReassignmentSubmission): Promise<CommittedEvent> {
-    return this.store.decide(reassignmentDecider, {
-      submission,
-      participantId: this.identity.participantId,
-      deduplicationMicros: BigInt(this.settings.maxDeduplicationSeconds) * 1_000_000n,
-      exclusivityTimeoutMicros: BigInt(this.settings.assignmentExclusivityTimeoutMs) * 1000n,
-      now: nowMicros,
-    });
+  private async handOver(sub: ReassignmentSubmission, key: string): Promise<ReassignmentDecision> {
+    const deduplicationMicros = BigInt(this.settings.maxDeduplicationSeconds) * 1_000_000n;
+    let release: () => void;
+    try {
+      release = this.inFlight.acquire(key, sub.submissionId);
+    } catch (e) {
+      if (!isLedgerError(e)) throw e;
+      const [rejected] = await this.store.append([reassignmentRejection(sub, deduplicationMicros, e)]);
+      return { rejection: e, completionOffset: rejected.offset! };
+    }
+    try {
+      // Decided in the writer (reassignmentDecider): it loads the change's last completion, the submitter's hosting and
+      // the contracts (or the unassignment) for many submissions at once, then decides.
+      return await this.store.decide(reassignmentDecider, {
+        submission: sub,
+        participantId: this.identity.participantId,
+        deduplicationMicros,
+        exclusivityTimeoutMicros: BigInt(this.settings.assignmentExclusivityTimeoutMs) * 1000n,
+        now: nowMicros,
+      });
+    } finally {
+      release();
+    }
   }
 }
