@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { parsePublicKey } from '@ledgerline/canton';
 import { failedToExecute, type PartySigningKeys } from '@ledgerline/domain';
 import { ExecuteSubmissionRepository } from '@ledgerline/store';
+import { PartyCache } from '../../infrastructure/party-cache';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 
 /** How long a party's looked-up keys are reused. Allocation only adds parties; the window bounds staleness otherwise. */
@@ -9,28 +10,18 @@ const TTL_MS = 5_000;
 
 /**
  * Registered signing keys of external parties, parsed once (node KeyObjects) and cached briefly: executing a transaction
- * then costs no key query. Parties without keys are never cached, so a freshly allocated party is seen at once.
+ * then costs no key query.
  */
 @Injectable()
 export class SigningKeysCache {
-  private readonly repo = new ExecuteSubmissionRepository();
-  private readonly cache = new Map<string, { at: number; keys: PartySigningKeys }>();
+  private readonly cache: PartyCache<PartySigningKeys>;
 
-  constructor(private readonly runtime: LedgerRuntime) {}
-
-  async get(parties: readonly string[]): Promise<Map<string, PartySigningKeys>> {
-    const now = Date.now();
-    const out = new Map<string, PartySigningKeys>();
-    const missing: string[] = [];
-    for (const p of parties) {
-      const hit = this.cache.get(p);
-      if (hit && now - hit.at < TTL_MS) out.set(p, hit.keys);
-      else missing.push(p);
-    }
-    if (missing.length) {
-      const rows = await this.repo.signingKeys(this.runtime.db, missing);
-      for (const [party, entry] of rows) {
-        const keys: PartySigningKeys = {
+  constructor(runtime: LedgerRuntime) {
+    const repo = new ExecuteSubmissionRepository();
+    this.cache = new PartyCache(TTL_MS, async (parties) => {
+      const out = new Map<string, PartySigningKeys>();
+      for (const [party, entry] of await repo.signingKeys(runtime.db, parties)) {
+        out.set(party, {
           threshold: entry.threshold,
           keys: entry.keys.map((k) => {
             try {
@@ -39,12 +30,13 @@ export class SigningKeysCache {
               throw failedToExecute(`The registered signing key ${k.fingerprint} of ${party} cannot be used: ${(e as Error).message}`);
             }
           }),
-        };
-        if (this.cache.size > 100_000) this.cache.clear();
-        this.cache.set(party, { at: now, keys });
-        out.set(party, keys);
+        });
       }
-    }
-    return out;
+      return out;
+    });
+  }
+
+  get(parties: readonly string[]): Promise<Map<string, PartySigningKeys>> {
+    return this.cache.get(parties);
   }
 }
