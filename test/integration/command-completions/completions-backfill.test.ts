@@ -8,7 +8,7 @@ import { startTestLedger, ledgerEnd, type TestLedger } from '../../support/ledge
 import { ed25519Signature, onboardExternalParty } from '../../support/external-party';
 
 /**
- * Migration 0014 fills `command_completions` from the event log: on a ledger with every kind of completion an earlier
+ * Migration 0016 fills `command_completions` from the event log: on a ledger with every kind of completion an earlier
  * version could have written (commands of local parties, with each deduplication period; externally signed executions;
  * unassign and assign; updates without a submission; a pruning), dropping the table and applying the migration again
  * gives exactly the rows the projection wrote, and a replay of the log gives them too.
@@ -87,7 +87,7 @@ async function reassignments(): Promise<void> {
   expect(as.status, as.text).toBe(200);
 }
 
-describe('migration 0014: the completions backfill', () => {
+describe('migration 0016: the completions backfill', () => {
   it('equals the projection rows and a replay of the log', async () => {
     await commands();
     // Pruned completions are not backfilled.
@@ -105,10 +105,10 @@ describe('migration 0014: the completions backfill', () => {
 
     // The table as the migration finds it: absent, the migration not yet applied.
     await sql`DROP TABLE command_completions`.execute(ledger.runtime.db);
-    await sql`DELETE FROM schema_migrations WHERE name = '0014_command_completions.sql'`.execute(ledger.runtime.db);
+    await sql`DELETE FROM schema_migrations WHERE name = '0016_command_completions.sql'`.execute(ledger.runtime.db);
     const pool = new Pool({ connectionString: ledger.databaseUrl, max: 1 });
     try {
-      expect((await migrate(pool)).applied).toEqual(['0014_command_completions.sql']);
+      expect((await migrate(pool)).applied).toEqual(['0016_command_completions.sql']);
     } finally {
       await pool.end();
     }

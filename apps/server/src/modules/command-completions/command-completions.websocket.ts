@@ -18,12 +18,12 @@ export class CommandCompletionsWebSocket implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.webSockets.addChannel({
+    this.webSockets.addRoute({
       url: '/v2/commands/completions',
       schema: completionStreamRequestSchema,
       open: (claims, body) => this.reader.open(claims, { form: 'stream', request: decodeCompletionStreamRequest(body) }, PAGE_SIZE, (e) => JSON.stringify(e)),
     });
-    this.webSockets.addChannel({
+    this.webSockets.addRoute({
       url: '/v2/commands/command-completions',
       schema: getCompletionsRequestSchema,
       open: (claims, body) => this.reader.open(claims, { form: 'get', request: decodeGetCompletionsRequest(body) }, PAGE_SIZE, (e) => JSON.stringify(e)),

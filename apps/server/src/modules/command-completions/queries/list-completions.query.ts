@@ -1,11 +1,13 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { Claims, CompletionsRequest, CompletionStreamResponse } from '@ledgerline/domain';
-import { StreamLists } from '../../updates/stream-lists';
+import { LedgerRuntime } from '../../../infrastructure/runtime';
+import { collectList, listTake } from '../../updates/list-collector';
+import { StreamLimiter } from '../../updates/stream-limiter';
 import { CompletionsReader } from '../completions.reader';
 
 /**
- * POST /v2/commands/completions and /v2/commands/command-completions: the list form of a completion stream, which always
- * tails (it ends at the idle timeout).
+ * POST /v2/commands/completions and /v2/commands/command-completions: the list form of a completion stream (the update
+ * lists' collector), which always tails, so it ends at the idle timeout.
  */
 export class ListCompletionsQuery {
   constructor(
@@ -19,13 +21,15 @@ export class ListCompletionsQuery {
 @QueryHandler(ListCompletionsQuery)
 export class ListCompletionsHandler implements IQueryHandler<ListCompletionsQuery> {
   constructor(
+    private readonly runtime: LedgerRuntime,
     private readonly reader: CompletionsReader,
-    private readonly lists: StreamLists,
+    private readonly limiter: StreamLimiter,
   ) {}
 
   async execute({ claims, request, limit, streamIdleTimeoutMs }: ListCompletionsQuery): Promise<CompletionStreamResponse[]> {
-    const take = this.lists.take(limit);
-    const stream = await this.reader.open(claims, request, this.lists.pageSize(take), (e) => e);
-    return this.lists.collect(claims, stream, take, streamIdleTimeoutMs);
+    const { httpListMaxElements: max, streamIdleTimeoutMs: defaultIdleMs } = this.runtime.config;
+    const take = listTake(limit, max);
+    const stream = await this.reader.open(claims, request, Math.min(Math.max(take, 50), 1000), (e) => e);
+    return collectList(stream, { take, max, idleMs: streamIdleTimeoutMs ?? defaultIdleMs, limiter: this.limiter, claims });
   }
 }
