@@ -58,6 +58,22 @@ module.exports = {
       to: { path: '^(apps|test|bench)/' },
     },
     {
+      name: 'explorer-is-an-api-client',
+      comment:
+        'The explorer (apps/explorer) is a browser page that knows the ledger only through the public JSON API: it imports ' +
+        'no library and no server module, and nothing but tests imports it.',
+      severity: 'error',
+      from: { path: '^apps/explorer/' },
+      to: { path: '^(libs|apps/server|apps/ledgerctl)/' },
+    },
+    {
+      name: 'nothing-imports-the-explorer',
+      comment: 'The explorer is served as built files; only its tests import its modules.',
+      severity: 'error',
+      from: { path: '^(apps/server|apps/ledgerctl|libs|bench)/' },
+      to: { path: '^apps/explorer/' },
+    },
+    {
       name: 'server-infrastructure-below-http',
       comment:
         "The server's infrastructure (runtime, CoreModule, identity, metrics) sits below its HTTP layer and its " +

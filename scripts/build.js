@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // Compiles apps/, libs/, bench/ and test/support/ (which the benchmarks share) to dist/ with SWC: decorators
 // and metadata for Nest, path aliases rewritten to relative requires. Type checking is separate (npm run typecheck).
+// The explorer (apps/explorer, a browser page) is bundled instead, with esbuild, into dist/apps/explorer/.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
 const swc = require('@swc/core');
+const esbuild = require('esbuild');
 
 const root = path.resolve(__dirname, '..');
 const out = path.join(root, 'dist');
+const explorer = path.join(root, 'apps/explorer');
 const libs = ['domain', 'store', 'auth', 'wire', 'canton'];
 const paths = {};
 for (const lib of libs) {
@@ -32,7 +35,9 @@ const options = {
 function* walk(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(p);
+    if (entry.isDirectory()) {
+      if (p !== explorer) yield* walk(p);
+    }
     else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) yield p;
   }
 }
@@ -54,7 +59,31 @@ async function main() {
       );
     }
   }
+  jobs.push(bundleExplorer());
   await Promise.all(jobs);
+}
+
+/**
+ * The explorer page: one ES module bundle (Preact included, nothing fetched at run time), its stylesheet and its HTML
+ * shell, in dist/apps/explorer/ where the server serves them from (GET /explorer).
+ */
+async function bundleExplorer() {
+  const target = path.join(out, 'apps/explorer');
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: [path.join(explorer, 'src/main.tsx')],
+    outfile: path.join(target, 'assets/explorer.js'),
+    tsconfig: path.join(explorer, 'tsconfig.json'),
+    bundle: true,
+    format: 'esm',
+    target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
+    minify: true,
+    sourcemap: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  fs.copyFileSync(path.join(explorer, 'index.html'), path.join(target, 'index.html'));
+  fs.copyFileSync(path.join(explorer, 'explorer.css'), path.join(target, 'assets/explorer.css'));
 }
 main().catch((e) => {
   console.error(e);

@@ -5,14 +5,17 @@ import path from 'node:path';
 /**
  * Keeps dist/ (what the end-to-end tests run as a child process) in step with the sources. `scripts/build.js` compiles
  * every `.ts` under these folders to `dist/<same path>.js`, so the build is stale when a source has no output, a source is
- * newer than its output, or an output has lost its source (a moved or deleted file).
+ * newer than its output, or an output has lost its source (a moved or deleted file). The explorer page (apps/explorer) is
+ * one bundle instead: stale when any of its files is newer than the bundle.
  */
 export const BUILD_SOURCES = ['apps', 'libs', 'bench', 'test/support'];
+const EXPLORER = 'apps/explorer';
+const EXPLORER_BUNDLE = 'dist/apps/explorer/assets/explorer.js';
 const REQUIRED_OUTPUTS = ['dist/apps/server/src/main.js', 'dist/apps/ledgerctl/src/main.js'];
 const BUILD_SCRIPT = 'scripts/build.js';
 const LOCK = '.build-lock';
 
-function* walk(dir: string, keep: (name: string) => boolean): Generator<string> {
+function* walk(dir: string, keep: (name: string) => boolean, skip?: string): Generator<string> {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -21,7 +24,9 @@ function* walk(dir: string, keep: (name: string) => boolean): Generator<string> 
   }
   for (const entry of entries) {
     const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(p, keep);
+    if (entry.isDirectory()) {
+      if (p !== skip) yield* walk(p, keep, skip);
+    }
     else if (keep(entry.name)) yield p;
   }
 }
@@ -40,14 +45,21 @@ export function staleBuild(root: string): string | null {
   const script = mtime(path.join(root, BUILD_SCRIPT));
   const serverMain = mtime(path.join(root, REQUIRED_OUTPUTS[0]))!;
   if (script !== undefined && script > serverMain) return `${BUILD_SCRIPT} is newer than the build`;
+  if (fs.existsSync(path.join(root, EXPLORER))) {
+    const bundle = mtime(path.join(root, EXPLORER_BUNDLE));
+    if (bundle === undefined) return `${EXPLORER_BUNDLE} is missing`;
+    for (const source of walk(path.join(root, EXPLORER), () => true)) {
+      if (mtime(source)! > bundle) return `${path.relative(root, source)} is newer than the explorer bundle`;
+    }
+  }
   for (const top of BUILD_SOURCES) {
-    for (const source of walk(path.join(root, top), (n) => n.endsWith('.ts') && !n.endsWith('.d.ts'))) {
+    for (const source of walk(path.join(root, top), (n) => n.endsWith('.ts') && !n.endsWith('.d.ts'), path.join(root, EXPLORER))) {
       const rel = path.relative(root, source);
       const built = mtime(path.join(root, 'dist', rel.replace(/\.ts$/, '.js')));
       if (built === undefined) return `${rel} has no build`;
       if (mtime(source)! > built) return `${rel} is newer than its build`;
     }
-    for (const output of walk(path.join(root, 'dist', top), (n) => n.endsWith('.js'))) {
+    for (const output of walk(path.join(root, 'dist', top), (n) => n.endsWith('.js'), path.join(root, 'dist', EXPLORER))) {
       const rel = path.relative(path.join(root, 'dist'), output);
       if (!fs.existsSync(path.join(root, rel.replace(/\.js$/, '.ts')))) return `dist/${rel} has no source any more`;
     }
