@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { AllExceptionsFilter, sendError } from './http/all-exceptions.filter';
+import { serveExplorer } from './http/explorer';
 import { configureFastify, fastifyServerOptions, traceIdOf } from './http/fastify-setup';
 import { installLeanAsyncResourceBind } from './http/lean-async-resource-bind';
 import { RouteCatalog } from './http/route-catalog';
@@ -30,6 +31,7 @@ export async function createApp(runtime: LedgerRuntime): Promise<NestFastifyAppl
   const catalog = new RouteCatalog();
   catalog.attach(fastify);
   configureFastify(fastify, { participant: runtime.config.participantName, logger: runtime.logger, metrics: runtime.metrics, catalog, bodyLimit: runtime.config.maxBodyBytes });
+  serveExplorer(fastify, { participant: runtime.config.participantName, logger: runtime.logger });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(runtime, catalog), adapter, { logger: false, bufferLogs: false, bodyParser: false });
   app.useGlobalFilters(new AllExceptionsFilter(runtime.config.participantName, runtime.logger));
   await app.init();

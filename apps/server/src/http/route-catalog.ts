@@ -13,7 +13,8 @@ interface RouteEntry {
 
 /**
  * Collects the routes as Fastify registers them (with their request schemas) and renders the OpenAPI document served at
- * GET /docs/openapi: the spec of what this server actually accepts.
+ * GET /docs/openapi: the spec of what this server actually accepts. A route whose schema says `hide: true` (the
+ * explorer's static files) counts for 405 answers but is not part of the API's document.
  */
 export class RouteCatalog {
   private readonly routes: RouteEntry[] = [];
@@ -43,6 +44,7 @@ export class RouteCatalog {
   openApi(version: string): Record<string, unknown> {
     const paths: Record<string, Record<string, unknown>> = {};
     for (const r of this.routes) {
+      if ((r.schema as { hide?: boolean } | undefined)?.hide) continue;
       const path = r.url.replace(/:([A-Za-z0-9_-]+)/g, '{$1}');
       const params = [...r.url.matchAll(/:([A-Za-z0-9_-]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
       const op: Record<string, unknown> = {
