@@ -16,7 +16,8 @@ FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
     PORT=7575 \
     HOST=0.0.0.0 \
-    LEDGER_DATA_DIR=/var/lib/ledgerline
+    LEDGER_DATA_DIR=/var/lib/ledgerline \
+    LEDGER_EXPLORER_SIGN_IN_LINK=false
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules

@@ -66,6 +66,8 @@ export interface LedgerConfig {
   darMaxUncompressedBytes: number;
   /** Refuse commands whose template's package is not stored (LEDGER_STRICT_PACKAGES, default false). */
   strictPackages: boolean;
+  /** With the generated HS256 secret, print a sign-in link to the explorer at start-up (LEDGER_EXPLORER_SIGN_IN_LINK). */
+  explorerSignInLink: boolean;
 }
 
 export class ConfigError extends Error {
@@ -174,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     assignmentExclusivityTimeoutMs: int('LEDGER_ASSIGNMENT_EXCLUSIVITY_TIMEOUT_MS', 60_000, 0, 365 * 24 * 3_600_000),
     darMaxUncompressedBytes: int('LEDGER_DAR_MAX_UNCOMPRESSED_BYTES', 256 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     strictPackages: bool('LEDGER_STRICT_PACKAGES', false),
+    explorerSignInLink: bool('LEDGER_EXPLORER_SIGN_IN_LINK', true),
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 16) problems.push('LEDGER_JWT_SECRET must be at least 16 characters');
   if (problems.length) throw new ConfigError(problems);

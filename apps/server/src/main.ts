@@ -4,6 +4,7 @@ import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { makeLogger, startRuntime } from './infrastructure/runtime';
 import { clusterWorkerSlot, runClusterPrimary } from './infrastructure/cluster';
+import { announceExplorer } from './infrastructure/explorer-link';
 
 async function main(): Promise<void> {
   let config;
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
     { port: config.port, participantId: runtime.identity.participantId, synchronizers: runtime.identity.synchronizers.map((s) => s.id), ed25519: runtime.signatures.ed25519.backend },
     `Ledgerline listening on http://${config.host}:${config.port}`,
   );
+  // Once per machine: by the single process, or by the first worker.
+  if (!worker) await announceExplorer(runtime, logger, (line) => process.stderr.write(line));
 
   let stopping = false;
   const shutdown = async (signal: string) => {
