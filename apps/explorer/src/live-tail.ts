@@ -160,6 +160,7 @@ export class LiveTail {
     }
     const error = socketError(message);
     if (error) {
+      if (error.refusesToken) this.api.onTokenRefused(error);
       this.error = describeError(error);
       this.emit();
       return;

@@ -5,7 +5,8 @@ import { ExplorerContext, Link, useExplorer, type Explorer, type Session } from 
 import { accessOf, readersFor, type Right } from './ledger';
 import { LiveTail, type LiveSnapshot } from './live-tail';
 import { hrefOf, parseRoute, routeForQuery, type Route } from './routes';
-import { claimsOf, storedToken, storeToken, takeFragmentToken, tokenProblem } from './session';
+import { storedToken, storeToken, takeFragmentToken } from './session';
+import { claimsOf, tokenProblem } from './token';
 import { ContractView } from './views/contract';
 import { CompletionsView } from './views/completions';
 import { PartiesView, SynchronizersView, UsersView, UserView } from './views/directory';
@@ -157,7 +158,7 @@ function GoTo() {
       }}
     >
       <label for="goto">Go to</label>
-      <input id="goto" value={text} onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)} placeholder="offset, update id, party or contract id" size={34} />
+      <input id="goto" value={text} onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)} placeholder="offset, update, party or contract id" />
     </form>
   );
 }

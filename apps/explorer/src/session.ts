@@ -4,33 +4,6 @@
  */
 const KEY = 'ledgerline.explorer.token';
 
-export interface TokenClaims {
-  sub?: string;
-  /** Seconds since the epoch. */
-  exp?: number;
-}
-
-/** The claims a JWT says it carries (not verified: only the server can, and does on every call). Null if not a JWT. */
-export function claimsOf(token: string): TokenClaims | null {
-  const parts = token.split('.');
-  if (parts.length !== 3) return null;
-  try {
-    const json = atob(parts[1].replace(/-/g, '+').replace(/_/g, '/'));
-    const claims = JSON.parse(json) as unknown;
-    return claims && typeof claims === 'object' ? (claims as TokenClaims) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Why a token cannot be used before even asking the server, or null. */
-export function tokenProblem(token: string, nowMs = Date.now()): string | null {
-  const claims = claimsOf(token);
-  if (!claims) return 'This is not a JWT (three base64url parts separated by dots).';
-  if (typeof claims.exp === 'number' && claims.exp * 1000 <= nowMs) return `This token expired at ${new Date(claims.exp * 1000).toLocaleString()}.`;
-  return null;
-}
-
 /** A token in the fragment: taken into the session and removed from the address bar (and so from the history). */
 export function takeFragmentToken(): string | null {
   const params = new URLSearchParams(window.location.hash.slice(1));
