@@ -34,12 +34,15 @@ export function ed25519Signature(k: TestKey, message: Buffer, signedBy: string) 
 
 export { ledgerEnd } from './ledger';
 
-export async function defaultSynchronizer(ledger: TestLedger): Promise<string> {
+/** What these helpers need of a ledger: its API, called as its admin. */
+type AdminApi = Pick<TestLedger, 'call'>;
+
+export async function defaultSynchronizer(ledger: AdminApi): Promise<string> {
   return (await ledger.call('GET', '/v2/state/connected-synchronizers')).json.connectedSynchronizers[0].synchronizerId;
 }
 
 /** generate-topology → sign the multi-hash → allocate, as a wallet does; returns the party id. */
-export async function onboardExternalParty(ledger: TestLedger, hint: string, key: TestKey = ed25519Key()): Promise<{ partyId: string; key: TestKey; fingerprint: string }> {
+export async function onboardExternalParty(ledger: AdminApi, hint: string, key: TestKey = ed25519Key()): Promise<{ partyId: string; key: TestKey; fingerprint: string }> {
   const synchronizer = await defaultSynchronizer(ledger);
   const gen = await ledger.call('POST', '/v2/parties/external/generate-topology', { synchronizer, partyHint: hint, publicKey: rawPublicKeyJs(key) });
   if (gen.status !== 200) throw new Error(`generate-topology: ${gen.status} ${gen.text}`);

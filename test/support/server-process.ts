@@ -39,6 +39,8 @@ export interface ServerProcess {
   port: number;
   /** Everything the process wrote so far (stdout + stderr). */
   output(): string;
+  /** What it wrote to stdout (the JSON log) and to stderr, apart. */
+  streams(): { stdout: string; stderr: string };
   /** Resolves with the exit code (or the signal name) once the process has exited. */
   exited: Promise<number | string>;
   /** SIGTERM (graceful) unless told otherwise, and wait for the exit. */
@@ -53,8 +55,15 @@ export async function startServerProcess(env: Record<string, string | undefined>
   for (const [k, v] of Object.entries({ ...env, PORT: String(port) })) if (v !== undefined) childEnv[k] = v;
   const proc = spawn(process.execPath, [SERVER_MAIN], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (out += d));
+  const apart = { stdout: '', stderr: '' };
+  proc.stdout!.on('data', (d) => {
+    out += d;
+    apart.stdout += d;
+  });
+  proc.stderr!.on('data', (d) => {
+    out += d;
+    apart.stderr += d;
+  });
   const exited = new Promise<number | string>((resolve) => proc.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
   let exitedEarly = false;
   void exited.then(() => (exitedEarly = true));
@@ -79,6 +88,7 @@ export async function startServerProcess(env: Record<string, string | undefined>
     url,
     port,
     output: () => out,
+    streams: () => ({ ...apart }),
     exited,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
