@@ -83,6 +83,19 @@ describe('staleBuild', () => {
     expect(staleBuild(root)).toBe('scripts/build.js is newer than the build');
   });
 
+  it('holds the explorer (one bundle of apps/explorer) stale when any of its files is newer than the bundle', async () => {
+    await ensureFreshBuild(root, quiet);
+    write('apps/explorer/src/main.tsx');
+    write('apps/explorer/index.html', '<!doctype html>');
+    touch('apps/explorer/src/main.tsx', -10);
+    touch('apps/explorer/index.html', -10);
+    expect(staleBuild(root)).toBe('dist/apps/explorer/assets/explorer.js is missing');
+    write('dist/apps/explorer/assets/explorer.js');
+    expect(staleBuild(root)).toBeNull();
+    touch('apps/explorer/index.html', 10);
+    expect(staleBuild(root)).toBe('apps/explorer/index.html is newer than the explorer bundle');
+  });
+
   it('ignores declaration files and what lies outside the compiled folders', async () => {
     await ensureFreshBuild(root, quiet);
     write('migrations/0001.ts');
