@@ -21,62 +21,23 @@
  * its whole answer).
  */
 import 'reflect-metadata';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { Pool } from 'pg';
 import WebSocket from 'ws';
 import { mintHs256Token } from '@ledgerline/auth';
-import { TRANSACTION_COMMITTED, type NewEvent, type StoredTransaction } from '@ledgerline/domain';
-import { EventStore, openDatabase } from '@ledgerline/store';
-import { loadParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
-import { envInt, fmt, printTable, runConcurrent, serverNodeArgs, withBenchDatabase, type RunResult } from './lib';
+import { envInt, fmt, printTable, runConcurrent, withBenchDatabase, type RunResult } from './lib';
 import { fastFetch } from './lib/http-client';
+import { BENCH_PARTIES, fillUpdateLog, startReadServer } from './lib/update-log';
 
 const UPDATES = envInt('BENCH_READ_UPDATES', 100_000);
 const durationMs = envInt('BENCH_DURATION_MS', 5000);
 const warmupMs = Number(process.env.BENCH_WARMUP_MS ?? 1000);
 const SECRET = 'bench-read-secret-0123456789abcdef';
-const PARTIES = Array.from({ length: 10 }, (_, i) => `party${i}::1220${'ab'.repeat(32)}`);
-const SYNC = `global::1220${'cd'.repeat(32)}`;
-const PKG = 'e1'.repeat(32);
+const PARTIES = BENCH_PARTIES;
 const PAGE = 200;
 const PHASES = process.env.BENCH_READ_PHASES ?? 'abcdef';
 /** The 256 parties of (f): the log's ten and 246 that see nothing. */
 const MANY_PARTIES = [...PARTIES, ...Array.from({ length: 246 }, (_, i) => `other${i}::1220${'ab'.repeat(32)}`)];
-
-function update(i: number): NewEvent {
-  const owner = PARTIES[i % PARTIES.length];
-  const observer = PARTIES[(i + 3) % PARTIES.length];
-  const contractId = `00${i.toString(16).padStart(64, '0')}`;
-  const data: StoredTransaction = {
-    commandId: `cmd-${i}`,
-    workflowId: '',
-    effectiveAt: '2025-05-01T10:00:00.000000Z',
-    externalTransactionHash: null,
-    submission: { userId: 'bench', actAs: [owner], submissionId: `s-${i}` },
-    events: [
-      {
-        CreatedEvent: {
-          nodeId: 0,
-          contractId,
-          templateId: `${PKG}:Bench.Iou:Iou`,
-          packageName: 'bench-model',
-          representativePackageId: PKG,
-          createArgument: { issuer: owner, owner: observer, amount: `${i}.0000000000`, currency: 'USD' },
-          createdEventBlob: '',
-          signatories: [owner],
-          observers: [observer],
-          createdAt: '2025-05-01T10:00:00.000000Z',
-          contractKey: null,
-          contractKeyHash: '',
-          acsDelta: true,
-        },
-      },
-    ],
-  };
-  return { type: TRANSACTION_COMMITTED, stream: `contract:${contractId}`, data, update: { kind: 'Transaction', synchronizerId: SYNC, parties: [owner, observer], commandId: data.commandId } };
-}
 
 class RssSampler {
   private timer: NodeJS.Timeout;
@@ -106,44 +67,17 @@ class RssSampler {
   }
 }
 
-async function startServer(url: string, port: number): Promise<ChildProcess> {
-  const main = path.resolve(__dirname, '../apps/server/src/main.js');
-  const child = spawn(process.execPath, [...serverNodeArgs(), main], {
-    // The list maximum admits the whole active contract set of (d) as one list.
-    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', LEDGER_JWT_SECRET: SECRET, LEDGER_LOG_LEVEL: 'warn', LEDGER_HTTP_LIST_MAX_ELEMENTS: String(UPDATES + 1) },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let i = 0; i < 200; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
-    if (ok) return child;
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not become ready');
-}
-
 async function main(): Promise<void> {
   console.log(`read benchmark: ${UPDATES} updates; flats pages of ${PAGE}; transaction-by-id ${durationMs} ms at 16 clients after ${warmupMs} ms warm-up`);
   await withBenchDatabase({ label: 'read', migrate: true }, async ({ url }) => {
     // 1. The log: UPDATES transactions (one create each), ten parties, each update seen by two of them.
-    const database = openDatabase(url, { max: 4 });
-    const identity = await loadParticipantIdentity(database.db, 'participant1', ['global']);
-    const store = new EventStore(database.db, { participantId: identity.participantId, maxBatch: 64 });
-    const t0 = performance.now();
-    const chunk = 500;
-    const writes: Promise<unknown>[] = [];
-    for (let i = 0; i < UPDATES; i += chunk) {
-      writes.push(store.append(Array.from({ length: Math.min(chunk, UPDATES - i) }, (_, k) => update(i + k))));
-      if (writes.length >= 4) await writes.shift();
-    }
-    await Promise.all(writes);
-    await store.close();
-    await database.pool.query('ANALYZE');
-    await database.close();
-    console.log(`wrote ${UPDATES} updates in ${fmt((performance.now() - t0) / 1000)} s`);
+    const { participantId, seconds } = await fillUpdateLog(url, UPDATES);
+    const identity = { participantId };
+    console.log(`wrote ${UPDATES} updates in ${fmt(seconds)} s`);
 
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const server = await startServer(url, port);
+    // The list maximum admits the whole active contract set of (d) as one list.
+    const server = await startReadServer(url, port, SECRET, { LEDGER_HTTP_LIST_MAX_ELEMENTS: String(UPDATES + 1) });
     const rss = new RssSampler(server.pid!);
     const base = `http://127.0.0.1:${port}`;
     const pool = new Pool({ connectionString: url, max: 16 });
