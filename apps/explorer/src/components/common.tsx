@@ -114,6 +114,32 @@ export function Facts({ rows }: { rows: Array<[string, ComponentChildren | null 
   );
 }
 
+/** A table: one header row of column names, then a row of cells per item. */
+export function Table<T>(props: { columns: string[]; items: readonly T[]; keyOf: (item: T, i: number) => string | number; cells: (item: T) => ComponentChildren[] }) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          {props.columns.map((c) => (
+            <th key={c} scope="col">
+              {c}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {props.items.map((item, i) => (
+          <tr key={props.keyOf(item, i)}>
+            {props.cells(item).map((cell, j) => (
+              <td key={j}>{cell}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function RawJson({ value, label = 'Raw JSON' }: { value: unknown; label?: string }) {
   return (
     <details class="raw">

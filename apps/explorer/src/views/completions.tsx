@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ErrorNote, Link, Loading, Parties, useExplorer, useFocusHeading, useLoad } from '../components/common';
+import { ErrorNote, Link, Loading, Parties, Table, useExplorer, useFocusHeading, useLoad } from '../components/common';
 import { actingParties, shortId, type Right } from '../ledger';
 
 const PAGE = 50;
@@ -54,32 +54,25 @@ export function CompletionsView({ userId }: { userId: string }) {
             {completions.length === 0 ? (
               <p class="muted">No completions{begin ? ' after this offset' : ''}.</p>
             ) : (
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Offset</th>
-                    <th scope="col">Command id</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Update</th>
-                    <th scope="col">Act as</th>
-                    <th scope="col">Recorded</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {completions.map((c) => (
-                    <tr key={`${c.offset}:${c.submissionId}`}>
-                      <td class="mono">{c.offset}</td>
-                      <td class="mono break">{c.commandId}</td>
-                      <td>{!c.status || c.status.code === 0 ? 'accepted' : <span class="error-text">{`rejected (${c.status.code}): ${c.status.message}`}</span>}</td>
-                      <td>{c.updateId ? <Link to={{ view: 'update', updateId: c.updateId }} class="mono">{shortId(c.updateId, 14)}</Link> : <span class="muted">—</span>}</td>
-                      <td>
-                        <Parties parties={c.actAs} />
-                      </td>
-                      <td class="muted">{c.synchronizerTime?.recordTime ?? ''}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <Table
+                columns={['Offset', 'Command id', 'Status', 'Update', 'Act as', 'Recorded']}
+                items={completions}
+                keyOf={(c) => `${c.offset}:${c.submissionId}`}
+                cells={(c) => [
+                  <span class="mono">{c.offset}</span>,
+                  <span class="mono break">{c.commandId}</span>,
+                  !c.status || c.status.code === 0 ? 'accepted' : <span class="error-text">{`rejected (${c.status.code}): ${c.status.message}`}</span>,
+                  c.updateId ? (
+                    <Link to={{ view: 'update', updateId: c.updateId }} class="mono">
+                      {shortId(c.updateId, 14)}
+                    </Link>
+                  ) : (
+                    <span class="muted">—</span>
+                  ),
+                  <Parties parties={c.actAs} />,
+                  <span class="muted">{c.synchronizerTime?.recordTime ?? ''}</span>,
+                ]}
+              />
             )}
             <nav class="pager" aria-label="Pages">
               <button type="button" disabled={begins.length === 1} onClick={() => setBegins((b) => b.slice(0, -1))}>

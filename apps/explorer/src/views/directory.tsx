@@ -1,5 +1,6 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { Facts, Link, Loading, PartyLink, RawJson, useExplorer, useFocusHeading, useLoad } from '../components/common';
+import { Facts, Link, Loading, PartyLink, RawJson, Table, useExplorer, useFocusHeading, useLoad } from '../components/common';
 import type { Right } from '../ledger';
 
 const PAGE_SIZE = 50;
@@ -29,111 +30,87 @@ function Pager(props: { number: number; nextToken: string; next: (t: string) => 
   );
 }
 
+/**
+ * A list the API pages with page tokens (GET /v2/parties, GET /v2/users): one page of PAGE_SIZE at a time, as a table.
+ */
+function PagedTable<T>(props: {
+  title: string;
+  path: string;
+  field: string;
+  columns: string[];
+  keyOf: (item: T) => string;
+  cells: (item: T) => ComponentChildren[];
+}) {
+  const { session } = useExplorer();
+  const heading = useFocusHeading(props.path);
+  const pages = usePages();
+  const loaded = useLoad(
+    (signal) => session.api.get<Record<string, unknown>>(`${props.path}?pageSize=${PAGE_SIZE}&pageToken=${encodeURIComponent(pages.token)}`, signal),
+    [props.path, pages.token],
+  );
+  const id = `${props.field}-title`;
+  return (
+    <section aria-labelledby={id}>
+      <h1 id={id} ref={heading} tabIndex={-1}>
+        {props.title}
+      </h1>
+      <Loading what={props.title.toLowerCase()} loaded={loaded}>
+        {(r) => (
+          <>
+            <Table columns={props.columns} items={(r[props.field] as T[]) ?? []} keyOf={props.keyOf} cells={props.cells} />
+            <Pager number={pages.number} nextToken={String(r.nextPageToken ?? '')} next={pages.next} back={pages.back} />
+          </>
+        )}
+      </Loading>
+    </section>
+  );
+}
+
 interface PartyRow {
   party: string;
   isLocal: boolean;
   identityProviderId: string;
 }
 
-export function PartiesView() {
-  const { session } = useExplorer();
-  const heading = useFocusHeading('parties');
-  const pages = usePages();
-  const loaded = useLoad(
-    (signal) => session.api.get<{ partyDetails: PartyRow[]; nextPageToken: string }>(`/v2/parties?pageSize=${PAGE_SIZE}&pageToken=${encodeURIComponent(pages.token)}`, signal),
-    [pages.token],
-  );
-  return (
-    <section aria-labelledby="parties-title">
-      <h1 id="parties-title" ref={heading} tabIndex={-1}>
-        Parties
-      </h1>
-      <Loading what="parties" loaded={loaded}>
-        {(r) => (
-          <>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Party</th>
-                  <th scope="col">Hosted here</th>
-                  <th scope="col">Identity provider</th>
-                </tr>
-              </thead>
-              <tbody>
-                {r.partyDetails.map((p) => (
-                  <tr key={p.party}>
-                    <td>
-                      <Link to={{ view: 'party', party: p.party }} class="mono break">
-                        {p.party}
-                      </Link>
-                    </td>
-                    <td>{p.isLocal ? 'yes' : 'no'}</td>
-                    <td>{p.identityProviderId || 'default'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager number={pages.number} nextToken={r.nextPageToken} next={pages.next} back={pages.back} />
-          </>
-        )}
-      </Loading>
-    </section>
-  );
-}
+export const PartiesView = () => (
+  <PagedTable<PartyRow>
+    title="Parties"
+    path="/v2/parties"
+    field="partyDetails"
+    columns={['Party', 'Hosted here', 'Identity provider']}
+    keyOf={(p) => p.party}
+    cells={(p) => [
+      <Link to={{ view: 'party', party: p.party }} class="mono break">
+        {p.party}
+      </Link>,
+      p.isLocal ? 'yes' : 'no',
+      p.identityProviderId || 'default',
+    ]}
+  />
+);
 
 interface User {
   id: string;
   primaryParty: string;
   isDeactivated: boolean;
   identityProviderId: string;
-  metadata?: { annotations?: Record<string, string> };
 }
 
-export function UsersView() {
-  const { session } = useExplorer();
-  const heading = useFocusHeading('users');
-  const pages = usePages();
-  const loaded = useLoad(
-    (signal) => session.api.get<{ users: User[]; nextPageToken: string }>(`/v2/users?pageSize=${PAGE_SIZE}&pageToken=${encodeURIComponent(pages.token)}`, signal),
-    [pages.token],
-  );
-  return (
-    <section aria-labelledby="users-title">
-      <h1 id="users-title" ref={heading} tabIndex={-1}>
-        Users
-      </h1>
-      <Loading what="users" loaded={loaded}>
-        {(r) => (
-          <>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">User</th>
-                  <th scope="col">Primary party</th>
-                  <th scope="col">Active</th>
-                  <th scope="col">Identity provider</th>
-                </tr>
-              </thead>
-              <tbody>
-                {r.users.map((u) => (
-                  <tr key={u.id}>
-                    <td>
-                      <Link to={{ view: 'user', userId: u.id }}>{u.id}</Link>
-                    </td>
-                    <td>{u.primaryParty ? <PartyLink party={u.primaryParty} /> : <span class="muted">none</span>}</td>
-                    <td>{u.isDeactivated ? 'deactivated' : 'yes'}</td>
-                    <td>{u.identityProviderId || 'default'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager number={pages.number} nextToken={r.nextPageToken} next={pages.next} back={pages.back} />
-          </>
-        )}
-      </Loading>
-    </section>
-  );
-}
+export const UsersView = () => (
+  <PagedTable<User>
+    title="Users"
+    path="/v2/users"
+    field="users"
+    columns={['User', 'Primary party', 'Active', 'Identity provider']}
+    keyOf={(u) => u.id}
+    cells={(u) => [
+      <Link to={{ view: 'user', userId: u.id }}>{u.id}</Link>,
+      u.primaryParty ? <PartyLink party={u.primaryParty} /> : <span class="muted">none</span>,
+      u.isDeactivated ? 'deactivated' : 'yes',
+      u.identityProviderId || 'default',
+    ]}
+  />
+);
 
 /** `{kind: {CanActAs: {value: {party}}}}` → ["CanActAs", party]. */
 const rightOf = (r: Right): [string, string | undefined] => {
@@ -178,25 +155,12 @@ export function UserView({ userId }: { userId: string }) {
             {rights.length === 0 ? (
               <p class="muted">No rights.</p>
             ) : (
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Right</th>
-                    <th scope="col">Party</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rights.map((r, i) => {
-                    const [kind, party] = rightOf(r);
-                    return (
-                      <tr key={i}>
-                        <td>{kind}</td>
-                        <td>{party ? <PartyLink party={party} /> : <span class="muted">—</span>}</td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
+              <Table
+                columns={['Right', 'Party']}
+                items={rights.map(rightOf)}
+                keyOf={(_, i) => i}
+                cells={([kind, party]) => [kind, party ? <PartyLink party={party} /> : <span class="muted">—</span>]}
+              />
             )}
             <RawJson value={user} />
           </>
@@ -233,24 +197,12 @@ export function SynchronizersView() {
       <Loading what="synchronizers" loaded={loaded}>
         {({ synchronizers, pruned }) => (
           <>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Alias</th>
-                  <th scope="col">Synchronizer id</th>
-                  <th scope="col">Permission</th>
-                </tr>
-              </thead>
-              <tbody>
-                {synchronizers.map((s) => (
-                  <tr key={s.synchronizerId}>
-                    <td>{s.synchronizerAlias}</td>
-                    <td class="mono break">{s.synchronizerId}</td>
-                    <td>{s.permission.replace('PARTICIPANT_PERMISSION_', '').toLowerCase()}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Table
+              columns={['Alias', 'Synchronizer id', 'Permission']}
+              items={synchronizers}
+              keyOf={(s) => s.synchronizerId}
+              cells={(s) => [s.synchronizerAlias, <span class="mono break">{s.synchronizerId}</span>, s.permission.replace('PARTICIPANT_PERMISSION_', '').toLowerCase()]}
+            />
             <p>Pruned up to offset {pruned || 'none (nothing pruned)'}.</p>
           </>
         )}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { describeError } from '../api';
-import { ErrorNote, Facts, Link, Loading, useExplorer, useFocusHeading, useLoad } from '../components/common';
+import { ErrorNote, Facts, Link, Loading, Table, useExplorer, useFocusHeading, useLoad } from '../components/common';
 import { updateFormat, updateOf, type LedgerUpdate } from '../ledger';
 import { UpdateRow } from './live';
 
@@ -58,24 +58,7 @@ export function PartyView({ party }: { party: string }) {
 function Annotations({ annotations }: { annotations: Record<string, string> }) {
   const entries = Object.entries(annotations);
   if (entries.length === 0) return <p class="muted">No annotations.</p>;
-  return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Key</th>
-          <th scope="col">Value</th>
-        </tr>
-      </thead>
-      <tbody>
-        {entries.map(([k, v]) => (
-          <tr key={k}>
-            <td class="mono">{k}</td>
-            <td>{v}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return <Table columns={['Key', 'Value']} items={entries} keyOf={([k]) => k} cells={([k, v]) => [<span class="mono">{k}</span>, v]} />;
 }
 
 /** The party's updates newest first, a page at a time (descending pages of POST /v2/updates, each ending below the last). */
