@@ -52,22 +52,28 @@ export async function startTestLedger(env: Record<string, string> = {}): Promise
     async call(method, path, body, opts = {}) {
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };
       if (opts.as !== null) headers.authorization = `Bearer ${await token(opts.as ?? config.adminUser)}`;
-      if (body !== undefined || opts.raw !== undefined) headers['content-type'] ??= 'application/json';
-      const res = await fetch(url + path, { method, headers, body: opts.raw ?? (body === undefined ? undefined : JSON.stringify(body)) });
-      const text = await res.text();
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return { status: res.status, headers: res.headers, text, json };
+      return requestJson(url + path, method, headers, body, opts.raw);
     },
     async close() {
       await app.close();
       await runtime.close();
     },
   };
+}
+
+/** One request with a JSON body (or `raw` text); the answer with its text and, when it parses, its JSON. */
+export async function requestJson(url: string, method: string, headers: Record<string, string>, body?: unknown, raw?: string): Promise<TestResponse> {
+  const all = { ...headers };
+  if (body !== undefined || raw !== undefined) all['content-type'] ??= 'application/json';
+  const res = await fetch(url, { method, headers: all, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)) });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
 }
 
 /** The current ledger end, as a client reads it. */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { SignJWT } from 'jose';
-import { TEST_JWT_SECRET } from './ledger';
+import { requestJson, TEST_JWT_SECRET } from './ledger';
 
 /**
  * The built server (`node dist/apps/server/src/main.js`) as a child process, for what only a real process shows: signals,
@@ -104,16 +104,6 @@ export function scopeToken(userId = 'participant_admin', secret = TEST_JWT_SECRE
 }
 
 export async function callJson(url: string, method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; json: any }> {
-  const headers: Record<string, string> = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = text;
-  }
-  return { status: res.status, json };
+  const r = await requestJson(url + path, method, token ? { authorization: `Bearer ${token}` } : {}, body);
+  return { status: r.status, json: r.json === undefined ? r.text : r.json };
 }

@@ -8,7 +8,7 @@ import { createNode, executeRequest, externalParty, freshContractId, preparedTra
 import { browserAvailability, launchChromium } from '../../support/browser';
 import { createTestDatabase } from '../../support/database';
 import { ed25519Key, onboardExternalParty } from '../../support/external-party';
-import type { TestLedger, TestResponse } from '../../support/ledger';
+import { requestJson, type TestLedger } from '../../support/ledger';
 import { startServerProcess, type ServerProcess } from '../../support/server-process';
 
 /**
@@ -34,23 +34,9 @@ const alice = externalParty('alice', Buffer.alloc(32, 1));
 const bob = externalParty('bob', Buffer.alloc(32, 2));
 
 /** The JSON API of the server process, called with `token` (what the support helpers expect of a ledger). */
-function apiAs(token: string): Pick<TestLedger, 'call'> {
-  return {
-    async call(method, p, body) {
-      const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(server.url + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      const text = await res.text();
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return { status: res.status, headers: res.headers, text, json } satisfies TestResponse;
-    },
-  };
-}
+const apiAs = (token: string): Pick<TestLedger, 'call'> => ({
+  call: (method, p, body) => requestJson(server.url + p, method, { authorization: `Bearer ${token}` }, body),
+});
 
 /** Creates a contract of alice's (bob observing) through executeAndWait, as alice-app; returns the update and contract ids. */
 async function commitCreate(note: string): Promise<{ updateId: string; contractId: string }> {
