@@ -100,11 +100,23 @@ function SignedIn(props: { session: Session; route: Route; navigate: (r: Route) 
           Ledgerline explorer
         </Link>
         <nav aria-label="Main">
-          <Link to={{ view: 'live' }}>Live</Link>
-          <Link to={{ view: 'parties' }}>Parties</Link>
-          {session.access.admin || session.access.identityProviderAdmin ? <Link to={{ view: 'users' }}>Users</Link> : null}
-          <Link to={{ view: 'synchronizers' }}>Synchronizers</Link>
-          <Link to={{ view: 'completions', userId: session.userId }}>Completions</Link>
+          <Link to={{ view: 'live' }} current={route.view === 'live'}>
+            Live
+          </Link>
+          <Link to={{ view: 'parties' }} current={route.view === 'parties' || route.view === 'party'}>
+            Parties
+          </Link>
+          {session.access.admin || session.access.identityProviderAdmin ? (
+            <Link to={{ view: 'users' }} current={route.view === 'users' || route.view === 'user'}>
+              Users
+            </Link>
+          ) : null}
+          <Link to={{ view: 'synchronizers' }} current={route.view === 'synchronizers'}>
+            Synchronizers
+          </Link>
+          <Link to={{ view: 'completions', userId: session.userId }} current={route.view === 'completions'}>
+            Completions
+          </Link>
         </nav>
         <GoTo />
         <div class="who">

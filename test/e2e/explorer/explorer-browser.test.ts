@@ -169,11 +169,16 @@ describe.skipIf(!availability.present)('explorer in a browser', () => {
     await page.getByRole('cell', { name: synchronizerId }).waitFor(WAIT);
   });
 
-  it('goes to an offset typed in the search box, with keyboard only', async () => {
+  it('is usable from the keyboard: skip link first, then the go-to box leads to an offset', async () => {
+    await page.goto(`${server.url}/explorer/synchronizers`);
+    await heading(page).filter({ hasText: 'Synchronizers' }).waitFor(WAIT);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
     await page.getByLabel('Go to').focus();
     await page.keyboard.type('1');
     await page.keyboard.press('Enter');
     await heading(page).filter({ hasText: 'Update at offset 1' }).waitFor(WAIT);
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
   });
 
   it("shows a non-admin only what its token may read, and no users' page", async () => {

@@ -28,13 +28,14 @@ export function useExplorer(): Explorer {
 }
 
 /** A link to a place of the explorer, followed without reloading the page (a modified click opens a new tab as usual). */
-export function Link(props: { to: Route; class?: string; title?: string; children: ComponentChildren }) {
+export function Link(props: { to: Route; class?: string; title?: string; current?: boolean; children: ComponentChildren }) {
   const { navigate } = useExplorer();
   return (
     <a
       href={hrefOf(props.to)}
       class={props.class}
       title={props.title}
+      aria-current={props.current ? 'page' : undefined}
       onClick={(e: MouseEvent) => {
         if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
         e.preventDefault();
@@ -193,11 +194,17 @@ export function DamlValue({ value, depth = 0 }: { value: unknown; depth?: number
   );
 }
 
-/** Moves keyboard focus to the view's heading when the view changes (screen readers announce the new place). */
+let pageJustLoaded = true;
+
+/**
+ * Moves keyboard focus to the view's heading when the view changes within the page (screen readers announce the new
+ * place); a freshly loaded page keeps the browser's own start, so that Tab reaches "Skip to content" first.
+ */
 export function useFocusHeading(key: string) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    ref.current?.focus();
+    if (pageJustLoaded) pageJustLoaded = false;
+    else ref.current?.focus();
   }, [key]);
   return ref;
 }
