@@ -215,4 +215,27 @@ describe.skipIf(!availability.present)('explorer in a browser', () => {
       await ctx.close();
     }
   });
+
+  it('ends the session with a message when the token expires, or when the ledger stops accepting it', async () => {
+    const ctx = await browser.newContext();
+    try {
+      const p = await ctx.newPage();
+      const shortLived = await mintHs256Token({ secret, userId: 'alice-app', participantId, expiresInSeconds: 3 });
+      await p.goto(`${server.url}/explorer#token=${shortLived}`);
+      await p.getByTestId('connection').filter({ hasText: 'live' }).waitFor(WAIT);
+      await p.getByTestId('sign-in-error').filter({ hasText: 'Your token expired at' }).waitFor(WAIT);
+
+      const admin = apiAs(adminToken);
+      expect((await admin.call('POST', '/v2/users', { user: { id: 'short-lived-user', primaryParty: '' }, rights: [] })).status).toBe(200);
+      const token = await mintHs256Token({ secret, userId: 'short-lived-user', participantId });
+      await p.goto(`${server.url}/explorer/synchronizers#token=${token}`);
+      await heading(p).filter({ hasText: 'Synchronizers' }).waitFor(WAIT);
+      expect((await admin.call('DELETE', '/v2/users/short-lived-user')).status).toBe(200);
+      await p.waitForTimeout(1200); // the server remembers a user's claims for 1 s
+      await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Parties' }).click();
+      await p.getByTestId('sign-in-error').filter({ hasText: 'The ledger refused your token' }).waitFor(WAIT);
+    } finally {
+      await ctx.close();
+    }
+  });
 });

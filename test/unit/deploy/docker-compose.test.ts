@@ -74,6 +74,13 @@ describe('Dockerfile', () => {
     expect(JSON.parse(cmd![1])).toEqual(['node', 'dist/apps/server/src/main.js']);
   });
 
+  it('carries the explorer: apps/ is copied before the build that bundles it, and dist/ into the runtime image', () => {
+    expect(dockerfile.indexOf('COPY apps ./apps')).toBeGreaterThan(-1);
+    expect(dockerfile.indexOf('COPY apps ./apps')).toBeLessThan(dockerfile.indexOf('node scripts/build.js'));
+    expect(dockerfile).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
+    expect(fs.readFileSync(path.join(root, 'scripts/build.js'), 'utf8')).toContain("'apps/explorer'");
+  });
+
   it('copies only paths that exist in the repository (migrations included: they run at start-up)', () => {
     const sources = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1].split(/\s+/));
     expect(sources).toContain('migrations');
