@@ -173,12 +173,12 @@ describe.skipIf(!availability.present)('explorer in a browser', () => {
     await page.goto(`${server.url}/explorer/synchronizers`);
     await heading(page).filter({ hasText: 'Synchronizers' }).waitFor(WAIT);
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    expect(await page.locator(':focus').textContent()).toBe('Skip to content');
     await page.getByLabel('Go to').focus();
     await page.keyboard.type('1');
     await page.keyboard.press('Enter');
     await heading(page).filter({ hasText: 'Update at offset 1' }).waitFor(WAIT);
-    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    expect(await page.locator(':focus').evaluate((e) => e.tagName)).toBe('H1');
   });
 
   it("shows a non-admin only what its token may read, and no users' page", async () => {
