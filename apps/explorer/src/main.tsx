@@ -69,7 +69,10 @@ function App() {
   useEffect(() => {
     const exp = session ? claimsOf(session.api.token)?.exp : undefined;
     if (exp === undefined) return;
-    const timer = setTimeout(() => signOut(`Your token expired at ${new Date(exp * 1000).toLocaleString()}. Sign in again.`), Math.max(0, exp * 1000 - Date.now()));
+    const delay = exp * 1000 - Date.now();
+    // A timer cannot wait longer than 2^31 - 1 ms (it would fire at once); a token valid that long outlives the page.
+    if (delay > 2 ** 31 - 1) return;
+    const timer = setTimeout(() => signOut(`Your token expired at ${new Date(exp * 1000).toLocaleString()}. Sign in again.`), Math.max(0, delay));
     return () => clearTimeout(timer);
   }, [session]);
 
@@ -87,7 +90,11 @@ function App() {
 function SignedIn(props: { session: Session; route: Route; navigate: (r: Route) => void; signOut: () => void; refresh: () => Promise<void> }) {
   const { session, route, navigate } = props;
   const explorer: Explorer = useMemo(() => ({ session, navigate, refresh: props.refresh }), [session]);
-  const liveParty = route.view === 'live' ? route.party : undefined;
+  // The live list keeps its filter while other pages are open, so that going back to it neither restarts nor loses it.
+  const [liveParty, setLiveParty] = useState(route.view === 'live' ? route.party : undefined);
+  useEffect(() => {
+    if (route.view === 'live') setLiveParty(route.party);
+  }, [route]);
   const snapshot = useLiveTail(session, liveParty);
   const exp = claimsOf(session.api.token)?.exp;
   return (

@@ -185,9 +185,12 @@ describe.skipIf(!availability.present)('explorer in a browser', () => {
     const ctx = await browser.newContext();
     try {
       const p = await ctx.newPage();
-      const token = await mintHs256Token({ secret, userId: 'alice-app', participantId });
+      // Valid for 60 days: longer than a browser timer can wait, which must not end the session at once.
+      const token = await mintHs256Token({ secret, userId: 'alice-app', participantId, expiresInSeconds: 60 * 24 * 3600 });
       await p.goto(`${server.url}/explorer#token=${token}`);
       await p.getByRole('link', { name: first.updateId.slice(0, 14) }).waitFor(WAIT);
+      await p.waitForTimeout(300);
+      expect(await p.getByTestId('sign-in-error').count()).toBe(0);
       expect(await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).count()).toBe(0);
       await p.goto(`${server.url}/explorer/users`);
       await p.getByRole('alert').filter({ hasText: 'Permission denied' }).waitFor(WAIT);
