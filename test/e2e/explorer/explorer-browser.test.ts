@@ -150,14 +150,47 @@ describe.skipIf(!availability.present)('explorer in a browser', () => {
     await shot('update');
   });
 
-  it('follows a party: details, its recent updates; a reload stays there', async () => {
+  it('follows a contract: its events by contract id, its create arguments readable', async () => {
+    await page.getByRole('main').getByRole('link', { name: first.contractId.slice(0, 16) }).first().click();
+    await heading(page).filter({ hasText: `Contract ${first.contractId}` }).waitFor(WAIT);
+    expect(page.url()).toBe(`${server.url}/explorer/contracts/${first.contractId}`);
+    const main = page.getByRole('main');
+    await main.getByText('active', { exact: true }).waitFor(WAIT);
+    await main.getByText('hello', { exact: true }).waitFor(WAIT);
+    await shot('contract');
+    await page.goBack();
+    await heading(page).filter({ hasText: `Update ${first.updateId}` }).waitFor(WAIT);
+  });
+
+  it('follows a party: details, its active contracts, its recent updates; a reload stays there', async () => {
     await page.getByRole('main').getByRole('link', { name: /^alice::/ }).first().click();
     await heading(page).filter({ hasText: `Party ${alice.party}` }).waitFor(WAIT);
     expect(page.url()).toBe(`${server.url}/explorer/parties/${encodeURIComponent(alice.party)}`);
+    await page.getByRole('table').getByRole('link', { name: first.contractId.slice(0, 16) }).waitFor(WAIT);
     await page.getByRole('list', { name: /party's updates/ }).getByRole('link', { name: first.updateId.slice(0, 14) }).waitFor(WAIT);
     await shot('party');
     await page.reload();
     await heading(page).filter({ hasText: `Party ${alice.party}` }).waitFor(WAIT);
+  });
+
+  it("pages through a party's active contracts and older updates", async () => {
+    // Alice holds 3 contracts; 23 more make 26: a full page of 25 and one more.
+    for (let i = 0; i < 23; i++) await commitCreate(`bulk-${i}`);
+    await page.reload();
+    const contracts = page.getByRole('table');
+    await contracts.getByRole('row').nth(25).waitFor(WAIT);
+    expect(await contracts.getByRole('row').count()).toBe(26); // the header and 25 contracts
+    await page.getByRole('button', { name: 'More contracts' }).click();
+    await page.getByText(/, page 2\.$/).waitFor(WAIT);
+    expect(await contracts.getByRole('row').count()).toBe(2);
+    await page.getByRole('button', { name: 'Previous contracts' }).click();
+    await contracts.getByRole('row').nth(25).waitFor(WAIT);
+    // The newest 25 of alice's 27 updates leave out the first transaction: it is on the next page.
+    const updates = page.getByRole('list', { name: /party's updates/ });
+    await updates.getByRole('listitem').nth(24).waitFor(WAIT);
+    expect(await updates.getByRole('link', { name: first.updateId.slice(0, 14) }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Older updates' }).click();
+    await updates.getByRole('link', { name: first.updateId.slice(0, 14) }).waitFor(WAIT);
   });
 
   it('lists users and their rights for an admin, and the synchronizers', async () => {
@@ -188,7 +221,9 @@ describe.skipIf(!availability.present)('explorer in a browser', () => {
       // Valid for 60 days: longer than a browser timer can wait, which must not end the session at once.
       const token = await mintHs256Token({ secret, userId: 'alice-app', participantId, expiresInSeconds: 60 * 24 * 3600 });
       await p.goto(`${server.url}/explorer#token=${token}`);
-      await p.getByRole('link', { name: first.updateId.slice(0, 14) }).waitFor(WAIT);
+      await p.getByTestId('connection').filter({ hasText: 'live' }).waitFor(WAIT);
+      const latest = await commitCreate('seen-by-alice-app');
+      await p.getByRole('link', { name: latest.updateId.slice(0, 14) }).waitFor(WAIT);
       await p.waitForTimeout(300);
       expect(await p.getByTestId('sign-in-error').count()).toBe(0);
       expect(await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).count()).toBe(0);

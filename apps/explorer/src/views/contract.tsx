@@ -1,9 +1,10 @@
+import { ApiError } from '../api';
 import { DamlValue, ErrorNote, Facts, Link, Loading, Parties, RawJson, time, useExplorer, useFocusHeading, useLoad } from '../components/common';
 import { eventFormat, readersFor, shortTemplate, type ArchivedEvent, type CreatedEvent } from '../ledger';
 
 interface EventsByContractId {
-  created?: { createdEvent: CreatedEvent; synchronizerId: string };
-  archived?: { archivedEvent: ArchivedEvent; synchronizerId: string };
+  created?: { createdEvent: CreatedEvent; synchronizerId: string } | null;
+  archived?: { archivedEvent: ArchivedEvent; synchronizerId: string } | null;
 }
 
 /** A contract: its create and archive events (POST /v2/events/events-by-contract-id), its arguments readable. */
@@ -11,13 +12,16 @@ export function ContractView({ contractId }: { contractId: string }) {
   const { session } = useExplorer();
   const heading = useFocusHeading(contractId);
   const readers = readersFor(session.access);
-  const loaded = useLoad(
-    (signal) =>
-      readers
-        ? session.api.post<EventsByContractId>('/v2/events/events-by-contract-id', { contractId, eventFormat: eventFormat(readers) }, signal)
-        : Promise.resolve<EventsByContractId>({}),
-    [contractId],
-  );
+  const loaded = useLoad(async (signal) => {
+    if (!readers) return {};
+    try {
+      return await session.api.post<EventsByContractId>('/v2/events/events-by-contract-id', { contractId, eventFormat: eventFormat(readers) }, signal);
+    } catch (e) {
+      // Unknown, or no event of it visible to the user's parties.
+      if (e instanceof ApiError && e.code === 'CONTRACT_EVENTS_NOT_FOUND') return {};
+      throw e;
+    }
+  }, [contractId]);
   return (
     <section aria-labelledby="contract-title">
       <h1 id="contract-title" ref={heading} tabIndex={-1} class="break">

@@ -4,12 +4,9 @@ import { ErrorNote, Link, Parties, useExplorer, useFocusHeading } from '../compo
 import { VirtualList } from '../components/virtual-list';
 import { shortId, summarize, type LedgerUpdate } from '../ledger';
 import type { ConnectionState, LiveSnapshot } from '../live-tail';
-import type { Route } from '../routes';
 
 const KIND_LABEL: Record<LedgerUpdate['kind'], string> = { Transaction: 'transaction', Reassignment: 'reassignment', TopologyTransaction: 'topology' };
 
-/** Where an update's own page is: by id for a transaction, by offset for the others. */
-export const updateRoute = (u: LedgerUpdate): Route => (u.kind === 'Transaction' ? { view: 'update', updateId: u.updateId } : { view: 'offset', offset: u.offset });
 
 export function UpdateRow({ update }: { update: LedgerUpdate }) {
   const s = summarize(update);
@@ -17,7 +14,7 @@ export function UpdateRow({ update }: { update: LedgerUpdate }) {
     <div class="row">
       <span class="offset mono">{update.offset}</span>
       <span class={`kind kind-${update.kind}`}>{KIND_LABEL[update.kind]}</span>
-      <Link to={updateRoute(update)} class="mono update-link" title={`Update ${update.updateId}`}>
+      <Link to={{ view: 'update', updateId: update.updateId }} class="mono update-link" title={`Update ${update.updateId}`}>
         {shortId(update.updateId, 14)}
       </Link>
       <span class="what">{s.what}</span>

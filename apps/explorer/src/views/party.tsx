@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { describeError } from '../api';
-import { ErrorNote, Facts, Link, Loading, Table, useExplorer, useFocusHeading, useLoad } from '../components/common';
-import { updateFormat, updateOf, type LedgerUpdate } from '../ledger';
+import { ContractLink, ErrorNote, Facts, Link, Loading, Parties, Table, useExplorer, useFocusHeading, useLoad } from '../components/common';
+import { eventFormat, shortTemplate, updateFormat, updateOf, type CreatedEvent, type LedgerUpdate } from '../ledger';
 import { UpdateRow } from './live';
 
 const PAGE = 25;
@@ -49,8 +49,10 @@ export function PartyView({ party }: { party: string }) {
           )
         }
       </Loading>
+      <h2>Active contracts</h2>
+      <ActiveContracts key={party} party={party} />
       <h2>Recent updates</h2>
-      <RecentUpdates party={party} />
+      <RecentUpdates key={party} party={party} />
     </section>
   );
 }
@@ -117,5 +119,71 @@ function RecentUpdates({ party }: { party: string }) {
         </button>
       ) : null}
     </>
+  );
+}
+
+interface ActiveContractEntry {
+  contractEntry?: { JsActiveContract?: { createdEvent: CreatedEvent; synchronizerId: string } };
+  streamContinuationToken?: string;
+}
+
+/**
+ * The party's active contracts at one offset (POST /v2/state/active-contracts, the list form), a page at a time: each
+ * page resumes after the last entry of the one before (its stream continuation token), at the same offset.
+ */
+function ActiveContracts({ party }: { party: string }) {
+  const { session } = useExplorer();
+  const [at, setAt] = useState<number | null>(null);
+  const [tokens, setTokens] = useState<Array<string | null>>([null]);
+  const token = tokens[tokens.length - 1];
+  const loaded = useLoad(
+    async (signal) => {
+      const offset = at ?? (await session.api.get<{ offset: number }>('/v2/state/ledger-end', signal)).offset;
+      if (at === null) setAt(offset);
+      const page = await session.api.post<ActiveContractEntry[]>(
+        `/v2/state/active-contracts?limit=${PAGE}`,
+        { activeAtOffset: offset, eventFormat: eventFormat({ any: false, parties: [party] }), streamContinuationToken: token },
+        signal,
+      );
+      return { offset, page };
+    },
+    [party, token],
+  );
+  return (
+    <Loading what="the party's active contracts" loaded={loaded}>
+      {({ offset, page }) => {
+        const active = page.map((e) => e.contractEntry?.JsActiveContract).filter((c) => c !== undefined);
+        const last = page.at(-1)?.streamContinuationToken;
+        return (
+          <>
+            <p class="muted small">At offset {offset}{tokens.length > 1 ? `, page ${tokens.length}` : ''}.</p>
+            {active.length === 0 ? (
+              <p class="muted">No active contracts{tokens.length > 1 ? ' after these' : ''}.</p>
+            ) : (
+              <Table
+                columns={['Contract', 'Template', 'Created', 'Signatories', 'Observers']}
+                items={active}
+                keyOf={(c) => `${c.createdEvent.contractId}:${c.synchronizerId}`}
+                cells={(c) => [
+                  <ContractLink contractId={c.createdEvent.contractId} />,
+                  <span class="template">{shortTemplate(c.createdEvent.templateId)}</span>,
+                  <Link to={{ view: 'offset', offset: c.createdEvent.offset }}>{`offset ${c.createdEvent.offset}`}</Link>,
+                  <Parties parties={c.createdEvent.signatories} />,
+                  <Parties parties={c.createdEvent.observers} />,
+                ]}
+              />
+            )}
+            <nav class="pager" aria-label="Active contract pages">
+              <button type="button" disabled={tokens.length === 1} onClick={() => setTokens((t) => t.slice(0, -1))}>
+                Previous contracts
+              </button>
+              <button type="button" disabled={page.length < PAGE || !last} onClick={() => setTokens((t) => [...t, last ?? null])}>
+                More contracts
+              </button>
+            </nav>
+          </>
+        );
+      }}
+    </Loading>
   );
 }

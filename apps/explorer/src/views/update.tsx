@@ -1,7 +1,6 @@
-import type { Api } from '../api';
+import { ApiError, type Api } from '../api';
 import { ContractLink, DamlValue, Facts, Link, Loading, Parties, RawJson, time, useExplorer, useFocusHeading, useLoad } from '../components/common';
 import {
-  eventFormat,
   readersFor,
   shortTemplate,
   updateFormat,
@@ -16,20 +15,20 @@ import {
 
 const SHAPE = 'TRANSACTION_SHAPE_LEDGER_EFFECTS';
 
-/** An update by its id (POST /v2/updates/transaction-by-id), as the signed-in user may see it. */
-async function byId(api: Api, access: Access, updateId: string, signal: AbortSignal): Promise<LedgerUpdate | null> {
+/**
+ * An update by its id or offset (POST /v2/updates/update-by-id, update-by-offset), as the signed-in user may see it;
+ * null when it sees none (UPDATE_NOT_FOUND: unknown, or nothing of it visible).
+ */
+async function lookUp(api: Api, access: Access, key: { updateId: string } | { offset: number }, signal: AbortSignal): Promise<LedgerUpdate | null> {
   const readers = readersFor(access);
   if (!readers) return null;
-  const r = await api.post<{ transaction: Transaction }>('/v2/updates/transaction-by-id', { updateId, transactionFormat: { eventFormat: eventFormat(readers), transactionShape: SHAPE } }, signal);
-  return updateOf({ update: { Transaction: { value: r.transaction } } });
-}
-
-/** The update at an offset: a one-offset range of POST /v2/updates (null when none is visible there). */
-export async function atOffset(api: Api, access: Access, offset: number, signal?: AbortSignal): Promise<LedgerUpdate | null> {
-  const readers = readersFor(access);
-  if (!readers) return null;
-  const page = await api.post<unknown[]>('/v2/updates?limit=1', { beginExclusive: offset - 1, endInclusive: offset, updateFormat: updateFormat(readers, SHAPE) }, signal);
-  return page.map(updateOf).find((u) => u !== null) ?? null;
+  const path = 'updateId' in key ? '/v2/updates/update-by-id' : '/v2/updates/update-by-offset';
+  try {
+    return updateOf(await api.post(path, { ...key, updateFormat: updateFormat(readers, SHAPE) }, signal));
+  } catch (e) {
+    if (e instanceof ApiError && e.code === 'UPDATE_NOT_FOUND') return null;
+    throw e;
+  }
 }
 
 export function UpdateView(props: { updateId?: string; offset?: number }) {
@@ -37,7 +36,7 @@ export function UpdateView(props: { updateId?: string; offset?: number }) {
   const key = props.updateId ?? `offset:${props.offset}`;
   const heading = useFocusHeading(key);
   const loaded = useLoad(
-    (signal) => (props.updateId !== undefined ? byId(session.api, session.access, props.updateId, signal) : atOffset(session.api, session.access, props.offset!, signal)),
+    (signal) => lookUp(session.api, session.access, props.updateId !== undefined ? { updateId: props.updateId } : { offset: props.offset! }, signal),
     [key],
   );
   const title = props.updateId !== undefined ? `Update ${props.updateId}` : `Update at offset ${props.offset}`;
