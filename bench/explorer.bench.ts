@@ -4,7 +4,8 @@
  *   1. First view: from opening /explorer with a token to the newest updates on screen and the stream live — cold (the
  *      browser's first visit) and warm (the median of three later visits); next to the two reads behind it, in the same
  *      run: the raw SQL read of the 50 newest updates through `pg` (the baseline) and the API's descending page.
- *   2. Deep links: a party's page (its newest updates) and the update at the middle offset, from navigation to content.
+ *   2. Deep links: a party's page (its first active contracts and newest updates; then its next page of contracts) and
+ *      the update at the middle offset, from navigation to content.
  *   3. A burst of BENCH_EXPLORER_BURST (default 20,000) updates committed while the live view is open: how long the page
  *      takes to show the last one, whether it throttled its socket (back-pressure), and that every update arrived.
  *   Throughout: the tab's memory — JavaScript heap in use, DOM nodes (Chrome's Performance metrics, after a garbage
@@ -159,16 +160,23 @@ async function main(): Promise<void> {
       let t = performance.now();
       await page.goto(`${base}/explorer/parties/${encodeURIComponent(party)}`);
       await page.getByRole('list', { name: /party's updates/ }).locator('li').first().waitFor({ timeout: 60_000 });
+      await page.getByRole('table').getByRole('row').nth(25).waitFor({ timeout: 60_000 });
       const partyMs = performance.now() - t;
       const partyMem = await tabMemory(cdp);
-      rows.push([`party page (newest 25 of ${(UPDATES / 5).toLocaleString('en')} updates)`, partyMs, partyMem.heapMb, partyMem.nodes, partyMem.rendererMb]);
+      const ofParty = (UPDATES / 5).toLocaleString('en');
+      rows.push([`party page (25 of its ${ofParty} active contracts, newest 25 of its ${ofParty} updates)`, partyMs, partyMem.heapMb, partyMem.nodes, partyMem.rendererMb]);
+      t = performance.now();
+      await page.getByRole('button', { name: 'More contracts' }).click();
+      await page.getByText(/, page 2\.$/).waitFor({ timeout: 60_000 });
+      const morePage = performance.now() - t;
+      rows.push(['… its next 25 active contracts', morePage, '', '', '']);
       const middle = Math.floor(UPDATES / 2);
       t = performance.now();
       await page.goto(`${base}/explorer/offsets/${middle}`);
       await page.getByRole('heading', { name: /^Created/ }).waitFor({ timeout: 60_000 });
       const offsetMs = performance.now() - t;
       rows.push([`update at offset ${middle.toLocaleString('en')}`, offsetMs, '', '', '']);
-      Object.assign(results, { partyMs, partyMem, offsetMs });
+      Object.assign(results, { partyMs, partyMem, morePage, offsetMs });
 
       // 3. A burst while the live view is open.
       await firstView(page, `${base}/explorer`);
