@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { ApiError } from '../api';
 import { ErrorNote, Link, Loading, Parties, Table, useExplorer, useFocusHeading, useLoad } from '../components/common';
 import { actingParties, shortId, type Right } from '../ledger';
 
@@ -30,11 +31,17 @@ export function CompletionsView({ userId }: { userId: string }) {
       const rights = own ? null : (await session.api.get<{ rights: Right[] }>(`/v2/users/${encodeURIComponent(userId)}/rights`, signal)).rights;
       const parties = actingParties(rights ?? session.rights);
       if (parties.length === 0) return { parties, completions: [] as Completion[] };
-      const page = await session.api.post<Array<{ completionResponse?: { Completion?: { value: Completion } } }>>(
-        `/v2/commands/completions?limit=${PAGE}&stream_idle_timeout_ms=300`,
-        { userId, parties, beginExclusive: begin },
-        signal,
-      );
+      const page = await session.api
+        .post<Array<{ completionResponse?: { Completion?: { value: Completion } } }>>(
+          `/v2/commands/completions?limit=${PAGE}&stream_idle_timeout_ms=300`,
+          { userId, parties, beginExclusive: begin },
+          signal,
+        )
+        .catch((e: unknown) => {
+          // The route itself missing (a server without command completions), not an error of this request.
+          if (e instanceof ApiError && e.code === 'NOT_FOUND') throw new Error('this server does not serve command completions (POST /v2/commands/completions).');
+          throw e;
+        });
       return { parties, completions: page.map((m) => m.completionResponse?.Completion?.value).filter((c): c is Completion => !!c) };
     },
     [userId, begin],
