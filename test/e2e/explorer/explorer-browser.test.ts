@@ -200,10 +200,10 @@ describe.skipIf(!availability.present)('explorer in a browser', () => {
     await page.getByRole('cell', { name: 'CanExecuteAs' }).waitFor(WAIT);
     await page.getByRole('link', { name: 'Command completions of this user' }).click();
     await heading(page).filter({ hasText: 'Completions of alice-app' }).waitFor(WAIT);
-    // The completion of the first transaction, where the server serves command completions; else the page says it does not.
-    const completion = page.getByRole('row').filter({ hasText: 'explorer-first' }).getByRole('link', { name: first.updateId.slice(0, 14) });
-    const notServed = page.getByRole('alert').filter({ hasText: 'this server does not serve command completions' });
-    await completion.or(notServed).first().waitFor(WAIT);
+    // executeAndWait's completion of the first transaction: accepted, linked to its update.
+    const completion = page.getByRole('row').filter({ hasText: 'explorer-first' });
+    await completion.getByRole('link', { name: first.updateId.slice(0, 14) }).waitFor(WAIT);
+    await completion.getByText('accepted').waitFor(WAIT);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Synchronizers' }).click();
     await page.getByRole('cell', { name: synchronizerId }).waitFor(WAIT);
   });

@@ -145,20 +145,20 @@ function ActiveContracts({ party }: { party: string }) {
         { activeAtOffset: offset, eventFormat: eventFormat({ any: false, parties: [party] }), streamContinuationToken: token },
         signal,
       );
-      return { offset, page };
+      return { offset, page, number: tokens.length };
     },
     [party, token],
   );
   return (
     <Loading what="the party's active contracts" loaded={loaded}>
-      {({ offset, page }) => {
+      {({ offset, page, number }) => {
         const active = page.map((e) => e.contractEntry?.JsActiveContract).filter((c) => c !== undefined);
         const last = page.at(-1)?.streamContinuationToken;
         return (
           <>
-            <p class="muted small">At offset {offset}{tokens.length > 1 ? `, page ${tokens.length}` : ''}.</p>
+            <p class="muted small">At offset {offset}{number > 1 ? `, page ${number}` : ''}.</p>
             {active.length === 0 ? (
-              <p class="muted">No active contracts{tokens.length > 1 ? ' after these' : ''}.</p>
+              <p class="muted">No active contracts{number > 1 ? ' after these' : ''}.</p>
             ) : (
               <Table
                 columns={['Contract', 'Template', 'Created', 'Signatories', 'Observers']}
