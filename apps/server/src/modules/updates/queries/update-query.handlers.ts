@@ -96,11 +96,23 @@ export class GetUpdateByIdHandler implements IQueryHandler<GetUpdateByIdQuery> {
     if (request.updateFormat) authorizeUpdateFormat(claims, request.updateFormat);
     const id = validateUpdateId(request.updateId);
     const format = validateLookupFormat(request.updateFormat);
-    const row = format ? await this.reader.byUpdateId(id) : null;
-    const rendered = row && format ? projectUpdate(row, compileUpdateFormat(format)) : null;
-    if (!rendered) throw updateNotFound(request.updateId ?? '');
-    return rendered;
+    return lookUpUpdate(format, () => this.reader.byUpdateId(id), () => updateNotFound(request.updateId ?? ''));
   }
+}
+
+/**
+ * The update lookups' common end: load the row only when the format sees something, render it through the stream's
+ * renderer, and answer UPDATE_NOT_FOUND when nothing is visible.
+ */
+async function lookUpUpdate(
+  format: ReturnType<typeof validateLookupFormat>,
+  load: () => ReturnType<UpdatesReader['byOffset']>,
+  notFound: () => Error,
+): Promise<JsGetUpdatesResponse> {
+  const row = format ? await load() : null;
+  const rendered = row && format ? projectUpdate(row, compileUpdateFormat(format)) : null;
+  if (!rendered) throw notFound();
+  return rendered;
 }
 
 /** GetUpdateByOffset: as by id, with `offset > 0`; an offset beyond the ledger end is UPDATE_NOT_FOUND too. */
@@ -112,10 +124,7 @@ export class GetUpdateByOffsetHandler implements IQueryHandler<GetUpdateByOffset
     if (request.updateFormat) authorizeUpdateFormat(claims, request.updateFormat);
     const offset = validateLookupOffset(request.offset);
     const format = validateLookupFormat(request.updateFormat);
-    const row = format ? await this.reader.byOffset(offset) : null;
-    const rendered = row && format ? projectUpdate(row, compileUpdateFormat(format)) : null;
-    if (!rendered) throw updateNotFoundAtOffset(offset);
-    return rendered;
+    return lookUpUpdate(format, () => this.reader.byOffset(offset), () => updateNotFoundAtOffset(offset));
   }
 }
 
@@ -131,10 +140,7 @@ export class GetUpdateByHashHandler implements IQueryHandler<GetUpdateByHashQuer
     if (request.updateFormat) authorizeUpdateFormat(claims, request.updateFormat);
     const hash = validateTransactionHash(request.transactionHash);
     const format = validateLookupFormat(request.updateFormat);
-    const row = format ? await this.reader.byTransactionHash(hash) : null;
-    const rendered = row && format ? projectUpdate(row, compileUpdateFormat(format)) : null;
-    if (!rendered) throw updateNotFoundByHash(hash);
-    return rendered;
+    return lookUpUpdate(format, () => this.reader.byTransactionHash(hash), () => updateNotFoundByHash(hash));
   }
 }
 
