@@ -277,8 +277,11 @@ describe.skipIf(!availability.present)('explorer in a browser', () => {
       await heading(p).filter({ hasText: 'Synchronizers' }).waitFor(WAIT);
       expect((await admin.call('DELETE', '/v2/users/short-lived-user')).status).toBe(200);
       await p.waitForTimeout(1200); // the server remembers a user's claims for 1 s
-      await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Parties' }).click();
-      await p.getByTestId('sign-in-error').filter({ hasText: 'The ledger refused your token' }).waitFor(WAIT);
+      // The page's own polling may meet the refusal first and sign out (the nav goes away); otherwise a click does.
+      const refused = p.getByTestId('sign-in-error').filter({ hasText: 'The ledger refused your token' });
+      const navigate = p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Parties' }).click().catch(() => undefined);
+      await Promise.race([refused.waitFor(WAIT), navigate]);
+      await refused.waitFor(WAIT);
     } finally {
       await ctx.close();
     }
