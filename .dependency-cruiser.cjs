@@ -23,6 +23,21 @@ module.exports = {
       to: { path: '^node_modules/(@nestjs/|pg/|pg-[^/]+/|kysely/)' },
     },
     {
+      name: 'daml-lf-is-pure',
+      comment:
+        'libs/daml-lf (the Daml-LF language and engine) is pure: no Nest, no database, no file, network or process I/O, and ' +
+        'no other Ledgerline library but the Canton formats; the domain and the store use it, never the reverse.',
+      severity: 'error',
+      from: { path: '^libs/daml-lf/' },
+      to: {
+        path: [
+          '^node_modules/(@nestjs/|pg/|pg-[^/]+/|kysely/)',
+          '^(node:)?(fs|net|http|https|child_process|worker_threads|dgram|cluster)$',
+          '^libs/(domain|store|auth|wire)/',
+        ],
+      },
+    },
+    {
       name: 'sql-only-in-store',
       comment: 'Only libs/store imports pg or Kysely (test/ and bench/ are test code and may).',
       severity: 'error',
