@@ -40,6 +40,35 @@ describe('LedgerUpdatesRepository', () => {
     expect((await repo.page(database.db, { after: 0, upTo: N, descending: false, parties: null, kinds: ['Reassignment'], limit: 10 })).length).toBe(0);
   });
 
+  it('a many-party page (window first, then per-party probes) equals the updates those parties see, both directions', async () => {
+    // Who sees offset o (update i = o - 1): party i % 50, and party 49 when i % 7 == 0.
+    const seers = (o: number) => new Set([PARTIES[(o - 1) % 50], ...((o - 1) % 7 === 0 ? [PARTIES[49]] : [])]);
+    const expected = (parties: string[], after: number, upTo: number, descending: boolean, limit: number) => {
+      const wanted = new Set(parties);
+      const all = Array.from({ length: upTo - after }, (_, k) => after + 1 + k).filter((o) => [...seers(o)].some((p) => wanted.has(p)));
+      return (descending ? all.reverse() : all).slice(0, limit);
+    };
+    const cases: Array<{ parties: string[]; after: number; upTo: number; limit: number }> = [
+      // dense: 40 of 50 parties, the page fills inside the window
+      { parties: PARTIES.slice(0, 40), after: 0, upTo: N, limit: 25 },
+      // sparse: parties 0–7 plus 246 that see nothing; the window holds part of the page, the probes the rest
+      { parties: [...PARTIES.slice(0, 8), ...Array.from({ length: 246 }, (_, i) => `nobody${i}::1220${'00'.repeat(32)}`)], after: 5, upTo: N, limit: 30 },
+      // one party of eight sees anything, and only every 50th update: the window finds little, the probes the rest
+      { parties: [PARTIES[20], ...Array.from({ length: 7 }, (_, i) => `nobody${i}::1220${'00'.repeat(32)}`)], after: 0, upTo: N, limit: 12 },
+      // party 20 sees offsets 21, 71, 121, …: the window's first offset past it (50 + 4 × 5 + 1 = 71) and, descending,
+      // its last one before it (91 − 20 = 71) are seen, so the probes must start exactly at the window's edge
+      { parties: [PARTIES[20], ...Array.from({ length: 7 }, (_, i) => `nobody${i}::1220${'00'.repeat(32)}`)], after: 50, upTo: N, limit: 5 },
+      { parties: [PARTIES[20], ...Array.from({ length: 7 }, (_, i) => `nobody${i}::1220${'00'.repeat(32)}`)], after: 0, upTo: 91, limit: 5 },
+      // a range shorter than the window, and the range's end reached before the limit
+      { parties: PARTIES.slice(10, 20), after: 2900, upTo: 2990, limit: 500 },
+    ];
+    for (const c of cases)
+      for (const descending of [false, true])
+        expect(offsetsOf(await repo.page(database.db, { ...c, descending })), JSON.stringify({ ...c, parties: c.parties.length, descending })).toEqual(
+          expected(c.parties, c.after, c.upTo, descending, c.limit),
+        );
+  });
+
   it('looks updates up by id', async () => {
     const [first] = await repo.page(database.db, { after: 41, upTo: 42, descending: false, parties: null, limit: 1 });
     expect(await repo.byUpdateId(database.db, first.updateId)).toEqual(first);
