@@ -31,4 +31,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||7575)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # SIGTERM (docker stop) drains in-flight appends, then exits 0.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/apps/server/src/main.js"]
+CMD ["node", "--max-semi-space-size=8", "dist/apps/server/src/main.js"]

@@ -8,6 +8,8 @@ import { loadConfig } from '@ledgerline/server/config';
 const root = path.resolve(__dirname, '../../..');
 const compose = parse(fs.readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'));
 const dockerfile = fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8');
+/** The node flags the service runs with (the Docker image, npm start and the benchmarks' servers alike). */
+const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8'];
 
 /** Compose's `${VAR:-default}` / `${VAR}` interpolation with an empty environment. */
 const interpolate = (v: unknown): string => String(v).replace(/\$\{(\w+)(?::?-([^}]*))?\}/g, (_, _name, def) => def ?? '');
@@ -71,7 +73,7 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^HEALTHCHECK[\s\S]*\/readyz/m);
     const cmd = /^CMD (\[.*\])$/m.exec(dockerfile);
     expect(cmd).not.toBeNull();
-    expect(JSON.parse(cmd![1])).toEqual(['node', 'dist/apps/server/src/main.js']);
+    expect(JSON.parse(cmd![1])).toEqual(['node', ...SERVICE_NODE_FLAGS, 'dist/apps/server/src/main.js']);
   });
 
   it('carries the explorer: apps/ is copied before the build that bundles it, and dist/ into the runtime image', () => {
@@ -91,6 +93,11 @@ describe('Dockerfile', () => {
 describe('npm start', () => {
   it('builds, then runs the same compiled server as the Docker image', () => {
     const start = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string;
-    expect(start).toBe('node scripts/build.js && node dist/apps/server/src/main.js');
+    expect(start).toBe(`node scripts/build.js && node ${SERVICE_NODE_FLAGS.join(' ')} dist/apps/server/src/main.js`);
+  });
+
+  it('the benchmarks start their servers with the same flags', () => {
+    const serverArgs = fs.readFileSync(path.join(root, 'bench/lib/server-args.ts'), 'utf8');
+    expect(serverArgs).toContain(`SERVICE_NODE_FLAGS: readonly string[] = ${JSON.stringify(SERVICE_NODE_FLAGS).replace(/"/g, "'")}`);
   });
 });
