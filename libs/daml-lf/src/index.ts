@@ -6,3 +6,4 @@ export * from './language/ast';
 
 // --- interpreter, values, engine (engine-interp) ---
 export * from './interpreter';
+export * from './values';

@@ -71,7 +71,7 @@ export function parseDate(s: string): number | undefined {
   return dateInRange(days) ? days : undefined;
 }
 
-const TS_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
+const TS_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /**
  * An ISO-8601 instant (`Instant.parse` with offsets as Canton's JSON codec accepts them); sub-microsecond digits are
@@ -82,7 +82,7 @@ export function parseTimestamp(s: string): bigint | undefined {
   if (!m) return undefined;
   const days = parseDate(`${m[1]}-${m[2]}-${m[3]}`);
   if (days === undefined) return undefined;
-  const [hh, mi, ss] = [Number(m[4]), Number(m[5]), Number(m[6])];
+  const [hh, mi, ss] = [Number(m[4]), Number(m[5]), Number(m[6] ?? '0')];
   if (hh > 23 || mi > 59 || ss > 59) return undefined;
   const nanos = BigInt((m[7] ?? '').padEnd(9, '0') || '0');
   let offsetUs = 0n;
@@ -96,4 +96,14 @@ export function parseTimestamp(s: string): bigint | undefined {
   if (nanosTotal % 1000n < 0n) us -= 1n;
   us -= offsetUs;
   return timestampInRange(us) ? us : undefined;
+}
+
+/** Java's `DateTimeFormatter.ISO_DATE_TIME` of a UTC instant (Canton's JSON codec): seconds always, the fraction with as
+ * few digits as needed (`….5Z`, `….000001Z`). */
+export function timestampToIsoDateTime(us: bigint): string {
+  const base = timestampToText(us - (((us % 1_000_000n) + 1_000_000n) % 1_000_000n));
+  const frac = Number(((us % 1_000_000n) + 1_000_000n) % 1_000_000n);
+  if (frac === 0) return base;
+  const digits = String(frac * 1000).padStart(9, '0').replace(/0+$/, '');
+  return base.slice(0, -1) + '.' + digits + 'Z';
 }
