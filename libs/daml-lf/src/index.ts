@@ -7,3 +7,5 @@ export * from './language/ast';
 // --- interpreter, values, engine (engine-interp) ---
 export * from './interpreter';
 export * from './values';
+export * from './engine';
+export * from './transaction';

@@ -158,7 +158,11 @@ export class Machine implements MachineOps {
       question,
       resume: (a) => {
         this.pending = null;
-        onAnswer(a);
+        try {
+          onAnswer(a);
+        } catch (e) {
+          this.deferred = e;
+        }
       },
     };
   }
@@ -236,6 +240,22 @@ export class Machine implements MachineOps {
     return this;
   }
 
+  /** Start from a state `init` sets (e.g. an effect called directly, as a command does). */
+  startWith(init: (m: Machine) => void): this {
+    this.stack.length = 0;
+    this.pending = null;
+    this.unhandled = false;
+    this.returnValue({ t: 'unit' });
+    try {
+      init(this);
+    } catch (e) {
+      this.deferred = e;
+    }
+    return this;
+  }
+
+  private deferred: unknown = undefined;
+
   /** Start running an Update value. */
   startUpdate(v: SValue): this {
     this.stack.length = 0;
@@ -248,6 +268,11 @@ export class Machine implements MachineOps {
   run(): RunResult {
     for (;;) {
       try {
+        if (this.deferred !== undefined) {
+          const d = this.deferred;
+          this.deferred = undefined;
+          throw d;
+        }
         return this.loop();
       } catch (e) {
         if (e instanceof DamlThrow) {
