@@ -18,7 +18,7 @@ import type { Machine, UpdateEffects } from '../interpreter/machine';
 import { CompiledPackages } from '../interpreter/packages';
 import { listToArray, type SValue } from '../interpreter/values';
 import { jsonToValue } from '../values/json';
-import { protoToValue, valueToProto } from '../values/proto';
+import { protoToValue, tryValueToProto, valueToProto } from '../values/proto';
 import type { Decoded } from '../values/errors';
 import { PartialTransaction, LF_VERSION } from '../transaction/partial-transaction';
 import { deriveTransactionSeed } from '../transaction/seeds';
@@ -365,7 +365,9 @@ class Submission implements UpdateEffects {
   }
 
   private proto(v: SValue): Value {
-    return valueToProto(v, { enriched: this.ctx.enrichValues ?? true });
+    const r = tryValueToProto(v, { enriched: this.ctx.enrichValues ?? true });
+    if (!r.ok) this.fail('VALUE_NESTING', interp(r.error.message));
+    return r.value;
   }
 
   // ---------------------------------------------------------------------------------------------------------- effects

@@ -97,6 +97,8 @@ const LEDGER_CATEGORIES: Record<string, number> = {
   WRONGLY_TYPED_CONTRACT: Category.InvalidGivenCurrentSystemStateOther,
   CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE: Category.InvalidIndependentOfSystemState,
   COMMAND_PREPROCESSING_FAILED: Category.InvalidIndependentOfSystemState,
+  VALUE_NESTING: Category.InvalidIndependentOfSystemState,
+  PACKAGE_NOT_FOUND: Category.InvalidGivenCurrentSystemStateResourceMissing,
 };
 
 function ledgerError(code: string, message: string, details?: Record<string, unknown>): EngineError {

@@ -4,10 +4,12 @@
  * Arithmetic failures throw `ArithmeticError` (catchable); `ERROR` is a user error; ill-typed arguments are internal
  * failures.
  */
-import { createHash, createPublicKey, verify } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { BuiltinFunction } from '../language/ast';
 import type { BuiltinDef, MachineOps } from './code';
 import { arithmeticError, Failure, internal } from './errors';
+import { keccak256 } from './keccak';
+import { parsePublicKey, verifyDigest } from './secp256k1';
 import * as N from './numeric';
 import { compareText, explode, fromCodePoints, isLowerHex, isParty } from './text';
 import { dateInRange, dateToText, timestampInRange, timestampToText } from './time';
@@ -154,24 +156,25 @@ function toText(v: SValue): SValue {
 
 const sha256Hex = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
-function malformedHex(s: string): Failure {
-  return new Failure({ tag: 'Crypto', message: `MalformedByteEncoding(${s}, can not parse hex string)` });
+function malformedHex(s: string, cause = 'can not parse hex string'): Failure {
+  return new Failure({ tag: 'Crypto', message: `MalformedByteEncoding(${s}, ${cause})` });
 }
 
+/** SECP256K1_WITH_ECDSA_BOOL: ECDSA over the given digest (hex), DER signature, DER SPKI key (all hex). */
 function secp256k1Verify(signatureHex: string, messageHex: string, keyHex: string): SValue {
-  if (!isLowerHex(signatureHex)) throw malformedHex(signatureHex);
-  if (!isLowerHex(messageHex)) throw malformedHex(messageHex);
-  if (!isLowerHex(keyHex)) throw malformedHex(keyHex);
+  if (!isLowerHex(signatureHex)) throw malformedHex(signatureHex, 'can not parse signature hex string');
+  if (!isLowerHex(messageHex)) throw malformedHex(messageHex, 'can not parse message hex string');
+  if (!isLowerHex(keyHex)) throw malformedHex(keyHex, 'can not parse DER encoded public key hex string');
   let key;
   try {
-    key = createPublicKey({ key: Buffer.from(keyHex, 'hex'), format: 'der', type: 'spki' });
-  } catch {
-    throw new Failure({ tag: 'Crypto', message: `MalformedKey(${keyHex}, invalid public key)` });
+    key = parsePublicKey(Buffer.from(keyHex, 'hex'));
+  } catch (e) {
+    throw new Failure({ tag: 'Crypto', message: `MalformedKey(${keyHex}, ${(e as Error).message})` });
   }
   try {
-    return bool(verify('sha256', Buffer.from(messageHex, 'hex'), key, Buffer.from(signatureHex, 'hex')));
-  } catch {
-    throw new Failure({ tag: 'Crypto', message: `MalformedSignature(${signatureHex}, invalid signature)` });
+    return bool(verifyDigest(Buffer.from(messageHex, 'hex'), Buffer.from(signatureHex, 'hex'), key));
+  } catch (e) {
+    throw new Failure({ tag: 'Crypto', message: `MalformedSignature(${signatureHex}, ${(e as Error).message})` });
   }
 }
 
@@ -262,19 +265,25 @@ const defs: BuiltinDef[] = [
   pure('TEXT_TO_HEX', 1, (a) => text(Buffer.from(getText(a, 0), 'utf8').toString('hex'))),
   pure('HEX_TO_TEXT', 1, (a) => {
     const h = getText(a, 0);
-    if (!isLowerHex(h)) throw malformedHex(h);
+    if (!isLowerHex(h)) throw malformedHex(h, 'can not parse hex string argument');
     return text(Buffer.from(h, 'hex').toString('utf8'));
   }),
-  pure('KECCAK256_TEXT', 1, () => {
-    throw internal('KECCAK256_TEXT is not supported by this engine');
+  pure('KECCAK256_TEXT', 1, (a) => {
+    const h = getText(a, 0);
+    if (!isLowerHex(h)) throw malformedHex(h);
+    return text(keccak256(Buffer.from(h, 'hex')).toString('hex'));
   }),
-  pure('SECP256K1_BOOL', 3, (a) => secp256k1Verify(getText(a, 0), getText(a, 1), getText(a, 2))),
+  pure('SECP256K1_BOOL', 3, (a) => {
+    const m = getText(a, 1);
+    if (!isLowerHex(m)) throw malformedHex(m, 'can not parse message hex string');
+    return secp256k1Verify(getText(a, 0), sha256Hex(Buffer.from(m, 'hex')), getText(a, 2));
+  }),
   pure('SECP256K1_WITH_ECDSA_BOOL', 3, (a) => secp256k1Verify(getText(a, 0), getText(a, 1), getText(a, 2))),
   pure('SECP256K1_VALIDATE_KEY', 1, (a) => {
     const k = getText(a, 0);
     if (!isLowerHex(k)) throw malformedHex(k);
     try {
-      createPublicKey({ key: Buffer.from(k, 'hex'), format: 'der', type: 'spki' });
+      parsePublicKey(Buffer.from(k, 'hex'));
       return TRUE;
     } catch {
       return FALSE;

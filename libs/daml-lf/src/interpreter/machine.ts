@@ -282,8 +282,8 @@ export class Machine implements MachineOps {
         }
         if (e instanceof Failure) return { tag: 'error', error: e.error };
         if (e instanceof NotComparable) return { tag: 'error', error: { tag: 'NonComparableValues' } };
-        if (e instanceof RangeError) return { tag: 'error', error: { tag: 'Internal', message: `evaluation failed: ${e.message}` } };
-        throw e;
+        // Anything else is a bug or an ill-typed program: reported as an internal failure, never thrown at the caller.
+        return { tag: 'error', error: { tag: 'Internal', message: `evaluation failed: ${e instanceof Error ? e.message : String(e)}` } };
       }
     }
   }

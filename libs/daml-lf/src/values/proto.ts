@@ -25,7 +25,16 @@ const identifier = (id: TypeConId): Identifier => ({ packageId: id.packageId, mo
 /** A runtime value → proto Value. Iterative over lists; nesting is bounded by the LF type. */
 export function valueToProto(v: SValue, options: ToProtoOptions = {}): Value {
   const enriched = options.enriched ?? true;
+  let depth = 0;
   const go = (x: SValue): Value => {
+    if (++depth > MAXIMUM_NESTING + 1) throw invalidArgument(`Provided value exceeds maximum nesting level of ${MAXIMUM_NESTING}`);
+    try {
+      return node(x);
+    } finally {
+      depth--;
+    }
+  };
+  const node = (x: SValue): Value => {
     switch (x.t) {
       case 'unit':
         return { sum: { oneofKind: 'unit', unit: {} } };
