@@ -105,6 +105,42 @@ const stamp = {
       }),
     ],
     ['Fail', choice('Fail', { controllers: parties(field(stampId, 'p')), returnType: T.unit, update: pure_(call('ERROR', str('no way')), T.unit) })],
+    [
+      'TryCreate',
+      choice('TryCreate', {
+        consuming: false,
+        controllers: parties(field(stampId, 'p')),
+        returnType: T.unit,
+        // try { create Stamped; throw PreconditionFailed } catch _ -> Some (create Stamped)
+        update: upd({
+          tag: 'tryCatch',
+          returnType: T.unit,
+          tryExpr: block(
+            [['c', T.cid(tcon(stampedId)), upd({ tag: 'create', template: stampedId, expr: rec(stampedId, [['p', field(stampId, 'p')], ['at', { tag: 'lit', lit: { tag: 'timestamp', value: 0n } }]]) })]],
+            pure_(throw_(tcon(pfId), rec(pfId, [['message', str('rolled back')]]), T.unit), T.unit),
+          ),
+          binder: 'e',
+          catchExpr: {
+            tag: 'some',
+            type: T.unit,
+            value: block(
+              [['c', T.cid(tcon(stampedId)), upd({ tag: 'create', template: stampedId, expr: rec(stampedId, [['p', field(stampId, 'p')], ['at', { tag: 'lit', lit: { tag: 'timestamp', value: 1n } }]]) })]],
+              pure_({ tag: 'builtinCon', con: 'UNIT' }, T.unit),
+            ),
+          },
+        }),
+      }),
+    ],
+    [
+      'Before',
+      choice('Before', {
+        consuming: false,
+        argBinder: { name: 'arg', type: tcon(qn(M, 'Before')) },
+        controllers: parties(field(stampId, 'p')),
+        returnType: T.bool,
+        update: upd({ tag: 'ledgerTimeLt', expr: proj(qn(M, 'Before'), 'time', v('arg')) }),
+      }),
+    ],
   ]),
 };
 const stamped = template('Stamped', { signatories: parties(field(stampedId, 'p')) });
@@ -116,6 +152,7 @@ const engineModule = module(M, {
     record('Stamp', [['p', T.party]]),
     record('Stamped', [['p', T.party], ['at', T.time]]),
     record('Transfer', [['newOwner', T.party]]),
+    record('Before', [['time', T.time]]),
     record('IouView', [['holder', T.party], ['amount', T.num(10)]]),
     dataType('Asset', { tag: 'interface' }),
   ),
@@ -309,6 +346,56 @@ describe('choices (the start of issue 33)', () => {
     const ex = { kind: 'exercise' as const, templateId: iouId, contractId: cid, choice: 'Transfer', argument: { json: { newOwner: alice } } };
     const r = e.submit([ex, ex], ctx());
     expect(r.tag === 'needContract' && errorOf(r.resume(stored)).code).toBe('CONTRACT_NOT_ACTIVE');
+  });
+});
+
+describe('rollback and time', () => {
+  const onStamp = (choiceName: string, argument: unknown, over: Partial<SubmitContext> = {}) =>
+    engine().submit([{ kind: 'createAndExercise', templateId: stampId, createArgument: { json: { p: alice } }, choice: choiceName, choiceArgument: { json: argument } }], ctx(over));
+
+  it('a caught exception rolls back the try block’s nodes into a rollback node; seeds continue across it', () => {
+    const d = done(onStamp('TryCreate', {}));
+    const kinds = d.transaction.nodes.map((n) => (n.versionedNode.oneofKind === 'v1' ? n.versionedNode.v1.nodeType.oneofKind : undefined));
+    // create Stamp (0), exercise (1) → [rollback (2) → [create (3)], create (4)]
+    expect(kinds).toEqual(['create', 'exercise', 'rollback', 'create', 'create']);
+    const ex = d.transaction.nodes[1].versionedNode;
+    expect(ex.oneofKind === 'v1' && ex.v1.nodeType.oneofKind === 'exercise' && ex.v1.nodeType.exercise.children).toEqual(['2', '4']);
+    const rb = d.transaction.nodes[2].versionedNode;
+    expect(rb.oneofKind === 'v1' && rb.v1.nodeType.oneofKind === 'rollback' && rb.v1.nodeType.rollback.children).toEqual(['3']);
+    expect(d.metadata.nodeSeeds.map((s) => s.nodeId)).toEqual([0, 1, 3, 4]);
+    const exSeed = d.metadata.nodeSeeds[1].seed;
+    expect(d.metadata.nodeSeeds[2].seed).toEqual(deriveNodeSeed(exSeed, 0));
+    expect(d.metadata.nodeSeeds[3].seed).toEqual(deriveNodeSeed(exSeed, 1));
+  });
+
+  it('ledger-time comparisons narrow the time bounds', () => {
+    const later = done(onStamp('Before', { time: '2030-01-01T00:00:00Z' }, { ledgerTime: 1_800_000_000_000_000n }));
+    expect(later.results[0]).toEqual({ t: 'bool', v: true });
+    expect(later.metadata.ledgerTimeBounds).toEqual({ max: 1_893_456_000_000_000n - 1n });
+    const earlier = done(onStamp('Before', { time: '2020-01-01T00:00:00Z' }, { ledgerTime: 1_800_000_000_000_000n }));
+    expect(earlier.results[0]).toEqual({ t: 'bool', v: false });
+    expect(earlier.metadata.ledgerTimeBounds).toEqual({ min: 1_577_836_800_000_000n });
+    expect(earlier.metadata.dependsOnTime).toBe(true);
+  });
+});
+
+describe('interface values in expressions', () => {
+  it('toInterface, view, signatories, observers, template type rep and fromInterface', () => {
+    const e = engine();
+    const iouRec = rec(iouId, [['issuer', { tag: 'lit', lit: { tag: 'text', value: 'x' } }], ['owner', str('y')], ['amount', num('1.0000000000')]]);
+    // parties as text are enough for these expressions: they only project fields
+    const asIface: Expr = { tag: 'toInterface', iface: ifaceId, template: iouId, expr: iouRec };
+    const ev = (x: Expr) => {
+      const r = e.interpreter.evaluate(x);
+      if (r.tag !== 'done') throw new Error(JSON.stringify(r.tag === 'error' ? r.error : r.tag));
+      return r.value;
+    };
+    expect(ev({ tag: 'viewInterface', iface: ifaceId, expr: asIface })).toMatchObject({ t: 'record', f: ['holder', 'amount'] });
+    expect(ev({ tag: 'signatoryInterface', iface: ifaceId, expr: asIface })).toMatchObject({ t: 'list', v: { h: { t: 'text', v: 'x' }, tl: null } });
+    expect(ev({ tag: 'observerInterface', iface: ifaceId, expr: asIface })).toMatchObject({ t: 'list', v: { h: { t: 'text', v: 'y' }, tl: null } });
+    expect(ev({ tag: 'interfaceTemplateTypeRep', iface: ifaceId, expr: asIface })).toEqual({ t: 'typerep', ty: { tag: 'con', tycon: iouId, args: [] } });
+    expect(ev({ tag: 'fromInterface', iface: ifaceId, template: iouId, expr: asIface })).toMatchObject({ t: 'optional', v: { t: 'record' } });
+    expect(ev({ tag: 'fromInterface', iface: ifaceId, template: stampId, expr: asIface })).toEqual({ t: 'optional', v: null });
   });
 });
 
