@@ -145,6 +145,69 @@ const stamp = {
 };
 const stamped = template('Stamped', { signatories: parties(field(stampedId, 'p')) });
 
+const nestId = qn(M, 'Nest');
+const holderId = qn(M, 'Holder');
+const nestedId = qn(M, 'Nested');
+// nest n = if n == 0 then Nest { next = None } else Nest { next = Some (nest (n - 1)) }
+const nestFn = {
+  name: 'nest',
+  type: T.arrow(T.int, tcon(nestId)),
+  expr: lam(
+    [['n', T.int]],
+    ite(
+      call('EQUAL', v('n'), int(0)),
+      rec(nestId, [['next', { tag: 'none', type: tcon(nestId) }]]),
+      rec(nestId, [['next', { tag: 'some', type: tcon(nestId), value: { tag: 'app', fun: { tag: 'val', ref: qn(M, 'nest') }, args: [call('SUB_INT64', v('n'), int(1))] } }]]),
+    ),
+  ),
+};
+const nestedT = template('Nested', { signatories: parties(field(nestedId, 'p')) });
+const holder = {
+  ...template('Holder', { signatories: parties(field(holderId, 'p')) }),
+  choices: new Map([
+    [
+      'MakeNested',
+      choice('MakeNested', {
+        consuming: false,
+        controllers: parties(field(holderId, 'p')),
+        returnType: T.cid(tcon(nestedId)),
+        update: upd({
+          tag: 'create',
+          template: nestedId,
+          expr: rec(nestedId, [['p', field(holderId, 'p')], ['n', { tag: 'app', fun: { tag: 'val', ref: qn(M, 'nest') }, args: [field(holderId, 'depth')] }]]),
+        }),
+      }),
+    ],
+    [
+      'ArchiveThenFail',
+      choice('ArchiveThenFail', {
+        consuming: false,
+        argBinder: { name: 'arg', type: tcon(qn(M, 'Target')) },
+        controllers: parties(field(holderId, 'p')),
+        returnType: T.unit,
+        // try { exercise target Transfer (consumes it); throw } catch -> Some (exercise target Transfer): legal again
+        update: upd({
+          tag: 'tryCatch',
+          returnType: T.unit,
+          tryExpr: block(
+            [['x', T.cid(tcon(iouId)), upd({ tag: 'exercise', template: iouId, choice: 'Transfer', cid: proj(qn(M, 'Target'), 'cid', v('arg')), arg: rec(qn(M, 'Transfer'), [['newOwner', field(holderId, 'p')]]) })]],
+            pure_(throw_(tcon(pfId), rec(pfId, [['message', str('undo')]]), T.unit), T.unit),
+          ),
+          binder: 'e',
+          catchExpr: {
+            tag: 'some',
+            type: T.unit,
+            value: block(
+              [['x', T.cid(tcon(iouId)), upd({ tag: 'exercise', template: iouId, choice: 'Transfer', cid: proj(qn(M, 'Target'), 'cid', v('arg')), arg: rec(qn(M, 'Transfer'), [['newOwner', field(holderId, 'p')]]) })]],
+              pure_({ tag: 'builtinCon', con: 'UNIT' }, T.unit),
+            ),
+          },
+        }),
+      }),
+    ],
+  ]),
+};
+
 const engineModule = module(M, {
   dataTypes: byName(
     record('Iou', [['issuer', T.party], ['owner', T.party], ['amount', T.num(10)]]),
@@ -153,10 +216,15 @@ const engineModule = module(M, {
     record('Stamped', [['p', T.party], ['at', T.time]]),
     record('Transfer', [['newOwner', T.party]]),
     record('Before', [['time', T.time]]),
+    record('Nest', [['next', T.opt(tcon(qn(M, 'Nest')))]]),
+    record('Target', [['cid', T.cid(tcon(iouId))]]),
+    record('Holder', [['p', T.party], ['depth', T.int]]),
+    record('Nested', [['p', T.party], ['n', tcon(qn(M, 'Nest'))]]),
     record('IouView', [['holder', T.party], ['amount', T.num(10)]]),
     dataType('Asset', { tag: 'interface' }),
   ),
-  templates: byName(iou, ensured, stamp, stamped),
+  templates: byName(iou, ensured, stamp, stamped, holder, nestedT),
+  values: byName(nestFn),
 });
 const pfModule = module('DA.Exception.PreconditionFailed', {
   dataTypes: byName(record('PreconditionFailed', [['message', T.text]])),
@@ -376,6 +444,41 @@ describe('rollback and time', () => {
     expect(earlier.results[0]).toEqual({ t: 'bool', v: false });
     expect(earlier.metadata.ledgerTimeBounds).toEqual({ min: 1_577_836_800_000_000n });
     expect(earlier.metadata.dependsOnTime).toBe(true);
+  });
+});
+
+describe('values and rollback of archives', () => {
+  const make = (depth: number) =>
+    engine().submit([{ kind: 'createAndExercise', templateId: holderId, createArgument: { json: { p: alice, depth: String(depth) } }, choice: 'MakeNested', choiceArgument: { json: {} } }], ctx());
+  it('values nested deeper than 100 levels are refused (VALUE_NESTING), not a stack overflow', () => {
+    expect(done(make(40)).transaction.nodes).toHaveLength(3);
+    expect(errorOf(make(150))).toMatchObject({ code: 'VALUE_NESTING' });
+    expect(errorOf(make(100_000))).toMatchObject({ code: 'VALUE_NESTING' });
+  });
+
+  it('an archive inside a rolled-back scope is undone', () => {
+    const e = engine();
+    const iouCmd = createIou({ issuer: alice, owner: alice, amount: '1' });
+    const first = done(e.submit([iouCmd], ctx()));
+    const cid = createNode(first).contractId;
+    const stored = { contractId: cid, templateId: iouId, packageName: 'test-package', argument: createNode(first).argument!, signatories: [alice], stakeholders: [alice], createdAt: 0n };
+    const r = e.submit(
+      [{ kind: 'createAndExercise', templateId: holderId, createArgument: { json: { p: alice, depth: '0' } }, choice: 'ArchiveThenFail', choiceArgument: { json: { cid } } }],
+      ctx({ submissionSeed: Buffer.alloc(32, 9) }),
+    );
+    const d = done(r.tag === 'needContract' ? r.resume(stored) : r);
+    const kinds = d.transaction.nodes.map((n) => (n.versionedNode.oneofKind === 'v1' ? n.versionedNode.v1.nodeType.oneofKind : undefined));
+    // create Holder, exercise ArchiveThenFail → [rollback → [exercise Transfer → [create]], exercise Transfer → [create]]
+    expect(kinds).toEqual(['create', 'exercise', 'rollback', 'exercise', 'create', 'exercise', 'create']);
+  });
+
+  it('exposes choice signatures and re-renders stored values enriched', () => {
+    const e = engine();
+    expect(e.choiceSignature(iouId, 'Transfer')).toEqual({ argType: tcon(qn(M, 'Transfer')), returnType: T.cid(tcon(iouId)), consuming: true });
+    expect(e.choiceSignature(iouId, 'Nope')).toBeUndefined();
+    const plain = valueToProto({ t: 'record', id: qn(M, 'Transfer'), f: ['newOwner'], v: [{ t: 'party', v: bob }] }, { enriched: false });
+    const r = e.normaliseValue(tcon(qn(M, 'Transfer')), plain);
+    expect(r.ok && r.value.sum.oneofKind === 'record' && r.value.sum.record.fields[0].label).toBe('newOwner');
   });
 });
 

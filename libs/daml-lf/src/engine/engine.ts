@@ -125,6 +125,18 @@ export class Engine {
     return t;
   }
 
+  /** The argument and result types of a template's choice (to type arguments and render results). */
+  choiceSignature(templateId: TypeConId, choice: string): { argType: Type; returnType: Type; consuming: boolean } | undefined {
+    const ch = this.packages.findTemplate(templateId)?.choices.get(choice);
+    return ch && { argType: ch.argBinder.type, returnType: ch.returnType, consuming: ch.consuming };
+  }
+
+  /** A proto value (labelled or not) typed against `type` and rendered enriched (record ids, labels) or normalised. */
+  normaliseValue(type: Type, value: Value, enriched = true): Decoded<Value> {
+    const v = protoToValue(this.packages, type, value);
+    return v.ok ? tryValueToProto(v.value, { enriched }) : v;
+  }
+
   /** Types an argument against `type`. */
   typeArgument(type: Type, a: CommandArgument, nullIsUnit = false): Decoded<SValue> {
     if ('value' in a) return { ok: true, value: a.value };
@@ -582,13 +594,17 @@ class Submission implements UpdateEffects {
   }
 
   beginTry(): unknown {
-    return this.ptx.beginTry();
+    return { ptx: this.ptx.beginTry(), consumed: new Set(this.consumed) };
   }
   endTry(token: unknown): void {
-    this.ptx.endTry(token as number);
+    this.ptx.endTry((token as { ptx: number }).ptx);
   }
+  /** A rolled-back scope's archives are undone with it. */
   rollbackTry(token: unknown): void {
-    this.ptx.rollbackTry(token as number);
+    const t = token as { ptx: number; consumed: Set<string> };
+    this.ptx.rollbackTry(t.ptx);
+    this.consumed.clear();
+    for (const c of t.consumed) this.consumed.add(c);
   }
 }
 

@@ -3,6 +3,7 @@ import type { Expr } from '../language/ast';
 import { Compiler } from './compiler';
 import { Machine, type MachineOptions, type RunResult } from './machine';
 import { CompiledPackages } from './packages';
+import { Failure } from './errors';
 
 export { Compiler } from './compiler';
 export { Machine, type MachineOptions, type RunResult, type Suspension, type UpdateEffects } from './machine';
@@ -31,7 +32,8 @@ export class Interpreter {
     try {
       return m.start(this.compiler.compile(e)).run();
     } catch (err) {
-      return { tag: 'error', error: { tag: 'Internal', message: err instanceof Error ? err.message : String((err as { error?: unknown }).error ?? err) } };
+      if (err instanceof Failure) return { tag: 'error', error: err.error };
+      return { tag: 'error', error: { tag: 'Internal', message: err instanceof Error ? err.message : String(err) } };
     }
   }
 }
