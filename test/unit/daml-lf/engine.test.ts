@@ -208,6 +208,29 @@ const holder = {
   ]),
 };
 
+const viewOf = (x: Expr): Expr => ({ tag: 'viewInterface', iface: ifaceId, expr: x });
+const assetIface = {
+  tycon: 'Asset',
+  param: 'this',
+  methods: new Map(),
+  view: tcon(viewId),
+  requires: [],
+  choices: new Map([
+    [
+      'Peek',
+      choice('Peek', {
+        consuming: false,
+        controllers: parties(proj(viewId, 'holder', viewOf(v('this')))),
+        returnType: T.num(10),
+        update: block(
+          [['fetched', tcon(ifaceId), upd({ tag: 'fetchInterface', iface: ifaceId, cid: v('self') })]],
+          pure_(proj(viewId, 'amount', viewOf(v('fetched'))), T.num(10)),
+        ),
+      }),
+    ],
+  ]),
+};
+
 const engineModule = module(M, {
   dataTypes: byName(
     record('Iou', [['issuer', T.party], ['owner', T.party], ['amount', T.num(10)]]),
@@ -224,6 +247,7 @@ const engineModule = module(M, {
     dataType('Asset', { tag: 'interface' }),
   ),
   templates: byName(iou, ensured, stamp, stamped, holder, nestedT),
+  interfaces: new Map([['Asset', assetIface]]),
   values: byName(nestFn),
 });
 const pfModule = module('DA.Exception.PreconditionFailed', {
@@ -479,6 +503,40 @@ describe('values and rollback of archives', () => {
     const plain = valueToProto({ t: 'record', id: qn(M, 'Transfer'), f: ['newOwner'], v: [{ t: 'party', v: bob }] }, { enriched: false });
     const r = e.normaliseValue(tcon(qn(M, 'Transfer')), plain);
     expect(r.ok && r.value.sum.oneofKind === 'record' && r.value.sum.record.fields[0].label).toBe('newOwner');
+  });
+});
+
+describe('interface choices', () => {
+  it('an ExerciseCommand by interface id runs the interface choice; the nodes carry the interface id', () => {
+    const e = engine();
+    const first = done(e.submit([createIou({ issuer: alice, owner: bob, amount: '7' })], ctx()));
+    const c = createNode(first);
+    const stored = { contractId: c.contractId, templateId: iouId, packageName: 'test-package', argument: c.argument!, signatories: c.signatories, stakeholders: c.stakeholders, createdAt: 0n };
+    const r = e.submit([{ kind: 'exercise', templateId: ifaceId, contractId: c.contractId, choice: 'Peek', argument: { json: {} } }], ctx({ actAs: [bob], submissionSeed: Buffer.alloc(32, 3) }));
+    const d = done(r.tag === 'needContract' ? r.resume(stored) : r);
+    expect(d.results[0]).toEqual({ t: 'numeric', v: { u: 70_000_000_000n, s: 10 } });
+    const [ex, fetch] = d.transaction.nodes.map((n) => (n.versionedNode.oneofKind === 'v1' ? n.versionedNode.v1.nodeType : undefined));
+    expect(ex?.oneofKind === 'exercise' && [ex.exercise.interfaceId, ex.exercise.templateId, ex.exercise.actingParties]).toEqual([
+      { packageId: PKG, moduleName: M, entityName: 'Asset' },
+      { packageId: PKG, moduleName: M, entityName: 'Iou' },
+      [bob],
+    ]);
+    expect(fetch?.oneofKind === 'fetch' && fetch.fetch.interfaceId).toEqual({ packageId: PKG, moduleName: M, entityName: 'Asset' });
+  });
+
+  it('a contract whose template does not implement the interface → CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE', () => {
+    const cid = '00' + '33'.repeat(32);
+    const stored = {
+      contractId: cid,
+      templateId: stampId,
+      packageName: 'test-package',
+      argument: valueToProto({ t: 'record', id: stampId, f: ['p'], v: [{ t: 'party', v: alice }] }),
+      signatories: [alice],
+      stakeholders: [alice],
+      createdAt: 0n,
+    };
+    const r = engine().submit([{ kind: 'exercise', templateId: ifaceId, contractId: cid, choice: 'Peek', argument: { json: {} } }], ctx());
+    expect(r.tag === 'needContract' && errorOf(r.resume(stored)).code).toBe('CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE');
   });
 });
 

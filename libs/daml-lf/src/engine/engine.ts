@@ -8,7 +8,7 @@
  * V1 contract id; an exercise (issue 33 extends this) checks controllers and runs the choice body with nested updates.
  */
 import type { Value } from '@canton-network/core-ledger-proto';
-import type { DefTemplate, Package, PackageId, TemplateChoice, Type, TypeConId } from '../language/ast';
+import type { DefInterface, DefTemplate, Package, PackageId, TemplateChoice, Type, TypeConId } from '../language/ast';
 import { qualifiedNameToString } from '../language/ast';
 import type { Code, Env } from '../interpreter/code';
 import { pushScope } from '../interpreter/compiler';
@@ -78,6 +78,7 @@ const GRPC_OF_CATEGORY: Record<number, number> = { 2: 10, 4: 13, 8: 3, 9: 9, 11:
 export class Engine {
   readonly interpreter: Interpreter;
   private readonly templates = new Map<string, TemplateCode>();
+  private readonly interfaces = new Map<string, { readonly def: DefInterface; readonly choices: Map<string, ChoiceCode> }>();
 
   constructor(readonly packages: CompiledPackages = new CompiledPackages()) {
     this.interpreter = new Interpreter(packages);
@@ -101,16 +102,7 @@ export class Engine {
       if (!def) throw new Failure({ tag: 'Ledger', code: 'COMMAND_PREPROCESSING_FAILED', message: `unknown template ${k}` });
       const c = this.interpreter.compiler;
       const scope = pushScope(null, def.param);
-      const choices = new Map<string, ChoiceCode>();
-      for (const [name, ch] of def.choices) {
-        const ctrlScope = pushScope(null, def.param, ch.argBinder.name);
-        choices.set(name, {
-          def: ch,
-          controllers: c.compile(ch.controllers, ctrlScope),
-          observers: ch.observers && c.compile(ch.observers, ctrlScope),
-          update: c.compile(ch.update, pushScope(null, def.param, ch.selfBinder, ch.argBinder.name)),
-        });
-      }
+      const choices = this.compileChoices(def.param, def.choices);
       t = {
         id,
         def,
@@ -135,6 +127,34 @@ export class Engine {
   normaliseValue(type: Type, value: Value, enriched = true): Decoded<Value> {
     const v = protoToValue(this.packages, type, value);
     return v.ok ? tryValueToProto(v.value, { enriched }) : v;
+  }
+
+  /** An interface's compiled choices (`this` is the interface value). Throws a Failure when it does not exist. */
+  interfaceCode(id: TypeConId): { readonly def: DefInterface; readonly choices: Map<string, ChoiceCode> } {
+    const k = tid(id);
+    let ic = this.interfaces.get(k);
+    if (!ic) {
+      const def = this.packages.findInterface(id);
+      if (!def) throw new Failure({ tag: 'Ledger', code: 'COMMAND_PREPROCESSING_FAILED', message: `unknown interface ${k}` });
+      ic = { def, choices: this.compileChoices(def.param, def.choices) };
+      this.interfaces.set(k, ic);
+    }
+    return ic;
+  }
+
+  private compileChoices(param: string, defs: ReadonlyMap<string, TemplateChoice>): Map<string, ChoiceCode> {
+    const c = this.interpreter.compiler;
+    const choices = new Map<string, ChoiceCode>();
+    for (const [name, ch] of defs) {
+      const ctrlScope = pushScope(null, param, ch.argBinder.name);
+      choices.set(name, {
+        def: ch,
+        controllers: c.compile(ch.controllers, ctrlScope),
+        observers: ch.observers && c.compile(ch.observers, ctrlScope),
+        update: c.compile(ch.update, pushScope(null, param, ch.selfBinder, ch.argBinder.name)),
+      });
+    }
+    return choices;
   }
 
   /** Types an argument against `type`. */
@@ -222,7 +242,8 @@ function partiesOf(v: SValue): string[] {
 type Prepared =
   | { kind: 'create'; template: TemplateCode; arg: SValue }
   | { kind: 'exercise'; template: TemplateCode; contractId: string; choice: ChoiceCode; arg: SValue }
-  | { kind: 'createAndExercise'; template: TemplateCode; createArg: SValue; choice: ChoiceCode; arg: SValue };
+  | { kind: 'createAndExercise'; template: TemplateCode; createArg: SValue; choice: ChoiceCode; arg: SValue }
+  | { kind: 'exerciseInterface'; iface: TypeConId; contractId: string; choice: ChoiceCode; arg: SValue };
 
 /** One submission's interpretation: resumable at every question. */
 class Submission implements UpdateEffects {
@@ -276,6 +297,15 @@ class Submission implements UpdateEffects {
   private preprocess(): EngineError | undefined {
     try {
       for (const c of this.commands) {
+        if (c.kind === 'exercise' && !this.pkgs.findTemplate(c.templateId) && this.pkgs.findInterface(c.templateId)) {
+          const ic = this.engine.interfaceCode(c.templateId);
+          const choice = ic.choices.get(c.choice);
+          if (!choice) throw preprocessingError(`unknown choice ${c.choice} in interface ${tid(c.templateId)}`);
+          const r = this.engine.typeArgument(choice.def.argBinder.type, c.argument, true);
+          if (!r.ok) throw fromValueError(r.error);
+          this.prepared.push({ kind: 'exerciseInterface', iface: c.templateId, contractId: c.contractId, choice, arg: r.value });
+          continue;
+        }
         const template = this.engine.templateCode(c.templateId);
         const typed = (t: Type, a: CommandArgument, nullIsUnit = false) => {
           const r = this.engine.typeArgument(t, a, nullIsUnit);
@@ -319,6 +349,8 @@ class Submission implements UpdateEffects {
       case 'createAndExercise':
         m.andThen((cid) => this.exercise(m, p.template.id, p.choice.def.name, cid, p.arg));
         return this.create(m, p.template.id, p.createArg);
+      case 'exerciseInterface':
+        return this.exerciseInterface(m, p.iface, p.choice.def.name, { t: 'cid', v: p.contractId }, p.arg, undefined);
     }
   }
 
@@ -483,83 +515,125 @@ class Submission implements UpdateEffects {
       this.usedPackages.add(templateId.packageId);
       const ch = t.choices.get(choiceName);
       if (!ch) throw internal(`unknown choice ${choiceName} in template ${tid(templateId)}`);
-      const ctrlEnv: Env = { v: arg, n: { v: c.arg, n: null } };
-      m.evalThen(ch.controllers, ctrlEnv, (ctrlV) => {
-        const withObservers = (obsV: SValue | undefined) => {
-          const controllers = sortedUnique(partiesOf(ctrlV));
-          const choiceObservers = obsV ? sortedUnique(partiesOf(obsV)) : [];
-          const nodeId = this.ptx.nextNodeId();
-          if (controllers.length === 0) this.fail('DAML_AUTHORIZATION_ERROR', interp(`node NodeId(${nodeId}) (${tid(templateId)}) has no controllers`));
-          const auth = this.ptx.authorizers;
-          if (controllers.some((p) => !auth.has(p)))
-            this.fail(
-              'DAML_AUTHORIZATION_ERROR',
-              interp(`node NodeId(${nodeId}) (${tid(templateId)}) requires authorizers ${controllers.join(',')}, but only ${sortedUnique(auth).join(',')} were given`),
-            );
-          this.ptx.beginExercise(
-            {
-              lfVersion: LF_VERSION,
-              contractId: c.contractId,
-              packageName: c.packageName,
-              templateId: identifier(templateId),
-              signatories: [...c.signatories],
-              stakeholders: [...c.stakeholders],
-              actingParties: controllers,
-              choiceId: choiceName,
-              chosenValue: this.proto(arg),
-              consuming: ch.def.consuming,
-              choiceObservers,
-            },
-            [...c.signatories, ...controllers],
-          );
-          if (ch.def.consuming) this.consumed.add(c.contractId);
-          const env: Env = { v: arg, n: { v: cid, n: { v: c.arg, n: null } } };
-          m.evalThen(ch.update, env, (u) => {
-            m.andThen((result) => {
-              this.ptx.endExercise(this.proto(result));
-              m.returnValue(result);
-            });
-            m.runUpdate(u);
-          });
-        };
-        if (ch.observers) m.evalThen(ch.observers, ctrlEnv, withObservers);
-        else withObservers(undefined);
+      this.runChoice(m, c, undefined, ch, c.arg, cid, arg);
+    });
+  }
+
+  exerciseInterface(m: Machine, iface: TypeConId, choiceName: string, cid: SValue, arg: SValue, guard: SValue | undefined): void {
+    this.withContract(m, cid, (c) => {
+      this.checkImplements(c, iface);
+      this.checkActive(c, c.templateId);
+      const ic = this.engine.interfaceCode(iface);
+      this.usedPackages.add(iface.packageId);
+      this.usedPackages.add(c.templateId.packageId);
+      const ch = ic.choices.get(choiceName);
+      if (!ch) throw internal(`unknown choice ${choiceName} in interface ${tid(iface)}`);
+      const value: SValue = { t: 'any', ty: con(c.templateId), v: c.arg };
+      if (!guard) return this.runChoice(m, c, iface, ch, value, cid, arg);
+      m.applyThen(guard, [value], (ok) => {
+        if (ok.t !== 'bool' || !ok.v)
+          this.fail('DAML_INTERPRETATION_ERROR', interp(`Exercise guard failed for contract ${c.contractId} of template ${tid(c.templateId)}`));
+        this.runChoice(m, c, iface, ch, value, cid, arg);
       });
     });
   }
 
-  exerciseInterface(m: Machine, iface: TypeConId): void {
-    m.fail({ tag: 'Internal', message: `exercising interface choices (${tid(iface)}) is not supported yet` });
+  /** Controllers, choice observers, authorization, the exercise node and the choice body (`this` is `self`'s value). */
+  private runChoice(m: Machine, c: ContractState, iface: TypeConId | undefined, ch: ChoiceCode, thisValue: SValue, cid: SValue, arg: SValue): void {
+    const templateId = c.templateId;
+    const ctrlEnv: Env = { v: arg, n: { v: thisValue, n: null } };
+    m.evalThen(ch.controllers, ctrlEnv, (ctrlV) => {
+      const withObservers = (obsV: SValue | undefined) => {
+        const controllers = sortedUnique(partiesOf(ctrlV));
+        const choiceObservers = obsV ? sortedUnique(partiesOf(obsV)) : [];
+        const nodeId = this.ptx.nextNodeId();
+        if (controllers.length === 0) this.fail('DAML_AUTHORIZATION_ERROR', interp(`node NodeId(${nodeId}) (${tid(templateId)}) has no controllers`));
+        const auth = this.ptx.authorizers;
+        if (controllers.some((p) => !auth.has(p)))
+          this.fail(
+            'DAML_AUTHORIZATION_ERROR',
+            interp(`node NodeId(${nodeId}) (${tid(templateId)}) requires authorizers ${controllers.join(',')}, but only ${sortedUnique(auth).join(',')} were given`),
+          );
+        this.ptx.beginExercise(
+          {
+            lfVersion: LF_VERSION,
+            contractId: c.contractId,
+            packageName: c.packageName,
+            templateId: identifier(templateId),
+            signatories: [...c.signatories],
+            stakeholders: [...c.stakeholders],
+            actingParties: controllers,
+            ...(iface ? { interfaceId: identifier(iface) } : {}),
+            choiceId: ch.def.name,
+            chosenValue: this.proto(arg),
+            consuming: ch.def.consuming,
+            choiceObservers,
+          },
+          [...c.signatories, ...controllers],
+        );
+        if (ch.def.consuming) this.consumed.add(c.contractId);
+        const env: Env = { v: arg, n: { v: cid, n: { v: thisValue, n: null } } };
+        m.evalThen(ch.update, env, (u) => {
+          m.andThen((result) => {
+            this.ptx.endExercise(this.proto(result));
+            m.returnValue(result);
+          });
+          m.runUpdate(u);
+        });
+      };
+      if (ch.observers) m.evalThen(ch.observers, ctrlEnv, withObservers);
+      else withObservers(undefined);
+    });
+  }
+
+  private checkImplements(c: ContractState, iface: TypeConId): void {
+    if (!this.pkgs.findTemplate(c.templateId)?.implements.has(tid(iface)))
+      this.fail(
+        'CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE',
+        interp(`Update failed due to contract ${c.contractId} not implementing an interface ${tid(iface)}`),
+        { contractId: c.contractId },
+      );
+  }
+
+  private insertFetch(c: ContractState, iface: TypeConId | undefined): void {
+    const auth = this.ptx.authorizers;
+    const nodeId = this.ptx.nextNodeId();
+    if (!c.stakeholders.some((p) => auth.has(p)))
+      this.fail(
+        'DAML_AUTHORIZATION_ERROR',
+        interp(
+          `node NodeId(${nodeId}) requires one of the stakeholders ${c.stakeholders.join(',')} of the fetched contract to be an authorizer, but authorizers were ${sortedUnique(auth).join(',')}`,
+        ),
+      );
+    this.usedPackages.add(c.templateId.packageId);
+    this.ptx.insertFetch({
+      lfVersion: LF_VERSION,
+      contractId: c.contractId,
+      packageName: c.packageName,
+      templateId: identifier(c.templateId),
+      signatories: [...c.signatories],
+      stakeholders: [...c.stakeholders],
+      actingParties: sortedUnique(auth),
+      ...(iface ? { interfaceId: identifier(iface) } : {}),
+    });
   }
 
   fetch(m: Machine, templateId: TypeConId, cid: SValue): void {
     this.withContract(m, cid, (c) => {
       this.checkActive(c, templateId);
-      const auth = this.ptx.authorizers;
-      const nodeId = this.ptx.nextNodeId();
-      if (!c.stakeholders.some((p) => auth.has(p)))
-        this.fail(
-          'DAML_AUTHORIZATION_ERROR',
-          interp(
-            `node NodeId(${nodeId}) requires one of the stakeholders ${c.stakeholders.join(',')} of the fetched contract to be an authorizer, but authorizers were ${sortedUnique(auth).join(',')}`,
-          ),
-        );
-      this.usedPackages.add(templateId.packageId);
-      this.ptx.insertFetch({
-        lfVersion: LF_VERSION,
-        contractId: c.contractId,
-        packageName: c.packageName,
-        templateId: identifier(templateId),
-        signatories: [...c.signatories],
-        stakeholders: [...c.stakeholders],
-        actingParties: sortedUnique(auth),
-      });
+      this.insertFetch(c, undefined);
       m.returnValue(c.arg);
     });
   }
 
-  fetchInterface(m: Machine, iface: TypeConId): void {
-    m.fail({ tag: 'Internal', message: `fetching by interface (${tid(iface)}) is not supported yet` });
+  fetchInterface(m: Machine, iface: TypeConId, cid: SValue): void {
+    this.withContract(m, cid, (c) => {
+      this.checkImplements(c, iface);
+      this.checkActive(c, c.templateId);
+      this.usedPackages.add(iface.packageId);
+      this.insertFetch(c, iface);
+      m.returnValue({ t: 'any', ty: con(c.templateId), v: c.arg });
+    });
   }
 
   private withTime(m: Machine, k: (now: bigint) => void): void {
