@@ -179,6 +179,28 @@ const holder = {
       }),
     ],
     [
+      'Down',
+      // Down n: if n == 0 then pure 0 else do c <- create this; r <- exercise c Down (n - 1); pure (r + 1)
+      choice('Down', {
+        argBinder: { name: 'arg', type: T.int },
+        controllers: parties(field(holderId, 'p')),
+        returnType: T.int,
+        update: case_(call('EQUAL', v('arg'), int(0)), [
+          alt(P.true, pure_(int(0), T.int)),
+          alt(
+            P.default,
+            block(
+              [
+                ['c', T.cid(tcon(holderId)), upd({ tag: 'create', template: holderId, expr: v('this') })],
+                ['r', T.int, upd({ tag: 'exercise', template: holderId, choice: 'Down', cid: v('c'), arg: call('SUB_INT64', v('arg'), int(1)) })],
+              ],
+              pure_(call('ADD_INT64', v('r'), int(1)), T.int),
+            ),
+          ),
+        ]),
+      }),
+    ],
+    [
       'ArchiveThenFail',
       choice('ArchiveThenFail', {
         consuming: false,
@@ -478,6 +500,15 @@ describe('values and rollback of archives', () => {
     expect(done(make(40)).transaction.nodes).toHaveLength(3);
     expect(errorOf(make(150))).toMatchObject({ code: 'VALUE_NESTING' });
     expect(errorOf(make(100_000))).toMatchObject({ code: 'VALUE_NESTING' });
+  });
+
+  it('nested exercises 2,000 deep run on the explicit stack', () => {
+    const d = done(
+      engine().submit([{ kind: 'createAndExercise', templateId: holderId, createArgument: { json: { p: alice, depth: '0' } }, choice: 'Down', choiceArgument: { json: '2000' } }], ctx()),
+    );
+    expect(d.results[0]).toEqual({ t: 'int64', v: 2000n });
+    expect(d.transaction.nodes).toHaveLength(1 + 2001 + 2000);
+    expect(d.transaction.roots).toEqual(['0', '1']);
   });
 
   it('an archive inside a rolled-back scope is undone', () => {
