@@ -90,7 +90,8 @@ export class Engine {
   }
 
   submit(commands: readonly EngineCommand[], context: SubmitContext): EngineResult {
-    return new Submission(this, commands, context).start();
+    const s = new Submission(this, commands, context);
+    return guarded(() => s.start());
   }
 
   /** The compiled pieces of a template (cached). Throws a Failure when the template does not exist. */
@@ -228,6 +229,30 @@ export class Engine {
       if (e instanceof Failure) return failed(fromInterpretationError(e.error));
       throw e;
     }
+  }
+}
+
+/** A bug must not escape as an exception: it becomes Canton's internal error (and so do the continuations' bugs). */
+function guarded(f: () => EngineResult): EngineResult {
+  let r: EngineResult;
+  try {
+    r = f();
+  } catch (e) {
+    if (e instanceof Failure) return { tag: 'error', error: fromInterpretationError(e.error) };
+    return {
+      tag: 'error',
+      error: { code: 'LEDGER_API_INTERNAL_ERROR', category: Category.SystemInternalAssumptionViolated, message: `Daml engine failure: ${e instanceof Error ? e.message : String(e)}` },
+    };
+  }
+  switch (r.tag) {
+    case 'needPackage':
+      return { ...r, resume: (x: Package | undefined) => guarded(() => r.resume(x)) };
+    case 'needContract':
+      return { ...r, resume: (x: ContractInstance | undefined) => guarded(() => r.resume(x)) };
+    case 'needTime':
+      return { ...r, resume: (x: bigint) => guarded(() => r.resume(x)) };
+    default:
+      return r;
   }
 }
 
