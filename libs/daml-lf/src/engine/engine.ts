@@ -78,6 +78,7 @@ const GRPC_OF_CATEGORY: Record<number, number> = { 2: 10, 4: 13, 8: 3, 9: 9, 11:
 export class Engine {
   readonly interpreter: Interpreter;
   private readonly templates = new Map<string, TemplateCode>();
+  private readonly views = new Map<string, Code>();
   private readonly interfaces = new Map<string, { readonly def: DefInterface; readonly choices: Map<string, ChoiceCode> }>();
 
   constructor(readonly packages: CompiledPackages = new CompiledPackages()) {
@@ -221,7 +222,12 @@ export class Engine {
         });
       const arg = this.toValue(templateId, argument);
       if (!arg.ok) return failed(fromValueError(arg.error));
-      const code = this.interpreter.compiler.compile(impl.body.view, pushScope(null, t.def.param));
+      const key = `${tid(templateId)}/${tid(interfaceId)}`;
+      let code = this.views.get(key);
+      if (!code) {
+        code = this.interpreter.compiler.compile(impl.body.view, pushScope(null, t.def.param));
+        this.views.set(key, code);
+      }
       const r = this.evalOn(code, { v: arg.value, n: null });
       if (!r.ok) return failed(fromInterpretationError(r.error));
       return { tag: 'view', value: r.value, proto: valueToProto(r.value) };
