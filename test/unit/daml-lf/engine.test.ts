@@ -543,6 +543,8 @@ describe('values and rollback of archives', () => {
     const e = engine();
     expect(e.choiceSignature(iouId, 'Transfer')).toEqual({ argType: tcon(qn(M, 'Transfer')), returnType: T.cid(tcon(iouId)), consuming: true });
     expect(e.choiceSignature(iouId, 'Nope')).toBeUndefined();
+    expect(e.templateInfo(iouId)).toEqual({ packageName: 'test-package', interfaces: [ifaceId], choices: ['Transfer'], hasKey: false });
+    expect(e.templateInfo(ifaceId)).toBeUndefined();
     const plain = valueToProto({ t: 'record', id: qn(M, 'Transfer'), f: ['newOwner'], v: [{ t: 'party', v: bob }] }, { enriched: false });
     const r = e.normaliseValue(tcon(qn(M, 'Transfer')), plain);
     expect(r.ok && r.value.sum.oneofKind === 'record' && r.value.sum.record.fields[0].label).toBe('newOwner');

@@ -119,6 +119,18 @@ export class Engine {
     return t;
   }
 
+  /** What the pipeline needs to know of a stored template: its package name, implemented interfaces and choices. */
+  templateInfo(templateId: TypeConId): { packageName: string; interfaces: TypeConId[]; choices: string[]; hasKey: boolean } | undefined {
+    const def = this.packages.findTemplate(templateId);
+    if (!def) return undefined;
+    return {
+      packageName: this.packages.getPackage(templateId.packageId)!.metadata.name,
+      interfaces: [...def.implements.values()].map((i) => i.iface),
+      choices: [...def.choices.keys()],
+      hasKey: def.key !== undefined,
+    };
+  }
+
   /** The argument and result types of a template's choice (to type arguments and render results). */
   choiceSignature(templateId: TypeConId, choice: string): { argType: Type; returnType: Type; consuming: boolean } | undefined {
     const ch = this.packages.findTemplate(templateId)?.choices.get(choice);
