@@ -14,3 +14,5 @@ export {
   type DecodedDar,
 } from './archive/decode-archive';
 export { PackageCache } from './archive/package-cache';
+export { encodePackage, encodeArchivePayload, encodeArchive, LfEncodeError, type EncodedArchive } from './archive/encode-package';
+export { encodeDar, darManifest, type DalfBytes, type EncodedDar } from './archive/encode-dar';

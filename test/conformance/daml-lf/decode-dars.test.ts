@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ArchiveParseError } from '@ledgerline/canton';
-import { LfDecodeError, PackageCache, decodeDar, qualifiedNameToString, type Package } from '@ledgerline/daml-lf';
+import {
+  LfDecodeError,
+  PackageCache,
+  decodeArchivePayload,
+  decodeDar,
+  encodeArchivePayload,
+  qualifiedNameToString,
+  type Package,
+} from '@ledgerline/daml-lf';
 import { conformanceDarFiles, conformanceDars } from '../../support/dars';
 
 /**
@@ -80,6 +88,14 @@ describe.skipIf(!dars.present && !dars.required)('decoding the real DARs (LEDGER
       const ids = new Set(pkgs.map((p) => p.id));
       for (const p of pkgs) for (const dep of p.imports) expect(ids.has(dep), `${p.metadata.name} imports ${dep}`).toBe(true);
       expect(dar.main.package.modules.size).toBeGreaterThan(0);
+
+      // round trip: decode → encode → decode gives the same AST (under the same package id), and re-encoding is stable
+      for (const p of pkgs) {
+        const payload = encodeArchivePayload(p);
+        const again = decodeArchivePayload(payload, p.id);
+        expect(again).toEqual(p);
+        expect(Buffer.from(encodeArchivePayload(again)).equals(Buffer.from(payload))).toBe(true);
+      }
     });
   }
 
