@@ -16,3 +16,4 @@ export {
 export { PackageCache } from './archive/package-cache';
 export { encodePackage, encodeArchivePayload, encodeArchive, LfEncodeError, type EncodedArchive } from './archive/encode-package';
 export { encodeDar, darManifest, type DalfBytes, type EncodedDar } from './archive/encode-dar';
+export { parsePackage, parseType, parseExpr, LfTextError, type ParseOptions } from './lf-text/parser';
