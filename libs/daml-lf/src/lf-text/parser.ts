@@ -1088,14 +1088,23 @@ function timestampMicros(t: Token): bigint {
   if (!m) throw new LfTextError(`cannot interpret ${t.value} as a Timestamp`, t.line, t.col);
   const frac = (m[7] ?? '').padEnd(6, '0');
   if (frac.length > 6) throw new LfTextError(`cannot interpret ${t.value} as a Timestamp`, t.line, t.col);
-  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
+  const ms = utc(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
   if (Number.isNaN(ms)) throw new LfTextError(`cannot interpret ${t.value} as a Timestamp`, t.line, t.col);
   return BigInt(ms) * 1000n + BigInt(frac);
 }
 
 function dateDays(t: Token): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t.value);
-  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
+  const ms = m ? utc(Number(m[1]), Number(m[2]), Number(m[3]), 0, 0, 0) : NaN;
   if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== t.value) throw new LfTextError(`cannot interpret ${t.value} as a Date`, t.line, t.col);
   return ms / 86_400_000;
+}
+
+/** Milliseconds since the epoch of a UTC date-time, NaN when a part is out of range (years 0001–9999, as Daml dates). */
+function utc(year: number, month: number, day: number, h: number, m: number, s: number): number {
+  if (year < 1 || year > 9999 || month < 1 || month > 12 || day < 1 || day > 31 || h > 23 || m > 59 || s > 59) return NaN;
+  const d = new Date(Date.UTC(2000, month - 1, day, h, m, s));
+  d.setUTCFullYear(year);
+  if (d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return NaN;
+  return d.getTime();
 }
