@@ -101,10 +101,10 @@ export function lex(src: string): Token[] {
     if (WHITESPACE.exec(src)) advance(WHITESPACE.lastIndex);
     if (pos >= src.length) break;
     const col = pos - lineStart + 1;
-    // punctuation first, longest match ("->" before a negative number is impossible: numbers need a digit after '-')
+    // punctuation first, longest match (no punctuation starts with a digit or '-' but '->', so numbers are not taken)
     let punct: string | undefined;
     for (const p of PUNCT) if (src.startsWith(p, pos) && (!punct || p.length > punct.length)) punct = p;
-    if (punct === '->' || punct === '<-' || (punct && !/^-?\d/.test(src.slice(pos, pos + 2)))) {
+    if (punct) {
       out.push({ kind: 'punct', value: punct, line, col });
       advance(pos + punct.length);
       continue;
