@@ -4,8 +4,47 @@
  * compares our parser + encoder with Canton's archives, and by the parser's unit tests.
  */
 
+/** Canton's one-field "Box" template modules (Bool, Timestamp, Unit, TextMap…): a record with `x` and a party. */
+const box = (mod: string, type: string, extra = '') => `
+module ${mod} {
+  record @serializable Box = { x: ${type}, party: Party };
+  template (this : Box) = {
+    precondition True;
+    signatories (PartyMod:one (${mod}:Box {party} this));
+    observers (Nil @Party);
+  };${extra}
+}`;
+
+const PAIR = 'RecordMod:Pair Int64 (Numeric 10)';
+const EITHER = 'VariantMod:Either Int64 (Numeric 10)';
+const MAP = `GenMap (${PAIR}) (${EITHER})`;
+
 /** Modules present in both test-2.1.dar and test-2.2.dar. */
 export const LF_ENCODER_MODULES: Record<string, string> = {
+  BoolMod: box('BoolMod', 'Bool'),
+  TimestampMod: box('TimestampMod', 'Timestamp'),
+  UnitMod: box('UnitMod', 'Unit'),
+  TextMapMod: box('TextMapMod', 'TextMap Int64'),
+  Int64Mod: box('Int64Mod', 'Int64', `
+  val equal: Int64 -> Int64 -> Bool = EQUAL @Int64;`),
+  TextMod: box('TextMod', 'Text', `
+  val build: Party -> TextMod:Box = \\(p : Party) -> TextMod:Box { x = "some text", party = p };`),
+  GenMapMod: box('GenMapMod', MAP, `
+  val insert: (${PAIR}) -> (${EITHER}) -> ${MAP} -> ${MAP} = GENMAP_INSERT @(${PAIR}) @(${EITHER});
+  val createContract: Party -> ${MAP} -> Update (ContractId GenMapMod:Box) =
+    \\ (p: Party) (x: ${MAP}) -> create @GenMapMod:Box (GenMapMod:Box { x = x, party = p });
+  val map0: ${MAP} = GENMAP_EMPTY @(${PAIR}) @(${EITHER});
+  val map1: ${MAP} = GenMapMod:insert RecordMod:pair1 VariantMod:either1 GenMapMod:map0;
+  val map2: ${MAP} = GenMapMod:insert RecordMod:pair2 VariantMod:either2 GenMapMod:map1;
+  val map3: ${MAP} = GenMapMod:insert RecordMod:pair3 VariantMod:either3 GenMapMod:map2;
+  val createContracts: Party -> Update Unit = \\ (p: Party) ->
+    ubind
+      c0 : ContractId GenMapMod:Box <- GenMapMod:createContract p GenMapMod:map0 ;
+      c1 : ContractId GenMapMod:Box <- GenMapMod:createContract p GenMapMod:map1 ;
+      c2 : ContractId GenMapMod:Box <- GenMapMod:createContract p GenMapMod:map2 ;
+      c3 : ContractId GenMapMod:Box <- GenMapMod:createContract p GenMapMod:map3
+    in upure @Unit ();
+  val equal: forall (x:*). x -> x -> Bool = EQUAL;`),
   PartyMod: `
 module PartyMod {
   record @serializable Box = { x: Party, party: Party };
