@@ -231,3 +231,29 @@ describe('daml-lf archive: refusals', () => {
     expect(() => decodeArchivePayload(lf1.finish(), 'x')).toThrow('Daml-LF 1.15 is not supported: only LF 2 packages are decoded');
   });
 });
+
+describe('daml-lf archive: damaged archives', () => {
+  it('a damaged package decodes or is refused with an LfDecodeError, never another error or a hang', () => {
+    for (const minor of ['1', '2'] as const) {
+      const good = encodePackage(samplePackage(minor));
+      let seed = 12345;
+      const rnd = (n: number) => {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        return seed % n;
+      };
+      let refused = 0;
+      for (let i = 0; i < 1500; i++) {
+        const bytes = Uint8Array.from(good);
+        for (let k = 0; k <= rnd(3); k++) bytes[rnd(bytes.length)] = rnd(256);
+        const cut = rnd(10) === 0 ? bytes.subarray(0, rnd(bytes.length)) : bytes;
+        try {
+          decodePackage(cut, SELF, minor);
+        } catch (e) {
+          if (!(e instanceof LfDecodeError)) throw new Error(`mutation ${i}: ${(e as Error).name}: ${(e as Error).message}`, { cause: e });
+          refused++;
+        }
+      }
+      expect(refused).toBeGreaterThan(100);
+    }
+  });
+});
