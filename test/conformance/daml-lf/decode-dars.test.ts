@@ -112,15 +112,20 @@ describe.skipIf(!dars.present && !dars.required)('decoding the real DARs (LEDGER
 
   it('decodes Amulet 0.1.22: templates, choices, interface instances; prints the decode time', async () => {
     const bytes = read('splice/splice-amulet-0.1.22.dar');
+    const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
     const cold = performance.now();
+    const coldCpu = process.cpuUsage();
     const dar = await decodeDar(bytes);
+    const coldCpuMs = cpuMs(process.cpuUsage(coldCpu));
     const coldMs = performance.now() - cold;
     const warm = performance.now();
+    const warmCpu = process.cpuUsage();
     await decodeDar(bytes);
+    const warmCpuMs = cpuMs(process.cpuUsage(warmCpu));
     const warmMs = performance.now() - warm;
     const main = count([dar.main.package]);
     console.log(
-      `[daml-lf] splice-amulet-0.1.22.dar: ${1 + dar.dependencies.length} packages decoded in ${coldMs.toFixed(0)} ms (first), ${warmMs.toFixed(0)} ms (again); main: ${JSON.stringify(main)}`,
+      `[daml-lf] splice-amulet-0.1.22.dar: ${1 + dar.dependencies.length} packages decoded in ${coldMs.toFixed(0)} ms wall / ${coldCpuMs.toFixed(0)} ms CPU (first), ${warmMs.toFixed(0)} ms wall / ${warmCpuMs.toFixed(0)} ms CPU (again); main: ${JSON.stringify(main)}`,
     );
     expect(main.templates).toBeGreaterThanOrEqual(30);
     expect(main.instances).toBeGreaterThanOrEqual(1);
