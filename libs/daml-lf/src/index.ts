@@ -4,7 +4,23 @@
  */
 export * from './language/ast';
 
-// --- interpreter, values, engine (engine-interp) ---
+// Archives, DARs and LF text
+export { LfDecodeError } from './archive/wire';
+export { decodePackage, MAX_NESTING, LF2_MINORS } from './archive/decode-package';
+export {
+  decodeArchive,
+  decodeArchivePayload,
+  decodeDar,
+  DEFAULT_MAX_DAR_BYTES,
+  type DecodedArchive,
+  type DecodedDar,
+} from './archive/decode-archive';
+export { PackageCache } from './archive/package-cache';
+export { encodePackage, encodeArchivePayload, encodeArchive, LfEncodeError, type EncodedArchive } from './archive/encode-package';
+export { encodeDar, darManifest, type DalfBytes, type EncodedDar } from './archive/encode-dar';
+export { parsePackage, parseType, parseExpr, LfTextError, type ParseOptions } from './lf-text/parser';
+
+// The interpreter, typed values, the engine and the partial transaction
 export * from './interpreter';
 export * from './values';
 export * from './engine';
