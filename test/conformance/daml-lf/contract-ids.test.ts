@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contractIdV1, deriveContractDiscriminator } from '@ledgerline/daml-lf';
-import { conformanceDars } from './conformance-dars';
+import { conformanceDars } from '../../support/dars';
 
-const dars = conformanceDars('daml-lf contract-id conformance');
+const dars = conformanceDars();
 
 describe('V1 contract ids against Canton’s fixtures', () => {
   if (!dars.present) {
@@ -16,7 +16,7 @@ describe('V1 contract ids against Canton’s fixtures', () => {
   }
 
   it('recomputes the Ping create’s contract id from its node seed, preparation time and stakeholders', () => {
-    const fixture = JSON.parse(fs.readFileSync(path.join(dars.dir, 'fixtures', 'docs-external-signing-ping-create.json'), 'utf8'));
+    const fixture = JSON.parse(fs.readFileSync(path.join(dars.root, 'fixtures', 'docs-external-signing-ping-create.json'), 'utf8'));
     const node = fixture.transaction.nodes[0].v1.create;
     const seed = Buffer.from(fixture.transaction.node_seeds.find((s: { node_id: number }) => s.node_id === 0).seed, 'base64');
     const time = BigInt(fixture.metadata.preparation_time);
