@@ -103,9 +103,9 @@ describe('submit-and-wait and its variants', () => {
     await refused('submit-and-wait-for-transaction', { commands: commands([create()]), transactionFormat: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: { filtersByParty: { [carol]: {} } } } }, 403, 'NA');
   });
 
-  it('CreateAndExercise with Archive: a transient contract (no ACS effect; LEDGER_EFFECTS shows both events)', async () => {
+  it('CreateAndExercise with Archive: a transient contract (no ACS effect; LEDGER_EFFECTS shows both events, the observers kept)', async () => {
     const begin = await ledgerEnd(ledger);
-    const body = { commands: commands([{ CreateAndExerciseCommand: { templateId: MEMO, createArguments: { owner: alice }, choice: 'Archive', choiceArgument: {} } }]) };
+    const body = { commands: commands([{ CreateAndExerciseCommand: { templateId: MEMO, createArguments: { owner: alice, reader: bob }, choice: 'Archive', choiceArgument: {} } }]) };
     let r = await post('submit-and-wait-for-transaction', body);
     expect(r.status, r.text).toBe(200);
     expect(r.json.transaction.events).toEqual([]);
@@ -113,7 +113,11 @@ describe('submit-and-wait and its variants', () => {
     const effects = { transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS', eventFormat: { filtersByParty: { [alice]: {} } } };
     r = await ledger.call('POST', '/v2/updates/transaction-by-id', { updateId, transactionFormat: effects }, { as: 'app' });
     const [c, x] = r.json.transaction.events;
-    expect(c.CreatedEvent.acsDelta).toBe(false);
+    expect(c.CreatedEvent).toMatchObject({ acsDelta: false, signatories: [alice], observers: [bob] });
+    // The observer sees the create and the consuming exercise (an informee of it).
+    const asBob = await ledger.call('POST', '/v2/updates/transaction-by-id', { updateId, transactionFormat: { ...effects, eventFormat: { filtersByParty: { [bob]: {} } } } }, { as: 'app' });
+    expect(asBob.json.transaction.events.map((e: any) => Object.keys(e)[0])).toEqual(['CreatedEvent', 'ExercisedEvent']);
+    expect(asBob.json.transaction.events[0].CreatedEvent.observers).toEqual([bob]);
     expect(x.ExercisedEvent).toMatchObject({ contractId: c.CreatedEvent.contractId, choice: 'Archive', consuming: true, acsDelta: false, nodeId: 1 });
     r = await ledger.call('POST', '/v2/updates/transaction-by-id', { updateId, requestingParties: [alice] }, { as: 'app' });
     expect(r.json.code).toBe('UPDATE_NOT_FOUND');

@@ -84,7 +84,8 @@ function collectStrings(json: unknown, out: Set<string>): void {
 /** Party ids building may need to know about: actAs, readAs and every party-shaped string in the arguments. */
 export function partyCandidates(req: Pick<BuildRequest, 'commands' | 'actAs' | 'readAs'>): string[] {
   const strings = new Set<string>([...req.actAs, ...req.readAs]);
-  for (const c of req.commands) if (c.kind === 'create') collectStrings(c.createArguments, strings);
+  // Both commands that create: a CreateAndExercise's arguments name its contract's parties as a Create's do.
+  for (const c of req.commands) if (c.kind === 'create' || c.kind === 'createAndExercise') collectStrings(c.createArguments, strings);
   return [...strings].filter(isPartyId);
 }
 
