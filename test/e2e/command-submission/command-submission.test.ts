@@ -204,6 +204,12 @@ describe('synchronous rejections: the reference order, no completion, the ledger
     await refused('submit-and-wait', commands([archive(cid)], { actAs: [bob] }), 400, 'DAML_AUTHORIZATION_ERROR');
     await ledger.call('POST', '/v2/users/app/rights', { rights: [{ kind: { CanActAs: { value: { party: carol } } } }] });
     await refused('submit-and-wait', commands([archive(cid)], { actAs: [carol] }), 404, 'CONTRACT_NOT_FOUND');
+    // No existence probing: a non-stakeholder naming the wrong template learns nothing either (visibility comes first).
+    const probe = await refused('submit-and-wait', commands([archive(cid, '#memo-pkg:Main:Other')], { actAs: [carol] }), 404, 'CONTRACT_NOT_FOUND');
+    expect(probe.cause).not.toContain('Main:Memo');
+    expect((await refused('submit-and-wait', commands([archive(unknown, '#memo-pkg:Main:Other')], { actAs: [carol] }), 404, 'CONTRACT_NOT_FOUND')).cause).toBe(
+      probe.cause.replace(cid, unknown),
+    );
     await refused('submit-and-wait', commands([archive(cid), archive(cid)]), 404, 'CONTRACT_NOT_ACTIVE');
     await refused('submit-and-wait', commands([archive(cid, '#memo-pkg:Main:Other')]), 400, 'WRONGLY_TYPED_CONTRACT');
     // Submitters: an external party submits through prepare and execute; an unknown party is unknown.

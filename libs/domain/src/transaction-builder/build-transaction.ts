@@ -261,9 +261,11 @@ function buildArchive(
   if (!isContractId(cmd.contractId)) throw invalidField('contract_id', `Invalid contract id ${JSON.stringify(cmd.contractId)}`);
   const c = state.contracts.get(cmd.contractId);
   if (!c || c.status !== 'active') throw contractNotFound(cmd.contractId);
-  if (!env.templates.names(cmd.template, c)) throw wronglyTypedContract(c.contractId, c.templateId, cmd.templateId);
+  // Visibility before the template: a contract the submitters cannot see is not found, whatever template was named (else
+  // WRONGLY_TYPED_CONTRACT would tell a non-stakeholder that it exists, and its template).
   const visible = new Set([...req.actAs, ...req.readAs]);
   if (!c.stakeholders.some((p) => visible.has(p))) throw contractNotFound(cmd.contractId);
+  if (!env.templates.names(cmd.template, c)) throw wronglyTypedContract(c.contractId, c.templateId, cmd.templateId);
   checkArchiveArgument(cmd.choiceArgument);
   const missing = c.signatories.filter((p) => !req.actAs.includes(p));
   if (missing.length)
