@@ -271,7 +271,7 @@ describe('deduplication across sync, async and interactive submissions', () => {
   });
 });
 
-describe('in flight: the tracker refuses synchronously, the in-flight check is a rejected completion', () => {
+describe('in flight: SUBMISSION_ALREADY_IN_FLIGHT is synchronous; a locked input is a rejected completion', () => {
   /** Holds the writer (the ledger head's row lock), so that submissions stay in flight until `release`. */
   async function holdWriter(): Promise<() => Promise<void>> {
     let release!: () => void;
@@ -290,16 +290,16 @@ describe('in flight: the tracker refuses synchronously, the in-flight check is a
     };
   }
 
-  /** Counts the submissions that reached the in-flight check. */
+  /** Counts the submissions that reached the in-flight registration. */
   function countHandOvers(): { count: () => number; restore: () => void } {
     const inFlight = ledger.app.get(InFlightSubmissions, { strict: false });
-    const acquire = inFlight.acquire;
+    const register = inFlight.register;
     let n = 0;
-    inFlight.acquire = (...args: Parameters<InFlightSubmissions['acquire']>) => {
+    inFlight.register = (...args: Parameters<InFlightSubmissions['register']>) => {
       n++;
-      return acquire.apply(inFlight, args);
+      return register.apply(inFlight, args);
     };
-    return { count: () => n, restore: () => (inFlight.acquire = acquire) };
+    return { count: () => n, restore: () => (inFlight.register = register) };
   }
 
   async function until(cond: () => boolean): Promise<void> {
@@ -307,37 +307,62 @@ describe('in flight: the tracker refuses synchronously, the in-flight check is a
     expect(cond()).toBe(true);
   }
 
-  it('one change: the same submission tracked twice → 409 at once; other submissions of it → rejected completions', async () => {
+  it('one change in flight: every other submission of it → 409 at once from every endpoint, no completion, the ledger end unchanged', async () => {
     const commandId = cmdId();
+    const before = await ledgerEnd(ledger);
+    const handOvers = countHandOvers();
+    const release = await holdWriter();
+    let first: Promise<{ status: number; json: any }>;
+    try {
+      first = submitAndWait(commands([create()], { commandId, submissionId: 's1' }));
+      await until(() => handOvers.count() === 1);
+      // While the first is held in the writer: the same submission id tracked twice, async/submit and another
+      // submission id of a waiting call are all refused at once.
+      for (const [path, submissionId] of [
+        ['submit-and-wait-for-transaction', 's1'],
+        ['async/submit', 's2'],
+        ['submit-and-wait', 's3'],
+        ['submit-and-wait-for-transaction-tree', 's4'],
+      ]) {
+        const body = commands([create()], { commandId, submissionId });
+        const r = await post(path, path === 'submit-and-wait-for-transaction' ? { commands: body } : body);
+        expect([r.status, r.json.code], `${path} ${r.text}`).toEqual([409, 'SUBMISSION_ALREADY_IN_FLIGHT']);
+        expect(r.json.cause).toMatch(/already in.flight/);
+      }
+      expect(await ledgerEnd(ledger)).toBe(before);
+    } finally {
+      handOvers.restore();
+      await release();
+    }
+    const done = await first;
+    expect(done.status, JSON.stringify(done.json)).toBe(200);
+    expect(await ledgerEnd(ledger)).toBe(before + 1);
+    const completions = await completionsAfter(before);
+    expect(completions.map((c: any) => [c.submissionId, c.status.code])).toEqual([['s1', 0]]);
+  });
+
+  it('a consumed input locked by a submission in flight → LOCAL_VERDICT_LOCKED_CONTRACTS, a rejected completion', async () => {
+    const cid = await createdContract();
     const before = await ledgerEnd(ledger);
     const handOvers = countHandOvers();
     const release = await holdWriter();
     let pending: Array<Promise<{ status: number; json: any }>>;
     try {
-      const first = submitAndWait(commands([create()], { commandId, submissionId: 's1' }));
+      const first = submitAndWait(commands([archive(cid)], { submissionId: 'a1' }));
       await until(() => handOvers.count() === 1);
-      // Tracked twice (same change and submission id): refused before hand-over, while the writer is still held.
-      const twice = await post('submit-and-wait-for-transaction', { commands: commands([create()], { commandId, submissionId: 's1' }) });
-      expect([twice.status, twice.json.code]).toEqual([409, 'SUBMISSION_ALREADY_IN_FLIGHT']);
-      // Handed over while the first is in flight: async and another submission id of a waiting call.
-      pending = [first, post('async/submit', commands([create()], { commandId, submissionId: 's2' })), submitAndWait(commands([create()], { commandId, submissionId: 's3' }))];
-      await until(() => handOvers.count() === 3);
+      pending = [first, submitAndWait(commands([archive(cid)], { submissionId: 'a2' }))];
+      await until(() => handOvers.count() === 2);
     } finally {
       handOvers.restore();
       await release();
     }
-    const [first, async, waiting] = await Promise.all(pending);
-    expect(first.status, JSON.stringify(first.json)).toBe(200);
-    expect(async.json).toEqual({});
-    expect([waiting.status, waiting.json.code]).toEqual([409, 'SUBMISSION_ALREADY_IN_FLIGHT']);
-    const done = await completionsAfter(before);
-    expect(done.map((c: any) => [c.submissionId, c.status.code]).sort()).toEqual([
-      ['s1', 0],
-      ['s2', 10],
-      ['s3', 10],
+    const [won, lost] = await Promise.all(pending);
+    expect(won.status, JSON.stringify(won.json)).toBe(200);
+    expect([lost.status, lost.json.code]).toEqual([409, 'LOCAL_VERDICT_LOCKED_CONTRACTS']);
+    expect((await completionsAfter(before)).map((c: any) => [c.submissionId, c.status.code]).sort()).toEqual([
+      ['a1', 0],
+      ['a2', 10],
     ]);
-    const updates = await ledger.runtime.db.selectFrom('ledger_updates').select('command_id').where('ledger_offset', '>', before).execute();
-    expect(updates).toHaveLength(1);
   });
 });
 

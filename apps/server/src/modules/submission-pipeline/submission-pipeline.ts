@@ -38,10 +38,10 @@ export interface TransactionSubmission {
  * in-flight checks of this instance, the prerendering of the committed form, and the writer's decision (deduplication,
  * consistency, time bounds), which commits the transaction or a rejected completion.
  *
- * Synchronous rejections (no completion): authorization failures and, for a tracked submission, the same change and
- * submission id already tracked (SUBMISSION_ALREADY_IN_FLIGHT). Rejections after hand-over (the same change in flight, a
- * contract locked by a submission in flight; at commit a duplicate, a lost race, a time bound) are rejected completions
- * with an offset of their own: the result carries the error and that offset.
+ * Synchronous rejections (no completion, the ledger end unchanged): authorization failures, the same change in flight
+ * (SUBMISSION_ALREADY_IN_FLIGHT, from every endpoint). Rejections after hand-over (a contract locked by a submission in
+ * flight; at commit a duplicate, a lost race, a time bound) are rejected completions with an offset of their own: the
+ * result carries the error and that offset.
  */
 @Injectable()
 export class SubmissionPipeline {
@@ -67,12 +67,19 @@ export class SubmissionPipeline {
     const cfg = this.runtime.config;
     const { wf, submission: sub } = s;
     const consumed = consumedInputs(wf);
+    // Another submission of the change in flight: a synchronous refusal, before anything is registered.
+    const unregister = this.inFlight.register(changeId, sub.submissionId);
     let release: () => void;
     try {
-      release = this.inFlight.acquire(changeId, sub.submissionId, wf.inputContractIds, consumed);
+      const unlock = this.inFlight.lock(changeId, wf.inputContractIds, consumed);
+      release = () => {
+        unlock();
+        unregister();
+      };
     } catch (e) {
+      unregister();
       if (!isLedgerError(e)) throw e;
-      // The submission was accepted: the in-flight verdict is its rejected completion.
+      // The submission was accepted: the locked contracts are its rejected completion.
       const [rejected] = await this.store.append([rejectionEvent({ ...sub, commandId: s.commandId, synchronizerId: s.synchronizerId, deduplicationPeriod: s.deduplicationPeriod }, e)]);
       return { rejection: e, completionOffset: rejected.offset! };
     }
