@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { ErrorInfo } from '@canton-network/core-ledger-proto';
 import { parseIsoMicros } from '@ledgerline/domain';
 import { InFlightSubmissions } from '@ledgerline/server/modules/submission-pipeline/in-flight-submissions';
+import { SubmitCommandsHandler } from '@ledgerline/server/modules/command-submission/commands/submit-commands.handler';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { defaultSynchronizer, ledgerEnd, onboardExternalParty } from '../../support/external-party';
 
@@ -363,6 +364,65 @@ describe('in flight: SUBMISSION_ALREADY_IN_FLIGHT is synchronous; a locked input
       ['a1', 0],
       ['a2', 10],
     ]);
+  });
+});
+
+describe('routing: input contracts already known inactive when the transaction is routed', () => {
+  /**
+   * Runs `meanwhile` after the transaction builder has read the exercised contracts (as active) and before the
+   * submission is routed: the window between Canton's interpretation and its routing.
+   */
+  function betweenBuildAndRouting(meanwhile: () => Promise<void>): () => void {
+    const handler = ledger.app.get(SubmitCommandsHandler, { strict: false }) as unknown as { contracts: { getMany: (...a: unknown[]) => Promise<unknown> } };
+    const getMany = handler.contracts.getMany;
+    handler.contracts.getMany = async (...args: unknown[]) => {
+      const read = await getMany.apply(handler.contracts, args);
+      handler.contracts.getMany = getMany;
+      await meanwhile();
+      return read;
+    };
+    return () => (handler.contracts.getMany = getMany);
+  }
+
+  it('archived meanwhile → 400 UNKNOWN_CONTRACT_SYNCHRONIZERS naming it and its synchronizer, from async/submit too; no completion', async () => {
+    for (const path of ['submit-and-wait', 'async/submit']) {
+      const cid = await createdContract();
+      let before = 0;
+      const restore = betweenBuildAndRouting(async () => {
+        expect((await submitAndWait(commands([archive(cid)]))).status).toBe(200);
+        before = await ledgerEnd(ledger);
+      });
+      try {
+        const r = await post(path, commands([archive(cid)]));
+        expect([r.status, r.json.code], r.text).toEqual([400, 'UNKNOWN_CONTRACT_SYNCHRONIZERS']);
+        expect(r.json.errorCategory).toBe(9);
+        expect(r.json.cause).toBe(`The following contracts have been archived: List(${cid}) on synchronizer ${sync}.`);
+        expect(r.json.resources).toEqual([['CONTRACT_IDS', `[${cid}]`]]);
+      } finally {
+        restore();
+      }
+      expect(await ledgerEnd(ledger)).toBe(before);
+    }
+  });
+
+  it('unassigned meanwhile (in flight between synchronizers) → UNKNOWN_CONTRACT_SYNCHRONIZERS, not found; no completion', async () => {
+    const cid = await createdContract();
+    const [source, target] = (await ledger.call('GET', '/v2/state/connected-synchronizers')).json.connectedSynchronizers.map((c: any) => c.synchronizerId);
+    let before = 0;
+    const restore = betweenBuildAndRouting(async () => {
+      const unassign = { reassignmentCommands: { commandId: cmdId(), submitter: alice, commands: [{ command: { UnassignCommand: { value: { contractId: cid, source, target } } } }] } };
+      const u = await ledger.call('POST', '/v2/commands/submit-and-wait-for-reassignment', unassign, { as: 'app' });
+      expect(u.status, u.text).toBe(200);
+      before = await ledgerEnd(ledger);
+    });
+    try {
+      const r = await submitAndWait(commands([archive(cid)]));
+      expect([r.status, r.json.code], r.text).toEqual([400, 'UNKNOWN_CONTRACT_SYNCHRONIZERS']);
+      expect(r.json.cause).toBe(`The synchronizers for the contracts (${cid}) are currently unknown due to ongoing contract reassignments or disconnected synchronizers.`);
+    } finally {
+      restore();
+    }
+    expect(await ledgerEnd(ledger)).toBe(before);
   });
 });
 

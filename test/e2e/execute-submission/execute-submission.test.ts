@@ -307,7 +307,9 @@ describe('executeAndWait: rejections (code, status, unchanged ledger end)', () =
     expect((await rejected(executeRequest(pt, [alice]), 400, 'FAILED_TO_EXECUTE_TRANSACTION')).cause).toContain(`(missing ${bob.party})`);
   });
 
-  it('consistency: archived, unknown, wrong synchronizer, mismatching node, existing contract id', async () => {
+  it('consistency: archived, unknown, wrong synchronizer, mismatching node, existing contract id (rejected completions)', async () => {
+    // Not UNKNOWN_CONTRACT_SYNCHRONIZERS: a prepared transaction discloses all its input contracts, and routing leaves
+    // disclosed contracts to the confirmers (Canton's ExternalTransactionProcessor.scala, ContractsSynchronizerData.scala).
     const cid = freshContractId();
     await committed(executeRequest(createOf(alice, { cid }), [alice]));
     await committed(executeRequest(archiveOf(alice, cid), [alice]));
