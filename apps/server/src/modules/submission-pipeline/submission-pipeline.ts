@@ -90,7 +90,7 @@ export class SubmissionPipeline {
       unregister();
       if (!isLedgerError(e)) throw e;
       // The submission was accepted: the locked contracts are its rejected completion.
-      const [rejected] = await this.store.append([rejectionEvent({ ...sub, commandId: s.commandId, synchronizerId: s.synchronizerId, deduplicationPeriod: s.deduplicationPeriod }, e)]);
+      const [rejected] = await this.store.append([rejectionEvent({ ...sub, commandId: s.commandId, synchronizerId: s.synchronizerId, deduplicationPeriod: s.deduplicationPeriod, externalTransactionHash: s.externalTransactionHash }, e)]);
       return { rejection: e, completionOffset: rejected.offset! };
     }
     const submission = { ...sub, deduplicationPeriod: storedDeduplicationPeriod(s.deduplicationPeriod) };
