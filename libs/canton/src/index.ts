@@ -3,6 +3,7 @@ export * from './bytes';
 export * from './hash-purpose';
 export * from './multihash';
 export * from './keys';
+export * from './jwk';
 export * from './fingerprint';
 export * from './signatures';
 export * from './ed25519';

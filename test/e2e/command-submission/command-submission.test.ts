@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { ErrorInfo } from '@canton-network/core-ledger-proto';
 import { parseIsoMicros } from '@ledgerline/domain';
 import { InFlightSubmissions } from '@ledgerline/server/modules/submission-pipeline/in-flight-submissions';
+import { SubmitCommandsHandler } from '@ledgerline/server/modules/command-submission/commands/submit-commands.handler';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { defaultSynchronizer, ledgerEnd, onboardExternalParty } from '../../support/external-party';
 
@@ -103,9 +104,9 @@ describe('submit-and-wait and its variants', () => {
     await refused('submit-and-wait-for-transaction', { commands: commands([create()]), transactionFormat: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: { filtersByParty: { [carol]: {} } } } }, 403, 'NA');
   });
 
-  it('CreateAndExercise with Archive: a transient contract (no ACS effect; LEDGER_EFFECTS shows both events)', async () => {
+  it('CreateAndExercise with Archive: a transient contract (no ACS effect; LEDGER_EFFECTS shows both events, the observers kept)', async () => {
     const begin = await ledgerEnd(ledger);
-    const body = { commands: commands([{ CreateAndExerciseCommand: { templateId: MEMO, createArguments: { owner: alice }, choice: 'Archive', choiceArgument: {} } }]) };
+    const body = { commands: commands([{ CreateAndExerciseCommand: { templateId: MEMO, createArguments: { owner: alice, reader: bob }, choice: 'Archive', choiceArgument: {} } }]) };
     let r = await post('submit-and-wait-for-transaction', body);
     expect(r.status, r.text).toBe(200);
     expect(r.json.transaction.events).toEqual([]);
@@ -113,7 +114,11 @@ describe('submit-and-wait and its variants', () => {
     const effects = { transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS', eventFormat: { filtersByParty: { [alice]: {} } } };
     r = await ledger.call('POST', '/v2/updates/transaction-by-id', { updateId, transactionFormat: effects }, { as: 'app' });
     const [c, x] = r.json.transaction.events;
-    expect(c.CreatedEvent.acsDelta).toBe(false);
+    expect(c.CreatedEvent).toMatchObject({ acsDelta: false, signatories: [alice], observers: [bob] });
+    // The observer sees the create and the consuming exercise (an informee of it).
+    const asBob = await ledger.call('POST', '/v2/updates/transaction-by-id', { updateId, transactionFormat: { ...effects, eventFormat: { filtersByParty: { [bob]: {} } } } }, { as: 'app' });
+    expect(asBob.json.transaction.events.map((e: any) => Object.keys(e)[0])).toEqual(['CreatedEvent', 'ExercisedEvent']);
+    expect(asBob.json.transaction.events[0].CreatedEvent.observers).toEqual([bob]);
     expect(x.ExercisedEvent).toMatchObject({ contractId: c.CreatedEvent.contractId, choice: 'Archive', consuming: true, acsDelta: false, nodeId: 1 });
     r = await ledger.call('POST', '/v2/updates/transaction-by-id', { updateId, requestingParties: [alice] }, { as: 'app' });
     expect(r.json.code).toBe('UPDATE_NOT_FOUND');
@@ -200,6 +205,12 @@ describe('synchronous rejections: the reference order, no completion, the ledger
     await refused('submit-and-wait', commands([archive(cid)], { actAs: [bob] }), 400, 'DAML_AUTHORIZATION_ERROR');
     await ledger.call('POST', '/v2/users/app/rights', { rights: [{ kind: { CanActAs: { value: { party: carol } } } }] });
     await refused('submit-and-wait', commands([archive(cid)], { actAs: [carol] }), 404, 'CONTRACT_NOT_FOUND');
+    // No existence probing: a non-stakeholder naming the wrong template learns nothing either (visibility comes first).
+    const probe = await refused('submit-and-wait', commands([archive(cid, '#memo-pkg:Main:Other')], { actAs: [carol] }), 404, 'CONTRACT_NOT_FOUND');
+    expect(probe.cause).not.toContain('Main:Memo');
+    expect((await refused('submit-and-wait', commands([archive(unknown, '#memo-pkg:Main:Other')], { actAs: [carol] }), 404, 'CONTRACT_NOT_FOUND')).cause).toBe(
+      probe.cause.replace(cid, unknown),
+    );
     await refused('submit-and-wait', commands([archive(cid), archive(cid)]), 404, 'CONTRACT_NOT_ACTIVE');
     await refused('submit-and-wait', commands([archive(cid, '#memo-pkg:Main:Other')]), 400, 'WRONGLY_TYPED_CONTRACT');
     // Submitters: an external party submits through prepare and execute; an unknown party is unknown.
@@ -261,7 +272,7 @@ describe('deduplication across sync, async and interactive submissions', () => {
   });
 });
 
-describe('in flight: the tracker refuses synchronously, the in-flight check is a rejected completion', () => {
+describe('in flight: SUBMISSION_ALREADY_IN_FLIGHT is synchronous; a locked input is a rejected completion', () => {
   /** Holds the writer (the ledger head's row lock), so that submissions stay in flight until `release`. */
   async function holdWriter(): Promise<() => Promise<void>> {
     let release!: () => void;
@@ -280,16 +291,16 @@ describe('in flight: the tracker refuses synchronously, the in-flight check is a
     };
   }
 
-  /** Counts the submissions that reached the in-flight check. */
+  /** Counts the submissions that reached the in-flight registration. */
   function countHandOvers(): { count: () => number; restore: () => void } {
     const inFlight = ledger.app.get(InFlightSubmissions, { strict: false });
-    const acquire = inFlight.acquire;
+    const register = inFlight.register;
     let n = 0;
-    inFlight.acquire = (...args: Parameters<InFlightSubmissions['acquire']>) => {
+    inFlight.register = (...args: Parameters<InFlightSubmissions['register']>) => {
       n++;
-      return acquire.apply(inFlight, args);
+      return register.apply(inFlight, args);
     };
-    return { count: () => n, restore: () => (inFlight.acquire = acquire) };
+    return { count: () => n, restore: () => (inFlight.register = register) };
   }
 
   async function until(cond: () => boolean): Promise<void> {
@@ -297,37 +308,121 @@ describe('in flight: the tracker refuses synchronously, the in-flight check is a
     expect(cond()).toBe(true);
   }
 
-  it('one change: the same submission tracked twice → 409 at once; other submissions of it → rejected completions', async () => {
+  it('one change in flight: every other submission of it → 409 at once from every endpoint, no completion, the ledger end unchanged', async () => {
     const commandId = cmdId();
+    const before = await ledgerEnd(ledger);
+    const handOvers = countHandOvers();
+    const release = await holdWriter();
+    let first: Promise<{ status: number; json: any }>;
+    try {
+      first = submitAndWait(commands([create()], { commandId, submissionId: 's1' }));
+      await until(() => handOvers.count() === 1);
+      // While the first is held in the writer: the same submission id tracked twice, async/submit and another
+      // submission id of a waiting call are all refused at once.
+      for (const [path, submissionId] of [
+        ['submit-and-wait-for-transaction', 's1'],
+        ['async/submit', 's2'],
+        ['submit-and-wait', 's3'],
+        ['submit-and-wait-for-transaction-tree', 's4'],
+      ]) {
+        const body = commands([create()], { commandId, submissionId });
+        const r = await post(path, path === 'submit-and-wait-for-transaction' ? { commands: body } : body);
+        expect([r.status, r.json.code], `${path} ${r.text}`).toEqual([409, 'SUBMISSION_ALREADY_IN_FLIGHT']);
+        expect(r.json.cause).toMatch(/already in.flight/);
+      }
+      expect(await ledgerEnd(ledger)).toBe(before);
+    } finally {
+      handOvers.restore();
+      await release();
+    }
+    const done = await first;
+    expect(done.status, JSON.stringify(done.json)).toBe(200);
+    expect(await ledgerEnd(ledger)).toBe(before + 1);
+    const completions = await completionsAfter(before);
+    expect(completions.map((c: any) => [c.submissionId, c.status.code])).toEqual([['s1', 0]]);
+  });
+
+  it('a consumed input locked by a submission in flight → LOCAL_VERDICT_LOCKED_CONTRACTS, a rejected completion', async () => {
+    const cid = await createdContract();
     const before = await ledgerEnd(ledger);
     const handOvers = countHandOvers();
     const release = await holdWriter();
     let pending: Array<Promise<{ status: number; json: any }>>;
     try {
-      const first = submitAndWait(commands([create()], { commandId, submissionId: 's1' }));
+      const first = submitAndWait(commands([archive(cid)], { submissionId: 'a1' }));
       await until(() => handOvers.count() === 1);
-      // Tracked twice (same change and submission id): refused before hand-over, while the writer is still held.
-      const twice = await post('submit-and-wait-for-transaction', { commands: commands([create()], { commandId, submissionId: 's1' }) });
-      expect([twice.status, twice.json.code]).toEqual([409, 'SUBMISSION_ALREADY_IN_FLIGHT']);
-      // Handed over while the first is in flight: async and another submission id of a waiting call.
-      pending = [first, post('async/submit', commands([create()], { commandId, submissionId: 's2' })), submitAndWait(commands([create()], { commandId, submissionId: 's3' }))];
-      await until(() => handOvers.count() === 3);
+      pending = [first, submitAndWait(commands([archive(cid)], { submissionId: 'a2' }))];
+      await until(() => handOvers.count() === 2);
     } finally {
       handOvers.restore();
       await release();
     }
-    const [first, async, waiting] = await Promise.all(pending);
-    expect(first.status, JSON.stringify(first.json)).toBe(200);
-    expect(async.json).toEqual({});
-    expect([waiting.status, waiting.json.code]).toEqual([409, 'SUBMISSION_ALREADY_IN_FLIGHT']);
-    const done = await completionsAfter(before);
-    expect(done.map((c: any) => [c.submissionId, c.status.code]).sort()).toEqual([
-      ['s1', 0],
-      ['s2', 10],
-      ['s3', 10],
+    const [won, lost] = await Promise.all(pending);
+    expect(won.status, JSON.stringify(won.json)).toBe(200);
+    expect([lost.status, lost.json.code]).toEqual([409, 'LOCAL_VERDICT_LOCKED_CONTRACTS']);
+    expect((await completionsAfter(before)).map((c: any) => [c.submissionId, c.status.code]).sort()).toEqual([
+      ['a1', 0],
+      ['a2', 10],
     ]);
-    const updates = await ledger.runtime.db.selectFrom('ledger_updates').select('command_id').where('ledger_offset', '>', before).execute();
-    expect(updates).toHaveLength(1);
+  });
+});
+
+describe('routing: input contracts already known inactive when the transaction is routed', () => {
+  /**
+   * Runs `meanwhile` after the transaction builder has read the exercised contracts (as active) and before the
+   * submission is routed: the window between Canton's interpretation and its routing.
+   */
+  function betweenBuildAndRouting(meanwhile: () => Promise<void>): () => void {
+    const handler = ledger.app.get(SubmitCommandsHandler, { strict: false }) as unknown as { contracts: { getMany: (...a: unknown[]) => Promise<unknown> } };
+    const getMany = handler.contracts.getMany;
+    handler.contracts.getMany = async (...args: unknown[]) => {
+      const read = await getMany.apply(handler.contracts, args);
+      handler.contracts.getMany = getMany;
+      await meanwhile();
+      return read;
+    };
+    return () => (handler.contracts.getMany = getMany);
+  }
+
+  it('archived meanwhile → 400 UNKNOWN_CONTRACT_SYNCHRONIZERS naming it and its synchronizer, from async/submit too; no completion', async () => {
+    for (const path of ['submit-and-wait', 'async/submit']) {
+      const cid = await createdContract();
+      let before = 0;
+      const restore = betweenBuildAndRouting(async () => {
+        expect((await submitAndWait(commands([archive(cid)]))).status).toBe(200);
+        before = await ledgerEnd(ledger);
+      });
+      try {
+        const r = await post(path, commands([archive(cid)]));
+        expect([r.status, r.json.code], r.text).toEqual([400, 'UNKNOWN_CONTRACT_SYNCHRONIZERS']);
+        expect(r.json.errorCategory).toBe(9);
+        expect(r.json.cause).toBe(`The following contracts have been archived: List(${cid}) on synchronizer ${sync}.`);
+        expect(r.json.resources).toEqual([['CONTRACT_IDS', `[${cid}]`]]);
+      } finally {
+        restore();
+      }
+      expect(await ledgerEnd(ledger)).toBe(before);
+    }
+  });
+
+  it('unassigned meanwhile (in flight between synchronizers) → UNKNOWN_CONTRACT_SYNCHRONIZERS, not found; no completion', async () => {
+    const cid = await createdContract();
+    const [source, target] = (await ledger.call('GET', '/v2/state/connected-synchronizers')).json.connectedSynchronizers.map((c: any) => c.synchronizerId);
+    let before = 0;
+    const restore = betweenBuildAndRouting(async () => {
+      const unassign = { reassignmentCommands: { commandId: cmdId(), submitter: alice, commands: [{ command: { UnassignCommand: { value: { contractId: cid, source, target } } } }] } };
+      const u = await ledger.call('POST', '/v2/commands/submit-and-wait-for-reassignment', unassign, { as: 'app' });
+      expect(u.status, u.text).toBe(200);
+      before = await ledgerEnd(ledger);
+    });
+    try {
+      const r = await submitAndWait(commands([archive(cid)]));
+      expect([r.status, r.json.code], r.text).toEqual([400, 'UNKNOWN_CONTRACT_SYNCHRONIZERS']);
+      expect(r.json.cause).toBe(`The synchronizers for the contracts (${cid}) are currently unknown due to ongoing contract reassignments or disconnected synchronizers.`);
+    } finally {
+      restore();
+    }
+    expect(await ledgerEnd(ledger)).toBe(before);
   });
 });
 

@@ -67,6 +67,8 @@ afterAll(async () => ledger?.close());
 
 const acs = (body: unknown, as = 'any-reader', query = '') => ledger.call('POST', `/v2/state/active-contracts${query}`, body, { as });
 const withoutTokens = (list: any[]) => list.map((e) => ({ ...e, streamContinuationToken: undefined }));
+/** An answer without its per-request trace ids (errors carry them). */
+const withoutTraces = (json: any) => (json && typeof json === 'object' && 'traceId' in json ? { ...json, traceId: undefined, context: { ...json.context, tid: undefined } } : json);
 const contractIds = (list: any[]) => list.map((e) => Object.values<any>(e.contractEntry)[0].createdEvent.contractId);
 
 describe('active contracts on the fixed scenario', () => {
@@ -166,6 +168,35 @@ describe('active contracts on the fixed scenario', () => {
     expect(bare.status).toBe(400);
     expect(bare.text).toMatch(/^Invalid value for: body/);
     expectError(await getWithBody('/v2/state/active-contracts-page', { eventFormat: anyParty }, await ledger.token('alice-reader')), 403, 'NA');
+  });
+});
+
+describe('POST /v2/state/active-contracts-page (Canton 3.5.10; the GET form is deprecated there)', () => {
+  const page = (body: unknown, as: string | null = 'any-reader') => ledger.call('POST', '/v2/state/active-contracts-page', body, { as });
+
+  it('answers what the GET form answers: pages, chaining, errors and rights', async () => {
+    const token = await ledger.token('any-reader');
+    for (const body of [
+      { activeAtOffset: 8, eventFormat: anyParty, maxPageSize: 1 },
+      { activeAtOffset: 8, eventFormat: anyParty, maxPageSize: 5 },
+      { eventFormat: byParty(ALICE) },
+      { eventFormat: anyParty, maxPageSize: 0 },
+      { eventFormat: anyParty, maxPageSize: 10001 },
+      {},
+    ]) {
+      const [post, get] = [await page(body), await getWithBody('/v2/state/active-contracts-page', body, token)];
+      expect([post.status, withoutTraces(post.json)], JSON.stringify(body)).toEqual([get.status, withoutTraces(get.json)]);
+    }
+    const p1 = await page({ activeAtOffset: 8, eventFormat: anyParty, maxPageSize: 1 });
+    expect(p1.json.activeContracts).toHaveLength(1);
+    const p2 = await page({ eventFormat: anyParty, maxPageSize: 5, pageToken: p1.json.nextPageToken });
+    expect(p2.status, p2.text).toBe(200);
+    expect(withoutTokens([...p1.json.activeContracts, ...p2.json.activeContracts])).toEqual(withoutTokens((await acs({ activeAtOffset: 8, eventFormat: anyParty })).json));
+    const bare = await ledger.call('POST', '/v2/state/active-contracts-page', undefined, { as: 'any-reader' });
+    expect(bare.status).toBe(400);
+    expect(bare.text).toMatch(/^Invalid value for: body/);
+    expectError(await page({ eventFormat: anyParty }, 'alice-reader'), 403, 'NA');
+    expectError(await page({ eventFormat: anyParty }, null), 401, 'NA');
   });
 });
 

@@ -307,7 +307,9 @@ describe('executeAndWait: rejections (code, status, unchanged ledger end)', () =
     expect((await rejected(executeRequest(pt, [alice]), 400, 'FAILED_TO_EXECUTE_TRANSACTION')).cause).toContain(`(missing ${bob.party})`);
   });
 
-  it('consistency: archived, unknown, wrong synchronizer, mismatching node, existing contract id', async () => {
+  it('consistency: archived, unknown, wrong synchronizer, mismatching node, existing contract id (rejected completions)', async () => {
+    // Not UNKNOWN_CONTRACT_SYNCHRONIZERS: a prepared transaction discloses all its input contracts, and routing leaves
+    // disclosed contracts to the confirmers (Canton's ExternalTransactionProcessor.scala, ContractsSynchronizerData.scala).
     const cid = freshContractId();
     await committed(executeRequest(createOf(alice, { cid }), [alice]));
     await committed(executeRequest(archiveOf(alice, cid), [alice]));
@@ -367,7 +369,7 @@ describe('executeAndWait: rejections (code, status, unchanged ledger end)', () =
     await committed(executeRequest(createOf(alice, { commandId }), [alice], { deduplicationPeriod: { DeduplicationOffset: { value: first.completionOffset + 2 } } }));
   });
 
-  it('the same change twice at once → one commits, the other is SUBMISSION_ALREADY_IN_FLIGHT or DUPLICATE_COMMAND, each a rejected completion', async () => {
+  it('the same change at once → one commits; the others SUBMISSION_ALREADY_IN_FLIGHT (synchronous) or DUPLICATE_COMMAND (a rejected completion)', async () => {
     const commandId = `inflight-${Date.now()}`;
     const before = await ledgerEnd(ledger);
     const rs = await Promise.all(Array.from({ length: 4 }, () => exec(executeRequest(createOf(alice, { commandId }), [alice]))));
@@ -375,8 +377,8 @@ describe('executeAndWait: rejections (code, status, unchanged ledger end)', () =
     expect(codes.filter((c) => c === 'OK')).toHaveLength(1);
     for (const c of codes.filter((x) => x !== 'OK')) expect(['SUBMISSION_ALREADY_IN_FLIGHT', 'DUPLICATE_COMMAND']).toContain(c);
     expect(rs.find((r) => r.json?.code === 'SUBMISSION_ALREADY_IN_FLIGHT')?.status ?? 409).toBe(409);
-    // Decided after hand-over (another submission id of the change): one transaction, and an offset per rejected completion.
-    expect(await ledgerEnd(ledger)).toBe(before + 4);
+    // In flight: refused before hand-over, no offset; a duplicate found at commit: a rejected completion at its own offset.
+    expect(await ledgerEnd(ledger)).toBe(before + 1 + codes.filter((c) => c === 'DUPLICATE_COMMAND').length);
     expect(await ledger.runtime.db.selectFrom('ledger_updates').select('ledger_offset').where('ledger_offset', '>', before).execute()).toHaveLength(1);
   });
 });

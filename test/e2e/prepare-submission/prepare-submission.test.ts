@@ -189,6 +189,9 @@ describe('prepare ExerciseCommand Archive', () => {
     expect([r.status, r.json.code]).toEqual([400, 'DAML_AUTHORIZATION_ERROR']);
     r = await prepare({ commands: archive(), actAs: [carol] });
     expect([r.status, r.json.code]).toEqual([404, 'CONTRACT_NOT_FOUND']);
+    // A non-stakeholder naming the wrong template: not found either (visibility before the template).
+    r = await prepare({ commands: archive({}, '#memo-pkg:Main:Other'), actAs: [carol] });
+    expect([r.status, r.json.code]).toEqual([404, 'CONTRACT_NOT_FOUND']);
     r = await prepare({ commands: archive({ choiceArgument: { x: 1 } }) });
     expect([r.status, r.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
     r = await prepare({ commands: archive(), synchronizerId: (await ledger.call('GET', '/v2/state/connected-synchronizers')).json.connectedSynchronizers[1].synchronizerId });

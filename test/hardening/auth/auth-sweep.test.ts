@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
 import { PARTICIPANT_AUDIENCE_PREFIX } from '@ledgerline/auth';
 import { startTestLedger, TEST_JWT_SECRET, type TestLedger } from '../../support/ledger';
+import { onboardExternalParty } from '../../support/external-party';
 
 /**
  * Authorization sweep: every /v2 operation the server documents × {no token, bad signature, expired, wrong audience,
@@ -12,6 +13,7 @@ import { startTestLedger, TEST_JWT_SECRET, type TestLedger } from '../../support
 let ledger: TestLedger;
 const ops: Array<{ method: string; path: string; schema?: Record<string, unknown> }> = [];
 let party = '';
+let ext: { partyId: string };
 
 type Caller =
   | 'admin'
@@ -70,6 +72,8 @@ const ALLOWED: Record<string, Caller[]> = {
   'POST /v2/interactive-submission/preferred-packages': EVERYONE,
   // The sample names no party: every party's completions, for a reader of any party only.
   'POST /v2/commands/command-completions': ['readAsAny', 'actAsAny'],
+  // Canton 3.5.10: public keys for any authenticated caller (the sample's local party has none: 404).
+  'GET /v2/jose/jwks/synchronizer/{synchronizer}/party/{party}': EVERYONE,
 };
 
 const USERS: Record<Exclude<Caller, 'admin'>, (p: string) => unknown[]> = {
@@ -87,6 +91,7 @@ beforeAll(async () => {
   ledger = await startTestLedger();
   const allocated = await ledger.call('POST', '/v2/parties', { partyIdHint: 'sweep', synchronizerId: ledger.runtime.identity.defaultSynchronizer.id });
   party = allocated.json.partyDetails.party;
+  ext = await onboardExternalParty(ledger, 'sweep-ext');
   for (const [id, rights] of Object.entries(USERS)) {
     expect((await ledger.call('POST', '/v2/users', { user: { id: `sweep-${id}` }, rights: rights(party) })).status).toBe(200);
   }
@@ -131,6 +136,7 @@ const pathFor = (path: string, userId: string) =>
   path
     .replace('{userId}', encodeURIComponent(userId))
     .replace('{party}', encodeURIComponent(party))
+    .replace('{synchronizer}', encodeURIComponent(ledger.runtime.identity.defaultSynchronizer.id))
     .replace('{idpId}', 'no-such-idp')
     .replace('{packageId}', 'a'.repeat(64))
     .replace('{updateId}', '1220' + '00'.repeat(32))
@@ -152,6 +158,26 @@ async function send(op: { method: string; path: string; schema?: Record<string, 
 }
 
 describe('authorization sweep', () => {
+  // Before the single-right sweep, which may delete its callers (an administrator deleting itself).
+  it('Canton 3.5.10 additions: completion-by-hash needs a readable party; the JWKS any token; the ACS page as its GET form', async () => {
+    const callers: Caller[] = ['idpAdmin', 'readAs', 'actAs', 'executeAs', 'readAsAny', 'executeAsAny', 'actAsAny', 'noRights', 'admin'];
+    const READ: Caller[] = ['readAs', 'actAs', 'readAsAny', 'actAsAny'];
+    const sync = ledger.runtime.identity.defaultSynchronizer.id;
+    const unknownHash = Buffer.alloc(34, 9).toString('base64');
+    for (const caller of callers) {
+      const as = { as: caller === 'admin' ? 'participant_admin' : `sweep-${caller}` };
+      // MatchReadAsParties: a reader gets past authorization (validation, then not found); anyone else 403.
+      const byHash = await ledger.call('POST', '/v2/commands/completion-by-hash', { transactionHash: unknownHash }, as);
+      expect([byHash.status, byHash.json.code], `${caller}: completion-by-hash`).toEqual(READ.includes(caller) ? [404, 'COMPLETION_NOT_FOUND'] : [403, 'NA']);
+      const empty = await ledger.call('POST', '/v2/commands/completion-by-hash', {}, as);
+      expect(empty.status, `${caller}: completion-by-hash, empty hash`).toBe(READ.includes(caller) ? 400 : 403);
+      const keys = await ledger.call('GET', `/v2/jose/jwks/synchronizer/${encodeURIComponent(sync)}/party/${encodeURIComponent(ext.partyId)}`, undefined, as);
+      expect([keys.status, keys.json.keys?.length], `${caller}: jwks ${keys.text.slice(0, 300)}`).toEqual([200, 1]);
+      const page = await ledger.call('POST', '/v2/state/active-contracts-page', { eventFormat: { filtersByParty: { [party]: {} } } }, as);
+      expect(page.status, `${caller}: active-contracts-page`).toBe(READ.includes(caller) ? 200 : 403);
+    }
+  });
+
   it('token failures: 401 everywhere (403 "invalid token" for an unknown user)', async () => {
     const aud = `${PARTICIPANT_AUDIENCE_PREFIX}${ledger.participantId}`;
     const now = Math.floor(Date.now() / 1000);
@@ -237,4 +263,5 @@ describe('authorization sweep', () => {
       expect(all.status, `${caller}: command-completions of every party`).toBe(caller === 'readAsAny' || caller === 'actAsAny' ? 200 : 403);
     }
   });
+
 });

@@ -161,24 +161,27 @@ describe('reassignment under concurrency (real PostgreSQL)', () => {
     expect(as.data.events[0]).toMatchObject({ Assigned: { submitter: bob, reassignmentCounter: 1 } });
   });
 
-  it('the same change id: in flight → SUBMISSION_ALREADY_IN_FLIGHT, committed → DUPLICATE_COMMAND until the period ends; each a rejected completion', async () => {
+  it('the same change id: in flight → SUBMISSION_ALREADY_IN_FLIGHT (synchronous, async too), committed → DUPLICATE_COMMAND (a rejected completion) until the period ends', async () => {
     const [c1, c2, c3] = [await contract('dedup-1'), await contract('dedup-2'), await contract('dedup-3')];
     const begin = await ledgerEnd();
     const first = run(unassign([c1.contractId], { commandId: 'same' }));
     const second = run(unassign([c2.contractId], { commandId: 'same' }));
+    const asynchronous = main.execute(new SubmitReassignmentCommand(claims('alice'), unassign([c2.contractId], { commandId: 'same' }), false));
     await expect(second).rejects.toMatchObject({ code: 'SUBMISSION_ALREADY_IN_FLIGHT', category: { id: 2, httpStatus: 409 } });
+    await expect(asynchronous).rejects.toMatchObject({ code: 'SUBMISSION_ALREADY_IN_FLIGHT' });
     const done = await first;
+    // Refused before hand-over: only the first took an offset.
+    expect(await ledgerEnd()).toBe(done.header.offset);
     await expect(run(unassign([c2.contractId], { commandId: 'same' }))).rejects.toMatchObject({
       code: 'DUPLICATE_COMMAND',
       context: { completion_offset: String(done.header.offset) },
     });
     // Asynchronously: the answer is null, the duplicate only a completion.
     expect(await main.execute(new SubmitReassignmentCommand(claims('alice'), unassign([c2.contractId], { commandId: 'same' }), false))).toBeNull();
-    // gRPC codes: ABORTED (in flight), ALREADY_EXISTS (duplicate); the success at the update's offset.
+    // gRPC codes: ALREADY_EXISTS (duplicate); the success at the update's offset; nothing for the ones in flight.
     expect((await completionsAfter(begin)).sort()).toEqual(
       [
         ['same', 0],
-        ['same', 10],
         ['same', 6],
         ['same', 6],
       ].sort(),

@@ -83,7 +83,7 @@ export function completionOf(event: CommittedEvent): Completion | null {
       offset: event.offset,
       synchronizerTime: { synchronizerId: r.synchronizerId, recordTime: event.recordedAt },
       paidTrafficCost: 0,
-      transactionHash: '',
+      transactionHash: r.transactionHash ? Buffer.from(r.transactionHash, 'hex').toString('base64') : '',
     };
   }
   return null;

@@ -25,6 +25,8 @@ export interface StoredRejection {
   synchronizerId: string;
   deduplicationPeriod: StoredDeduplicationPeriod;
   error: StoredError;
+  /** Hex multihash of the externally signed hash (interactive submissions); absent otherwise. */
+  transactionHash?: string;
 }
 
 /** The reported form of a deduplication period. */
@@ -45,6 +47,8 @@ export interface RejectedSubmission {
   submissionId: string;
   synchronizerId: string;
   deduplicationPeriod: DeduplicationPeriod;
+  /** Hex multihash of the externally signed hash; null or absent for commands of local parties. */
+  externalTransactionHash?: string | null;
 }
 
 /**
@@ -61,5 +65,6 @@ export function rejectionEvent(s: RejectedSubmission, error: LedgerError): NewEv
     synchronizerId: s.synchronizerId,
     deduplicationPeriod: Number.isFinite(earlier) ? { DeduplicationOffset: { value: Math.max(0, earlier - 1) } } : storedDeduplicationPeriod(s.deduplicationPeriod),
     error: storedErrorOf(error),
+    ...(s.externalTransactionHash ? { transactionHash: s.externalTransactionHash } : {}),
   });
 }

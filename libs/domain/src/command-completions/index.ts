@@ -7,3 +7,4 @@ export * from './events';
 export * from './status';
 export * from './completion';
 export * from './stream-request';
+export * from './by-hash';

@@ -1,2 +1,3 @@
 export * from './events';
 export * from './external-party-rules';
+export * from './jwks';

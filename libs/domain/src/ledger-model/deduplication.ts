@@ -70,11 +70,21 @@ export const duplicateCommand = (completed: CompletedChange) =>
     definiteAnswer: false,
   });
 
-export const submissionAlreadyInFlight = (changeId: string, submissionId: string) =>
-  new LedgerError('SUBMISSION_ALREADY_IN_FLIGHT', C.ContentionOnSharedResources, 'The submission with the same change id is already in flight', {
-    context: { change_id: changeId, submission_id: submissionId },
+/** Another submission of the change is in flight (the participant's in-flight tracker: TransactionProcessor.scala). */
+export const submissionAlreadyInFlight = (changeId: string, existingSubmissionId: string) =>
+  new LedgerError('SUBMISSION_ALREADY_IN_FLIGHT', C.ContentionOnSharedResources, 'The submission is already in-flight', {
+    context: { change_id: changeId, existing_submission_id: existingSubmissionId },
     definiteAnswer: false,
   });
+
+/** The same change and submission id is already waited for (the command tracker: SubmissionTracker.scala). */
+export const submissionAlreadyTracked = (changeId: string, submissionId: string) =>
+  new LedgerError(
+    'SUBMISSION_ALREADY_IN_FLIGHT',
+    C.ContentionOnSharedResources,
+    'A submission with the given change ID (user ID, command ID, actAs) and submission ID is already in flight',
+    { context: { change_id: changeId, submission_id: submissionId }, definiteAnswer: false },
+  );
 
 /** Throws DUPLICATE_COMMAND when the change already succeeded inside the period ending at `now`. */
 export function checkDeduplication(completed: CompletedChange | undefined, period: DeduplicationPeriod, now: bigint): void {

@@ -11,3 +11,4 @@ export * from './time-bounds';
 export * from './deduplication';
 export * from './transaction-effects';
 export * from './decide-transaction';
+export * from './routing';

@@ -84,7 +84,8 @@ function collectStrings(json: unknown, out: Set<string>): void {
 /** Party ids building may need to know about: actAs, readAs and every party-shaped string in the arguments. */
 export function partyCandidates(req: Pick<BuildRequest, 'commands' | 'actAs' | 'readAs'>): string[] {
   const strings = new Set<string>([...req.actAs, ...req.readAs]);
-  for (const c of req.commands) if (c.kind === 'create') collectStrings(c.createArguments, strings);
+  // Both commands that create: a CreateAndExercise's arguments name its contract's parties as a Create's do.
+  for (const c of req.commands) if (c.kind === 'create' || c.kind === 'createAndExercise') collectStrings(c.createArguments, strings);
   return [...strings].filter(isPartyId);
 }
 
@@ -260,9 +261,11 @@ function buildArchive(
   if (!isContractId(cmd.contractId)) throw invalidField('contract_id', `Invalid contract id ${JSON.stringify(cmd.contractId)}`);
   const c = state.contracts.get(cmd.contractId);
   if (!c || c.status !== 'active') throw contractNotFound(cmd.contractId);
-  if (!env.templates.names(cmd.template, c)) throw wronglyTypedContract(c.contractId, c.templateId, cmd.templateId);
+  // Visibility before the template: a contract the submitters cannot see is not found, whatever template was named (else
+  // WRONGLY_TYPED_CONTRACT would tell a non-stakeholder that it exists, and its template).
   const visible = new Set([...req.actAs, ...req.readAs]);
   if (!c.stakeholders.some((p) => visible.has(p))) throw contractNotFound(cmd.contractId);
+  if (!env.templates.names(cmd.template, c)) throw wronglyTypedContract(c.contractId, c.templateId, cmd.templateId);
   checkArchiveArgument(cmd.choiceArgument);
   const missing = c.signatories.filter((p) => !req.actAs.includes(p));
   if (missing.length)

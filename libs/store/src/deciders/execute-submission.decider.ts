@@ -132,7 +132,7 @@ export const executeSubmissionDecider: Decider<ExecuteSubmission, ExecuteSubmiss
       if (!isLedgerError(e)) throw e;
       const t = command.transaction;
       const [rejected] = await tx.append([
-        rejectionEvent({ ...t.submission, commandId: t.commandId, synchronizerId: t.synchronizerId, deduplicationPeriod: command.deduplicationPeriod }, e),
+        rejectionEvent({ ...t.submission, commandId: t.commandId, synchronizerId: t.synchronizerId, deduplicationPeriod: command.deduplicationPeriod, externalTransactionHash: t.externalTransactionHash }, e),
       ]);
       return { rejection: e, completionOffset: rejected.offset! };
     }

@@ -24,4 +24,25 @@ export class CommandCompletionsRepository {
       ORDER BY completion_offset LIMIT ${q.limit}::bigint`).execute(db);
     return rows.map((r) => ({ offset: Number(r.completion_offset), completion: r.completion }));
   }
+
+  /**
+   * The completions of a transaction hash (base64 of the multihash, as completions carry it): the accepted one and the
+   * latest `maxRejected` rejected ones, newest first, with an actAs party among `parties` (null: any). The hash index of
+   * migration 0019 finds them.
+   */
+  async byTransactionHash(
+    db: Kysely<DB>,
+    q: { hash: string; parties: readonly string[] | null; maxRejected: number },
+  ): Promise<{ accepted: Completion | null; rejected: Completion[] }> {
+    const parties = q.parties === null ? sql`` : sql` AND act_as && ${[...q.parties]}::text[]`;
+    const { rows } = await prepared(sql<{ accepted: boolean; completion: Completion }>`
+      (SELECT true AS accepted, completion FROM command_completions
+        WHERE completion->>'transactionHash' = ${q.hash} AND completion->>'updateId' <> ''${parties}
+        ORDER BY completion_offset DESC LIMIT 1)
+      UNION ALL
+      (SELECT false AS accepted, completion FROM command_completions
+        WHERE completion->>'transactionHash' = ${q.hash} AND completion->>'updateId' = ''${parties}
+        ORDER BY completion_offset DESC LIMIT ${q.maxRejected}::bigint)`).execute(db);
+    return { accepted: rows.find((r) => r.accepted)?.completion ?? null, rejected: rows.filter((r) => !r.accepted).map((r) => r.completion) };
+  }
 }

@@ -27,6 +27,12 @@ export class ExternalPartiesRepository {
     };
   }
 
+  /** The registered keys of an external party allocated on `synchronizerId`, or null (not external, or not there). */
+  async keysOn(db: Kysely<DB>, partyId: string, synchronizerId: string): Promise<ExternalPartyKeys | null> {
+    const there = await db.selectFrom('party_details').select('party').where('party', '=', partyId).where('synchronizer_id', '=', synchronizerId).executeTakeFirst();
+    return there ? this.keysOf(db, partyId) : null;
+  }
+
   /** Which of `parties` are external parties of this ledger. */
   async externalAmong(db: Kysely<DB>, parties: readonly string[]): Promise<Set<string>> {
     if (parties.length === 0) return new Set();

@@ -1,4 +1,5 @@
 import type { CompletionStreamRequest, GetCompletionsRequest } from '@ledgerline/domain';
+import { bytesFromJs } from './crypto';
 import { int64Schema, toInt64 } from './int64';
 
 /** CompletionStreamRequest (relaxed: every key optional at decode time, as the reference's codec). */
@@ -35,4 +36,15 @@ export function decodeGetCompletionsRequest(body: Record<string, unknown>): GetC
     parties: (body.parties as string[] | undefined) ?? [],
     beginExclusive: body.beginExclusive === undefined ? 0 : toInt64(body.beginExclusive),
   };
+}
+
+/** GetCompletionByHashRequest (Canton 3.5.10; relaxed: a missing hash decodes as empty and is refused by validation). */
+export const getCompletionByHashRequestSchema = {
+  type: 'object',
+  properties: { transactionHash: { type: 'string' } },
+} as const;
+
+/** `transactionHash` is bytes, standard base64 (anything else does not decode). */
+export function decodeGetCompletionByHashRequest(body: Record<string, unknown> | undefined): { transactionHash: Uint8Array } {
+  return { transactionHash: bytesFromJs((body ?? {}).transactionHash, 'transactionHash') };
 }

@@ -3,12 +3,13 @@ import { UpdatesModule } from '../updates/updates.module';
 import { CommandCompletionsController } from './command-completions.controller';
 import { CommandCompletionsWebSocket } from './command-completions.websocket';
 import { CompletionsReader } from './completions.reader';
+import { GetCompletionByHashHandler } from './queries/completion-by-hash.query';
 import { ListCompletionsHandler } from './queries/list-completions.query';
 
-/** Command completions: the list form and the WebSocket, both over the update streams' engine. */
+/** Command completions: the list form and the WebSocket, both over the update streams' engine; the lookup by hash. */
 @Module({
   imports: [UpdatesModule],
   controllers: [CommandCompletionsController],
-  providers: [CompletionsReader, ListCompletionsHandler, CommandCompletionsWebSocket],
+  providers: [CompletionsReader, ListCompletionsHandler, GetCompletionByHashHandler, CommandCompletionsWebSocket],
 })
 export class CommandCompletionsModule {}

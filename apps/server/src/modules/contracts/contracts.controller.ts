@@ -4,20 +4,23 @@ import { RouteSchema } from '@nestjs/platform-fastify';
 import type { Claims } from '@ledgerline/domain';
 import { CurrentClaims } from '@ledgerline/auth';
 import {
+  decodeGetActiveContractsPageRequest,
   decodeGetActiveContractsRequest,
   decodeGetContractRequest,
   decodeGetEventsByContractIdRequest,
+  getActiveContractsPageRequestSchema,
   getActiveContractsRequestSchema,
   getContractRequestSchema,
   getEventsByContractIdRequestSchema,
   int64Query,
 } from '@ledgerline/wire';
 import { PostJson } from '../../http/routes';
-import { GetContractQuery, GetEventsByContractIdQuery, ListActiveContractsQuery } from './queries/contracts.queries';
+import { GetActiveContractsPageQuery, GetContractQuery, GetEventsByContractIdQuery, ListActiveContractsQuery } from './queries/contracts.queries';
 
 /**
- * Reading contracts over HTTP: the active contract set (list), a contract's events, a contract's payload. The page form
- * is a GET with a body (active-contracts-page.route.ts); the WebSocket is registered by ContractsWebSocketRoutes.
+ * Reading contracts over HTTP: the active contract set (list, and a page: POST here as Canton 3.5.10 serves it; the
+ * deprecated GET with a body is active-contracts-page.route.ts), a contract's events, a contract's payload. The WebSocket
+ * is registered by ContractsWebSocketRoutes.
  */
 @Controller('v2')
 export class ContractsController {
@@ -29,6 +32,12 @@ export class ContractsController {
     const limit = int64Query('limit', q.limit);
     const idle = int64Query('stream_idle_timeout_ms', q.stream_idle_timeout_ms);
     return this.queries.execute(new ListActiveContractsQuery(claims, decodeGetActiveContractsRequest(body), limit, idle));
+  }
+
+  @PostJson('state/active-contracts-page')
+  @RouteSchema({ body: getActiveContractsPageRequestSchema })
+  activeContractsPage(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>) {
+    return this.queries.execute(new GetActiveContractsPageQuery(claims, decodeGetActiveContractsPageRequest(body)));
   }
 
   @PostJson('events/events-by-contract-id')

@@ -2,16 +2,18 @@ import { Injectable } from '@nestjs/common';
 import {
   changeIdOf,
   checkAuthorization,
+  checkInputContractRouting,
   isLedgerError,
   nowMicros,
   prerenderTransaction,
   rejectionEvent,
+  routedInputs,
   storedDeduplicationPeriod,
   type DeduplicationPeriod,
   type PreparedTimes,
   type WellFormedTransaction,
 } from '@ledgerline/domain';
-import { consumedInputs, EventStore, executeSubmissionDecider, type ExecuteSubmissionResult } from '@ledgerline/store';
+import { consumedInputs, ContractLookupRepository, EventStore, executeSubmissionDecider, type ExecuteSubmissionResult } from '@ledgerline/store';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { InFlightSubmissions } from './in-flight-submissions';
 
@@ -30,6 +32,8 @@ export interface TransactionSubmission {
   deduplicationPeriod: DeduplicationPeriod;
   /** The caller waits for the outcome (Canton's command tracker): submit-and-wait and its variants, executeAndWait. */
   tracked: boolean;
+  /** Input contracts the submission discloses, which routing does not look up (an interactive submission: all of them). */
+  disclosedContractIds: ReadonlySet<string>;
 }
 
 /**
@@ -38,13 +42,16 @@ export interface TransactionSubmission {
  * in-flight checks of this instance, the prerendering of the committed form, and the writer's decision (deduplication,
  * consistency, time bounds), which commits the transaction or a rejected completion.
  *
- * Synchronous rejections (no completion): authorization failures and, for a tracked submission, the same change and
- * submission id already tracked (SUBMISSION_ALREADY_IN_FLIGHT). Rejections after hand-over (the same change in flight, a
- * contract locked by a submission in flight; at commit a duplicate, a lost race, a time bound) are rejected completions
- * with an offset of their own: the result carries the error and that offset.
+ * Synchronous rejections (no completion, the ledger end unchanged): authorization failures, input contracts routing finds
+ * archived, unknown or in flight (UNKNOWN_CONTRACT_SYNCHRONIZERS), the same change in flight (SUBMISSION_ALREADY_IN_FLIGHT,
+ * from every endpoint). Rejections after hand-over (a contract locked by a submission in
+ * flight; at commit a duplicate, a lost race, a time bound) are rejected completions with an offset of their own: the
+ * result carries the error and that offset.
  */
 @Injectable()
 export class SubmissionPipeline {
+  private readonly contracts = new ContractLookupRepository();
+
   constructor(
     private readonly store: EventStore,
     private readonly runtime: LedgerRuntime,
@@ -57,6 +64,9 @@ export class SubmissionPipeline {
     const changeId = changeIdOf(sub.userId, sub.actAs, s.commandId);
     const untrack = s.tracked ? this.inFlight.track(changeId, sub.submissionId) : undefined;
     try {
+      // Routing: input contracts already known inactive are refused before hand-over (a read; the writer decides at commit).
+      const routed = routedInputs(wf.inputContractIds, s.disclosedContractIds);
+      if (routed.length) checkInputContractRouting(routed, s.disclosedContractIds, await this.contracts.locations(this.runtime.db, routed));
       return await this.handOver(s, changeId);
     } finally {
       untrack?.();
@@ -67,13 +77,20 @@ export class SubmissionPipeline {
     const cfg = this.runtime.config;
     const { wf, submission: sub } = s;
     const consumed = consumedInputs(wf);
+    // Another submission of the change in flight: a synchronous refusal, before anything is registered.
+    const unregister = this.inFlight.register(changeId, sub.submissionId);
     let release: () => void;
     try {
-      release = this.inFlight.acquire(changeId, sub.submissionId, wf.inputContractIds, consumed);
+      const unlock = this.inFlight.lock(changeId, wf.inputContractIds, consumed);
+      release = () => {
+        unlock();
+        unregister();
+      };
     } catch (e) {
+      unregister();
       if (!isLedgerError(e)) throw e;
-      // The submission was accepted: the in-flight verdict is its rejected completion.
-      const [rejected] = await this.store.append([rejectionEvent({ ...sub, commandId: s.commandId, synchronizerId: s.synchronizerId, deduplicationPeriod: s.deduplicationPeriod }, e)]);
+      // The submission was accepted: the locked contracts are its rejected completion.
+      const [rejected] = await this.store.append([rejectionEvent({ ...sub, commandId: s.commandId, synchronizerId: s.synchronizerId, deduplicationPeriod: s.deduplicationPeriod, externalTransactionHash: s.externalTransactionHash }, e)]);
       return { rejection: e, completionOffset: rejected.offset! };
     }
     const submission = { ...sub, deduplicationPeriod: storedDeduplicationPeriod(s.deduplicationPeriod) };

@@ -6,7 +6,8 @@ import { HttpMetrics } from '../../infrastructure/metrics';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { RouteCatalog } from '../../http/route-catalog';
 
-export const API_VERSION = '3.5.7';
+/** The Canton release whose JSON Ledger API this serves (3.5.7's operations and 3.5.10's additions). */
+export const API_VERSION = '3.5.10';
 
 /** Health, readiness, metrics, the served spec, and the API version. */
 @Controller()

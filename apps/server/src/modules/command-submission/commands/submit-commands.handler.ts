@@ -84,6 +84,7 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
       externalTransactionHash: null,
       deduplicationPeriod: v.deduplicationPeriod,
       tracked: mode !== 'async',
+      disclosedContractIds: new Set(request.disclosedContracts.map((d) => d.contractId)),
     });
     if (mode === 'async') return {};
     if (r.rejection) throw r.rejection;

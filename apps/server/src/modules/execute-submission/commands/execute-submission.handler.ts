@@ -116,6 +116,8 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
       externalTransactionHash: '1220' + hash.toString('hex'),
       deduplicationPeriod: validated.deduplicationPeriod,
       tracked: mode !== 'async',
+      // Every input contract of a prepared transaction is disclosed (Canton's ExternalTransactionProcessor).
+      disclosedContractIds: new Set(wf.inputContractIds),
     });
     if (mode === 'async') return {};
     if (r.rejection) throw r.rejection;

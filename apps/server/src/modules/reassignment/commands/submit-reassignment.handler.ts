@@ -4,7 +4,6 @@ import {
   authorizeUpdateFormat,
   canActAs,
   compileEventFormat,
-  isLedgerError,
   matchUserId,
   missingField,
   nowMicros,
@@ -19,7 +18,7 @@ import {
   type StoredReassignment,
   type UpdateHeader,
 } from '@ledgerline/domain';
-import { EventStore, reassignmentDecider, reassignmentRejection, type ReassignmentDecision } from '@ledgerline/store';
+import { EventStore, reassignmentDecider, type ReassignmentDecision } from '@ledgerline/store';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { InFlightSubmissions } from '../../submission-pipeline/in-flight-submissions';
 import { ReassignmentSettings } from './reassignment-settings';
@@ -88,14 +87,8 @@ export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassign
 
   private async handOver(sub: ReassignmentSubmission, key: string): Promise<ReassignmentDecision> {
     const deduplicationMicros = BigInt(this.settings.maxDeduplicationSeconds) * 1_000_000n;
-    let release: () => void;
-    try {
-      release = this.inFlight.acquire(key, sub.submissionId);
-    } catch (e) {
-      if (!isLedgerError(e)) throw e;
-      const [rejected] = await this.store.append([reassignmentRejection(sub, deduplicationMicros, e)]);
-      return { rejection: e, completionOffset: rejected.offset! };
-    }
+    // Another submission of the change in flight: a synchronous refusal (SUBMISSION_ALREADY_IN_FLIGHT), no completion.
+    const release = this.inFlight.register(key, sub.submissionId);
     try {
       // Decided in the writer (reassignmentDecider): it loads the change's last completion, the submitter's hosting and
       // the contracts (or the unassignment) for many submissions at once, then decides.
