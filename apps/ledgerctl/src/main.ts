@@ -1,8 +1,11 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { mintHs256Token } from '@ledgerline/auth';
-import { dumpProjections, EventStore, migrate, NodeSecretsRepository, pruneLedger, rebuildProjections } from '@ledgerline/store';
+import { isoMicros, parseIsoMicros } from '@ledgerline/domain';
+import { dumpProjections, EventStore, LedgerTimeRepository, migrate, NodeSecretsRepository, pruneLedger, rebuildProjections } from '@ledgerline/store';
 import { ConfigError, loadConfig } from '../../server/src/config';
+import { parseDurationMicros } from './duration';
+import { moveLedgerTime } from '../../server/src/infrastructure/ledger-time';
 import { loadParticipantIdentity } from '../../server/src/infrastructure/participant-identity';
 import { connectDatabase, makeLogger } from '../../server/src/infrastructure/runtime';
 
@@ -16,6 +19,9 @@ Commands:
                                    (--check: compare with the live projections and report differences)
   prune --up-to <offset>           prune the ledger up to <offset> (inclusive): records a 'LedgerPruned' event; reads
                                    that start below it fail with PARTICIPANT_PRUNED_DATA_ACCESSED
+  time                             print the ledger's static time (LEDGER_TIME_MODE=static; kept in the database)
+  time set <timestamp>             set it (ISO-8601 UTC, e.g. 2030-01-01T00:00:00Z); never backwards
+  time advance <duration>          advance it: 90s, 15m, 2h, 1d, 500ms, or ISO-8601 (PT1H30M, P1D)
   help                             this text
 
 Configuration comes from the same environment variables as the server (DATABASE_URL, LEDGER_DATA_DIR, …).`;
@@ -26,8 +32,9 @@ async function main(argv: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
+    allowPositionals: true,
     options: { user: { type: 'string' }, ttl: { type: 'string' }, check: { type: 'boolean' }, 'up-to': { type: 'string' } },
     strict: true,
   });
@@ -83,6 +90,31 @@ async function main(argv: string[]): Promise<number> {
           await store.close();
         }
       }
+      case 'time': {
+        const [action, arg] = positionals;
+        if (action === undefined) {
+          const stored = await new LedgerTimeRepository().get(database.db);
+          if (stored === null) throw new UsageError('the ledger has no static time: start it once with LEDGER_TIME_MODE=static');
+          console.log(isoMicros(stored));
+          return 0;
+        }
+        let move;
+        if (action === 'set' && arg !== undefined) {
+          let micros: bigint;
+          try {
+            micros = parseIsoMicros(arg);
+          } catch {
+            throw new UsageError(`time set needs an ISO-8601 UTC timestamp, e.g. 2030-01-01T00:00:00Z (got '${arg}')`);
+          }
+          move = { newTime: micros };
+        } else if (action === 'advance' && arg !== undefined) {
+          const micros = parseDurationMicros(arg);
+          if (micros === null) throw new UsageError(`time advance needs a duration such as 90s, 15m, 2h, 1d or PT1H30M (got '${arg}')`);
+          move = { advanceByMicros: micros };
+        } else throw new UsageError('usage: time | time set <timestamp> | time advance <duration>');
+        console.log(isoMicros(await moveLedgerTime(database.db, null, move)));
+        return 0;
+      }
       default:
         throw new UsageError(`unknown command '${command}'`);
     }
@@ -93,6 +125,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 class UsageError extends Error {}
+
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),

@@ -7,7 +7,6 @@ import {
   isLedgerError,
   matchUserId,
   missingField,
-  nowMicros,
   requireReassignmentSynchronizers,
   requireThat,
   reassignmentChangeId,
@@ -104,7 +103,7 @@ export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassign
         participantId: this.identity.participantId,
         deduplicationMicros,
         exclusivityTimeoutMicros: BigInt(this.settings.assignmentExclusivityTimeoutMs) * 1000n,
-        now: nowMicros,
+        now: () => this.settings.clock.nowMicros(),
       });
     } finally {
       release();
