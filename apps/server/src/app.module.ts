@@ -18,6 +18,7 @@ import { ContractsModule } from './modules/contracts/contracts.module';
 import { CommandCompletionsModule } from './modules/command-completions/command-completions.module';
 import { CommandSubmissionModule } from './modules/command-submission/command-submission.module';
 import { LedgerTimeModule } from './modules/ledger-time/ledger-time.module';
+import { BootstrapModule } from './modules/bootstrap/bootstrap.module';
 
 /** The service: one module per capability. Add a capability by adding its module here. */
 export const CAPABILITY_MODULES = [
@@ -35,6 +36,7 @@ export const CAPABILITY_MODULES = [
   ContractsModule,
   CommandCompletionsModule,
   LedgerTimeModule,
+  BootstrapModule,
 ];
 
 @Module({})

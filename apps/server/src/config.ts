@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EMPTY_TEMPLATE_CATALOG, parseIsoMicros, templateCatalogProblems, type TemplateCatalog } from '@ledgerline/domain';
+import { readBootstrapFile } from './infrastructure/bootstrap-file';
+import { EMPTY_TEMPLATE_CATALOG, parseIsoMicros, templateCatalogProblems, type BootstrapSpec, type TemplateCatalog } from '@ledgerline/domain';
 
 /**
  * Configuration from environment variables, validated at start-up. Every variable is documented in README.md
@@ -70,6 +71,8 @@ export interface LedgerConfig {
   timeMode: 'wall' | 'static';
   /** Static mode: the time of a ledger that has none stored yet, µs since the epoch (LEDGER_STATIC_TIME_START; default: the wall clock then). */
   staticTimeStart: bigint | undefined;
+  /** The declarative bootstrap file (LEDGER_BOOTSTRAP_FILE), checked at start-up and applied at every start. */
+  bootstrap: BootstrapSpec | undefined;
   /** With the generated HS256 secret, print a sign-in link to the explorer at start-up (LEDGER_EXPLORER_SIGN_IN_LINK). */
   explorerSignInLink: boolean;
 }
@@ -196,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     explorerSignInLink: bool('LEDGER_EXPLORER_SIGN_IN_LINK', true),
     timeMode: timeMode === 'static' ? 'static' : 'wall',
     staticTimeStart,
+    bootstrap: loadBootstrapFile(str('LEDGER_BOOTSTRAP_FILE'), cwd, problems),
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 16) problems.push('LEDGER_JWT_SECRET must be at least 16 characters');
   if (problems.length) throw new ConfigError(problems);
@@ -217,3 +221,10 @@ function loadTemplateCatalog(file: string | undefined, cwd: string, problems: st
   return found.length ? EMPTY_TEMPLATE_CATALOG : (json as TemplateCatalog);
 }
 
+/** Reads and checks the bootstrap file: a problem per defect, each prefixed with the variable. */
+function loadBootstrapFile(file: string | undefined, cwd: string, problems: string[]): BootstrapSpec | undefined {
+  if (file === undefined) return undefined;
+  const read = readBootstrapFile(path.resolve(cwd, file));
+  for (const p of read.problems) problems.push(`LEDGER_BOOTSTRAP_FILE: ${p}`);
+  return read.spec;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LedgerError, StaticClock, WallClock } from '@ledgerline/domain';
+import { loadConfig } from '@ledgerline/server/config';
 import { parseDurationMicros } from '../../../apps/ledgerctl/src/duration';
 
 describe('LedgerClock', () => {
@@ -47,4 +48,18 @@ describe('ledgerctl durations', () => {
   ])('%s', (text, micros) => expect(parseDurationMicros(text)).toBe(micros));
 
   it.each(['', '1', '-1s', '1w', 'P', 'PT', 'P1DT', '1.5h', 'PT1.1234567S'])('refuses %j', (text) => expect(parseDurationMicros(text)).toBeNull());
+});
+
+describe('LEDGER_TIME_MODE and LEDGER_STATIC_TIME_START', () => {
+  it('are checked at start-up', () => {
+    expect(loadConfig({}).timeMode).toBe('wall');
+    expect(loadConfig({ LEDGER_TIME_MODE: 'static', LEDGER_STATIC_TIME_START: '2030-01-01T00:00:00Z' })).toMatchObject({ timeMode: 'static', staticTimeStart: 1_893_456_000_000_000n });
+    expect(() => loadConfig({ LEDGER_TIME_MODE: 'frozen', LEDGER_STATIC_TIME_START: 'soon' })).toThrow(
+      [
+        'Invalid configuration:',
+        "  - LEDGER_TIME_MODE must be wall or static (got 'frozen')",
+        "  - LEDGER_STATIC_TIME_START must be an ISO-8601 UTC timestamp at or after 1970-01-01T00:00:00Z, e.g. 2025-01-01T00:00:00Z (got 'soon')",
+      ].join('\n'),
+    );
+  });
 });
