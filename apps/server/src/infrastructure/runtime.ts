@@ -153,16 +153,13 @@ export async function startRuntime(config: LedgerConfig, logger = makeLogger(con
 }
 
 /**
- * The clock of LEDGER_TIME_MODE. Static: the stored time (kept across restarts), or on the first static start
- * LEDGER_STATIC_TIME_START or the wall clock; never before the last record time of the ledger.
+ * The clock of LEDGER_TIME_MODE. Static: the stored time (kept across restarts; it moves only when told), or on the
+ * first static start LEDGER_STATIC_TIME_START or else the wall clock. Record times stay strictly increasing on their own
+ * (the ledger head gives updates at one static time record times a microsecond apart).
  */
 export async function ledgerClockFor(config: Pick<LedgerConfig, 'timeMode' | 'staticTimeStart'>, database: Database): Promise<LedgerClock> {
   if (config.timeMode === 'wall') return new WallClock();
-  const repo = new LedgerTimeRepository();
-  let micros = await repo.getOrInitialize(database.db, () => config.staticTimeStart ?? new WallClock().nowMicros());
-  const head = await database.db.selectFrom('ledger_head').select('record_time_micros').executeTakeFirst();
-  const last = head ? BigInt(head.record_time_micros) : 0n;
-  if (last > micros) micros = (await repo.moveTo(database.db, last)).current;
+  const micros = await new LedgerTimeRepository().getOrInitialize(database.db, () => config.staticTimeStart ?? new WallClock().nowMicros());
   return new StaticClock(micros);
 }
 
