@@ -6,7 +6,8 @@ import { LEDGER_TIME_CHANNEL } from './repositories/ledger-time.repository';
 /**
  * Wakes readers when the ledger end moves: in-process commits arrive through the EventStore's emitter, commits of other
  * instances through Postgres LISTEN/NOTIFY. Emits 'ledger-end' with the new offset, and 'ledger-time' with the new
- * static ledger time (µs, bigint) when any instance or ledgerctl moves it. Reconnects on its own.
+ * static ledger time (µs, bigint) when any instance or ledgerctl moves it; 'listening' whenever its connection (re)starts
+ * listening. Reconnects on its own.
  */
 export class CommitNotifier extends EventEmitter {
   private client: Client | null = null;
@@ -64,6 +65,8 @@ export class CommitNotifier extends EventEmitter {
     await client.connect();
     await client.query(`LISTEN ${COMMIT_CHANNEL}; LISTEN ${LEDGER_TIME_CHANNEL}`);
     this.client = client;
+    // Listening (again): what moved while it was not is read afresh by those who care.
+    this.emit('listening');
   }
 
   private scheduleReconnect(): void {

@@ -136,7 +136,13 @@ export async function startRuntime(config: LedgerConfig, logger = makeLogger(con
     });
     const notifier = new CommitNotifier(url);
     // Another instance (or ledgerctl) moved the static time: follow it.
-    if (clock instanceof StaticClock) notifier.on('ledger-time', (micros: bigint) => clock.observe(micros));
+    if (clock instanceof StaticClock) {
+      notifier.on('ledger-time', (micros: bigint) => clock.observe(micros));
+      // After a reconnect: a move made meanwhile sent its notification to nobody here.
+      notifier.on('listening', () => {
+        new LedgerTimeRepository().get(database.db).then((micros) => micros !== null && clock.observe(micros), () => undefined);
+      });
+    }
     eventStore.events.on('committed', (end: number) => {
       metrics.ledgerEnd.set(end);
       notifier.notify(end);
