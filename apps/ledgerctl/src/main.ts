@@ -1,10 +1,18 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
+import path from 'node:path';
 import { mintHs256Token } from '@ledgerline/auth';
-import { dumpProjections, EventStore, migrate, NodeSecretsRepository, pruneLedger, rebuildProjections } from '@ledgerline/store';
-import { ConfigError, loadConfig } from '../../server/src/config';
+import { isoMicros, parseIsoMicros } from '@ledgerline/domain';
+import { dumpProjections, EventStore, LedgerTimeRepository, migrate, NodeSecretsRepository, pruneLedger, rebuildProjections } from '@ledgerline/store';
+import type { Logger } from 'pino';
+import { createApp } from '../../server/src/app';
+import { ConfigError, loadConfig, type LedgerConfig } from '../../server/src/config';
+import { readBootstrapFile } from '../../server/src/infrastructure/bootstrap-file';
+import { BootstrapService } from '../../server/src/modules/bootstrap/bootstrap.service';
+import { parseDurationMicros } from './duration';
+import { moveLedgerTime } from '../../server/src/infrastructure/ledger-time';
 import { loadParticipantIdentity } from '../../server/src/infrastructure/participant-identity';
-import { connectDatabase, makeLogger } from '../../server/src/infrastructure/runtime';
+import { connectDatabase, makeLogger, startRuntime } from '../../server/src/infrastructure/runtime';
 
 const HELP = `ledgerctl — Ledgerline admin CLI (npm run ledgerctl -- <command>)
 
@@ -16,6 +24,11 @@ Commands:
                                    (--check: compare with the live projections and report differences)
   prune --up-to <offset>           prune the ledger up to <offset> (inclusive): records a 'LedgerPruned' event; reads
                                    that start below it fail with PARTICIPANT_PRUNED_DATA_ACCESSED
+  time                             print the ledger's static time (LEDGER_TIME_MODE=static; kept in the database)
+  time set <timestamp>             set it (ISO-8601 UTC, e.g. 2030-01-01T00:00:00Z); never backwards
+  time advance <duration>          advance it: 90s, 15m, 2h, 1d, 500ms, or ISO-8601 (PT1H30M, P1D)
+  bootstrap <file>                 apply a bootstrap file (YAML or JSON: parties, users and rights, DARs, contracts)
+                                   idempotently; an invalid file or a refused entry: one line per problem, exit 2
   help                             this text
 
 Configuration comes from the same environment variables as the server (DATABASE_URL, LEDGER_DATA_DIR, …).`;
@@ -26,8 +39,9 @@ async function main(argv: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
+    allowPositionals: true,
     options: { user: { type: 'string' }, ttl: { type: 'string' }, check: { type: 'boolean' }, 'up-to': { type: 'string' } },
     strict: true,
   });
@@ -35,6 +49,7 @@ async function main(argv: string[]): Promise<number> {
   // (TOKEN=$(npm run -s ledgerctl -- token …)).
   const config = loadConfig({ LEDGER_LOG_LEVEL: 'warn', ...process.env });
   const logger = makeLogger(config, 2);
+  if (command === 'bootstrap') return bootstrap(positionals[0], config, logger);
   const { database, embedded } = await connectDatabase(config, logger);
   try {
     switch (command) {
@@ -83,6 +98,31 @@ async function main(argv: string[]): Promise<number> {
           await store.close();
         }
       }
+      case 'time': {
+        const [action, arg] = positionals;
+        if (action === undefined) {
+          const stored = await new LedgerTimeRepository().get(database.db);
+          if (stored === null) throw new UsageError('the ledger has no static time: start it once with LEDGER_TIME_MODE=static');
+          console.log(isoMicros(stored));
+          return 0;
+        }
+        let move;
+        if (action === 'set' && arg !== undefined) {
+          let micros: bigint;
+          try {
+            micros = parseIsoMicros(arg);
+          } catch {
+            throw new UsageError(`time set needs an ISO-8601 UTC timestamp, e.g. 2030-01-01T00:00:00Z (got '${arg}')`);
+          }
+          move = { newTime: micros };
+        } else if (action === 'advance' && arg !== undefined) {
+          const micros = parseDurationMicros(arg);
+          if (micros === null) throw new UsageError(`time advance needs a duration such as 90s, 15m, 2h, 1d or PT1H30M (got '${arg}')`);
+          move = { advanceByMicros: micros };
+        } else throw new UsageError('usage: time | time set <timestamp> | time advance <duration>');
+        console.log(isoMicros(await moveLedgerTime(database.db, null, move)));
+        return 0;
+      }
       default:
         throw new UsageError(`unknown command '${command}'`);
     }
@@ -93,6 +133,34 @@ async function main(argv: string[]): Promise<number> {
 }
 
 class UsageError extends Error {}
+
+/** Checks and applies a bootstrap file with the server's own commands (a runtime and the Nest application, no port). */
+async function bootstrap(file: string | undefined, config: LedgerConfig, logger: Logger): Promise<number> {
+  if (!file) throw new UsageError('bootstrap needs the path of a bootstrap file');
+  const read = readBootstrapFile(path.resolve(file));
+  if (!read.spec) {
+    console.error(`Invalid bootstrap file ${file}:\n${read.problems.map((p) => `  - ${p}`).join('\n')}`);
+    return 2;
+  }
+  const runtime = await startRuntime(config, logger);
+  try {
+    const app = await createApp(runtime);
+    try {
+      const { problems, ...counts } = await app.get(BootstrapService).apply(read.spec);
+      console.log(`parties allocated: ${counts.partiesAllocated}, users created: ${counts.usersCreated}, DARs applied: ${counts.darsUploaded}, contracts created: ${counts.contractsCreated}`);
+      if (problems.length) {
+        console.error(`Bootstrap refused:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+        return 2;
+      }
+      return 0;
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await runtime.close();
+  }
+}
+
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),

@@ -17,6 +17,8 @@ import { PackagesModule } from './modules/packages/packages.module';
 import { ContractsModule } from './modules/contracts/contracts.module';
 import { CommandCompletionsModule } from './modules/command-completions/command-completions.module';
 import { CommandSubmissionModule } from './modules/command-submission/command-submission.module';
+import { LedgerTimeModule } from './modules/ledger-time/ledger-time.module';
+import { BootstrapModule } from './modules/bootstrap/bootstrap.module';
 
 /** The service: one module per capability. Add a capability by adding its module here. */
 export const CAPABILITY_MODULES = [
@@ -33,6 +35,8 @@ export const CAPABILITY_MODULES = [
   UpdatesModule,
   ContractsModule,
   CommandCompletionsModule,
+  LedgerTimeModule,
+  BootstrapModule,
 ];
 
 @Module({})

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EMPTY_TEMPLATE_CATALOG, templateCatalogProblems, type TemplateCatalog } from '@ledgerline/domain';
+import { readBootstrapFile } from './infrastructure/bootstrap-file';
+import { EMPTY_TEMPLATE_CATALOG, parseIsoMicros, templateCatalogProblems, type BootstrapSpec, type TemplateCatalog } from '@ledgerline/domain';
 
 /**
  * Configuration from environment variables, validated at start-up. Every variable is documented in README.md
@@ -66,6 +67,12 @@ export interface LedgerConfig {
   darMaxUncompressedBytes: number;
   /** Refuse commands whose template's package is not stored (LEDGER_STRICT_PACKAGES, default false). */
   strictPackages: boolean;
+  /** The ledger's clock (LEDGER_TIME_MODE): the wall clock (default), or static time that moves only when told. */
+  timeMode: 'wall' | 'static';
+  /** Static mode: the time of a ledger that has none stored yet, µs since the epoch (LEDGER_STATIC_TIME_START; default: the wall clock then). */
+  staticTimeStart: bigint | undefined;
+  /** The declarative bootstrap file (LEDGER_BOOTSTRAP_FILE), checked at start-up and applied at every start. */
+  bootstrap: BootstrapSpec | undefined;
   /** With the generated HS256 secret, print a sign-in link to the explorer at start-up (LEDGER_EXPLORER_SIGN_IN_LINK). */
   explorerSignInLink: boolean;
 }
@@ -137,6 +144,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     else problems.push(`LEDGER_WORKERS must be auto or an integer between 1 and 64 (got '${workersRaw}')`);
   }
 
+  const timeMode = str('LEDGER_TIME_MODE') ?? 'wall';
+  if (timeMode !== 'wall' && timeMode !== 'static') problems.push(`LEDGER_TIME_MODE must be wall or static (got '${timeMode}')`);
+  const staticStartRaw = str('LEDGER_STATIC_TIME_START');
+  let staticTimeStart: bigint | undefined;
+  if (staticStartRaw !== undefined) {
+    try {
+      staticTimeStart = parseIsoMicros(staticStartRaw);
+      if (staticTimeStart < 0n) throw new Error();
+    } catch {
+      problems.push(`LEDGER_STATIC_TIME_START must be an ISO-8601 UTC timestamp at or after 1970-01-01T00:00:00Z, e.g. 2025-01-01T00:00:00Z (got '${staticStartRaw}')`);
+    }
+  }
+
   const writer = str('LEDGER_WRITER') ?? 'batched';
   if (writer !== 'batched' && writer !== 'reference') problems.push(`LEDGER_WRITER must be batched or reference (got '${writer}')`);
 
@@ -177,6 +197,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     darMaxUncompressedBytes: int('LEDGER_DAR_MAX_UNCOMPRESSED_BYTES', 256 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     strictPackages: bool('LEDGER_STRICT_PACKAGES', false),
     explorerSignInLink: bool('LEDGER_EXPLORER_SIGN_IN_LINK', true),
+    timeMode: timeMode === 'static' ? 'static' : 'wall',
+    staticTimeStart,
+    bootstrap: loadBootstrapFile(str('LEDGER_BOOTSTRAP_FILE'), cwd, problems),
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 16) problems.push('LEDGER_JWT_SECRET must be at least 16 characters');
   if (problems.length) throw new ConfigError(problems);
@@ -196,4 +219,12 @@ function loadTemplateCatalog(file: string | undefined, cwd: string, problems: st
   const found = templateCatalogProblems(json);
   for (const p of found) problems.push(`LEDGER_TEMPLATE_CATALOG: ${p}`);
   return found.length ? EMPTY_TEMPLATE_CATALOG : (json as TemplateCatalog);
+}
+
+/** Reads and checks the bootstrap file: a problem per defect, each prefixed with the variable. */
+function loadBootstrapFile(file: string | undefined, cwd: string, problems: string[]): BootstrapSpec | undefined {
+  if (file === undefined) return undefined;
+  const read = readBootstrapFile(path.resolve(cwd, file));
+  for (const p of read.problems) problems.push(`LEDGER_BOOTSTRAP_FILE: ${p}`);
+  return read.spec;
 }

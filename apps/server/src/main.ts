@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config';
 import { makeLogger, startRuntime } from './infrastructure/runtime';
 import { clusterWorkerSlot, runClusterPrimary } from './infrastructure/cluster';
 import { announceExplorer } from './infrastructure/explorer-link';
+import { BootstrapService } from './modules/bootstrap/bootstrap.service';
 
 async function main(): Promise<void> {
   let config;
@@ -25,6 +26,17 @@ async function main(): Promise<void> {
   const logger = worker === undefined ? makeLogger(config) : makeLogger(config).child({ worker });
   const runtime = await startRuntime(config, logger);
   const app = await createApp(runtime);
+  if (config.bootstrap) {
+    // Before the port opens: clients never see a half-bootstrapped ledger from this process.
+    const report = await app.get(BootstrapService).apply(config.bootstrap);
+    if (report.problems.length) {
+      console.error(`Bootstrap (LEDGER_BOOTSTRAP_FILE) refused:\n${report.problems.map((p) => `  - ${p}`).join('\n')}`);
+      await app.close();
+      await runtime.close();
+      process.exit(2);
+    }
+    logger.info({ parties: report.partiesAllocated, users: report.usersCreated, dars: report.darsUploaded, contracts: report.contractsCreated }, 'bootstrap file applied');
+  }
   await app.listen({ port: config.port, host: config.host });
   logger.info(
     { port: config.port, participantId: runtime.identity.participantId, synchronizers: runtime.identity.synchronizers.map((s) => s.id), ed25519: runtime.signatures.ed25519.backend },

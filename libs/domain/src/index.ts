@@ -17,3 +17,4 @@ export * from './command-completions';
 export * from './command-submission';
 export * from './paging';
 export * from './contracts';
+export * from './bootstrap';

@@ -15,6 +15,8 @@ export const COLUMN_TYPES = {
   event_log: { seq: 'bigint', ledger_offset: 'bigint', type: 'text', stream: 'text', data: 'jsonb', header: 'jsonb', recorded_at: 'text' },
   ledger_head: { id: 'integer', seq: 'bigint', ledger_offset: 'bigint', record_time_micros: 'bigint' },
   node_secrets: { name: 'text', value: 'text' },
+  ledger_time: { id: 'boolean', static_micros: 'bigint' },
+  bootstrap_contracts: { entry_key: 'text', update_id: 'text' },
   users: {
     id: 'text',
     primary_party: 'text',

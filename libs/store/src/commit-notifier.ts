@@ -1,10 +1,13 @@
 import { EventEmitter } from 'node:events';
 import { Client } from 'pg';
 import { COMMIT_CHANNEL } from './writer';
+import { LEDGER_TIME_CHANNEL } from './repositories/ledger-time.repository';
 
 /**
  * Wakes readers when the ledger end moves: in-process commits arrive through the EventStore's emitter, commits of other
- * instances through Postgres LISTEN/NOTIFY. Emits 'ledger-end' with the new offset. Reconnects on its own.
+ * instances through Postgres LISTEN/NOTIFY. Emits 'ledger-end' with the new offset, and 'ledger-time' with the new
+ * static ledger time (µs, bigint) when any instance or ledgerctl moves it; 'listening' whenever its connection (re)starts
+ * listening. Reconnects on its own.
  */
 export class CommitNotifier extends EventEmitter {
   private client: Client | null = null;
@@ -57,10 +60,13 @@ export class CommitNotifier extends EventEmitter {
     client.on('end', () => this.scheduleReconnect());
     client.on('notification', (n) => {
       if (n.channel === COMMIT_CHANNEL && n.payload) this.emit('ledger-end', Number(n.payload));
+      else if (n.channel === LEDGER_TIME_CHANNEL && n.payload && /^\d+$/.test(n.payload)) this.emit('ledger-time', BigInt(n.payload));
     });
     await client.connect();
-    await client.query(`LISTEN ${COMMIT_CHANNEL}`);
+    await client.query(`LISTEN ${COMMIT_CHANNEL}; LISTEN ${LEDGER_TIME_CHANNEL}`);
     this.client = client;
+    // Listening (again): what moved while it was not is read afresh by those who care.
+    this.emit('listening');
   }
 
   private scheduleReconnect(): void {

@@ -12,6 +12,8 @@ export { projections, projectionTables } from './projections/registry';
 export type { Projection } from './projections/projection';
 export * from './repositories/users.repository';
 export * from './repositories/node-secrets.repository';
+export * from './repositories/ledger-time.repository';
+export * from './repositories/bootstrap.repository';
 export * from './repositories/parties.repository';
 export * from './repositories/identity-providers.repository';
 export * from './repositories/external-parties.repository';

@@ -22,6 +22,16 @@ export interface LedgerHeadTable {
   record_time_micros: Int8;
 }
 
+export interface LedgerTimeTable {
+  id: Generated<boolean>;
+  static_micros: ColumnType<string, string, string>;
+}
+
+export interface BootstrapContractsTable {
+  entry_key: string;
+  update_id: string;
+}
+
 export interface NodeSecretsTable {
   name: string;
   value: string;
@@ -189,6 +199,8 @@ export interface CoreTables {
   event_log: EventLogTable;
   ledger_head: LedgerHeadTable;
   node_secrets: NodeSecretsTable;
+  ledger_time: LedgerTimeTable;
+  bootstrap_contracts: BootstrapContractsTable;
   users: UsersTable;
   user_rights: UserRightsTable;
   ledger_updates: LedgerUpdatesTable;

@@ -7,11 +7,12 @@ import {
   NodeSecretsRepository,
   openDatabase,
   startEmbeddedPostgres,
+  LedgerTimeRepository,
   UsersRepository,
   type Database,
   type EmbeddedPostgresHandle,
 } from '@ledgerline/store';
-import { decideCreateUser, useInterfaceCatalog } from '@ledgerline/domain';
+import { decideCreateUser, StaticClock, useInterfaceCatalog, WallClock, type LedgerClock } from '@ledgerline/domain';
 import { Ed25519Verifier, ed25519WorkerScript, SignatureVerifier } from '@ledgerline/canton';
 import type { LedgerConfig } from '../config';
 import { HttpMetrics } from './metrics';
@@ -35,6 +36,8 @@ export class LedgerRuntime {
     /** The signature verifier (Ed25519 backend and worker thread from the configuration); the runtime closes it. */
     readonly signatures: SignatureVerifier,
     private readonly embedded: EmbeddedPostgresHandle | null,
+    /** The ledger's clock (LEDGER_TIME_MODE): every rule that reads time and the writer's record times ask it. */
+    readonly clock: LedgerClock,
   ) {}
 
   get db() {
@@ -116,9 +119,11 @@ export async function startRuntime(config: LedgerConfig, logger = makeLogger(con
       logger.info(`no JWT key configured: using the generated HS256 secret kept in the database; get a token with: npm run ledgerctl -- token --user ${config.adminUser}`);
     }
 
+    const clock = await ledgerClockFor(config, database);
     const metrics = new HttpMetrics();
     const eventStore = new EventStore(database.db, {
       participantId: identity.participantId,
+      clock: () => clock.nowMicros(),
       writer: config.writer,
       maxBatch: config.appendBatchMax,
       lingerMs: config.appendBatchLingerMs,
@@ -130,19 +135,38 @@ export async function startRuntime(config: LedgerConfig, logger = makeLogger(con
       onError: (e) => logger.error({ err: e }, 'event-log transaction failed'),
     });
     const notifier = new CommitNotifier(url);
+    // Another instance (or ledgerctl) moved the static time: follow it.
+    if (clock instanceof StaticClock) {
+      notifier.on('ledger-time', (micros: bigint) => clock.observe(micros));
+      // After a reconnect: a move made meanwhile sent its notification to nobody here.
+      notifier.on('listening', () => {
+        new LedgerTimeRepository().get(database.db).then((micros) => micros !== null && clock.observe(micros), () => undefined);
+      });
+    }
     eventStore.events.on('committed', (end: number) => {
       metrics.ledgerEnd.set(end);
       notifier.notify(end);
     });
     await notifier.start();
     await ensureAdminUser(eventStore, config.adminUser);
-    return new LedgerRuntime(config, logger, database, url, identity, eventStore, notifier, metrics, jwtSecret, signatures, embedded);
+    return new LedgerRuntime(config, logger, database, url, identity, eventStore, notifier, metrics, jwtSecret, signatures, embedded, clock);
   } catch (e) {
     await signatures?.ed25519.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
     throw e;
   }
+}
+
+/**
+ * The clock of LEDGER_TIME_MODE. Static: the stored time (kept across restarts; it moves only when told), or on the
+ * first static start LEDGER_STATIC_TIME_START or else the wall clock. Record times stay strictly increasing on their own
+ * (the ledger head gives updates at one static time record times a microsecond apart).
+ */
+export async function ledgerClockFor(config: Pick<LedgerConfig, 'timeMode' | 'staticTimeStart'>, database: Database): Promise<LedgerClock> {
+  if (config.timeMode === 'wall') return new WallClock();
+  const micros = await new LedgerTimeRepository().getOrInitialize(database.db, () => config.staticTimeStart ?? new WallClock().nowMicros());
+  return new StaticClock(micros);
 }
 
 /** The bootstrap admin exists from the first start (idempotent across restarts and instances). */

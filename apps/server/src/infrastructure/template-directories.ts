@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { catalogTemplateDirectory, nowMicros, packageTemplateDirectory, templateRefsOf, type PackageDirectory, type TemplateDirectory, type TransactionCommand } from '@ledgerline/domain';
+import { catalogTemplateDirectory, packageTemplateDirectory, templateRefsOf, type PackageDirectory, type TemplateDirectory, type TransactionCommand } from '@ledgerline/domain';
 import { packageDirectoryOf } from '@ledgerline/store';
 import { LedgerRuntime } from './runtime';
 
@@ -23,7 +23,7 @@ export class TemplateDirectories {
       strict: this.runtime.config.strictPackages,
       synchronizerId,
       connectedSynchronizers: this.runtime.identity.synchronizers.map((s) => s.id),
-      nowMicros: nowMicros(),
+      nowMicros: this.runtime.clock.nowMicros(),
     });
   }
 }

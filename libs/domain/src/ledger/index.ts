@@ -1,3 +1,4 @@
 export * from './events';
 export * from './time';
+export * from './clock';
 export * from './updates';

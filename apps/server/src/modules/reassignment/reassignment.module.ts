@@ -12,7 +12,7 @@ import { SubmissionPipelineModule } from '../submission-pipeline/submission-pipe
     SubmitReassignmentHandler,
     {
       provide: ReassignmentSettings,
-      useFactory: (rt: LedgerRuntime) => new ReassignmentSettings(rt.config.assignmentExclusivityTimeoutMs, rt.config.maxDeduplicationSeconds),
+      useFactory: (rt: LedgerRuntime) => new ReassignmentSettings(rt.config.assignmentExclusivityTimeoutMs, rt.config.maxDeduplicationSeconds, rt.clock),
       inject: [LedgerRuntime],
     },
   ],

@@ -4,7 +4,6 @@ import {
   checkAuthorization,
   checkInputContractRouting,
   isLedgerError,
-  nowMicros,
   prerenderTransaction,
   rejectionEvent,
   routedInputs,
@@ -99,7 +98,7 @@ export class SubmissionPipeline {
       // decides on the state it reads.
       const rendered = prerenderTransaction(
         { wf, commandId: s.commandId, workflowId: s.workflowId, submission, times: s.times, minLedgerTime: s.minLedgerTime, externalTransactionHash: s.externalTransactionHash },
-        nowMicros(),
+        this.runtime.clock.nowMicros(),
       );
       // The writer loads the change's last completion and the contracts for many submissions at once (executeSubmissionDecider).
       return await this.store.decide(executeSubmissionDecider, {
@@ -120,7 +119,7 @@ export class SubmissionPipeline {
           rendered,
         },
         deduplicationPeriod: s.deduplicationPeriod,
-        now: nowMicros,
+        now: () => this.runtime.clock.nowMicros(),
         consumedContractIds: consumed,
       });
     } finally {

@@ -50,7 +50,7 @@ export class SystemController {
     return {
       version: API_VERSION,
       features: {
-        experimental: {},
+        experimental: { staticTime: { supported: this.runtime.clock.mode === 'static' } },
         userManagement: { supported: true, maxRightsPerUser: 1000, maxUsersPageSize: 1000 },
         partyManagement: { maxPartiesPageSize: 10000 },
         offsetCheckpoint: { maxOffsetCheckpointEmissionDelay: { seconds: 60, nanos: 0, unknownFields: { fields: {} } } },

@@ -8,7 +8,6 @@ import {
   checkWellFormed,
   defaultTransactionFormat,
   exercisedContractIds,
-  nowMicros,
   partyCandidates,
   routeSubmission,
   validateCommands,
@@ -53,7 +52,7 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
     // 3. Validation: the format first (SubmitAndWaitRequestValidator), then the commands.
     const format = mode === 'transaction' ? (transactionFormat ?? defaultTransactionFormat([...new Set([...request.actAs, ...request.readAs])])) : null;
     if (format) validateUpdateFormat({ includeTransactions: format });
-    const now = nowMicros();
+    const now = this.runtime.clock.nowMicros();
     const v = validateCommands(request, userId, request.submissionId || randomUUID(), {
       now,
       maxDeduplicationMicros: BigInt(this.runtime.config.maxDeduplicationSeconds) * 1_000_000n,

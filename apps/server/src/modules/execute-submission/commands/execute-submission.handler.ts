@@ -13,7 +13,6 @@ import {
   LedgerError,
   logicalSynchronizerId,
   matchUserId,
-  nowMicros,
   permissionDenied,
   submitterViewOf,
   validateExecuteRequest,
@@ -81,7 +80,7 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
       },
       {
         maxDeduplicationMicros: BigInt(cfg.maxDeduplicationSeconds) * 1_000_000n,
-        now: nowMicros(),
+        now: this.runtime.clock.nowMicros(),
         maxSignaturesPerParty: mode === 'async' ? 50 : undefined,
       },
     );

@@ -3,7 +3,6 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import {
   choosePreferredPackages,
   listVettedPackages,
-  nowMicros,
   packageNotFound,
   requirePackageId,
   validatePreferredPackagesRequest,
@@ -81,6 +80,6 @@ export class GetPreferredPackagesHandler implements IQueryHandler<GetPreferredPa
       this.packages.byNames(this.runtime.db, request.requirements.map((r) => r.packageName)),
       this.packages.vetting(this.runtime.db, this.identity.synchronizers.map((s) => s.id)),
     ]);
-    return choosePreferredPackages(stored, states, request, nowMicros());
+    return choosePreferredPackages(stored, states, request, this.runtime.clock.nowMicros());
   }
 }

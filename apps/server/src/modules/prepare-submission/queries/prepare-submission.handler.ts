@@ -4,7 +4,6 @@ import {
   canReadAs,
   decidePrepare,
   matchUserId,
-  nowMicros,
   partyCandidates,
   permissionDenied,
   validatePrepareRequest,
@@ -47,7 +46,7 @@ export class PrepareSubmissionHandler implements IQueryHandler<PrepareSubmission
       {
         connectedSynchronizers: this.identity.synchronizers.map((s) => s.id),
         templates: await this.templates.forCommands(req.commands, req.synchronizerId),
-        now: nowMicros(),
+        now: this.runtime.clock.nowMicros(),
         transactionUuid: randomUUID(),
         submissionSeed: randomBytes(32),
       },

@@ -6,7 +6,6 @@ import {
   compileEventFormat,
   matchUserId,
   missingField,
-  nowMicros,
   requireReassignmentSynchronizers,
   requireThat,
   reassignmentChangeId,
@@ -97,7 +96,7 @@ export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassign
         participantId: this.identity.participantId,
         deduplicationMicros,
         exclusivityTimeoutMicros: BigInt(this.settings.assignmentExclusivityTimeoutMs) * 1000n,
-        now: nowMicros,
+        now: () => this.settings.clock.nowMicros(),
       });
     } finally {
       release();
