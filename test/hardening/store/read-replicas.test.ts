@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@ledgerline/store';
+import { sql } from 'kysely';
+import { migrate, openDatabase, ReadDatabase, type Database } from '@ledgerline/store';
 import { call, MixedLoad, setupLoad, verifyLedger, type LoadSetup } from '../../support/fault-load';
 import { TEST_JWT_SECRET } from '../../support/ledger';
 import { replicationAvailable, startReplicatedPair, type ReplicatedPair } from '../../support/replication';
@@ -77,6 +78,45 @@ describe.runIf(RUN)('read replicas and failover on a real primary and hot standb
     await server?.stop('SIGKILL');
     await database?.close();
     pair?.remove();
+  });
+
+  it('a read cancelled by a conflict with recovery on the replica is run again', { timeout: 60_000 }, async () => {
+    const { primary, standby } = pair;
+    await primary.query('CREATE TABLE conflict_probe (n int); INSERT INTO conflict_probe SELECT generate_series(1, 1000)', pair.database);
+    // No grace for queries that block replay: the conflict cancels the read at once.
+    await standby.query('ALTER SYSTEM SET max_standby_streaming_delay = 0');
+    await standby.query('SELECT pg_reload_conf()');
+    const primaryDb = openDatabase(primary.url(pair.database), { max: 2 });
+    await migrate(primaryDb.pool);
+    const reads = new ReadDatabase(primaryDb.db, [standby.url(pair.database)]);
+    try {
+      reads.start();
+      for (let i = 0; !reads.replicas[0].up || reads.replicas[0].head < 0; i++) {
+        if (i > 200) throw new Error('the follower never read the replica');
+        await sleep(25);
+      }
+      const attempts: string[] = [];
+      const result = await reads.at(0, async (db) => {
+        attempts.push('try');
+        if (attempts.length === 1) {
+          // The first try holds a snapshot on the standby while the primary deletes and vacuums the rows it sees.
+          const slow = sql<{ n: number; standby: boolean }>`SELECT count(*) AS n, pg_is_in_recovery() AS standby FROM conflict_probe, pg_sleep(5)`.execute(db);
+          await sleep(500);
+          await primary.query('DELETE FROM conflict_probe', pair.database);
+          await primary.query('VACUUM conflict_probe', pair.database);
+          return (await slow).rows[0];
+        }
+        return (await sql<{ n: number; standby: boolean }>`SELECT count(*) AS n, pg_is_in_recovery() AS standby FROM conflict_probe`.execute(db)).rows[0];
+      });
+      expect(attempts).toHaveLength(2);
+      // the second try ran on the replica, after the deletion replayed
+      expect(result).toEqual({ n: 0, standby: true });
+    } finally {
+      await reads.close();
+      await primaryDb.close();
+      await standby.query('ALTER SYSTEM RESET max_standby_streaming_delay');
+      await standby.query('SELECT pg_reload_conf()');
+    }
   });
 
   it('tails from the replica, waits for it or falls back, survives its loss and a promotion', { timeout: 240_000 }, async () => {

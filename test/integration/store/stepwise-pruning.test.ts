@@ -54,6 +54,11 @@ describe('pruning in steps', () => {
     // the two ledgers differ only in record times and the ids made from them: compare what pruning deletes by key
     expect(await kept(stepped.database)).toEqual(await kept(one.database));
     expect((await kept(one.database)).updates.length).toBeGreaterThan(0);
+    // what is kept at or below the offset is exactly the creations of contracts not archived
+    const { rows: keptRows } = await sql<{ o: number }>`SELECT ledger_offset AS o FROM ledger_updates WHERE ledger_offset <= ${end} ORDER BY 1`.execute(stepped.database.db);
+    const { rows: creations } = await sql<{ o: number }>`
+      SELECT DISTINCT created_offset AS o FROM contracts WHERE status <> 'archived' AND created_offset <= ${end} ORDER BY 1`.execute(stepped.database.db);
+    expect(keptRows.map((r) => Number(r.o))).toEqual(creations.map((r) => Number(r.o)));
     // pruning again at or below the pruning offset is a no-op
     expect(await pruneLedger(stepped.store, 12, { stepOffsets: 7 })).toBe(end);
     expect(await prunedEvents(stepped.database)).toHaveLength(5);

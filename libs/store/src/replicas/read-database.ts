@@ -37,6 +37,8 @@ export class Replica {
   private target = 0;
   private catchUpUntil = 0;
   private polling = false;
+  /** A catch-up poll is already scheduled: wake-ups in between add nothing (at most one read per CATCH_UP_POLL_MS). */
+  private catchUpScheduled = false;
   private stopped = false;
   private timer: NodeJS.Timeout | null = null;
 
@@ -59,7 +61,7 @@ export class Replica {
   wake(end: number): void {
     if (end > this.target) this.target = end;
     this.catchUpUntil = Date.now() + CATCH_UP_WINDOW_MS;
-    if (this.head < end) this.poll();
+    if (this.head < end && !this.catchUpScheduled) this.poll();
   }
 
   /** A read found the replica gone: its reads go to the primary until the follower reads its head again. */
@@ -78,6 +80,7 @@ export class Replica {
     if (this.polling || this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.catchUpScheduled = false;
     this.polling = true;
     prepared(sql<{ ledger_offset: string }>`SELECT ledger_offset FROM ledger_head WHERE id = 1`)
       .execute(this.db)
@@ -99,6 +102,7 @@ export class Replica {
         this.polling = false;
         if (this.stopped) return;
         const catchingUp = this.up && this.head < this.target && Date.now() < this.catchUpUntil;
+        this.catchUpScheduled = catchingUp;
         this.timer = setTimeout(() => this.poll(), catchingUp ? CATCH_UP_POLL_MS : this.pollMs);
         this.timer.unref();
       });
