@@ -9,6 +9,12 @@ import { EMPTY_TEMPLATE_CATALOG, parseIsoMicros, templateCatalogProblems, type B
  * ("Configuration"); a bad value stops the service with one clear line per problem.
  */
 export interface LedgerConfig {
+  /** Read replicas (hot standbys) of DATABASE_URL's database (LEDGER_READ_DATABASE_URL, comma-separated URLs; none: reads go to the primary). */
+  readDatabaseUrls: string[];
+  /** How long a read naming an offset no replica has replayed yet waits before it goes to the primary (LEDGER_READ_REPLICA_WAIT_MS). */
+  readReplicaWaitMs: number;
+  /** The hosts (host:port) that may hold DATABASE_URL's primary (LEDGER_DATABASE_HOSTS; the first one not in recovery is used). */
+  databaseHosts: Array<{ host: string; port: number }>;
   databaseUrl: string | undefined;
   host: string;
   port: number;
@@ -160,7 +166,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const writer = str('LEDGER_WRITER') ?? 'batched';
   if (writer !== 'batched' && writer !== 'reference') problems.push(`LEDGER_WRITER must be batched or reference (got '${writer}')`);
 
+  const readDatabaseUrls = (str('LEDGER_READ_DATABASE_URL') ?? '').split(',').map((u) => u.trim()).filter(Boolean);
+  for (const [i, u] of readDatabaseUrls.entries()) {
+    try {
+      if (!['postgres:', 'postgresql:'].includes(new URL(u).protocol)) throw new Error();
+    } catch {
+      problems.push(`LEDGER_READ_DATABASE_URL must be postgres: URLs separated by commas (entry ${i + 1}: '${u}')`);
+    }
+  }
+  const databaseHosts = databaseHostsOf(str('LEDGER_DATABASE_HOSTS'), problems);
+  if (databaseHosts.length && !str('DATABASE_URL')) problems.push('LEDGER_DATABASE_HOSTS needs DATABASE_URL (its user, password, database and options)');
+  if (readDatabaseUrls.length && !str('DATABASE_URL')) problems.push('LEDGER_READ_DATABASE_URL needs DATABASE_URL (read replicas of an external PostgreSQL)');
+
   const config: LedgerConfig = {
+    readDatabaseUrls,
+    readReplicaWaitMs: int('LEDGER_READ_REPLICA_WAIT_MS', 500, 0, 60_000),
+    databaseHosts,
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     host: str('HOST') ?? '0.0.0.0',
     port: int('PORT', 7575, 1, 65535),
@@ -204,6 +225,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 16) problems.push('LEDGER_JWT_SECRET must be at least 16 characters');
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** `host:port,host:port` (a port defaults to 5432; `[v6]:port` for IPv6 addresses). */
+function databaseHostsOf(raw: string | undefined, problems: string[]): Array<{ host: string; port: number }> {
+  if (raw === undefined) return [];
+  const hosts: Array<{ host: string; port: number }> = [];
+  for (const entry of raw.split(',').map((h) => h.trim()).filter(Boolean)) {
+    const m = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d{1,5}))?$/.exec(entry);
+    const port = m?.[3] === undefined ? 5432 : Number(m[3]);
+    if (!m || port < 1 || port > 65535) problems.push(`LEDGER_DATABASE_HOSTS must be host:port entries separated by commas (got '${entry}')`);
+    else hosts.push({ host: m[1] ?? m[2], port });
+  }
+  return hosts;
 }
 
 /** Reads and checks the template catalog file (a problem per defect; none → the empty catalog). */

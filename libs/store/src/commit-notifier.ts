@@ -14,7 +14,8 @@ export class CommitNotifier extends EventEmitter {
   private stopped = false;
   private retry: NodeJS.Timeout | null = null;
 
-  constructor(private readonly url: string) {
+  /** `url`: the database, or a function answering it at each (re)connection (the current primary of a host list). */
+  constructor(private readonly url: string | (() => string)) {
     super();
     this.setMaxListeners(0);
   }
@@ -55,7 +56,7 @@ export class CommitNotifier extends EventEmitter {
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.url, connectionTimeoutMillis: 2000 });
+    const client = new Client({ connectionString: typeof this.url === 'string' ? this.url : this.url(), connectionTimeoutMillis: 2000 });
     client.on('error', () => this.scheduleReconnect());
     client.on('end', () => this.scheduleReconnect());
     client.on('notification', (n) => {

@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { Pool, types } from 'pg';
 import type { DB } from './schema';
 import { preparingPool } from './prepared-statements';
+import type { DatabaseHosts } from './replicas/database-hosts';
 
 // int8 → JS number. Offsets and sequence numbers stay far below 2^53; anything that may not (Daml int64 values) is kept
 // inside JSON payloads as strings, never in int8 columns read this way.
@@ -28,11 +29,14 @@ export interface DatabaseOptions {
   applicationName?: string;
   /** Fail a connection attempt after this long (ms); requests during an outage then fail fast. */
   connectionTimeoutMillis?: number;
+  /** The hosts that may hold the primary: connections go to the first one not in recovery (`url` gives the rest). */
+  hosts?: DatabaseHosts;
 }
 
 export function openDatabase(url: string, opts: DatabaseOptions = {}): Database {
   const pool = new Pool({
-    connectionString: url,
+    connectionString: opts.hosts?.url() ?? url,
+    ...(opts.hosts ? { Client: opts.hosts.clientClass() } : {}),
     max: opts.max ?? 10,
     application_name: opts.applicationName ?? 'ledgerline',
     connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 2000,
@@ -65,7 +69,8 @@ export function openDatabase(url: string, opts: DatabaseOptions = {}): Database 
 
 /**
  * Postgres/driver failures that mean "the database is not there right now" (refused or reset connections, a server
- * shutting down or starting up, a connection lost mid-statement, the pool's connect timeout): the service answers them
+ * shutting down or starting up, a connection lost mid-statement, the pool's connect timeout, a write reaching a host that
+ * is no longer the primary: 25006): the service answers them
  * with 503 TransientServerFailure, never 500 and never 401.
  */
 export function isDatabaseUnavailable(e: unknown): boolean {
@@ -73,7 +78,7 @@ export function isDatabaseUnavailable(e: unknown): boolean {
   const code = err?.code ?? '';
   return (
     // ENOENT: a Unix socket whose server is down (its socket file is gone).
-    ['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300'].includes(code) ||
+    ['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300', '25006'].includes(code) ||
     /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|not queryable/i.test(err?.message ?? '')
   );
 }

@@ -26,3 +26,5 @@ export * from './repositories/command-submission.repository';
 export * from './pruning';
 export * from './reads/lookup-coalescer';
 export * from './repositories/contracts.repository';
+export * from './replicas/read-database';
+export * from './replicas/database-hosts';

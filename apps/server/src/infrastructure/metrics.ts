@@ -39,6 +39,19 @@ export class HttpMetrics {
     registers: [this.registry],
   });
 
+  /** Offsets each read replica is behind the primary's ledger end (-1: the replica does not answer). */
+  trackReplicas(reads: { lag(): Array<{ replica: string; offsets: number | null }> }): void {
+    new Gauge({
+      name: 'ledgerline_read_replica_lag_offsets',
+      help: "Offsets a read replica's ledger end is behind the primary's (-1: the replica does not answer)",
+      labelNames: ['replica'],
+      registers: [this.registry],
+      collect() {
+        for (const { replica, offsets } of reads.lag()) this.set({ replica }, offsets ?? -1);
+      },
+    });
+  }
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'ledgerline_' });
     serveMetricsToPrimary(this.registry);

@@ -2,10 +2,13 @@ import pino, { type Logger } from 'pino';
 import { randomBytes } from 'node:crypto';
 import {
   CommitNotifier,
+  DatabaseHosts,
   EventStore,
+  LedgerUpdatesRepository,
   migrate,
   NodeSecretsRepository,
   openDatabase,
+  ReadDatabase,
   startEmbeddedPostgres,
   LedgerTimeRepository,
   UsersRepository,
@@ -27,7 +30,8 @@ export class LedgerRuntime {
     readonly config: LedgerConfig,
     readonly logger: Logger,
     readonly database: Database,
-    readonly databaseUrl: string,
+    /** The primary's URL (a function when it follows LEDGER_DATABASE_HOSTS). */
+    readonly databaseUrl: string | (() => string),
     readonly identity: ParticipantIdentity,
     readonly eventStore: EventStore,
     readonly notifier: CommitNotifier,
@@ -38,6 +42,8 @@ export class LedgerRuntime {
     private readonly embedded: EmbeddedPostgresHandle | null,
     /** The ledger's clock (LEDGER_TIME_MODE): every rule that reads time and the writer's record times ask it. */
     readonly clock: LedgerClock,
+    /** Where the query side reads: the read replicas, else the primary (see ReadDatabase). */
+    readonly reads: ReadDatabase = ReadDatabase.primaryOnly(database.db),
   ) {}
 
   get db() {
@@ -48,6 +54,7 @@ export class LedgerRuntime {
   async close(): Promise<void> {
     await this.eventStore.close();
     await this.notifier.stop();
+    await this.reads.close();
     await this.database.close();
     await this.embedded?.stop();
     await this.signatures.ed25519.close();
@@ -69,10 +76,12 @@ export function startConfiguredEmbeddedPostgres(config: Pick<LedgerConfig, 'data
 export async function connectDatabase(
   config: LedgerConfig,
   logger: Logger,
-): Promise<{ database: Database; url: string; embedded: EmbeddedPostgresHandle | null }> {
+): Promise<{ database: Database; url: string | (() => string); embedded: EmbeddedPostgresHandle | null }> {
   const embedded = config.databaseUrl ? null : await startConfiguredEmbeddedPostgres(config, logger);
-  const url = config.databaseUrl ?? embedded!.url;
-  const database = openDatabase(url, { max: config.dbPoolSize });
+  const hosts = config.databaseUrl && config.databaseHosts?.length ? new DatabaseHosts(config.databaseUrl, config.databaseHosts) : undefined;
+  if (hosts && !(await hosts.locate())) logger.warn({ hosts: config.databaseHosts }, 'LEDGER_DATABASE_HOSTS: no host is a primary now; trying the first');
+  const url = hosts ? () => hosts.url() : (config.databaseUrl ?? embedded!.url);
+  const database = openDatabase(typeof url === 'string' ? url : url(), { max: config.dbPoolSize, hosts });
   try {
     const { applied } = await migrate(database.pool);
     if (applied.length) logger.info({ applied }, 'migrations applied');
@@ -107,6 +116,7 @@ export async function startRuntime(config: LedgerConfig, logger = makeLogger(con
   useInterfaceCatalog(config.templateCatalog);
   const { database, url, embedded } = await connectDatabase(config, logger);
   let signatures: SignatureVerifier | undefined;
+  let reads: ReadDatabase | undefined;
   try {
     signatures = signatureVerifierFor(config, options.ed25519WorkerScript);
     const identity = await loadParticipantIdentity(database.db, config.participantName, config.synchronizerAliases);
@@ -147,11 +157,18 @@ export async function startRuntime(config: LedgerConfig, logger = makeLogger(con
       metrics.ledgerEnd.set(end);
       notifier.notify(end);
     });
+    reads = new ReadDatabase(database.db, config.readDatabaseUrls ?? [], { waitMs: config.readReplicaWaitMs, max: config.dbPoolSize });
+    const replicas = reads;
+    notifier.on('ledger-end', (end: number) => replicas.primaryMoved(end));
+    replicas.primaryMoved(await new LedgerUpdatesRepository().ledgerEnd(database.db));
+    replicas.start();
+    metrics.trackReplicas(replicas);
     await notifier.start();
     await ensureAdminUser(eventStore, config.adminUser);
-    return new LedgerRuntime(config, logger, database, url, identity, eventStore, notifier, metrics, jwtSecret, signatures, embedded, clock);
+    return new LedgerRuntime(config, logger, database, url, identity, eventStore, notifier, metrics, jwtSecret, signatures, embedded, clock, replicas);
   } catch (e) {
     await signatures?.ed25519.close().catch(() => undefined);
+    await reads?.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
     throw e;

@@ -21,13 +21,12 @@ export class CompletionsReader {
 
   /** Completion stream elements as objects (`render` identity) or JSON texts. */
   async open<T>(claims: Claims, req: CompletionsRequest, pageSize: number, as: (e: CompletionStreamResponse) => T): Promise<OffsetStream<StoredCompletion, T>> {
-    const db = this.runtime.db;
-    const position = await this.updates.repo.position(db);
+    const position = await this.updates.repo.position(this.runtime.db);
     const { userId, parties, beginExclusive } = completionFilterOf(claims, req, position);
     const partyList = parties && [...parties];
     return this.updates.stream<StoredCompletion, T>(
       { beginExclusive, endInclusive: null, descending: false, empty: false },
-      { page: (after, upTo, _descending, limit) => this.repo.page(db, { userId, parties: partyList, after, upTo, limit }), bytes: () => 0 },
+      { page: (after, upTo, _descending, limit) => this.runtime.reads.at(upTo, (rdb) => this.repo.page(rdb, { userId, parties: partyList, after, upTo, limit })), bytes: () => 0 },
       pageSize,
       position,
       {

@@ -77,7 +77,7 @@ export class ActiveContractsStream<T> implements ElementStream<T> {
 
   private read(after: { offset: number; nodeId: number }): Promise<ActivationPage> {
     const { activeAtOffset: at, parties } = this.snapshot;
-    return this.deps.repo.activationPage(this.deps.runtime.db, { at, after, parties, limit: this.pageSize });
+    return this.deps.runtime.reads.at(at, (db) => this.deps.repo.activationPage(db, { at, after, parties, limit: this.pageSize }));
   }
 
   private async readActivations(after: { offset: number; nodeId: number }): Promise<void> {
@@ -97,7 +97,8 @@ export class ActiveContractsStream<T> implements ElementStream<T> {
   }
 
   private async readIncomplete(after: number): Promise<void> {
-    const list = await this.deps.repo.incompleteUnassignments(this.deps.runtime.db, this.snapshot.activeAtOffset);
+    const at = this.snapshot.activeAtOffset;
+    const list = await this.deps.runtime.reads.at(at, (db) => this.deps.repo.incompleteUnassignments(db, at));
     const { ef } = this.snapshot;
     list.forEach((u, i) => {
       if (i <= after) return;

@@ -248,7 +248,7 @@ export class OffsetStream<R extends { offset: number }, T> {
 export class UpdatesReader {
   readonly repo = new LedgerUpdatesRepository();
   /** Transaction-by-id lookups arriving together share one statement (see LookupCoalescer). */
-  private readonly updatesById = new LookupCoalescer<string, StoredUpdate>((ids) => this.repo.byUpdateIds(this.runtime.db, ids));
+  private readonly updatesById = new LookupCoalescer<string, StoredUpdate>((ids) => this.byUpdateIds(ids));
 
   constructor(
     private readonly runtime: LedgerRuntime,
@@ -264,12 +264,22 @@ export class UpdatesReader {
 
   /** The stored update at this offset, or null (none there, or pruned). */
   async byOffset(offset: number): Promise<StoredUpdate | null> {
-    return (await this.repo.byOffsets(this.runtime.db, [offset])).get(offset) ?? null;
+    return this.runtime.reads.lookup(async (db) => (await this.repo.byOffsets(db, [offset])).get(offset) ?? null, (u) => u === null);
   }
 
   /** The transaction with this external transaction hash (multihash hex), or null. */
   byTransactionHash(hash: string): Promise<StoredUpdate | null> {
-    return this.repo.byTransactionHash(this.runtime.db, hash);
+    return this.runtime.reads.lookup((db) => this.repo.byTransactionHash(db, hash), (u) => u === null);
+  }
+
+  /** A batch of lookups by update id: on a read replica, the ids it does not have yet again on the primary. */
+  private async byUpdateIds(ids: string[]): Promise<Map<string, StoredUpdate>> {
+    const { reads } = this.runtime;
+    if (!reads.hasReplicas) return this.repo.byUpdateIds(this.runtime.db, ids);
+    const found = await reads.lookup((db) => this.repo.byUpdateIds(db, ids), () => false);
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length) for (const [id, u] of await this.repo.byUpdateIds(this.runtime.db, missing)) found.set(id, u);
+    return found;
   }
 
   /** A bounded stream of JsGetUpdatesResponse objects over a range already checked (the updates page). */
@@ -329,9 +339,10 @@ export class UpdatesReader {
   /** The stored updates a compiled format selects, with payloads as JSON or as text. */
   private updateSource(compiled: CompiledUpdateFormat, payloadAs: 'json' | 'text'): StreamSource<StoredUpdate> {
     const { plan } = compiled;
-    const db = this.runtime.db;
+    const { reads } = this.runtime;
     return {
-      page: (after, upTo, descending, limit) => this.repo.page(db, { parties: plan.parties, kinds: plan.kinds, limit, after, upTo, descending, payloadAs }),
+      // A page up to `upTo` is read where every offset up to it is visible: a replica that has replayed it, or the primary.
+      page: (after, upTo, descending, limit) => reads.at(upTo, (db) => this.repo.page(db, { parties: plan.parties, kinds: plan.kinds, limit, after, upTo, descending, payloadAs })),
       bytes: (u) => (typeof u.payload === 'string' ? u.payload.length : 0),
     };
   }

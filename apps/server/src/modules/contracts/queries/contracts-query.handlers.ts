@@ -14,6 +14,7 @@ import {
   validateContractRequest,
   validateEventsByContractIdRequest,
   type JsGetActiveContractsResponse,
+  type StoredUpdate,
 } from '@ledgerline/domain';
 import { LedgerUpdatesRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
@@ -97,10 +98,17 @@ export class GetEventsByContractIdHandler implements IQueryHandler<GetEventsByCo
   async execute({ claims, request }: GetEventsByContractIdQuery) {
     authorizeEventFormat(claims, request.eventFormat);
     const { contractId, format } = validateEventsByContractIdRequest(request);
-    const c = await this.reader.repo.contract(this.runtime.db, contractId);
+    // The contract and its updates from one database: a replica that knows the contract, else the primary.
+    const { c, found } = await this.runtime.reads.lookup(
+      async (db) => {
+        const c = await this.reader.repo.contract(db, contractId);
+        if (!c) return { c, found: new Map<number, StoredUpdate>() };
+        const offsets = c.archivedOffset === null ? [c.createdOffset] : [c.createdOffset, c.archivedOffset];
+        return { c, found: await this.updates.byOffsets(db, offsets) };
+      },
+      (r) => !r.c,
+    );
     if (!c) throw contractEventsNotFound(contractId);
-    const offsets = c.archivedOffset === null ? [c.createdOffset] : [c.createdOffset, c.archivedOffset];
-    const found = await this.updates.byOffsets(this.runtime.db, offsets);
     const rendered = renderContractEvents(contractId, found.get(c.createdOffset) ?? null, c.archivedOffset === null ? null : (found.get(c.archivedOffset) ?? null), format);
     if (!rendered) throw contractEventsNotFound(contractId);
     return rendered;
@@ -123,7 +131,7 @@ export class GetContractHandler implements IQueryHandler<GetContractQuery> {
     if (parties.length === 0 && !readsAsAnyParty(claims)) throw permissionDenied('Claims do not authorize to read data as any party');
     for (const p of parties) if (!canReadAs(claims, p)) throw permissionDenied(`Claims do not authorize to read data for party '${p}'`);
     const { contractId } = validateContractRequest(request);
-    const c = await this.reader.repo.contract(this.runtime.db, contractId);
+    const c = await this.runtime.reads.lookup((db) => this.reader.repo.contract(db, contractId), (found) => !found);
     const rendered = c ? renderContractPayload(c.createdEvent, parties) : null;
     if (!rendered) throw contractPayloadNotFound(contractId);
     return rendered;
