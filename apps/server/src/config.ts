@@ -116,7 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (!NAME.test(participantName)) problems.push(`LEDGER_PARTICIPANT_NAME must match ${NAME} (got '${participantName}')`);
   const adminUser = str('LEDGER_ADMIN_USER') ?? 'participant_admin';
   if (!/^[a-zA-Z0-9@^$.!`\-#+'~_|:()]{1,128}$/.test(adminUser)) problems.push(`LEDGER_ADMIN_USER is not a valid user id (got '${adminUser}')`);
-  const aliases = (str('LEDGER_SYNCHRONIZERS') ?? 'global,secondary').split(',').map((s) => s.trim()).filter(Boolean);
+  const aliases = (str('LEDGER_SYNCHRONIZERS') ?? 'global').split(',').map((s) => s.trim()).filter(Boolean);
   if (aliases.length === 0) problems.push('LEDGER_SYNCHRONIZERS must name at least one synchronizer alias');
   for (const a of aliases) if (!NAME.test(a)) problems.push(`LEDGER_SYNCHRONIZERS: alias '${a}' must match ${NAME}`);
   if (new Set(aliases).size !== aliases.length) problems.push('LEDGER_SYNCHRONIZERS has duplicate aliases');
