@@ -1,3 +1,4 @@
+// Type-checked with the explorer (DOM types): apps/explorer/tsconfig.json includes test/unit/explorer/*.dom.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { Api } from '../../../apps/explorer/src/api';
 import { LiveTail, NO_READABLE_PARTY, type LiveSnapshot } from '../../../apps/explorer/src/live-tail';
