@@ -87,6 +87,8 @@ export function configureFastify(
   app.server.on('checkExpectation', expectationFailedHandler(ctx));
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (req: FastifyRequest, payload: IncomingMessage, done: (e: Error | null, v?: unknown) => void) => {
+    // No route serves the request (404/405 follow): its body is never read.
+    if (req.routeOptions.url === undefined) return done(null, undefined);
     const limit = req.routeOptions.bodyLimit ?? opts.bodyLimit;
     if (isRawBodyRoute(req.routeOptions.config)) {
       // A declared length over the limit is refused at once, as for every other route; the rest is read by the route.
