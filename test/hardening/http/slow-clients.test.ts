@@ -79,7 +79,7 @@ describe('the token before the body', () => {
       if (authorization) headers.authorization = authorization;
       const r = await fetch(`${server.url}/v2/users`, { method: 'POST', headers, body: '{"user": {' });
       expect(r.status, authorization).toBe(401);
-      expect((await r.json()).code).toBe('NA');
+      expect(((await r.json()) as { code: string }).code).toBe('NA');
     }
     // With a valid token the body is read, and its error is the decode error.
     const ok = await fetch(`${server.url}/v2/users`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{"user": {' });
