@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   await withBenchDatabase({ label: 'reassign', migrate: false }, async ({ url }) => {
     push('append baseline (INSERT + COMMIT through pg)', await appendBaseline(url, { concurrency: CLIENTS, durationMs, warmupMs }));
 
-    const config = loadConfig({ DATABASE_URL: url, LEDGER_JWT_SECRET: SECRET, LEDGER_LOG_LEVEL: 'silent', LEDGER_DB_POOL_SIZE: '20' });
+    const config = loadConfig({ DATABASE_URL: url, LEDGER_SYNCHRONIZERS: 'global,secondary', LEDGER_JWT_SECRET: SECRET, LEDGER_LOG_LEVEL: 'silent', LEDGER_DB_POOL_SIZE: '20' });
     const runtime = await startRuntime(config, makeLogger(config));
     const app = await createApp(runtime);
     try {

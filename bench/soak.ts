@@ -95,7 +95,7 @@ async function ok(method: string, pathname: string, token: string, body?: unknow
 async function startServer(url: string): Promise<ChildProcess> {
   const main = path.resolve(__dirname, '../apps/server/src/main.js');
   const child = spawn(process.execPath, [...serverNodeArgs(), main], {
-    env: { ...process.env, DATABASE_URL: url, PORT: String(PORT), HOST: '127.0.0.1', LEDGER_JWT_SECRET: SECRET, LEDGER_LOG_LEVEL: 'warn', LEDGER_DB_POOL_SIZE: '10' },
+    env: { ...process.env, DATABASE_URL: url, PORT: String(PORT), HOST: '127.0.0.1', LEDGER_JWT_SECRET: SECRET, LEDGER_SYNCHRONIZERS: 'global,secondary', LEDGER_LOG_LEVEL: 'warn', LEDGER_DB_POOL_SIZE: '10' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   for (let i = 0; i < 300; i++) {

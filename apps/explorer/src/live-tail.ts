@@ -2,6 +2,9 @@ import type { Api } from './api';
 import { ApiError, describeError, socketError } from './api';
 import { checkpointOf, updateFormat, updateOf, type LedgerUpdate, type Readers } from './ledger';
 
+/** What the live view says when the user may read no party. */
+export const NO_READABLE_PARTY = 'This user may read no party: there are no updates to show.';
+
 export type ConnectionState = 'connecting' | 'live' | 'paused' | 'throttled' | 'reconnecting' | 'stopped';
 
 export interface LiveSnapshot {
@@ -59,7 +62,8 @@ export class LiveTail {
 
   constructor(
     private readonly api: Api,
-    private readonly readers: Readers,
+    /** null: the user may read no party; the tail only keeps the ledger end current (it needs no party right). */
+    private readonly readers: Readers | null,
     private readonly onChange: (s: LiveSnapshot) => void,
     options: LiveTailOptions = {},
   ) {
@@ -67,6 +71,7 @@ export class LiveTail {
   }
 
   async start(): Promise<void> {
+    if (this.readers === null) return this.startEndOnly();
     try {
       const end = await this.readEnd();
       this.received = end;
@@ -75,7 +80,7 @@ export class LiveTail {
           beginExclusive: 0,
           endInclusive: end,
           descendingOrder: true,
-          updateFormat: updateFormat(this.readers),
+          updateFormat: updateFormat(this.readers!),
         });
         this.updates = page.map(updateOf).filter((u): u is LedgerUpdate => u !== null);
       }
@@ -83,6 +88,19 @@ export class LiveTail {
       this.endTimer = setInterval(() => void this.readEnd().catch(() => undefined), this.opts.endPollMs);
       if (this.state === 'paused') return this.emit();
       this.open();
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  /** No party to read: no stream, only the ledger end, read now and every `endPollMs`. */
+  private async startEndOnly(): Promise<void> {
+    this.state = 'stopped';
+    this.error = NO_READABLE_PARTY;
+    this.emit();
+    this.endTimer = setInterval(() => void this.readEnd().catch(() => undefined), this.opts.endPollMs);
+    try {
+      await this.readEnd();
     } catch (e) {
       this.fail(e);
     }
@@ -135,7 +153,7 @@ export class LiveTail {
     const socket = this.api.socket('/v2/updates');
     this.socket = socket;
     socket.onopen = () => {
-      socket.send(JSON.stringify({ beginExclusive: this.received, updateFormat: updateFormat(this.readers) }));
+      socket.send(JSON.stringify({ beginExclusive: this.received, updateFormat: updateFormat(this.readers!) }));
       this.state = 'live';
       this.error = null;
       this.retryDelay = 500;

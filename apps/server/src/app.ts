@@ -14,7 +14,7 @@ export async function createApp(runtime: LedgerRuntime): Promise<NestFastifyAppl
   // Fastify binds every request body's parser callback to an AsyncResource: keep that cheap (see the module).
   installLeanAsyncResourceBind();
   const adapter = new FastifyAdapter({
-    ...fastifyServerOptions({ participant: runtime.config.participantName, logger: runtime.logger }),
+    ...fastifyServerOptions({ participant: runtime.config.participantName, logger: runtime.logger, requestTimeoutMs: runtime.config.httpRequestTimeoutMs }),
     // Party ids in paths reach 185 + 2 + 68 characters; Fastify's default limit (100) would answer 404.
     routerOptions: { maxParamLength: 4096 },
     bodyLimit: runtime.config.maxBodyBytes,

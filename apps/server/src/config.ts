@@ -31,6 +31,8 @@ export interface LedgerConfig {
   httpListMaxElements: number;
   streamIdleTimeoutMs: number;
   maxBodyBytes: number;
+  /** How long a client may take to send a whole request, headers and body (LEDGER_HTTP_REQUEST_TIMEOUT_MS); then 408. */
+  httpRequestTimeoutMs: number;
   /** Largest message a WebSocket client may send (the GetUpdatesRequest); larger → JsCantonError frame + close 1009. */
   wsMaxMessageBytes: number;
   /** Render WebSocket pages on a worker thread (LEDGER_WS_RENDER_WORKER, default true); false renders them on the event loop. */
@@ -129,7 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (!NAME.test(participantName)) problems.push(`LEDGER_PARTICIPANT_NAME must match ${NAME} (got '${participantName}')`);
   const adminUser = str('LEDGER_ADMIN_USER') ?? 'participant_admin';
   if (!/^[a-zA-Z0-9@^$.!`\-#+'~_|:()]{1,128}$/.test(adminUser)) problems.push(`LEDGER_ADMIN_USER is not a valid user id (got '${adminUser}')`);
-  const aliases = (str('LEDGER_SYNCHRONIZERS') ?? 'global,secondary').split(',').map((s) => s.trim()).filter(Boolean);
+  const aliases = (str('LEDGER_SYNCHRONIZERS') ?? 'global').split(',').map((s) => s.trim()).filter(Boolean);
   if (aliases.length === 0) problems.push('LEDGER_SYNCHRONIZERS must name at least one synchronizer alias');
   for (const a of aliases) if (!NAME.test(a)) problems.push(`LEDGER_SYNCHRONIZERS: alias '${a}' must match ${NAME}`);
   if (new Set(aliases).size !== aliases.length) problems.push('LEDGER_SYNCHRONIZERS has duplicate aliases');
@@ -198,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     httpListMaxElements: int('LEDGER_HTTP_LIST_MAX_ELEMENTS', 200, 1, 1_000_000),
     streamIdleTimeoutMs: int('LEDGER_STREAM_IDLE_TIMEOUT_MS', 500, 1, 3_600_000),
     maxBodyBytes: int('LEDGER_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    httpRequestTimeoutMs: int('LEDGER_HTTP_REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000),
     wsMaxMessageBytes: int('LEDGER_WS_MAX_MESSAGE_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     wsRenderWorker: bool('LEDGER_WS_RENDER_WORKER', true),
     ed25519Backend: ed25519Backend === 'openssl' ? 'openssl' : 'libsodium',

@@ -29,7 +29,7 @@ const EXEC = '/v2/interactive-submission/executeAndWait';
 const TID = `${TEMPLATE.packageId}:${TEMPLATE.moduleName}:${TEMPLATE.entityName}`;
 
 beforeAll(async () => {
-  ledger = await startTestLedger({ LEDGER_MAX_DEDUPLICATION_SECONDS: '600', LEDGER_TIME_TOLERANCE_SECONDS: '60', LEDGER_PREPARATION_TIME_TOLERANCE_SECONDS: '3600' });
+  ledger = await startTestLedger({ LEDGER_SYNCHRONIZERS: 'global,secondary', LEDGER_MAX_DEDUPLICATION_SECONDS: '600', LEDGER_TIME_TOLERANCE_SECONDS: '60', LEDGER_PREPARATION_TIME_TOLERANCE_SECONDS: '3600' });
   sync = ledger.runtime.identity.synchronizers[0].id;
   otherSync = ledger.runtime.identity.synchronizers[1].id;
   await registerKeys(ledger, alice.party, [alice]);

@@ -8,7 +8,8 @@ import { defaultSynchronizer, ed25519Key, ed25519Signature, ledgerEnd, onboardEx
 let ledger: TestLedger;
 let sync: string;
 beforeAll(async () => {
-  ledger = await startTestLedger();
+  // Users allocate external parties for themselves: the self-allocation quota must allow it (it counts external parties).
+  ledger = await startTestLedger({ LEDGER_MAX_SELF_ALLOCATED_PARTIES: '10' });
   sync = await defaultSynchronizer(ledger);
 });
 afterAll(async () => {

@@ -14,7 +14,8 @@ let sync1 = '';
 let sync2 = '';
 
 beforeAll(async () => {
-  ledger = await startTestLedger({ LEDGER_MAX_BODY_BYTES: String(256 * 1024), LEDGER_DAR_MAX_UNCOMPRESSED_BYTES: String(512 * 1024) });
+  // Two synchronizers: uploads without a synchronizer id cannot pick one (PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER).
+  ledger = await startTestLedger({ LEDGER_SYNCHRONIZERS: 'global,secondary', LEDGER_MAX_BODY_BYTES: String(256 * 1024), LEDGER_DAR_MAX_UNCOMPRESSED_BYTES: String(512 * 1024) });
   [sync1, sync2] = ledger.runtime.identity.synchronizers.map((s) => s.id);
   await ledger.call('POST', '/v2/users', { user: { id: 'reader' } });
   await ledger.call('POST', '/v2/users', { user: { id: 'idp-admin' }, rights: [{ kind: { IdentityProviderAdmin: { value: {} } } }] });

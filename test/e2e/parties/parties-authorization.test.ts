@@ -256,3 +256,56 @@ describe('authorization matrix (Canton PartyManagementServiceAuthorization)', ()
     });
   }
 });
+
+describe('rights an identity-provider admin may hand out (Canton needsParticipantAdmin, verifyPartiesExistInIdp)', () => {
+  const right = (kind: string, party?: string) => ({ kind: { [kind]: { value: party === undefined ? {} : { party } } } });
+
+  it('grant: party rights only for parties of its own provider; *AnyParty and ParticipantAdmin need a participant admin', async () => {
+    expect((await ledger.call('POST', '/v2/users', { user: { id: 'grantee-a', identityProviderId: 'idp-a' } })).status).toBe(200);
+    const grant = (who: Caller, rights: unknown[]) => as(who, 'POST', '/v2/users/grantee-a/rights', { userId: 'grantee-a', rights, identityProviderId: '' });
+    for (const kind of ['ParticipantAdmin', 'CanActAsAnyParty', 'CanReadAsAnyParty', 'CanExecuteAsAnyParty']) {
+      const r = await grant('idpAdminA', [right(kind)]);
+      expect([r.status, r.json.code], kind).toEqual([403, 'NA']);
+    }
+    for (const kind of ['CanActAs', 'CanReadAs', 'CanExecuteAs']) {
+      const r = await grant('idpAdminA', [right(kind, pDefault), right(kind, pA)]);
+      expect([r.status, r.json.code], kind).toEqual([404, 'UNKNOWN_RESOURCE']);
+      expect(r.json.cause).toBe(`The submitted request refers to a non-existing PARTIES: Provided parties have not been found in identity_provider_id=\`idp-a\`: [${pDefault}].`);
+      expect(r.json.resources).toEqual([['PARTIES', pDefault]]);
+    }
+    const unknown = `nobody::1220${'ab'.repeat(32)}`;
+    expect((await grant('idpAdminA', [right('CanReadAs', unknown)])).json.code).toBe('UNKNOWN_RESOURCE');
+    expect((await ledger.call('GET', '/v2/users/grantee-a/rights?identity-provider-id=idp-a')).json.rights).toEqual([]);
+
+    const ok = await grant('idpAdminA', [right('CanActAs', pA), right('IdentityProviderAdmin')]);
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json.newlyGrantedRights).toHaveLength(2);
+    // The participant admin may name any party, known or not (Canton skips the check for it).
+    expect((await grant('admin', [right('CanActAs', pDefault), right('CanActAsAnyParty')])).status).toBe(200);
+    // Revoking follows the same rules.
+    const revoke = (who: Caller, rights: unknown[]) => as(who, 'PATCH', '/v2/users/grantee-a/rights', { userId: 'grantee-a', rights, identityProviderId: '' });
+    expect((await revoke('idpAdminA', [right('CanActAsAnyParty')])).status).toBe(403);
+    expect((await revoke('idpAdminA', [right('CanActAs', pDefault)])).json.code).toBe('UNKNOWN_RESOURCE');
+    expect((await revoke('idpAdminA', [right('IdentityProviderAdmin')])).status).toBe(200);
+  });
+
+  it('an identity-provider admin cannot make itself act as a party of another provider, nor as any party', async () => {
+    const self = (rights: unknown[]) => as('idpAdminA', 'POST', '/v2/users/idp-admin-a/rights', { userId: 'idp-admin-a', rights });
+    expect((await self([right('CanActAs', pDefault)])).status).toBe(404);
+    expect((await self([right('CanActAsAnyParty')])).status).toBe(403);
+    expect((await self([right('CanReadAsAnyParty')])).status).toBe(403);
+    const rights = (await ledger.call('GET', '/v2/users/idp-admin-a/rights?identity-provider-id=idp-a')).json.rights;
+    expect(rights).toEqual([right('IdentityProviderAdmin')]);
+  });
+
+  it('create user: the same rules for the rights given at creation', async () => {
+    const create = (who: Caller, id: string, rights: unknown[]) => as(who, 'POST', '/v2/users', { user: { id, identityProviderId: 'idp-a' }, rights });
+    expect((await create('idpAdminA', 'born-any', [right('CanActAsAnyParty')])).status).toBe(403);
+    const foreign = await create('idpAdminA', 'born-foreign', [right('CanReadAs', pDefault)]);
+    expect([foreign.status, foreign.json.code]).toEqual([404, 'UNKNOWN_RESOURCE']);
+    for (const id of ['born-any', 'born-foreign']) expect((await ledger.call('GET', `/v2/users/${id}?identity-provider-id=idp-a`)).status).toBe(404);
+    const ok = await create('idpAdminA', 'born-ok', [right('CanActAs', pA), right('IdentityProviderAdmin')]);
+    expect(ok.status, ok.text).toBe(200);
+    expect((await create('admin', 'born-by-admin', [right('CanActAs', pDefault), right('ParticipantAdmin')])).status).toBe(200);
+  });
+});

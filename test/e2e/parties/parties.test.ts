@@ -5,7 +5,8 @@ import { startTestLedger, type TestLedger } from '../../support/ledger';
 let ledger: TestLedger;
 let sync: string;
 beforeAll(async () => {
-  ledger = await startTestLedger();
+  // Two synchronizers: an allocation without a synchronizer id cannot pick one.
+  ledger = await startTestLedger({ LEDGER_SYNCHRONIZERS: 'global,secondary' });
   sync = ledger.runtime.identity.synchronizers[0].id;
 });
 afterAll(async () => {

@@ -13,7 +13,7 @@ let carol: string;
 const MEMO = '#memo-pkg:Main:Memo';
 
 beforeAll(async () => {
-  ledger = await startTestLedger();
+  ledger = await startTestLedger({ LEDGER_SYNCHRONIZERS: 'global,secondary' });
   sync = await defaultSynchronizer(ledger);
   alice = (await onboardExternalParty(ledger, 'alice')).partyId;
   bob = (await onboardExternalParty(ledger, 'bob')).partyId;

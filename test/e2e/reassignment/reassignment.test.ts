@@ -15,7 +15,8 @@ let seq = 0;
 const cmdId = () => `cmd-${++seq}`;
 
 beforeAll(async () => {
-  ledger = await startTestLedger();
+  // Reassignment needs a second synchronizer, one variable away from the default single one.
+  ledger = await startTestLedger({ LEDGER_SYNCHRONIZERS: 'global,secondary' });
   [A, B] = ledger.runtime.identity.synchronizers.map((s) => s.id);
   // dave stays unallocated: a stakeholder that is not hosted here.
   await allocateLocalParties(ledger.runtime.eventStore, [alice, bob, carol], ledger.participantId, A);

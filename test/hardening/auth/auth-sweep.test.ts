@@ -178,6 +178,44 @@ describe('authorization sweep', () => {
     }
   });
 
+  it('handing out rights: who may grant or revoke which kind, at creation too (Canton needsParticipantAdmin)', async () => {
+    const KINDS = ['ParticipantAdmin', 'IdentityProviderAdmin', 'CanActAs', 'CanReadAs', 'CanExecuteAs', 'CanReadAsAnyParty', 'CanExecuteAsAnyParty', 'CanActAsAnyParty'];
+    const PARTICIPANT_ADMIN_ONLY = ['ParticipantAdmin', 'CanReadAsAnyParty', 'CanExecuteAsAnyParty', 'CanActAsAnyParty'];
+    const unknownParty = `nobody::1220${'cd'.repeat(32)}`;
+    const rightOf = (kind: string, p = party) => ({ kind: { [kind]: { value: ['CanActAs', 'CanReadAs', 'CanExecuteAs'].includes(kind) ? { party: p } : {} } } });
+    const callers: Caller[] = ['idpAdmin', 'readAs', 'actAs', 'executeAs', 'readAsAny', 'executeAsAny', 'actAsAny', 'noRights', 'admin'];
+    let n = 0;
+    for (const caller of callers) {
+      // Callers of its own (the single-right sweep below changes, even deletes, its users).
+      const userId = caller === 'admin' ? 'participant_admin' : `granter-${caller}`;
+      if (caller !== 'admin') expect((await ledger.call('POST', '/v2/users', { user: { id: userId }, rights: USERS[caller](party) })).status).toBe(200);
+      const as = { as: userId };
+      for (const kind of KINDS) {
+        const expected = caller === 'admin' ? 200 : caller === 'idpAdmin' && !PARTICIPANT_ADMIN_ONLY.includes(kind) ? 200 : 403;
+        const target = `grant-target-${n++}`;
+        expect((await ledger.call('POST', '/v2/users', { user: { id: target } })).status).toBe(200);
+        const grant = await ledger.call('POST', `/v2/users/${target}/rights`, { userId: target, rights: [rightOf(kind)] }, as);
+        expect(grant.status, `${caller} grants ${kind}: ${grant.text.slice(0, 200)}`).toBe(expected);
+        const held = (await ledger.call('GET', `/v2/users/${target}/rights`)).json.rights;
+        expect(held, `${caller} grants ${kind}`).toHaveLength(expected === 200 ? 1 : 0);
+        if (expected === 200) {
+          const revoke = await ledger.call('PATCH', `/v2/users/${target}/rights`, { userId: target, rights: [rightOf(kind)] }, as);
+          expect(revoke.status, `${caller} revokes ${kind}`).toBe(200);
+        }
+        const created = await ledger.call('POST', '/v2/users', { user: { id: `born-${target}` }, rights: [rightOf(kind)] }, as);
+        expect(created.status, `${caller} creates a user with ${kind}: ${created.text.slice(0, 200)}`).toBe(expected);
+      }
+      // Party rights for a party without a record in the caller's provider: UNKNOWN_RESOURCE, unless the caller is the
+      // participant admin.
+      const target = `grant-target-${n++}`;
+      expect((await ledger.call('POST', '/v2/users', { user: { id: target } })).status).toBe(200);
+      const r = await ledger.call('POST', `/v2/users/${target}/rights`, { userId: target, rights: [rightOf('CanActAs', unknownParty)] }, as);
+      const expected = caller === 'admin' ? 200 : caller === 'idpAdmin' ? 404 : 403;
+      expect(r.status, `${caller} grants CanActAs(unknown party)`).toBe(expected);
+      if (expected === 404) expect(r.json.code).toBe('UNKNOWN_RESOURCE');
+    }
+  });
+
   it('token failures: 401 everywhere (403 "invalid token" for an unknown user)', async () => {
     const aud = `${PARTICIPANT_AUDIENCE_PREFIX}${ledger.participantId}`;
     const now = Math.floor(Date.now() / 1000);

@@ -249,6 +249,12 @@ describe('fuzzing every documented endpoint', () => {
             const text = await res.text();
             if (res.status < 300 && method !== 'GET') successes.push(`${method} ${op.path}`);
             checkAnswer(res.status, res.headers.get('content-type'), text, `${method} ${path}?${qs} [${auth}/${bodyKind}]`);
+            // The token before the body: without a valid token, no body is read (no decode error, no 413), nothing succeeds.
+            if (['none', 'expired', 'badsig', 'alg-none', 'garbage'].includes(auth) && otherMethod === null && !['/livez', '/readyz'].includes(op.path)) {
+              expect(res.status >= 200 && res.status < 300, `${method} ${path} [${auth}] succeeded`).toBe(false);
+              expect(res.headers.get('content-type') ?? '', `${method} ${path} [${auth}/${bodyKind}] read the body: ${text.slice(0, 200)}`).not.toMatch(/^text\/plain/);
+              expect(res.status, `${method} ${path} [${auth}/${bodyKind}] read the body`).not.toBe(413);
+            }
           },
         ),
         { numRuns: RUNS },
@@ -262,3 +268,67 @@ describe('fuzzing every documented endpoint', () => {
     expect(await dumpProjections(ledger.runtime.db)).toEqual(live);
   }, 600_000);
 });
+
+/** Canton's key patterns (ResourceAnnotationValidator.scala): the oracle for keys short enough to match safely. */
+const oracleKeyValid = (key: string): boolean => {
+  const parts = key.split('/');
+  if (key !== '') while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+  if (parts.length === 0 || parts.length > 2) return false;
+  const [prefix, name] = parts.length === 2 ? parts : [null, parts[0]];
+  const label = '([a-zA-Z0-9]+[a-zA-Z0-9-]*)?[a-zA-Z0-9]+';
+  if (prefix !== null && (prefix.length > 253 || !new RegExp(`^(${label}[.])*${label}$`).test(prefix))) return false;
+  return name.length <= 63 && /^([a-zA-Z0-9]+[a-zA-Z0-9.\-_]*)?[a-zA-Z0-9]+$/.test(name);
+};
+
+describe('fuzzing the rules of identity and rights', () => {
+  it('annotation keys: answered at once, as Canton decides them, whoever asks (no-rights callers hit the quota first)', async () => {
+    expect((await ledger.call('POST', '/v2/users', { user: { id: 'fuzz-annotated' } })).status).toBe(200);
+    const segment = fc.stringMatching(/^[a-z0-9][a-z0-9.\-_!]{0,6}$/);
+    const nearMiss = fc.integer({ min: 8, max: 60 }).map((n) => `${'aaa.'.repeat(n)}!/x`);
+    const key = fc.oneof(fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(fc.sample(fc.constantFrom('.', '/', '-'), 1)[0])), nearMiss, fc.string({ maxLength: 70 }));
+    await fc.assert(
+      fc.asyncProperty(key, async (k) => {
+        tried++;
+        const started = Date.now();
+        const short = k.length <= 80 && !/(aaa\.){8}/.test(k);
+        const r = await ledger.call('PATCH', '/v2/users/fuzz-annotated', { user: { id: 'fuzz-annotated', metadata: { annotations: { [k]: 'v' } } }, updateMask: { paths: ['metadata.annotations'] } });
+        checkAnswer(r.status, r.headers.get('content-type'), r.text, `annotation key ${JSON.stringify(k)}`);
+        if (short) expect(r.status === 200, `key ${JSON.stringify(k)} → ${r.status} ${r.text.slice(0, 200)}`).toBe(oracleKeyValid(k));
+        else if (r.status !== 200) expect(r.json.code).toBe('INVALID_ARGUMENT');
+        // A user without rights allocating for itself: the quota (0) answers before the keys are looked at.
+        const self = await ledger.call('POST', '/v2/parties', { partyIdHint: `fz${tried}`, userId: 'fuzz-user', localMetadata: { annotations: { [k]: 'v' } } }, { as: 'fuzz-user' });
+        expect(self.status, self.text.slice(0, 200)).toBe(403);
+        expect(Date.now() - started, `key ${JSON.stringify(k)}`).toBeLessThan(5000);
+      }),
+      { numRuns: RUNS * 8 },
+    );
+  }, 300_000);
+
+  it('rights: an identity-provider admin gets a 2xx only for kinds it may hand out and parties of its provider', async () => {
+    const known = (await ledger.call('POST', '/v2/parties', { partyIdHint: 'fuzz-known' })).json.partyDetails.party as string;
+    const stranger = `stranger::1220${'ef'.repeat(32)}`;
+    expect((await ledger.call('POST', '/v2/users', { user: { id: 'fuzz-idp-admin' }, rights: [{ kind: { IdentityProviderAdmin: { value: {} } } }] })).status).toBe(200);
+    expect((await ledger.call('POST', '/v2/users', { user: { id: 'fuzz-grantee' } })).status).toBe(200);
+    const ADMIN_ONLY = ['ParticipantAdmin', 'CanReadAsAnyParty', 'CanExecuteAsAnyParty', 'CanActAsAnyParty'];
+    const right = fc.oneof(
+      fc.constantFrom('ParticipantAdmin', 'IdentityProviderAdmin', 'CanReadAsAnyParty', 'CanExecuteAsAnyParty', 'CanActAsAnyParty').map((kind) => ({ kind, party: null as string | null })),
+      fc.tuple(fc.constantFrom('CanActAs', 'CanReadAs', 'CanExecuteAs'), fc.constantFrom(known, stranger)).map(([kind, party]) => ({ kind, party: party as string | null })),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(right, { minLength: 1, maxLength: 4 }), fc.boolean(), fc.boolean(), async (rights, revoke, create) => {
+        tried++;
+        const js = rights.map((r) => ({ kind: { [r.kind]: { value: r.party === null ? {} : { party: r.party } } } }));
+        const allowed = !rights.some((r) => ADMIN_ONLY.includes(r.kind)) && !rights.some((r) => r.party === stranger);
+        const before = (await ledger.call('GET', '/v2/users/fuzz-grantee/rights')).json.rights;
+        const res = create
+          ? await ledger.call('POST', '/v2/users', { user: { id: `fuzz-born-${tried}` }, rights: js }, { as: 'fuzz-idp-admin' })
+          : await ledger.call(revoke ? 'PATCH' : 'POST', '/v2/users/fuzz-grantee/rights', { userId: 'fuzz-grantee', rights: js }, { as: 'fuzz-idp-admin' });
+        checkAnswer(res.status, res.headers.get('content-type'), res.text, `rights ${JSON.stringify(rights)}`);
+        expect(res.status, `${create ? 'create' : revoke ? 'revoke' : 'grant'} ${JSON.stringify(rights)} → ${res.text.slice(0, 200)}`).toBe(allowed ? 200 : rights.some((r) => ADMIN_ONLY.includes(r.kind)) ? 403 : 404);
+        if (!allowed && !create) expect((await ledger.call('GET', '/v2/users/fuzz-grantee/rights')).json.rights).toEqual(before);
+      }),
+      { numRuns: RUNS * 4 },
+    );
+  }, 300_000);
+});
+

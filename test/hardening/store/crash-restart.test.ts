@@ -29,7 +29,8 @@ describe('crash and restart under mixed load', () => {
 
   it(`survives ${KILLS} SIGKILLs at random moments: acknowledged writes exactly once, contiguous offsets, projections = replay`, { timeout: 60_000 + KILLS * 15_000 }, async () => {
     const { url } = await createTestDatabase();
-    const env = { DATABASE_URL: url, LEDGER_JWT_SECRET: TEST_JWT_SECRET, LEDGER_DB_POOL_SIZE: '6' };
+    // The mixed load reassigns: a second synchronizer.
+    const env = { DATABASE_URL: url, LEDGER_JWT_SECRET: TEST_JWT_SECRET, LEDGER_DB_POOL_SIZE: '6', LEDGER_SYNCHRONIZERS: 'global,secondary' };
     // Its own application name: after each kill the check waits for the server's backends (application `ledgerline`) to go.
     database = openDatabase(url, { max: 2, applicationName: 'ledgerline-verify' });
     server = await startServerProcess(env);

@@ -41,7 +41,8 @@ afterAll(async () => {
 describe('database outage', () => {
   it('answers 503 TransientServerFailure fast while PostgreSQL is down, reports not ready, and recovers by itself with nothing acknowledged lost', { timeout: 120_000 }, async () => {
     const url = pg!.url;
-    server = await startServerProcess({ DATABASE_URL: url, LEDGER_JWT_SECRET: TEST_JWT_SECRET, LEDGER_DB_POOL_SIZE: '6' });
+    // The mixed load reassigns: a second synchronizer.
+    server = await startServerProcess({ DATABASE_URL: url, LEDGER_JWT_SECRET: TEST_JWT_SECRET, LEDGER_DB_POOL_SIZE: '6', LEDGER_SYNCHRONIZERS: 'global,secondary' });
     const setup: LoadSetup = await setupLoad(server.url, 4, 'outage');
     expect((await call(server.url, 'GET', '/readyz', null)).status).toBe(200);
 

@@ -66,7 +66,8 @@ describe('two instances on one database', () => {
 
   it('writes through both keep one contiguous offset sequence; a tail on A sees B’s commits; A keeps writing after B is killed', { timeout: 90_000 }, async () => {
     const { url } = await createTestDatabase();
-    const env = { DATABASE_URL: url, LEDGER_JWT_SECRET: TEST_JWT_SECRET, LEDGER_DB_POOL_SIZE: '6' };
+    // The mixed load reassigns: a second synchronizer.
+    const env = { DATABASE_URL: url, LEDGER_JWT_SECRET: TEST_JWT_SECRET, LEDGER_DB_POOL_SIZE: '6', LEDGER_SYNCHRONIZERS: 'global,secondary' };
     const a = await startServerProcess(env);
     servers.push(a);
     const b = await startServerProcess(env);

@@ -16,7 +16,7 @@ import { ed25519Signature, onboardExternalParty } from '../../support/external-p
 let ledger: TestLedger;
 
 beforeAll(async () => {
-  ledger = await startTestLedger();
+  ledger = await startTestLedger({ LEDGER_SYNCHRONIZERS: 'global,secondary' });
   const sync = ledger.runtime.identity.defaultSynchronizer.id;
   const local = async (hint: string) => (await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync })).json.partyDetails.party as string;
   alice = await local('alice');

@@ -2,6 +2,7 @@ import { HttpException } from '@nestjs/common';
 import { httpError, internalError, invalidArgument, isLedgerError, LedgerError, transientFailure } from '@ledgerline/domain';
 import { DecodeError, renderError, type ErrorRenderContext } from '@ledgerline/wire';
 import { isDatabaseUnavailable } from '@ledgerline/store';
+import { RequestBodyAbortedError } from './request-body';
 
 export interface ErrorResponse {
   status: number;
@@ -73,6 +74,8 @@ export function toErrorResponse(e: unknown, ctx: ErrorRenderContext): ErrorRespo
     if (err instanceof HttpException) {
       const status = err.getStatus();
       err = httpError(status === 404 ? 'NOT_FOUND' : 'INVALID_ARGUMENT', status === 404 ? 'The requested resource could not be found.' : err.message, status);
+    } else if (err instanceof RequestBodyAbortedError) {
+      err = httpError('INVALID_ARGUMENT', err.message, 400);
     } else if (isDatabaseUnavailable(err)) {
       err = transientFailure('The ledger database is unavailable. Retry.');
     } else if (isDataException(err)) {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { Logger } from 'pino';
+import { PUBLIC_ROUTE_CONFIG } from '@ledgerline/auth';
 import { httpError } from '@ledgerline/domain';
 import { sendError } from './all-exceptions.filter';
 
@@ -63,12 +64,15 @@ export function serveExplorer(app: FastifyInstance, opts: { participant: string;
   };
   const page = (req: FastifyRequest, reply: FastifyReply) => (index ? send(req, reply, index) : missing(req, reply, 'The explorer is not built on this server.'));
   const hide = { hide: true } as FastifySchema;
+  // The explorer's files need no token (the page asks for one).
+  const config = { [PUBLIC_ROUTE_CONFIG]: true };
 
-  app.route({ method: 'GET', url: EXPLORER_PATH, schema: hide, handler: page });
+  app.route({ method: 'GET', url: EXPLORER_PATH, schema: hide, config, handler: page });
   app.route({
     method: 'GET',
     url: `${EXPLORER_PATH}/assets/:file`,
     schema: hide,
+    config,
     handler: (req: FastifyRequest, reply: FastifyReply) => {
       const file = assets.get((req.params as { file: string }).file);
       return file ? send(req, reply, file) : missing(req, reply, 'The requested resource could not be found.');
@@ -78,6 +82,7 @@ export function serveExplorer(app: FastifyInstance, opts: { participant: string;
     method: 'GET',
     url: `${EXPLORER_PATH}/*`,
     schema: hide,
+    config,
     handler: (req: FastifyRequest, reply: FastifyReply) => {
       const view = (req.params as { '*': string })['*'].split('/')[0];
       return EXPLORER_VIEWS.includes(view) ? page(req, reply) : missing(req, reply, 'The requested resource could not be found.');

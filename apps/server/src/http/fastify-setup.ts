@@ -2,6 +2,7 @@ import { randomFillSync } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { errorCodes, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { authenticateBeforeBody, isPublicRouteConfig } from '@ledgerline/auth';
 import { DecodeError } from '@ledgerline/wire';
 import type { HttpMetrics } from '../infrastructure/metrics';
 import { sendError } from './all-exceptions.filter';
@@ -38,14 +39,23 @@ export function traceIdOf(headers: Record<string, string | string[] | undefined>
  * path segments ignored (`//v2/updates` is `/v2/updates`), a malformed URL, an over-long path parameter, a request Node's
  * parser refuses (bad syntax, oversized headers, timeouts) and a request without a Host header all leave as JsCantonError.
  */
-export function fastifyServerOptions(opts: { participant: string; logger: Logger }) {
-  const ctx: FrameworkErrorContext = { ...opts, traceId: traceIdOf };
+export function fastifyServerOptions(opts: { participant: string; logger: Logger; requestTimeoutMs: number }) {
+  const ctx: FrameworkErrorContext = { participant: opts.participant, logger: opts.logger, traceId: traceIdOf };
   return {
+    // A request (headers and body) must arrive within requestTimeoutMs, or the connection closes with a 408: a slow
+    // client cannot hold a connection and its buffers indefinitely. Answers (streams, long lists) are not bounded by it.
+    requestTimeout: opts.requestTimeoutMs,
     rewriteUrl: (req: IncomingMessage) => withoutEmptySegments(req.url ?? '/'),
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => sendError(reply, req, err, opts.participant, opts.logger),
     clientErrorHandler: clientErrorHandler(ctx),
     // Node would answer a missing Host header with an empty 400 by itself; requestGuard answers it instead.
-    http: { requireHostHeader: false },
+    http: {
+      requireHostHeader: false,
+      requestTimeout: opts.requestTimeoutMs,
+      headersTimeout: Math.min(60_000, opts.requestTimeoutMs),
+      // How often Node looks for requests past their time (its default, 30 s, would let a short timeout run long).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(opts.requestTimeoutMs / 4))),
+    },
     // Fastify's own 503 while closing is not a JsCantonError; requestGuard answers those requests instead.
     return503OnClosing: false,
   };
@@ -63,6 +73,12 @@ export function configureFastify(
   const ctx: FrameworkErrorContext = { participant: opts.participant, logger: opts.logger, traceId: traceIdOf };
   const guard = requestGuard(ctx);
   app.addHook('onRequest', guard.onRequest);
+  // The token before the body: a request without a valid token is answered (401) before its body is read or parsed.
+  // Public routes (health, metrics, docs, the explorer's files) and unknown routes (404/405) need none.
+  app.addHook('preParsing', async (req: FastifyRequest) => {
+    if (req.routeOptions.url === undefined || isPublicRouteConfig(req.routeOptions.config)) return;
+    await authenticateBeforeBody(req as never);
+  });
   app.addHook('preClose', (done) => {
     guard.closing();
     done();
@@ -71,6 +87,8 @@ export function configureFastify(
   app.server.on('checkExpectation', expectationFailedHandler(ctx));
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (req: FastifyRequest, payload: IncomingMessage, done: (e: Error | null, v?: unknown) => void) => {
+    // No route serves the request (404/405 follow): its body is never read.
+    if (req.routeOptions.url === undefined) return done(null, undefined);
     const limit = req.routeOptions.bodyLimit ?? opts.bodyLimit;
     if (isRawBodyRoute(req.routeOptions.config)) {
       // A declared length over the limit is refused at once, as for every other route; the rest is read by the route.

@@ -12,6 +12,17 @@ export const RAW_BODY_CONFIG = { rawBody: true } as const;
 export const isRawBodyRoute = (config: unknown): boolean => (config as { rawBody?: unknown } | undefined)?.rawBody === true;
 
 /**
+ * The client reset or dropped its connection while sending the body (ECONNRESET "aborted" from the request stream).
+ * Its own doing, not the server's nor the database's: a 400 nobody will read, logged at info level.
+ */
+export class RequestBodyAbortedError extends Error {
+  readonly statusCode = 400;
+  constructor(readonly reason: string) {
+    super(`The request body was not received completely: ${reason}`);
+  }
+}
+
+/**
  * Reads a request body into one buffer (of the declared Content-Length when there is one), refusing more than `limit`
  * bytes and a body whose length differs from its Content-Length, with Fastify's own errors (413, 400).
  */
@@ -41,9 +52,10 @@ export function readRequestBody(stream: Readable, limit: number, contentLengthHe
       received += chunk.length;
     };
     const onEnd = () => done(null);
-    const onError = (err: Error & { statusCode?: number }) => {
-      if (!(typeof err.statusCode === 'number' && err.statusCode >= 400)) err.statusCode = 400;
-      done(err);
+    const onError = (err: Error & { statusCode?: number; code?: string }) => {
+      if (typeof err.statusCode === 'number' && err.statusCode >= 400) return done(err);
+      // A stream error without a status is the connection's (reset, aborted): the client's, never the database's.
+      done(new RequestBodyAbortedError(err.code ? `${err.code} ${err.message}` : err.message));
     };
     stream.on('data', onData);
     stream.on('end', onEnd);

@@ -29,6 +29,7 @@ import type { NewEvent } from '../ledger/events';
 import { TOPOLOGY_TRANSACTION_COMMITTED, type StoredTopologyTransaction } from '../ledger/updates';
 import { decideGrantRights, userNotFound, type UserState } from '../users';
 import { identityProviderNotFoundArgument, partyAlreadyExists } from '../parties/party-errors';
+import { checkSelfAllocationQuota } from '../parties/self-allocation-quota';
 import { PARTY_ALLOCATED, partyStream, type PartyAllocatedData } from '../parties/events';
 import {
   EXTERNAL_PARTY_ALLOCATED,
@@ -288,6 +289,8 @@ export interface ExternalPartyAllocationOptions {
   identityProviderId: string;
   /** '' = grant no rights. */
   userId: string;
+  /** For a caller allowed only because it allocates for itself: the self-allocation quota (absent or null = no limit). */
+  selfAllocationQuota?: number | null;
 }
 
 /**
@@ -303,6 +306,7 @@ export function decideAllocateExternalParty(
 ): NewEvent[] {
   if (!state.identityProviderExists) throw identityProviderNotFoundArgument(opts.identityProviderId);
   if (opts.userId !== '' && (!state.user?.user || state.user.user.identityProviderId !== opts.identityProviderId)) throw userNotFound(opts.userId);
+  if (opts.userId !== '') checkSelfAllocationQuota(state.user, opts.selfAllocationQuota ?? null);
   if (state.partyExists) throw partyAlreadyExists(v.partyId);
   const allocated: PartyAllocatedData = {
     party: v.partyId,

@@ -15,6 +15,7 @@ import {
   partyNotFound,
   synchronizerNotConnected,
 } from './party-errors';
+import { checkSelfAllocationQuota } from './self-allocation-quota';
 import { localPartyId, requireParty, validateIdentityProviderIdField, validatePartyHint } from './party-rules';
 
 export const PARTICIPANT_PERMISSION_SUBMISSION = 'PARTICIPANT_PERMISSION_SUBMISSION';
@@ -80,10 +81,7 @@ export function decideAllocateParty(state: AllocationState, req: AllocatePartyRe
   // The self-allocation quota is the participant's check; choosing a synchronizer comes later (the sync service's).
   if (req.userId !== '') {
     if (!state.user?.user || state.user.user.identityProviderId !== req.identityProviderId) throw userNotFound(req.userId);
-    if (state.selfAllocationQuota !== null) {
-      const parties = new Set(state.user.rights.flatMap((r) => ('party' in r ? [r.party] : [])));
-      if (parties.size + 1 > state.selfAllocationQuota) throw permissionDenied('User quota of party allocations exhausted');
-    }
+    checkSelfAllocationQuota(state.user, state.selfAllocationQuota);
   }
   const synchronizerId = chooseSynchronizer(req.synchronizerId, state.connectedSynchronizers);
   const party = localPartyId(req.partyIdHint, state.namespace);

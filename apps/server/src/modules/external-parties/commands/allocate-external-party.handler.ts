@@ -1,5 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
+  checkSelfAllocationQuota,
   decideAllocateExternalParty,
   isIdpAdmin,
   matchIdentityProviderId,
@@ -10,6 +11,7 @@ import {
 } from '@ledgerline/domain';
 import { SignatureVerifier } from '@ledgerline/canton';
 import { EventStore, IdentityProvidersRepository, PartiesRepository, UsersRepository } from '@ledgerline/store';
+import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { AllocateExternalPartyCommand } from './allocate-external-party.command';
 
@@ -31,14 +33,19 @@ export class AllocateExternalPartyHandler implements ICommandHandler<AllocateExt
     private readonly idps: IdentityProvidersRepository,
     private readonly users: UsersRepository,
     private readonly signatures: SignatureVerifier,
+    private readonly runtime: LedgerRuntime,
   ) {}
 
   async execute({ claims, request, userId }: AllocateExternalPartyCommand): Promise<string> {
     // AdminOrIdpAdminOrSelfAdmin(userId) + MatchIdentityProviderId (openapi: AllocateExternalPartyRequest).
-    if (!isIdpAdmin(claims) && !(userId !== '' && userId === claims.userId))
+    const selfAllocation = !isIdpAdmin(claims);
+    if (selfAllocation && !(userId !== '' && userId === claims.userId))
       throw permissionDenied('Claims do not authorize the use of administrative services.');
     const idp = matchIdentityProviderId(claims, request.identityProviderId);
     if (userId) validateUserId(userId, 'user_id');
+    // External parties count towards the self-allocation quota too; checked before the signatures are verified (CPU).
+    const selfAllocationQuota = selfAllocation ? this.runtime.config.maxSelfAllocatedParties : null;
+    if (selfAllocationQuota !== null) checkSelfAllocationQuota(await this.users.state(this.runtime.db, userId), selfAllocationQuota);
     const ctx = hostingContext(this.identity);
     const verified = verifyExternalPartyAllocation(request, ctx, this.signatures);
     return this.store.execute(async (tx) => {
@@ -47,7 +54,7 @@ export class AllocateExternalPartyHandler implements ICommandHandler<AllocateExt
         identityProviderExists: await this.idps.exists(tx.db, idp),
         user: userId ? await this.users.state(tx.db, userId) : null,
       };
-      const events = decideAllocateExternalParty(state, verified, ctx, { identityProviderId: idp, userId });
+      const events = decideAllocateExternalParty(state, verified, ctx, { identityProviderId: idp, userId, selfAllocationQuota });
       await tx.append(events);
       return verified.partyId;
     });

@@ -4,6 +4,7 @@ import {
   authorizeAllocateParty,
   authorizeUpdatePartyDetails,
   checkPathMatchesBody,
+  checkSelfAllocationQuota,
   decideAllocateParty,
   generatedPartyHint,
   localPartyId,
@@ -29,6 +30,9 @@ export class AllocatePartyHandler implements ICommandHandler<AllocatePartyComman
 
   async execute({ claims, input }: AllocatePartyCommand): Promise<PartyRecord> {
     const { identityProviderId, selfAllocation } = authorizeAllocateParty(claims, input.userId, input.identityProviderId);
+    const selfAllocationQuota = selfAllocation ? this.runtime.config.maxSelfAllocatedParties : null;
+    // The quota before any check of the request's content (the writer checks it again, against the committed rights).
+    if (selfAllocationQuota !== null) checkSelfAllocationQuota(await this.users.state(this.runtime.db, input.userId), selfAllocationQuota);
     const request = { ...input, identityProviderId };
     validateAllocatePartyRequest(request);
     const hint = request.partyIdHint || generatedPartyHint(randomUUID());
@@ -47,7 +51,7 @@ export class AllocatePartyHandler implements ICommandHandler<AllocatePartyComman
           connectedSynchronizers: this.identity.synchronizers.map((s) => s.id),
           participantId: this.identity.participantId,
           namespace: this.identity.fingerprint,
-          selfAllocationQuota: selfAllocation ? this.runtime.config.maxSelfAllocatedParties : null,
+          selfAllocationQuota,
         },
         { ...request, partyIdHint: hint },
       );

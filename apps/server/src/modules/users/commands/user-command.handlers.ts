@@ -1,44 +1,50 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
   authorizeUpdateUser,
+  authorizeUserRightsChange,
   checkUserPathMatchesBody,
   decideCreateUser,
   decideDeleteUser,
   decideGrantRights,
   decideRevokeRights,
-  isParticipantAdmin,
-  matchIdentityProviderId,
-  permissionDenied,
+  needsPartyRecordsForRights,
+  partiesOfRights,
   requireAdminOrIdpAdmin,
   requireUserInCallerIdentityProvider,
+  validateRequestAnnotations,
   validateUpdateUser,
+  verifyPartiesExistInIdentityProvider,
   validateUserId,
   type Claims,
   type Right,
   type UserEvent,
   type UserState,
 } from '@ledgerline/domain';
-import { EventStore, userUpdateDecider, UsersRepository } from '@ledgerline/store';
+import { EventStore, PartiesRepository, userUpdateDecider, UsersRepository } from '@ledgerline/store';
 import { CreateUserCommand, DeleteUserCommand, GrantUserRightsCommand, RevokeUserRightsCommand, UpdateUserCommand } from './user.commands';
 
-/** Only a participant admin may hand out administrative rights. */
-function checkGrantable(claims: Claims, rights: Right[]): void {
-  if (!isParticipantAdmin(claims) && rights.some((r) => r.kind === 'ParticipantAdmin' || r.kind === 'IdentityProviderAdmin')) {
-    throw permissionDenied('Only a participant admin may grant or revoke administrative rights');
-  }
+/** The request's parties whose records are in `identityProviderId` (looked up only when a non-admin names parties). */
+async function partiesInProvider(db: Parameters<PartiesRepository['getMany']>[0], parties: PartiesRepository, claims: Claims, rights: Right[], identityProviderId: string): Promise<Set<string>> {
+  if (!needsPartyRecordsForRights(claims, rights)) return new Set();
+  const records = await parties.getMany(db, partiesOfRights(rights));
+  return new Set(records.filter((r) => r.identityProviderId === identityProviderId).map((r) => r.party));
 }
 
 @CommandHandler(CreateUserCommand)
 export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
-  constructor(private readonly store: EventStore, private readonly users: UsersRepository) {}
+  constructor(
+    private readonly store: EventStore,
+    private readonly users: UsersRepository,
+    private readonly parties: PartiesRepository,
+  ) {}
 
   async execute({ claims, user, rights }: CreateUserCommand) {
-    requireAdminOrIdpAdmin(claims);
-    const idp = matchIdentityProviderId(claims, user.identityProviderId);
-    checkGrantable(claims, rights);
+    const idp = authorizeUserRightsChange(claims, rights, user.identityProviderId);
     validateUserId(user.id, 'user.id');
+    validateRequestAnnotations(user.annotations, { field: 'user.metadata.annotations', allowEmptyValues: false });
     const record = { ...user, identityProviderId: idp };
     return this.store.execute(async (tx) => {
+      verifyPartiesExistInIdentityProvider(claims, rights, idp, await partiesInProvider(tx.db, this.parties, claims, rights, idp));
       await tx.append(decideCreateUser(await this.users.state(tx.db, user.id), record, rights));
       return (await this.users.get(tx.db, user.id))!;
     });
@@ -49,14 +55,14 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
 async function changeRights(
   store: EventStore,
   users: UsersRepository,
+  parties: PartiesRepository,
   { claims, userId, rights, identityProviderId }: GrantUserRightsCommand | RevokeUserRightsCommand,
   decide: (state: UserState) => { events: UserEvent[]; changed: Right[] },
 ): Promise<Right[]> {
-  requireAdminOrIdpAdmin(claims);
-  matchIdentityProviderId(claims, identityProviderId);
+  const idp = authorizeUserRightsChange(claims, rights, identityProviderId);
   validateUserId(userId);
-  checkGrantable(claims, rights);
   return store.execute(async (tx) => {
+    verifyPartiesExistInIdentityProvider(claims, rights, idp, await partiesInProvider(tx.db, parties, claims, rights, idp));
     const state = await users.state(tx.db, userId);
     requireUserInCallerIdentityProvider(claims, state.user?.identityProviderId);
     const { events, changed } = decide(state);
@@ -67,10 +73,14 @@ async function changeRights(
 
 @CommandHandler(GrantUserRightsCommand)
 export class GrantUserRightsHandler implements ICommandHandler<GrantUserRightsCommand> {
-  constructor(private readonly store: EventStore, private readonly users: UsersRepository) {}
+  constructor(
+    private readonly store: EventStore,
+    private readonly users: UsersRepository,
+    private readonly parties: PartiesRepository,
+  ) {}
 
   execute(command: GrantUserRightsCommand) {
-    return changeRights(this.store, this.users, command, (state) => {
+    return changeRights(this.store, this.users, this.parties, command, (state) => {
       const { events, newlyGranted } = decideGrantRights(state, command.userId, command.rights);
       return { events, changed: newlyGranted };
     });
@@ -79,10 +89,14 @@ export class GrantUserRightsHandler implements ICommandHandler<GrantUserRightsCo
 
 @CommandHandler(RevokeUserRightsCommand)
 export class RevokeUserRightsHandler implements ICommandHandler<RevokeUserRightsCommand> {
-  constructor(private readonly store: EventStore, private readonly users: UsersRepository) {}
+  constructor(
+    private readonly store: EventStore,
+    private readonly users: UsersRepository,
+    private readonly parties: PartiesRepository,
+  ) {}
 
   execute(command: RevokeUserRightsCommand) {
-    return changeRights(this.store, this.users, command, (state) => {
+    return changeRights(this.store, this.users, this.parties, command, (state) => {
       const { events, newlyRevoked } = decideRevokeRights(state, command.userId, command.rights);
       return { events, changed: newlyRevoked };
     });
