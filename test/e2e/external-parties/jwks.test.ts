@@ -15,7 +15,7 @@ const jwks = (sync: string, party: string, as: string | null = 'someone') =>
   ledger.call('GET', `/v2/jose/jwks/synchronizer/${encodeURIComponent(sync)}/party/${encodeURIComponent(party)}`, undefined, { as });
 
 beforeAll(async () => {
-  ledger = await startTestLedger();
+  ledger = await startTestLedger({ LEDGER_SYNCHRONIZERS: 'global,secondary' });
   syncs = (await ledger.call('GET', '/v2/state/connected-synchronizers')).json.connectedSynchronizers.map((s: any) => s.synchronizerId);
   ext = await onboardExternalParty(ledger, 'jwks-ext');
   local = (await ledger.call('POST', '/v2/parties', { partyIdHint: 'jwks-local', synchronizerId: syncs[0] })).json.partyDetails.party;
