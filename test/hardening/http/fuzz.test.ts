@@ -67,7 +67,7 @@ function sampleFor(schema: Record<string, unknown> | undefined, depth = 0): unkn
 }
 
 const nasty = fc.oneof(
-  fc.constantFrom(-1, 0, 2 ** 53 + 1, '9223372036854775808', '-9223372036854775809', 2 ** 63 /* 9223372036854775807 as a JSON number: the nearest double */, 1e308, -0, null, true, '', '::', '1220', 'x'.repeat(70_000)),
+  fc.constantFrom(-1, 0, 2 ** 53 + 1, '9223372036854775808', '-9223372036854775809', 2 ** 63 /* 9223372036854775807 as a JSON number: the nearest double */, 1e308, -0, null, true, '', '::', '1220', 'x'.repeat(70_000), 'a\u0000b', '\ud800', 'x\udc00y'),
   fc.string(),
   fc.string({ unit: 'binary' }),
   fc.integer(),
