@@ -25,6 +25,13 @@ export interface PageRequest {
   limit: number;
   /** 'text': the payload comes back as its JSON text, unparsed (for renderers that parse elsewhere). Default 'json'. */
   payloadAs?: 'json' | 'text';
+  /**
+   * A byte bound on the page (the payloads' JSON text, in UTF-8): rows are returned, in order, while the payloads before
+   * each one hold at most this many bytes. So the page stops at the first row that takes it past the bound (which is
+   * returned, and the first row always is); a page cut short by it holds more than `maxBytes`. The payloads come back as
+   * text, whatever `payloadAs` says.
+   */
+  maxBytes?: number;
 }
 
 interface Row {
@@ -71,17 +78,25 @@ export class LedgerUpdatesRepository {
 
   async page(db: Kysely<DB>, q: PageRequest): Promise<StoredUpdate[]> {
     const dir = sql.raw(q.descending ? 'DESC' : 'ASC');
-    const payload = sql.raw(q.payloadAs === 'text' ? 'payload::text AS payload' : 'payload');
+    const payload = sql.raw(q.payloadAs === 'text' || q.maxBytes !== undefined ? 'payload::text AS payload' : 'payload');
+    // With a byte bound, PostgreSQL renders each payload's text once and sends only the rows within the bound.
+    const bounded = (inner: ReturnType<typeof sql>) =>
+      q.maxBytes === undefined
+        ? inner
+        : sql`SELECT ledger_offset, update_id, kind, synchronizer_id, record_time, payload FROM (
+            SELECT p.*, sum(octet_length(p.payload)) OVER (ORDER BY p.ledger_offset ${dir} ROWS UNBOUNDED PRECEDING) - octet_length(p.payload) AS before
+            FROM (${inner}) p
+          ) w WHERE w.before <= ${q.maxBytes}::bigint ORDER BY ledger_offset ${dir}`;
     if (q.parties === null) {
       const kinds = q.kinds && q.kinds.length < ALL_KINDS.length ? sql`AND kind = ANY(${[...q.kinds]}::text[])` : sql``;
-      const { rows } = await prepared(sql<Row>`
+      const { rows } = await prepared(sql<Row>`${bounded(sql`
         SELECT ledger_offset, update_id, kind, synchronizer_id, record_time, ${payload} FROM ledger_updates
         WHERE ledger_offset > ${q.after}::bigint AND ledger_offset <= ${q.upTo}::bigint ${kinds}
-        ORDER BY ledger_offset ${dir} LIMIT ${q.limit}::bigint`).execute(db);
+        ORDER BY ledger_offset ${dir} LIMIT ${q.limit}::bigint`)}`).execute(db);
       return rows.map(toUpdate);
     }
     if (q.parties.length === 0) return [];
-    const { rows } = await prepared(sql<Row>`
+    const { rows } = await prepared(sql<Row>`${bounded(sql`
       SELECT u.ledger_offset, u.update_id, u.kind, u.synchronizer_id, u.record_time, u.${payload}
       FROM (
         SELECT DISTINCT x.o FROM unnest(${[...q.parties]}::text[]) AS p(party)
@@ -94,7 +109,7 @@ export class LedgerUpdatesRepository {
         ORDER BY x.o ${dir} LIMIT ${q.limit}::bigint
       ) c
       JOIN ledger_updates u ON u.ledger_offset = c.o
-      ORDER BY u.ledger_offset ${dir}`).execute(db);
+      ORDER BY u.ledger_offset ${dir}`)}`).execute(db);
     return rows.map(toUpdate);
   }
 

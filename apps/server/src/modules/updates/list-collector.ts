@@ -17,7 +17,15 @@ export interface ElementStream<T> {
  */
 export async function collectList<T>(
   stream: ElementStream<T>,
-  opts: { take: number; max: number; idleMs: number | null; limiter: StreamLimiter; claims: Claims },
+  opts: {
+    take: number;
+    max: number;
+    idleMs: number | null;
+    limiter: StreamLimiter;
+    claims: Claims;
+    /** A byte bound counted here, on the elements collected (for streams whose reads do not count their bytes). */
+    budget?: { maxBytes: number; size: (e: T) => number; tooLarge: () => Error };
+  },
 ): Promise<T[]> {
   let release: () => void = () => undefined;
   if (opts.idleMs !== null) {
@@ -29,10 +37,12 @@ export async function collectList<T>(
     }
   }
   const out: T[] = [];
+  let bytes = 0;
   try {
     while (out.length < opts.take) {
       const e = await stream.next(opts.idleMs);
       if (e === null || e === IDLE) break;
+      if (opts.budget && (bytes += opts.budget.size(e)) > opts.budget.maxBytes) throw opts.budget.tooLarge();
       out.push(e);
     }
   } finally {

@@ -5,6 +5,7 @@ import {
   compileAcsFormat,
   contractEventsNotFound,
   contractPayloadNotFound,
+  listBytesExceeded,
   pageToken,
   permissionDenied,
   readsAsAnyParty,
@@ -39,7 +40,8 @@ export class ListActiveContractsHandler implements IQueryHandler<ListActiveContr
     const max = this.runtime.config.httpListMaxElements;
     const take = listTake(limit, max);
     const snapshot = await this.reader.snapshot(claims, request);
-    const stream = this.reader.stream(snapshot, Math.min(Math.max(take, 50), 1000), take > 1000);
+    const maxBytes = this.runtime.config.httpListMaxBytes;
+    const stream = this.reader.stream(snapshot, Math.min(Math.max(take, 50), 1000), take > 1000, { maxBytes, tooLarge: () => listBytesExceeded(maxBytes, '/v2/state/active-contracts') });
     return collectList(stream, { take, max, idleMs: streamIdleTimeoutMs ?? null, limiter: this.limiter, claims });
   }
 }

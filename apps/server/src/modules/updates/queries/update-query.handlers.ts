@@ -1,6 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import {
   authorizeUpdateFormat,
+  listBytesExceeded,
   compileUpdateFormat,
   renderTransaction,
   resolveTransactionByIdFormat,
@@ -41,7 +42,8 @@ import {
  * The list variant (Canton's Endpoints, ledger-json-api: json/v2/Endpoints.scala): at most min(limit, max + 1) elements
  * are collected; more than the maximum is a 413. Open-ended requests (and any request with `stream_idle_timeout_ms`)
  * complete once no new element arrived within the idle timeout; bounded requests complete at their end. Open-ended
- * requests hold one of the user's stream slots while they wait (StreamLimiter).
+ * requests hold one of the user's stream slots while they wait (StreamLimiter). The answer holds at most
+ * LEDGER_HTTP_LIST_MAX_BYTES of payload: one that would hold more is a 413 pointing to the WebSocket form.
  */
 @QueryHandler(ListUpdatesQuery)
 export class ListUpdatesHandler implements IQueryHandler<ListUpdatesQuery> {
@@ -54,7 +56,9 @@ export class ListUpdatesHandler implements IQueryHandler<ListUpdatesQuery> {
   async execute({ claims, request, limit, streamIdleTimeoutMs, form }: ListUpdatesQuery): Promise<JsGetUpdatesResponse[]> {
     const max = this.runtime.config.httpListMaxElements;
     const take = listTake(limit, max);
-    const stream = await this.reader.open(claims, request, Math.min(Math.max(take, 50), 1000), form);
+    const maxBytes = this.runtime.config.httpListMaxBytes;
+    const budget = { maxBytes, tooLarge: () => listBytesExceeded(maxBytes, form === 'tree' ? '/v2/updates/trees' : '/v2/updates') };
+    const stream = await this.reader.open(claims, request, Math.min(Math.max(take, 50), 1000), form, budget);
     const idleMs = stream.tailing || streamIdleTimeoutMs !== undefined ? (streamIdleTimeoutMs ?? this.runtime.config.streamIdleTimeoutMs) : null;
     return collectList(stream, { take, max, idleMs, limiter: this.limiter, claims });
   }
