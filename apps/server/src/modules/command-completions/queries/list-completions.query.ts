@@ -3,6 +3,7 @@ import { listBytesExceeded, type Claims, type CompletionsRequest, type Completio
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { collectList, listTake } from '../../updates/list-collector';
 import { StreamLimiter } from '../../updates/stream-limiter';
+import { StreamAuthorization } from '../../updates/stream-authorization';
 import { CompletionsReader } from '../completions.reader';
 
 /**
@@ -24,6 +25,7 @@ export class ListCompletionsHandler implements IQueryHandler<ListCompletionsQuer
     private readonly runtime: LedgerRuntime,
     private readonly reader: CompletionsReader,
     private readonly limiter: StreamLimiter,
+    private readonly authorization: StreamAuthorization,
   ) {}
 
   async execute({ claims, request, limit, streamIdleTimeoutMs }: ListCompletionsQuery): Promise<CompletionStreamResponse[]> {
@@ -32,6 +34,6 @@ export class ListCompletionsHandler implements IQueryHandler<ListCompletionsQuer
     const stream = await this.reader.open(claims, request, Math.min(Math.max(take, 50), 1000), (e) => e);
     const maxBytes = this.runtime.config.httpListMaxBytes;
     const budget = { maxBytes, size: (e: CompletionStreamResponse) => Buffer.byteLength(JSON.stringify(e)), tooLarge: () => listBytesExceeded(maxBytes, '/v2/commands/completions') };
-    return collectList(stream, { take, max, idleMs: streamIdleTimeoutMs ?? defaultIdleMs, limiter: this.limiter, claims, budget });
+    return collectList(stream, { take, max, idleMs: streamIdleTimeoutMs ?? defaultIdleMs, limiter: this.limiter, authorization: this.authorization, claims, budget });
   }
 }

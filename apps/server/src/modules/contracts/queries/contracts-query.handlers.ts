@@ -20,6 +20,7 @@ import { LedgerUpdatesRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { collectList, listTake } from '../../updates/list-collector';
 import { StreamLimiter } from '../../updates/stream-limiter';
+import { StreamAuthorization } from '../../updates/stream-authorization';
 import { ActiveContractsReader } from '../active-contracts-stream';
 import { GetActiveContractsPageQuery, GetContractQuery, GetEventsByContractIdQuery, ListActiveContractsQuery } from './contracts.queries';
 
@@ -34,6 +35,7 @@ export class ListActiveContractsHandler implements IQueryHandler<ListActiveContr
     private readonly runtime: LedgerRuntime,
     private readonly reader: ActiveContractsReader,
     private readonly limiter: StreamLimiter,
+    private readonly authorization: StreamAuthorization,
   ) {}
 
   async execute({ claims, request, limit, streamIdleTimeoutMs }: ListActiveContractsQuery): Promise<JsGetActiveContractsResponse[]> {
@@ -42,7 +44,7 @@ export class ListActiveContractsHandler implements IQueryHandler<ListActiveContr
     const snapshot = await this.reader.snapshot(claims, request);
     const maxBytes = this.runtime.config.httpListMaxBytes;
     const stream = this.reader.stream(snapshot, Math.min(Math.max(take, 50), 1000), take > 1000, { maxBytes, tooLarge: () => listBytesExceeded(maxBytes, '/v2/state/active-contracts') });
-    return collectList(stream, { take, max, idleMs: streamIdleTimeoutMs ?? null, limiter: this.limiter, claims });
+    return collectList(stream, { take, max, idleMs: streamIdleTimeoutMs ?? null, limiter: this.limiter, authorization: this.authorization, claims });
   }
 }
 

@@ -24,6 +24,7 @@ import {
 } from '@ledgerline/domain';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { StreamLimiter } from '../stream-limiter';
+import { StreamAuthorization } from '../stream-authorization';
 import { collectList, listTake } from '../list-collector';
 import { UpdatesReader } from '../update-stream';
 import {
@@ -51,6 +52,7 @@ export class ListUpdatesHandler implements IQueryHandler<ListUpdatesQuery> {
     private readonly runtime: LedgerRuntime,
     private readonly reader: UpdatesReader,
     private readonly limiter: StreamLimiter,
+    private readonly authorization: StreamAuthorization,
   ) {}
 
   async execute({ claims, request, limit, streamIdleTimeoutMs, form }: ListUpdatesQuery): Promise<JsGetUpdatesResponse[]> {
@@ -60,7 +62,7 @@ export class ListUpdatesHandler implements IQueryHandler<ListUpdatesQuery> {
     const budget = { maxBytes, tooLarge: () => listBytesExceeded(maxBytes, form === 'tree' ? '/v2/updates/trees' : '/v2/updates') };
     const stream = await this.reader.open(claims, request, Math.min(Math.max(take, 50), 1000), form, budget);
     const idleMs = stream.tailing || streamIdleTimeoutMs !== undefined ? (streamIdleTimeoutMs ?? this.runtime.config.streamIdleTimeoutMs) : null;
-    return collectList(stream, { take, max, idleMs, limiter: this.limiter, claims });
+    return collectList(stream, { take, max, idleMs, limiter: this.limiter, authorization: this.authorization, claims });
   }
 }
 
