@@ -76,8 +76,8 @@ async function main(): Promise<void> {
     console.log(`wrote ${UPDATES} updates in ${fmt(seconds)} s`);
 
     const port = 20000 + Math.floor(Math.random() * 20000);
-    // The list maximum admits the whole active contract set of (d) as one list.
-    const server = await startReadServer(url, port, SECRET, { LEDGER_HTTP_LIST_MAX_ELEMENTS: String(UPDATES + 1) });
+    // The list maxima (elements and bytes) admit the whole active contract set of (d) as one list.
+    const server = await startReadServer(url, port, SECRET, { LEDGER_HTTP_LIST_MAX_ELEMENTS: String(UPDATES + 1), LEDGER_HTTP_LIST_MAX_BYTES: String(1024 * 1024 * 1024) });
     const rss = new RssSampler(server.pid!);
     const base = `http://127.0.0.1:${port}`;
     const pool = new Pool({ connectionString: url, max: 16 });

@@ -30,6 +30,13 @@ export interface LedgerConfig {
   synchronizerAliases: string[];
   httpListMaxElements: number;
   streamIdleTimeoutMs: number;
+  /**
+   * Most bytes (stored payload text) one HTTP list answer may hold (LEDGER_HTTP_LIST_MAX_BYTES); more → 413 pointing to
+   * the WebSocket form. Above LEDGER_MAX_BODY_BYTES by default, so that what one command carries can be listed.
+   */
+  httpListMaxBytes: number;
+  /** How often an open stream re-checks its user's rights (LEDGER_STREAM_RIGHTS_CHECK_INTERVAL_MS; Canton: 5 s). */
+  streamRightsCheckIntervalMs: number;
   maxBodyBytes: number;
   /** How long a client may take to send a whole request, headers and body (LEDGER_HTTP_REQUEST_TIMEOUT_MS); then 408. */
   httpRequestTimeoutMs: number;
@@ -199,6 +206,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     synchronizerAliases: aliases,
     httpListMaxElements: int('LEDGER_HTTP_LIST_MAX_ELEMENTS', 200, 1, 1_000_000),
     streamIdleTimeoutMs: int('LEDGER_STREAM_IDLE_TIMEOUT_MS', 500, 1, 3_600_000),
+    httpListMaxBytes: int('LEDGER_HTTP_LIST_MAX_BYTES', 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    streamRightsCheckIntervalMs: int('LEDGER_STREAM_RIGHTS_CHECK_INTERVAL_MS', 5000, 10, 3_600_000),
     maxBodyBytes: int('LEDGER_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     httpRequestTimeoutMs: int('LEDGER_HTTP_REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000),
     wsMaxMessageBytes: int('LEDGER_WS_MAX_MESSAGE_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),

@@ -99,7 +99,8 @@ export class LedgerJwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) 
     const policy = idp?.audience ? { ...this.policy, targetAudience: idp.audience } : this.policy;
     const subject = checkTokenClaims(payload, policy);
     try {
-      return await this.claims.resolve(subject.userId, idp?.identityProviderId ?? '');
+      const claims = await this.claims.resolve(subject.userId, idp?.identityProviderId ?? '');
+      return typeof payload.exp === 'number' ? { ...claims, expiresAtMs: payload.exp * 1000 } : claims;
     } catch (e) {
       if (isLedgerError(e)) throw e;
       throw unauthenticated(`Could not resolve user: ${(e as Error).message}`);

@@ -16,3 +16,4 @@ export * from './codecs/reassignment';
 export * from './codecs/updates';
 export * from './codecs/packages';
 export * from './codecs/contracts';
+export * from './storable-text';

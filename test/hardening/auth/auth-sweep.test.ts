@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
+import WebSocket from 'ws';
 import { PARTICIPANT_AUDIENCE_PREFIX } from '@ledgerline/auth';
+import { StreamLimiter } from '@ledgerline/server/modules/updates/stream-limiter';
 import { startTestLedger, TEST_JWT_SECRET, type TestLedger } from '../../support/ledger';
 import { onboardExternalParty } from '../../support/external-party';
 
@@ -8,7 +10,8 @@ import { onboardExternalParty } from '../../support/external-party';
  * Authorization sweep: every /v2 operation the server documents × {no token, bad signature, expired, wrong audience,
  * unknown user, a user holding exactly one right (each kind), admin}. Token failures are 401 (403 "invalid token" for an
  * unknown user) everywhere; otherwise a caller gets a 2xx only where the table below allows it, and what a caller may
- * not do changes nothing.
+ * not do changes nothing. Open streams (WebSocket and waiting list) of each reading right end once it is revoked
+ * (STALE_STREAM_AUTHORIZATION) and when their token expires (ACCESS_TOKEN_EXPIRED).
  */
 let ledger: TestLedger;
 const ops: Array<{ method: string; path: string; schema?: Record<string, unknown> }> = [];
@@ -88,7 +91,7 @@ const USERS: Record<Exclude<Caller, 'admin'>, (p: string) => unknown[]> = {
 };
 
 beforeAll(async () => {
-  ledger = await startTestLedger();
+  ledger = await startTestLedger({ LEDGER_STREAM_RIGHTS_CHECK_INTERVAL_MS: '100' });
   const allocated = await ledger.call('POST', '/v2/parties', { partyIdHint: 'sweep', synchronizerId: ledger.runtime.identity.defaultSynchronizer.id });
   party = allocated.json.partyDetails.party;
   ext = await onboardExternalParty(ledger, 'sweep-ext');
@@ -158,6 +161,59 @@ async function send(op: { method: string; path: string; schema?: Record<string, 
 }
 
 describe('authorization sweep', () => {
+  // First: later cases change the bootstrap admin (the sweep's own DELETE/PATCH of the caller's user).
+  it('open streams: each reading right ends its WebSocket and its waiting list once revoked; an expired token ends them', async () => {
+    const READERS: Array<Exclude<Caller, 'admin'>> = ['readAs', 'actAs', 'readAsAny', 'actAsAny'];
+    const updates = { beginExclusive: 0, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [party]: {} }, verbose: false }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } };
+    const streams: Array<[string, unknown]> = [
+      ['/v2/updates', updates],
+      ['/v2/commands/completions', { parties: [party], beginExclusive: 0 }],
+    ];
+    /** Opens a WebSocket, sends its request, and resolves with its last message's code once it closes (bounded wait). */
+    const socket = (path: string, body: unknown, token: string) => {
+      const ws = new WebSocket(ledger.url.replace(/^http/, 'ws') + path, ['daml.ws.auth', `jwt.token.${token}`]);
+      let last: any;
+      const opened = new Promise<void>((resolve, reject) => {
+        ws.on('open', () => (ws.send(JSON.stringify(body)), resolve()));
+        ws.on('error', reject);
+      });
+      ws.on('message', (d) => (last = JSON.parse(d.toString())));
+      const ended = new Promise<string>((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`${path}: still open`)), 15_000);
+        ws.on('close', () => (clearTimeout(t), resolve(last?.code)));
+      });
+      return { opened, ended };
+    };
+    for (const caller of READERS) {
+      for (const [path, body] of streams) {
+        const userId = `stream-${caller}-${path.split('/').pop()}`;
+        const rights = USERS[caller](party);
+        const made = await ledger.call('POST', '/v2/users', { user: { id: userId }, rights });
+        expect(made.status, made.text).toBe(200);
+        const s = socket(path, body, await ledger.token(userId));
+        await s.opened;
+        // The list form, waiting for more (open-ended), alongside.
+        const list = ledger.call('POST', `${path}?stream_idle_timeout_ms=30000&limit=1000`, { ...(body as object), beginExclusive: (await ledger.call('GET', '/v2/state/ledger-end')).json.offset }, { as: userId });
+        // Both hold a stream slot once open and waiting.
+        const limiter = ledger.app.get(StreamLimiter);
+        for (const until = Date.now() + 15_000; limiter.count(userId) < 2; await new Promise((r) => setTimeout(r, 10))) {
+          if (Date.now() > until) throw new Error(`${caller}: ${path}: the streams never opened`);
+        }
+        expect((await ledger.call('PATCH', `/v2/users/${userId}/rights`, { rights })).json.newlyRevokedRights).toHaveLength(1);
+        expect(await s.ended, `${caller}: ${path} WebSocket`).toBe('STALE_STREAM_AUTHORIZATION');
+        const r = await list;
+        expect(r.json?.code, `${caller}: ${path} list ${r.text.slice(0, 200)}`).toBe('STALE_STREAM_AUTHORIZATION');
+      }
+    }
+    const expiring = `stream-expiring`;
+    expect((await ledger.call('POST', '/v2/users', { user: { id: expiring }, rights: USERS.readAs(party) })).status).toBe(200);
+    for (const [path, body] of streams) {
+      const s = socket(path, body, await ledger.token(expiring, { expiresInSeconds: 2 }));
+      await s.opened;
+      expect(await s.ended, `expired token: ${path}`).toBe('ACCESS_TOKEN_EXPIRED');
+    }
+  });
+
   // Before the single-right sweep, which may delete its callers (an administrator deleting itself).
   it('Canton 3.5.10 additions: completion-by-hash needs a readable party; the JWKS any token; the ACS page as its GET form', async () => {
     const callers: Caller[] = ['idpAdmin', 'readAs', 'actAs', 'executeAs', 'readAsAny', 'executeAsAny', 'actAsAny', 'noRights', 'admin'];

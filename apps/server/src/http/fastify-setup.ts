@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { errorCodes, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { authenticateBeforeBody, isPublicRouteConfig } from '@ledgerline/auth';
-import { DecodeError } from '@ledgerline/wire';
+import { DecodeError, assertStorableJson } from '@ledgerline/wire';
 import type { HttpMetrics } from '../infrastructure/metrics';
 import { sendError } from './all-exceptions.filter';
 import { clientErrorHandler, expectationFailedHandler, requestGuard, routeMissHandler, withoutEmptySegments, type FrameworkErrorContext } from './framework-errors';
@@ -97,11 +97,18 @@ export function configureFastify(
     readRequestBody(payload, limit, req.headers['content-length']).then((bytes) => {
       const text = bytes.toString('utf8');
       if (text.trim() === '') return done(null, undefined);
+      let body: unknown;
       try {
-        done(null, JSON.parse(text));
+        body = JSON.parse(text);
       } catch (e) {
-        done(new DecodeError('body', `Malformed JSON: ${(e as Error).message}`));
+        return done(new DecodeError('body', `Malformed JSON: ${(e as Error).message}`));
       }
+      try {
+        assertStorableJson(text, body);
+      } catch (e) {
+        return done(e as Error);
+      }
+      done(null, body);
     }, done);
   });
   app.addHook('onResponse', (req, reply, done) => {

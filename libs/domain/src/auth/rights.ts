@@ -29,6 +29,8 @@ export interface Claims {
   /** Identity provider the user belongs to ('' = default). */
   readonly identityProviderId: string;
   readonly rights: readonly Right[];
+  /** When the token these claims came from expires (ms since the epoch); absent: it does not. Open streams end then. */
+  readonly expiresAtMs?: number;
 }
 
 const has = (c: Claims, kind: Right['kind']) => c.rights.some((r) => r.kind === kind);

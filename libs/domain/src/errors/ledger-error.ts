@@ -111,6 +111,29 @@ export const listLimitExceeded = (count: number, max: number) =>
   );
 
 /**
+ * A list answer would hold more than LEDGER_HTTP_LIST_MAX_BYTES (our bound: Canton's lists have only the element limit).
+ * Same code and status as the element limit, since the remedy is the same: the WebSocket form, or a narrower request.
+ */
+export const listBytesExceeded = (maxBytes: number, webSocket: string) =>
+  new LedgerError(
+    'JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED',
+    C.ContentionOnSharedResources,
+    `The matching elements hold more than ${maxBytes} bytes, the limit of one list answer on this node. Read them as a stream over the WebSocket form of this endpoint (GET ${webSocket}), or narrow the range or the filter.`,
+    { origin: 'json', definiteAnswer: false, httpStatus: 413, context: { max_bytes: String(maxBytes), websocket: webSocket } },
+  );
+
+/** A stream whose token expired while it was open (Canton's AuthorizationChecksErrors.AccessTokenExpired). */
+export const accessTokenExpired = (reason: string) =>
+  new LedgerError('ACCESS_TOKEN_EXPIRED', C.ContentionOnSharedResources, 'JWT token has expired', { definiteAnswer: false, internalReason: reason });
+
+/**
+ * A stream whose user's rights changed, or whose user or identity provider was deactivated, while it was open (Canton's
+ * AuthorizationChecksErrors.StaleUserManagementBasedStreamClaims): the client reopens it and is then checked afresh.
+ */
+export const staleStreamAuthorization = () =>
+  new LedgerError('STALE_STREAM_AUTHORIZATION', C.ContentionOnSharedResources, 'Stale stream authorization. Retry quickly.', { definiteAnswer: false });
+
+/**
  * Too many open update streams for one user (Canton's MAXIMUM_NUMBER_OF_STREAMS, ContentionOnSharedResources: retryable).
  * Answered as HTTP 429 (Too Many Requests) rather than the category's 409, as RESOURCE_EXHAUSTED maps.
  */

@@ -11,6 +11,11 @@ export interface ActivationPageRequest {
   /** Parties whose activations to read (stakeholders); null reads every activation. */
   parties: readonly string[] | null;
   limit: number;
+  /**
+   * A byte bound on the page (the created events' JSON text, in UTF-8): the page holds the rows whose created events fit
+   * in it, and says `cut` when it stopped at one that does not (PostgreSQL sends that one row more, and no other).
+   */
+  maxBytes?: number;
 }
 
 /**
@@ -22,6 +27,10 @@ export interface ActivationPage {
   activations: StoredActivation[];
   scanned: number;
   last: { offset: number; nodeId: number };
+  /** With `maxBytes`: the page's created events' text bytes (else 0). */
+  bytes: number;
+  /** With `maxBytes`: the page stopped before the row that would take it past the bound (the range may go on). */
+  cut: boolean;
 }
 
 interface ActivationRow {
@@ -31,7 +40,7 @@ interface ActivationRow {
   synchronizer_id: string;
   reassignment_counter: string;
   workflow_id: string;
-  created_event: StoredCreatedEvent | null;
+  created_event: StoredCreatedEvent | string | null;
 }
 
 /**
@@ -46,18 +55,27 @@ interface ActivationRow {
 export class ContractsRepository {
   async activationPage(db: Kysely<DB>, q: ActivationPageRequest): Promise<ActivationPage> {
     const active = sql`(a.deactivated_offset IS NULL OR a.deactivated_offset > ${q.at}::bigint)`;
+    const event = sql.raw(q.maxBytes === undefined ? 'k.created_event' : 'k.created_event::text AS created_event');
+    // With a byte bound, PostgreSQL renders each created event's text once and sends only the rows within the bound.
+    const bounded = (inner: ReturnType<typeof sql>) =>
+      q.maxBytes === undefined
+        ? inner
+        : sql`SELECT o, n, contract_id, synchronizer_id, reassignment_counter, workflow_id, created_event FROM (
+            SELECT p.*, sum(COALESCE(octet_length(p.created_event), 0)) OVER (ORDER BY p.o, p.n ROWS UNBOUNDED PRECEDING) - COALESCE(octet_length(p.created_event), 0) AS before
+            FROM (${inner}) p
+          ) w WHERE w.before <= ${q.maxBytes}::bigint ORDER BY o, n`;
     let rows: ActivationRow[];
     if (q.parties === null) {
-      ({ rows } = await prepared(sql<ActivationRow>`
-        SELECT a.activated_offset AS o, a.node_id AS n, a.contract_id, a.synchronizer_id, a.reassignment_counter, a.workflow_id, k.created_event
+      ({ rows } = await prepared(sql<ActivationRow>`${bounded(sql`
+        SELECT a.activated_offset AS o, a.node_id AS n, a.contract_id, a.synchronizer_id, a.reassignment_counter, a.workflow_id, ${event}
         FROM contract_activations a
         LEFT JOIN contracts k ON ${active} AND k.contract_id = a.contract_id
         WHERE (a.activated_offset, a.node_id) > (${q.after.offset}::bigint, ${q.after.nodeId}::int) AND a.activated_offset <= ${q.at}::bigint
-        ORDER BY a.activated_offset, a.node_id LIMIT ${q.limit}::bigint`).execute(db));
+        ORDER BY a.activated_offset, a.node_id LIMIT ${q.limit}::bigint`)}`).execute(db));
     } else {
-      if (q.parties.length === 0) return { activations: [], scanned: 0, last: q.after };
-      ({ rows } = await prepared(sql<ActivationRow>`
-        SELECT c.o, c.n, a.contract_id, a.synchronizer_id, a.reassignment_counter, a.workflow_id, k.created_event
+      if (q.parties.length === 0) return { activations: [], scanned: 0, last: q.after, bytes: 0, cut: false };
+      ({ rows } = await prepared(sql<ActivationRow>`${bounded(sql`
+        SELECT c.o, c.n, a.contract_id, a.synchronizer_id, a.reassignment_counter, a.workflow_id, ${event}
         FROM (
           SELECT DISTINCT x.o, x.n FROM unnest(${[...q.parties]}::text[]) AS p(party)
           CROSS JOIN LATERAL (
@@ -70,10 +88,23 @@ export class ContractsRepository {
         ) c
         JOIN contract_activations a ON a.activated_offset = c.o AND a.node_id = c.n
         LEFT JOIN contracts k ON ${active} AND k.contract_id = a.contract_id
-        ORDER BY c.o, c.n`).execute(db));
+        ORDER BY c.o, c.n`)}`).execute(db));
     }
     const activations: StoredActivation[] = [];
+    let bytes = 0;
+    let scanned = 0;
+    let cut = false;
     for (const r of rows) {
+      const text = typeof r.created_event === 'string' ? r.created_event : null;
+      if (text !== null && q.maxBytes !== undefined) {
+        const b = Buffer.byteLength(text);
+        if (bytes + b > q.maxBytes) {
+          cut = true;
+          break;
+        }
+        bytes += b;
+      }
+      scanned++;
       if (r.created_event === null) continue;
       activations.push({
         offset: Number(r.o),
@@ -82,11 +113,11 @@ export class ContractsRepository {
         synchronizerId: r.synchronizer_id,
         reassignmentCounter: Number(r.reassignment_counter),
         workflowId: r.workflow_id,
-        createdEvent: r.created_event,
+        createdEvent: text === null ? (r.created_event as StoredCreatedEvent) : (JSON.parse(text) as StoredCreatedEvent),
       });
     }
-    const lastRow = rows[rows.length - 1];
-    return { activations, scanned: rows.length, last: lastRow ? { offset: Number(lastRow.o), nodeId: lastRow.n } : q.after };
+    const lastRow = scanned ? rows[scanned - 1] : undefined;
+    return { activations, scanned, last: lastRow ? { offset: Number(lastRow.o), nodeId: lastRow.n } : q.after, bytes, cut };
   }
 
   /**

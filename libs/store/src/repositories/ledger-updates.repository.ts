@@ -25,6 +25,13 @@ export interface PageRequest {
   limit: number;
   /** 'text': the payload comes back as its JSON text, unparsed (for renderers that parse elsewhere). Default 'json'. */
   payloadAs?: 'json' | 'text';
+  /**
+   * A byte bound on the page (the payloads' JSON text, in UTF-8): rows are returned, in order, while the payloads before
+   * each one hold at most this many bytes. So the page stops at the first row that takes it past the bound (which is
+   * returned, and the first row always is); a page cut short by it holds more than `maxBytes`. The payloads come back as
+   * text, whatever `payloadAs` says.
+   */
+  maxBytes?: number;
 }
 
 interface Row {
@@ -51,6 +58,20 @@ const ALL_KINDS: readonly UpdateKind[] = ['Transaction', 'Reassignment', 'Topolo
 const WINDOW_PARTIES = 8;
 /** The window's length in offsets, as a multiple of the page's limit. */
 const WINDOW_FACTOR = 4;
+
+/** The payload column: JSON, or its text (asked for, or needed to count a byte bound's bytes). */
+const payloadColumn = (q: Pick<PageRequest, 'payloadAs' | 'maxBytes'>) =>
+  sql.raw(q.payloadAs === 'text' || q.maxBytes !== undefined ? 'payload::text AS payload' : 'payload');
+
+/** With a byte bound, PostgreSQL renders each payload's text once and sends only the rows within the bound. */
+function bounded(q: Pick<PageRequest, 'descending'>, maxBytes: number | undefined, inner: ReturnType<typeof sql>) {
+  if (maxBytes === undefined) return inner;
+  const dir = sql.raw(q.descending ? 'DESC' : 'ASC');
+  return sql`SELECT ledger_offset, update_id, kind, synchronizer_id, record_time, payload FROM (
+      SELECT p.*, sum(octet_length(p.payload)) OVER (ORDER BY p.ledger_offset ${dir} ROWS UNBOUNDED PRECEDING) - octet_length(p.payload) AS before
+      FROM (${inner}) p
+    ) w WHERE w.before <= ${maxBytes}::bigint ORDER BY ledger_offset ${dir}`;
+}
 
 /**
  * Reads of the ledger-updates projection. A page costs what the page holds: unfiltered pages walk the offset primary key;
@@ -82,13 +103,13 @@ export class LedgerUpdatesRepository {
 
   async page(db: Kysely<DB>, q: PageRequest): Promise<StoredUpdate[]> {
     const dir = sql.raw(q.descending ? 'DESC' : 'ASC');
-    const payload = sql.raw(q.payloadAs === 'text' ? 'payload::text AS payload' : 'payload');
+    const payload = payloadColumn(q);
     if (q.parties === null) {
       const kinds = q.kinds && q.kinds.length < ALL_KINDS.length ? sql`AND kind = ANY(${[...q.kinds]}::text[])` : sql``;
-      const { rows } = await prepared(sql<Row>`
+      const { rows } = await prepared(sql<Row>`${bounded(q, q.maxBytes, sql`
         SELECT ledger_offset, update_id, kind, synchronizer_id, record_time, ${payload} FROM ledger_updates
         WHERE ledger_offset > ${q.after}::bigint AND ledger_offset <= ${q.upTo}::bigint ${kinds}
-        ORDER BY ledger_offset ${dir} LIMIT ${q.limit}::bigint`).execute(db);
+        ORDER BY ledger_offset ${dir} LIMIT ${q.limit}::bigint`)}`).execute(db);
       return rows.map(toUpdate);
     }
     const parties = q.parties;
@@ -97,7 +118,7 @@ export class LedgerUpdatesRepository {
     const span = q.limit * WINDOW_FACTOR;
     // The window: (after, after + span] ascending, (upTo - span, upTo] descending.
     const window = q.descending ? { after: Math.max(q.after, q.upTo - span), upTo: q.upTo } : { after: q.after, upTo: Math.min(q.upTo, q.after + span) };
-    const { rows } = await prepared(sql<Row>`
+    const { rows } = await prepared(sql<Row>`${bounded(q, q.maxBytes, sql`
       SELECT u.ledger_offset, u.update_id, u.kind, u.synchronizer_id, u.record_time, u.${payload}
       FROM (
         SELECT DISTINCT lup.ledger_offset AS o FROM ledger_update_parties lup
@@ -106,19 +127,26 @@ export class LedgerUpdatesRepository {
         ORDER BY 1 ${dir} LIMIT ${q.limit}::bigint
       ) c
       JOIN ledger_updates u ON u.ledger_offset = c.o
-      ORDER BY u.ledger_offset ${dir}`).execute(db);
+      ORDER BY u.ledger_offset ${dir}`)}`).execute(db);
     const inWindow = rows.map(toUpdate);
     const windowCoversRange = window.after === q.after && window.upTo === q.upTo;
     if (inWindow.length === q.limit || windowCoversRange) return inWindow;
+    let maxBytes = q.maxBytes;
+    if (maxBytes !== undefined) {
+      // The byte bound goes on across both statements: what the window used counts against it.
+      const used = inWindow.reduce((n, u) => n + Buffer.byteLength(u.payload as string), 0);
+      if (used > maxBytes) return inWindow;
+      maxBytes -= used;
+    }
     const rest = q.descending ? { after: q.after, upTo: window.after } : { after: window.upTo, upTo: q.upTo };
-    return inWindow.concat(await this.pageByPartyProbes(db, { ...q, ...rest, parties, limit: q.limit - inWindow.length }));
+    return inWindow.concat(await this.pageByPartyProbes(db, { ...q, ...rest, parties, maxBytes, limit: q.limit - inWindow.length }));
   }
 
   /** A party-filtered page by one (party, offset) index probe per party: see the class comment. */
   private async pageByPartyProbes(db: Kysely<DB>, q: PageRequest & { parties: readonly string[] }): Promise<StoredUpdate[]> {
     const dir = sql.raw(q.descending ? 'DESC' : 'ASC');
-    const payload = sql.raw(q.payloadAs === 'text' ? 'payload::text AS payload' : 'payload');
-    const { rows } = await prepared(sql<Row>`
+    const payload = payloadColumn(q);
+    const { rows } = await prepared(sql<Row>`${bounded(q, q.maxBytes, sql`
       SELECT u.ledger_offset, u.update_id, u.kind, u.synchronizer_id, u.record_time, u.${payload}
       FROM (
         SELECT DISTINCT x.o FROM unnest(${[...q.parties]}::text[]) AS p(party)
@@ -131,7 +159,7 @@ export class LedgerUpdatesRepository {
         ORDER BY x.o ${dir} LIMIT ${q.limit}::bigint
       ) c
       JOIN ledger_updates u ON u.ledger_offset = c.o
-      ORDER BY u.ledger_offset ${dir}`).execute(db);
+      ORDER BY u.ledger_offset ${dir}`)}`).execute(db);
     return rows.map(toUpdate);
   }
 

@@ -59,6 +59,19 @@ export class UsersRepository {
     };
   }
 
+  /**
+   * What an open stream's authorization rests on, read afresh (no cache): the user's claims, and whether its identity
+   * provider is deactivated (the default identity provider never is).
+   */
+  async streamAuthorizationOf(db: Kysely<DB>, id: string): Promise<(StoredUserClaims & { identityProviderDeactivated: boolean }) | null> {
+    const user = await this.claimsOf(db, id);
+    if (!user) return null;
+    const idp = user.identityProviderId === ''
+      ? undefined
+      : await db.selectFrom('identity_providers').select('is_deactivated').where('id', '=', user.identityProviderId).executeTakeFirst();
+    return { ...user, identityProviderDeactivated: idp?.is_deactivated ?? false };
+  }
+
   /** Page of users ordered by id, after `afterId`, optionally within one identity provider. */
   async list(db: Kysely<DB>, opts: { afterId: string; limit: number; identityProviderId?: string }): Promise<StoredUser[]> {
     let q = db.selectFrom('users').select('id').where('id', '>', opts.afterId).orderBy('id').limit(opts.limit);

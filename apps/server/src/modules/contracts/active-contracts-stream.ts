@@ -18,6 +18,7 @@ import { ContractsRepository, LedgerUpdatesRepository, type ActivationPage } fro
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../infrastructure/participant-identity';
 import type { ElementStream } from '../updates/list-collector';
+import type { ByteBudget } from '../updates/update-stream';
 
 /** One snapshot to read: its offset, where to start, and what the format selects. */
 export interface AcsSnapshot {
@@ -47,6 +48,10 @@ export class ActiveContractsStream<T> implements ElementStream<T> {
   private closed = false;
   /** The next page of activations, read ahead while the consumer takes this one. */
   private ahead: Promise<ActivationPage> | null = null;
+  /** Created-event text bytes read so far (counted only with a budget). */
+  private used = 0;
+  /** The last page stopped at the budget. */
+  private cut = false;
 
   constructor(
     private readonly deps: { runtime: LedgerRuntime; repo: ContractsRepository },
@@ -54,6 +59,8 @@ export class ActiveContractsStream<T> implements ElementStream<T> {
     private readonly pageSize: number,
     private readonly readAhead: boolean,
     private readonly render: (entry: Entry, position: AcsPosition) => T,
+    /** What the whole stream may read (the list): beyond it, `next` throws `tooLarge()` (see ByteBudget). */
+    private readonly budget?: ByteBudget,
   ) {
     this.position = snapshot.from;
     this.done = snapshot.empty;
@@ -77,14 +84,29 @@ export class ActiveContractsStream<T> implements ElementStream<T> {
 
   private read(after: { offset: number; nodeId: number }): Promise<ActivationPage> {
     const { activeAtOffset: at, parties } = this.snapshot;
-    return this.deps.runtime.reads.at(at, (db) => this.deps.repo.activationPage(db, { at, after, parties, limit: this.pageSize }));
+    const maxBytes = this.budget ? this.budget.maxBytes - this.used : undefined;
+    return this.deps.runtime.reads.at(at, (db) => this.deps.repo.activationPage(db, { at, after, parties, limit: this.pageSize, maxBytes }));
+  }
+
+  /** Counts bytes read against the budget; past it, throws its error. */
+  private spend(bytes: number): void {
+    if (!this.budget) return;
+    this.used += bytes;
+    if (this.used > this.budget.maxBytes) throw this.budget.tooLarge();
   }
 
   private async readActivations(after: { offset: number; nodeId: number }): Promise<void> {
+    // A page cut short by the budget was delivered; wanting more than it is wanting more than the budget.
+    if (this.cut) throw this.budget!.tooLarge();
     const page = await (this.ahead ?? this.read(after));
     this.ahead = null;
-    const full = page.scanned >= this.pageSize;
-    if (full && this.readAhead && !this.closed) {
+    this.spend(page.bytes);
+    if (page.cut) {
+      this.cut = true;
+      if (page.scanned === 0) throw this.budget!.tooLarge();
+    }
+    const full = page.scanned >= this.pageSize || page.cut;
+    if (full && !page.cut && this.readAhead && !this.closed) {
       this.ahead = this.read(page.last);
       this.ahead.catch(() => undefined);
     }
@@ -99,6 +121,7 @@ export class ActiveContractsStream<T> implements ElementStream<T> {
   private async readIncomplete(after: number): Promise<void> {
     const at = this.snapshot.activeAtOffset;
     const list = await this.deps.runtime.reads.at(at, (db) => this.deps.repo.incompleteUnassignments(db, at));
+    if (this.budget) for (const u of list) this.spend(Buffer.byteLength(JSON.stringify(u)));
     const { ef } = this.snapshot;
     list.forEach((u, i) => {
       if (i <= after) return;
@@ -141,10 +164,10 @@ export class ActiveContractsReader {
     return this.updates.position(this.runtime.db);
   }
 
-  /** A stream of JsGetActiveContractsResponse objects, each with its continuation token. */
-  stream(snapshot: AcsSnapshot, pageSize: number, readAhead: boolean): ActiveContractsStream<JsGetActiveContractsResponse> {
+  /** A stream of JsGetActiveContractsResponse objects, each with its continuation token; `budget`: the list's byte bound. */
+  stream(snapshot: AcsSnapshot, pageSize: number, readAhead: boolean, budget?: ByteBudget): ActiveContractsStream<JsGetActiveContractsResponse> {
     const token = continuationTokens(snapshot.format, this.participant);
-    return new ActiveContractsStream(this.deps(), snapshot, pageSize, readAhead, (e, p) => ({ ...e, streamContinuationToken: token(p) }));
+    return new ActiveContractsStream(this.deps(), snapshot, pageSize, readAhead, (e, p) => ({ ...e, streamContinuationToken: token(p) }), budget);
   }
 
   /** The stream's elements with their positions (the page form makes its own tokens). */

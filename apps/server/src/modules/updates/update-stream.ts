@@ -21,6 +21,52 @@ import { ParticipantIdentity } from '../../infrastructure/participant-identity';
 import { PageRenderer } from './rendering/page-renderer';
 import { projectPage, type StoredUpdateText } from './rendering/render-page';
 
+/** What one stream may read in all (the HTTP lists): payload text bytes, and the error beyond them. */
+export interface ByteBudget {
+  maxBytes: number;
+  tooLarge: () => Error;
+}
+
+/** Marks a page cut short by a byte bound: fewer rows than asked for, yet the range goes on. */
+export const CUT = Symbol('cut');
+
+const isCut = (rows: unknown[]): boolean => (rows as unknown as Record<symbol, boolean>)[CUT] === true;
+
+/**
+ * A source of updates whose payloads are read as text within what is left of the budget (the repository stops a page at
+ * the row that crosses it) and parsed here. The rows within the budget are returned, marked CUT when the page stopped at
+ * the bound; asking for more after that throws `tooLarge()`. So memory holds at most the budget and one row, and a list
+ * that takes what it needs within the budget is answered.
+ */
+export function budgetedSource(
+  budget: ByteBudget,
+  read: (after: number, upTo: number, descending: boolean, limit: number, maxBytes: number) => Promise<StoredUpdate[]>,
+): StreamSource<StoredUpdate> {
+  let used = 0;
+  let cut = false;
+  return {
+    page: async (after, upTo, descending, limit) => {
+      if (cut) throw budget.tooLarge();
+      const rows = await read(after, upTo, descending, limit, budget.maxBytes - used);
+      const out: StoredUpdate[] = [];
+      for (const r of rows) {
+        const text = r.payload as string;
+        const bytes = Buffer.byteLength(text);
+        if (used + bytes > budget.maxBytes) {
+          cut = true;
+          break;
+        }
+        used += bytes;
+        out.push({ ...r, payload: JSON.parse(text) });
+      }
+      if (!cut) return out;
+      if (out.length === 0) throw budget.tooLarge();
+      return Object.assign(out, { [CUT]: true });
+    },
+    bytes: () => 0,
+  };
+}
+
 /** Returned by `next` when an idle timeout passed without a new element. */
 export const IDLE = Symbol('idle');
 
@@ -58,9 +104,11 @@ export interface StreamRendering<R, T> {
 
 /** A page as read and rendered: how many rows it held and the last row's offset decide where the cursor goes. */
 interface RenderedPage<T> {
-  /** The row limit the page was read with, and the rows it got (fewer means the range is exhausted). */
+  /** The row limit the page was read with, and the rows it got (fewer means the range is exhausted, unless CUT). */
   limit: number;
   rows: number;
+  /** A full page, or one cut short by a byte bound: the range may go on after it. */
+  full: boolean;
   lastOffset: number;
   items: T[];
 }
@@ -70,8 +118,8 @@ interface PipelinedPage<T> {
   after: number;
   upTo: number;
   limit: number;
-  /** Once the rows are in: how many, and the last one's offset (the rows themselves are not kept: only their rendering). */
-  read: { rows: number; lastOffset: number } | null;
+  /** Once the rows are in: how many, the last one's offset, and whether the range may go on after them. */
+  read: { rows: number; lastOffset: number; full: boolean } | null;
   /** Payload text bytes of the rows (0 for JSON payloads). */
   bytes: number;
   page: Promise<RenderedPage<T>>;
@@ -142,7 +190,7 @@ export class OffsetStream<R extends { offset: number }, T> {
       if (this.range.descending) {
         if (this.cursor <= this.range.beginExclusive) return null;
         const page = await this.readPage(this.range.beginExclusive, this.cursor, true);
-        this.cursor = page.rows < page.limit ? this.range.beginExclusive : page.lastOffset - 1;
+        this.cursor = page.full ? page.lastOffset - 1 : this.range.beginExclusive;
         this.buffer = page.items;
       } else if (this.cursor < this.bound) {
         // Pages are read ahead of the consumer (see enqueue); a pipeline that does not start at this cursor and end at
@@ -154,7 +202,7 @@ export class OffsetStream<R extends { offset: number }, T> {
           this.enqueue(this.cursor, this.bound, this.rendering.pageBytes ? Math.min(100, this.pageSize) : this.pageSize);
         }
         const page = await this.pipeline.shift()!.page;
-        this.cursor = page.rows < page.limit ? this.bound : page.lastOffset;
+        this.cursor = page.full ? page.lastOffset : this.bound;
         this.buffer = page.items;
         if (this.cursor < this.bound) this.topUp();
         else {
@@ -192,12 +240,12 @@ export class OffsetStream<R extends { offset: number }, T> {
   private enqueue(after: number, upTo: number, limit: number): void {
     const entry: PipelinedPage<T> = { after, upTo, limit, read: null, bytes: 0, page: null as unknown as Promise<RenderedPage<T>> };
     const rows = this.readRows(after, upTo, false, limit).then((r) => {
-      entry.read = { rows: r.length, lastOffset: r.length ? r[r.length - 1].offset : after };
+      entry.read = { rows: r.length, lastOffset: r.length ? r[r.length - 1].offset : after, full: r.length >= limit || isCut(r) };
       for (const u of r) entry.bytes += this.source.bytes(u);
       this.topUp();
       return r;
     });
-    entry.page = rows.then(async (r) => ({ limit, rows: r.length, lastOffset: r.length ? r[r.length - 1].offset : 0, items: r.length ? await this.rendering.render(r) : [] }));
+    entry.page = rows.then(async (r) => ({ limit, rows: r.length, full: r.length >= limit || isCut(r), lastOffset: r.length ? r[r.length - 1].offset : 0, items: r.length ? await this.rendering.render(r) : [] }));
     entry.page.catch(ignore);
     this.pipeline.push(entry);
     this.tail = entry;
@@ -206,7 +254,7 @@ export class OffsetStream<R extends { offset: number }, T> {
   /** Starts the next page's read when the last enqueued page's rows are in, it was a full page, and there is room. */
   private topUp(): void {
     const last = this.tail;
-    if (this.closed || !last || !last.read || last.read.rows < last.limit) return;
+    if (this.closed || !last || !last.read || !last.read.full) return;
     const { pages, bytes } = this.rendering.readAhead;
     if (this.pipeline.length >= pages) return;
     if (this.pipeline.length > 0 && this.pipeline.reduce((n, p) => n + p.bytes, 0) >= bytes) return;
@@ -224,7 +272,7 @@ export class OffsetStream<R extends { offset: number }, T> {
   private async readPage(after: number, upTo: number, descending: boolean): Promise<RenderedPage<T>> {
     const rows = await this.readRows(after, upTo, descending);
     const items = rows.length ? await this.rendering.render(rows) : [];
-    return { limit: this.pageSize, rows: rows.length, lastOffset: rows.length ? rows[rows.length - 1].offset : 0, items };
+    return { limit: this.pageSize, rows: rows.length, full: rows.length >= this.pageSize || isCut(rows), lastOffset: rows.length ? rows[rows.length - 1].offset : 0, items };
   }
 
   private async waitForCommit(idleMs: number | null): Promise<boolean> {
@@ -303,10 +351,11 @@ export class UpdatesReader {
 
   /**
    * A stream of JsGetUpdatesResponse objects (the HTTP lists; ListUpdatesHandler sizes its pages); `tree`: the
-   * deprecated tree stream's JsGetUpdateTreesResponse.
+   * deprecated tree stream's JsGetUpdateTreesResponse. `maxBytes`: what the whole stream may read (payload text bytes);
+   * a page that would take it further throws `tooLarge()` (see budgetedSource).
    */
-  open(claims: Claims, req: GetUpdatesRequest, pageSize: number, form: TransactionForm = 'flat'): Promise<UpdateStream> {
-    return this.openWith(claims, req, pageSize, form, 'json', (compiled) => ({
+  open(claims: Claims, req: GetUpdatesRequest, pageSize: number, form: TransactionForm = 'flat', budget?: ByteBudget): Promise<UpdateStream> {
+    return this.openWith(claims, req, pageSize, form, budget ?? 'json', (compiled) => ({
       // No read-ahead: a list's page size covers what it collects (pageSize ≥ its `take` up to 1,000), so a page read
       // ahead would mostly be read for nothing.
       readAhead: { pages: 0, bytes: 0 },
@@ -336,10 +385,14 @@ export class UpdatesReader {
     return { runtime: this.runtime, notifier: this.notifier, repo: this.repo, synchronizerIds: this.identity.synchronizers.map((s) => s.id) };
   }
 
-  /** The stored updates a compiled format selects, with payloads as JSON or as text. */
-  private updateSource(compiled: CompiledUpdateFormat, payloadAs: 'json' | 'text'): StreamSource<StoredUpdate> {
+  /** The stored updates a compiled format selects, with payloads as JSON or as text, or as JSON within a byte budget. */
+  private updateSource(compiled: CompiledUpdateFormat, payloadAs: 'json' | 'text' | ByteBudget): StreamSource<StoredUpdate> {
     const { plan } = compiled;
     const { reads } = this.runtime;
+    if (typeof payloadAs === 'object')
+      return budgetedSource(payloadAs, (after, upTo, descending, limit, maxBytes) =>
+        reads.at(upTo, (db) => this.repo.page(db, { parties: plan.parties, kinds: plan.kinds, limit, after, upTo, descending, maxBytes })),
+      );
     return {
       // A page up to `upTo` is read where every offset up to it is visible: a replica that has replayed it, or the primary.
       page: (after, upTo, descending, limit) => reads.at(upTo, (db) => this.repo.page(db, { parties: plan.parties, kinds: plan.kinds, limit, after, upTo, descending, payloadAs })),
@@ -352,7 +405,7 @@ export class UpdatesReader {
     req: GetUpdatesRequest,
     pageSize: number,
     form: TransactionForm,
-    payloadAs: 'json' | 'text',
+    payloadAs: 'json' | 'text' | ByteBudget,
     rendering: (compiled: CompiledUpdateFormat, format: UpdateFormat) => StreamRendering<StoredUpdate, T>,
   ): Promise<UpdateStream<T>> {
     const format = form === 'tree' ? resolveUpdateTreesFormat(req) : resolveUpdateFormat(req);

@@ -13,6 +13,7 @@ import {
 } from './queries/update-query.handlers';
 import { PageRenderer } from './rendering/page-renderer';
 import { StreamLimiter } from './stream-limiter';
+import { StreamAuthorization } from './stream-authorization';
 import { TransactionByIdRoute } from './transaction-by-id.route';
 import { UpdatesReader } from './update-stream';
 import { UpdatesController } from './updates.controller';
@@ -25,6 +26,7 @@ import { UpdatesWebSocket } from './updates.websocket';
     PageRenderer,
     UpdatesReader,
     StreamLimiter,
+    StreamAuthorization,
     ListUpdatesHandler,
     GetTransactionByIdHandler,
     GetUpdateByIdHandler,
@@ -38,6 +40,6 @@ import { UpdatesWebSocket } from './updates.websocket';
     UpdatesWebSocket,
     TransactionByIdRoute,
   ],
-  exports: [UpdatesReader, StreamLimiter, UpdatesWebSocket],
+  exports: [UpdatesReader, StreamLimiter, StreamAuthorization, UpdatesWebSocket],
 })
 export class UpdatesModule {}

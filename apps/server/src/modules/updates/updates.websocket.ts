@@ -13,6 +13,7 @@ import { traceIdOf } from '../../http/fastify-setup';
 import { webSocketHandshakeErrorHandler } from '../../http/framework-errors';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { StreamLimiter } from './stream-limiter';
+import { StreamAuthorization } from './stream-authorization';
 import type { ElementStream } from './list-collector';
 import { IDLE, UpdatesReader } from './update-stream';
 
@@ -37,6 +38,8 @@ const PAGE_SIZE = 500;
  * Limits: a client message larger than LEDGER_WS_MAX_MESSAGE_BYTES gets a REQUEST_TOO_LARGE JsCantonError frame and
  * close 1009 ("Message too large"), rejected from the frame header before it is buffered; a connection beyond the user's
  * LEDGER_MAX_STREAMS_PER_USER gets a MAXIMUM_NUMBER_OF_STREAMS frame and close 1013 ("Try again later").
+ * Ongoing authorization (StreamAuthorization): when the token expires, an ACCESS_TOKEN_EXPIRED frame; when the user's
+ * rights change or the user is deactivated, a STALE_STREAM_AUTHORIZATION frame; then close 1000.
  */
 @Injectable()
 export class UpdatesWebSocket implements OnModuleInit {
@@ -48,6 +51,7 @@ export class UpdatesWebSocket implements OnModuleInit {
     private readonly runtime: LedgerRuntime,
     private readonly reader: UpdatesReader,
     private readonly limiter: StreamLimiter,
+    private readonly authorization: StreamAuthorization,
   ) {}
 
   /** Adds a WebSocket stream endpoint (before the server starts listening). */
@@ -111,8 +115,16 @@ export class UpdatesWebSocket implements OnModuleInit {
     }
     let stream: ElementStream<string> | null = null;
     let closed = false;
+    // The stream ends when its token expires or its user's rights change (StreamAuthorization): an error frame, then close.
+    const unwatch = this.authorization.watch(claims, (reason) => {
+      stream?.close();
+      if (socket.readyState !== socket.OPEN) return;
+      socket.send(this.errorFrame(reason, traceId));
+      socket.close(1000);
+    });
     socket.on('close', () => {
       closed = true;
+      unwatch();
       release();
       stream?.close();
     });

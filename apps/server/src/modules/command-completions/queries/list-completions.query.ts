@@ -1,8 +1,9 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import type { Claims, CompletionsRequest, CompletionStreamResponse } from '@ledgerline/domain';
+import { listBytesExceeded, type Claims, type CompletionsRequest, type CompletionStreamResponse } from '@ledgerline/domain';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { collectList, listTake } from '../../updates/list-collector';
 import { StreamLimiter } from '../../updates/stream-limiter';
+import { StreamAuthorization } from '../../updates/stream-authorization';
 import { CompletionsReader } from '../completions.reader';
 
 /**
@@ -24,12 +25,15 @@ export class ListCompletionsHandler implements IQueryHandler<ListCompletionsQuer
     private readonly runtime: LedgerRuntime,
     private readonly reader: CompletionsReader,
     private readonly limiter: StreamLimiter,
+    private readonly authorization: StreamAuthorization,
   ) {}
 
   async execute({ claims, request, limit, streamIdleTimeoutMs }: ListCompletionsQuery): Promise<CompletionStreamResponse[]> {
     const { httpListMaxElements: max, streamIdleTimeoutMs: defaultIdleMs } = this.runtime.config;
     const take = listTake(limit, max);
     const stream = await this.reader.open(claims, request, Math.min(Math.max(take, 50), 1000), (e) => e);
-    return collectList(stream, { take, max, idleMs: streamIdleTimeoutMs ?? defaultIdleMs, limiter: this.limiter, claims });
+    const maxBytes = this.runtime.config.httpListMaxBytes;
+    const budget = { maxBytes, size: (e: CompletionStreamResponse) => Buffer.byteLength(JSON.stringify(e)), tooLarge: () => listBytesExceeded(maxBytes, '/v2/commands/completions') };
+    return collectList(stream, { take, max, idleMs: streamIdleTimeoutMs ?? defaultIdleMs, limiter: this.limiter, authorization: this.authorization, claims, budget });
   }
 }

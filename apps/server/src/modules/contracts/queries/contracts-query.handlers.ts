@@ -5,6 +5,7 @@ import {
   compileAcsFormat,
   contractEventsNotFound,
   contractPayloadNotFound,
+  listBytesExceeded,
   pageToken,
   permissionDenied,
   readsAsAnyParty,
@@ -20,6 +21,7 @@ import { LedgerUpdatesRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { collectList, listTake } from '../../updates/list-collector';
 import { StreamLimiter } from '../../updates/stream-limiter';
+import { StreamAuthorization } from '../../updates/stream-authorization';
 import { ActiveContractsReader } from '../active-contracts-stream';
 import { GetActiveContractsPageQuery, GetContractQuery, GetEventsByContractIdQuery, ListActiveContractsQuery } from './contracts.queries';
 
@@ -34,14 +36,16 @@ export class ListActiveContractsHandler implements IQueryHandler<ListActiveContr
     private readonly runtime: LedgerRuntime,
     private readonly reader: ActiveContractsReader,
     private readonly limiter: StreamLimiter,
+    private readonly authorization: StreamAuthorization,
   ) {}
 
   async execute({ claims, request, limit, streamIdleTimeoutMs }: ListActiveContractsQuery): Promise<JsGetActiveContractsResponse[]> {
     const max = this.runtime.config.httpListMaxElements;
     const take = listTake(limit, max);
     const snapshot = await this.reader.snapshot(claims, request);
-    const stream = this.reader.stream(snapshot, Math.min(Math.max(take, 50), 1000), take > 1000);
-    return collectList(stream, { take, max, idleMs: streamIdleTimeoutMs ?? null, limiter: this.limiter, claims });
+    const maxBytes = this.runtime.config.httpListMaxBytes;
+    const stream = this.reader.stream(snapshot, Math.min(Math.max(take, 50), 1000), take > 1000, { maxBytes, tooLarge: () => listBytesExceeded(maxBytes, '/v2/state/active-contracts') });
+    return collectList(stream, { take, max, idleMs: streamIdleTimeoutMs ?? null, limiter: this.limiter, authorization: this.authorization, claims });
   }
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { CantonError, hashPreparedTransaction, SignatureVerifier } from '@ledgerline/canton';
+import { assertStorableMessage } from '@ledgerline/wire';
 import {
   authorizeUpdateFormat,
   canExecuteAs,
@@ -66,6 +67,8 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
       if (!canExecuteAs(claims, p)) throw permissionDenied(`Claims do not authorize to execute as party '${p}'`);
     }
     if (transactionFormat) authorizeUpdateFormat(claims, { includeTransactions: transactionFormat });
+    // Text the ledger could not store would fail the writer's batch: refused here, before it reaches one.
+    assertStorableMessage('prepared_transaction', pt);
     // 3. Field validation.
     const submissionId = request.submissionId || randomUUID();
     const validated = validateExecuteRequest(

@@ -1,6 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import {
   authorizeUpdateFormat,
+  listBytesExceeded,
   compileUpdateFormat,
   renderTransaction,
   resolveTransactionByIdFormat,
@@ -23,6 +24,7 @@ import {
 } from '@ledgerline/domain';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { StreamLimiter } from '../stream-limiter';
+import { StreamAuthorization } from '../stream-authorization';
 import { collectList, listTake } from '../list-collector';
 import { UpdatesReader } from '../update-stream';
 import {
@@ -41,7 +43,8 @@ import {
  * The list variant (Canton's Endpoints, ledger-json-api: json/v2/Endpoints.scala): at most min(limit, max + 1) elements
  * are collected; more than the maximum is a 413. Open-ended requests (and any request with `stream_idle_timeout_ms`)
  * complete once no new element arrived within the idle timeout; bounded requests complete at their end. Open-ended
- * requests hold one of the user's stream slots while they wait (StreamLimiter).
+ * requests hold one of the user's stream slots while they wait (StreamLimiter). The answer holds at most
+ * LEDGER_HTTP_LIST_MAX_BYTES of payload: one that would hold more is a 413 pointing to the WebSocket form.
  */
 @QueryHandler(ListUpdatesQuery)
 export class ListUpdatesHandler implements IQueryHandler<ListUpdatesQuery> {
@@ -49,14 +52,17 @@ export class ListUpdatesHandler implements IQueryHandler<ListUpdatesQuery> {
     private readonly runtime: LedgerRuntime,
     private readonly reader: UpdatesReader,
     private readonly limiter: StreamLimiter,
+    private readonly authorization: StreamAuthorization,
   ) {}
 
   async execute({ claims, request, limit, streamIdleTimeoutMs, form }: ListUpdatesQuery): Promise<JsGetUpdatesResponse[]> {
     const max = this.runtime.config.httpListMaxElements;
     const take = listTake(limit, max);
-    const stream = await this.reader.open(claims, request, Math.min(Math.max(take, 50), 1000), form);
+    const maxBytes = this.runtime.config.httpListMaxBytes;
+    const budget = { maxBytes, tooLarge: () => listBytesExceeded(maxBytes, form === 'tree' ? '/v2/updates/trees' : '/v2/updates') };
+    const stream = await this.reader.open(claims, request, Math.min(Math.max(take, 50), 1000), form, budget);
     const idleMs = stream.tailing || streamIdleTimeoutMs !== undefined ? (streamIdleTimeoutMs ?? this.runtime.config.streamIdleTimeoutMs) : null;
-    return collectList(stream, { take, max, idleMs, limiter: this.limiter, claims });
+    return collectList(stream, { take, max, idleMs, limiter: this.limiter, authorization: this.authorization, claims });
   }
 }
 
