@@ -3,3 +3,9 @@
  * Pure: no Nest, no SQL, no I/O, no clock (time and randomness are inputs).
  */
 export * from './language/ast';
+
+// --- interpreter, values, engine (engine-interp) ---
+export * from './interpreter';
+export * from './values';
+export * from './engine';
+export * from './transaction';

@@ -1,0 +1,13 @@
+/** The engine room: submit commands, answer questions, get a transaction; views and parties of stored contracts. */
+export { Engine, type InterfaceViewResult, type InterfaceViewFailure } from './engine';
+export { Category, type EngineError } from './errors';
+export type {
+  CommandArgument,
+  ContractInstance,
+  CreatedContract,
+  EngineCommand,
+  EngineResult,
+  Question,
+  SubmitContext,
+  TransactionMetadata,
+} from './types';

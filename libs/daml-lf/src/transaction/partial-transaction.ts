@@ -1,0 +1,182 @@
+/**
+ * The partial transaction an interpretation builds (Canton `speedy/PartialTransaction.scala`): a tree of nodes under
+ * the current context (root, exercise or try), node seeds derived from the parent's seed by child position, creates
+ * with V1 contract ids, rollback scopes. Node ids are assigned in pre-order when the transaction is finished.
+ */
+import type { Create, DamlTransaction, DamlTransaction_Node, Exercise, Fetch } from '@canton-network/core-ledger-proto';
+
+type Node = Extract<DamlTransaction_Node['versionedNode'], { oneofKind: 'v1' }>['v1'];
+import { contractIdV1, deriveContractDiscriminator, deriveNodeSeed } from './seeds';
+
+export const LF_VERSION = '2.1';
+
+type TreeNode =
+  | { readonly kind: 'create'; readonly node: Create; readonly seed: Buffer }
+  | { readonly kind: 'fetch'; readonly node: Fetch }
+  | { kind: 'exercise'; node: Exercise; readonly seed: Buffer; readonly children: TreeNode[] }
+  | { readonly kind: 'rollback'; readonly children: TreeNode[] };
+
+interface Counter {
+  next: number;
+}
+
+interface Context {
+  readonly kind: 'root' | 'exercise' | 'try';
+  readonly seed: Buffer;
+  readonly children: TreeNode[];
+  /** Shared with the enclosing context for try scopes: child positions continue across them. */
+  readonly counter: Counter;
+  readonly exercise?: Extract<TreeNode, { kind: 'exercise' }>;
+  readonly authorizers: ReadonlySet<string>;
+}
+
+export interface CreateInput {
+  readonly packageName: string;
+  readonly templateId: { packageId: string; moduleName: string; entityName: string };
+  readonly argument: Create['argument'];
+  readonly signatories: readonly string[];
+  readonly observers: readonly string[];
+}
+
+const sortedUnique = (xs: Iterable<string>) => [...new Set(xs)].sort();
+
+export class PartialTransaction {
+  private readonly roots: TreeNode[] = [];
+  private stack: Context[];
+
+  constructor(
+    readonly transactionSeed: Buffer,
+    /** µs: the preparation (submission) time, which contract ids commit to. */
+    readonly preparationTime: bigint,
+    committers: readonly string[],
+  ) {
+    this.stack = [{ kind: 'root', seed: transactionSeed, children: this.roots, counter: { next: 0 }, authorizers: new Set(committers) }];
+  }
+
+  private get ctx(): Context {
+    return this.stack[this.stack.length - 1];
+  }
+
+  /** The parties whose authority the current node has (committers at the root, signatories ∪ actors inside a choice). */
+  get authorizers(): ReadonlySet<string> {
+    return this.ctx.authorizers;
+  }
+
+  private inserted = 0;
+
+  /** The id the next node gets (`NodeId(n)` in Canton's messages): nodes inserted so far, in pre-order. */
+  nextNodeId(): number {
+    return this.inserted;
+  }
+
+  private nextSeed(): Buffer {
+    return deriveNodeSeed(this.ctx.seed, this.ctx.counter.next++);
+  }
+
+  /** Adds a create; returns its contract id. */
+  insertCreate(c: CreateInput): string {
+    const seed = this.nextSeed();
+    this.inserted++;
+    const signatories = sortedUnique(c.signatories);
+    const stakeholders = sortedUnique([...c.signatories, ...c.observers]);
+    const contractId = contractIdV1(deriveContractDiscriminator(seed, this.preparationTime, stakeholders));
+    this.ctx.children.push({
+      kind: 'create',
+      seed,
+      node: { lfVersion: LF_VERSION, contractId, packageName: c.packageName, templateId: c.templateId, argument: c.argument, signatories, stakeholders },
+    });
+    return contractId;
+  }
+
+  insertFetch(f: Fetch): void {
+    this.ctx.counter.next++; // a fetch takes a child position (no seed of its own)
+    this.inserted++;
+    this.ctx.children.push({ kind: 'fetch', node: f });
+  }
+
+  /** Opens an exercise node; its children are seeded from its own seed. */
+  beginExercise(e: Omit<Exercise, 'children' | 'exerciseResult'>, authorizers: Iterable<string>): void {
+    const seed = this.nextSeed();
+    this.inserted++;
+    const node: Extract<TreeNode, { kind: 'exercise' }> = { kind: 'exercise', node: { ...e, children: [] }, seed, children: [] };
+    this.ctx.children.push(node);
+    this.stack.push({ kind: 'exercise', seed, children: node.children, counter: { next: 0 }, exercise: node, authorizers: new Set(authorizers) });
+  }
+
+  endExercise(result: Exercise['exerciseResult']): void {
+    const c = this.stack.pop();
+    if (!c?.exercise) throw new Error('endExercise outside an exercise');
+    c.exercise.node = { ...c.exercise.node, exerciseResult: result };
+  }
+
+  /** Opens a try scope; returns a token for `endTry`/`rollbackTry`. */
+  beginTry(): number {
+    const parent = this.ctx;
+    this.stack.push({ kind: 'try', seed: parent.seed, children: [], counter: parent.counter, authorizers: parent.authorizers });
+    return this.stack.length;
+  }
+
+  endTry(token: number): void {
+    this.unwindTo(token);
+    const t = this.stack.pop()!;
+    this.ctx.children.push(...t.children);
+  }
+
+  rollbackTry(token: number): void {
+    this.unwindTo(token);
+    const t = this.stack.pop()!;
+    if (t.children.length) {
+      this.ctx.children.push({ kind: 'rollback', children: t.children });
+      this.inserted++;
+    }
+  }
+
+  /** Exercises left open by an exception inside the try are discarded with it. */
+  private unwindTo(token: number): void {
+    while (this.stack.length > token) {
+      const c = this.stack.pop()!;
+      if (c.exercise) c.exercise.node = { ...c.exercise.node, exerciseResult: undefined };
+    }
+  }
+
+  /** The finished transaction: node ids in pre-order, seeds of creates and exercises. */
+  finish(): { transaction: DamlTransaction; nodeSeeds: { nodeId: number; seed: Buffer }[] } {
+    const nodes: DamlTransaction['nodes'] = [];
+    const nodeSeeds: { nodeId: number; seed: Buffer }[] = [];
+    // Iterative pre-order numbering.
+    const ids = new Map<TreeNode, number>();
+    const order: TreeNode[] = [];
+    const todo: TreeNode[] = [...this.roots].reverse();
+    while (todo.length) {
+      const n = todo.pop()!;
+      ids.set(n, order.length);
+      order.push(n);
+      if (n.kind === 'exercise' || n.kind === 'rollback') for (let i = n.children.length - 1; i >= 0; i--) todo.push(n.children[i]);
+    }
+    for (const n of order) {
+      const id = ids.get(n)!;
+      let v1: Node;
+      switch (n.kind) {
+        case 'create':
+          v1 = { nodeType: { oneofKind: 'create', create: n.node } };
+          nodeSeeds.push({ nodeId: id, seed: n.seed });
+          break;
+        case 'fetch':
+          v1 = { nodeType: { oneofKind: 'fetch', fetch: n.node } };
+          break;
+        case 'exercise':
+          v1 = { nodeType: { oneofKind: 'exercise', exercise: { ...n.node, children: n.children.map((c) => String(ids.get(c))) } } };
+          nodeSeeds.push({ nodeId: id, seed: n.seed });
+          break;
+        case 'rollback':
+          v1 = { nodeType: { oneofKind: 'rollback', rollback: { children: n.children.map((c) => String(ids.get(c))) } } };
+          break;
+      }
+      nodes.push({ nodeId: String(id), versionedNode: { oneofKind: 'v1', v1 } });
+    }
+    return {
+      transaction: { version: LF_VERSION, roots: this.roots.map((r) => String(ids.get(r))), nodes, nodeSeeds: nodeSeeds.map((s) => ({ nodeId: s.nodeId, seed: s.seed })) },
+      nodeSeeds,
+    };
+  }
+}
