@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { BinaryWriter, WireType } from '@protobuf-ts/runtime';
 import { ZipFile } from 'yazl';
@@ -181,4 +183,36 @@ export async function zipOf(entries: Record<string, Buffer>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of zip.outputStream as AsyncIterable<Buffer>) chunks.push(c);
   return Buffer.concat(chunks);
+}
+
+/**
+ * The folder of real DARs and Canton outputs for the conformance tests, named by LEDGERLINE_CONFORMANCE_DARS (CI sets it
+ * to ../shared/dars; locally /work/shared/dars). Unset or missing: outside CI a loud banner and `present: false` (the
+ * caller skips), under CI=true `required: true` (the caller fails). Never a silent skip.
+ */
+export type ConformanceDars = { present: true; root: string } | { present: false; required: boolean; reason: string };
+
+export function conformanceDars(): ConformanceDars {
+  const value = process.env.LEDGERLINE_CONFORMANCE_DARS;
+  const required = process.env.CI === 'true';
+  let reason: string | undefined;
+  if (!value) reason = 'LEDGERLINE_CONFORMANCE_DARS is not set (the folder of real DARs, e.g. ../shared/dars)';
+  else if (!fs.existsSync(path.resolve(value))) reason = `LEDGERLINE_CONFORMANCE_DARS names ${value}, which does not exist`;
+  if (!reason) return { present: true, root: path.resolve(value!) };
+  if (!required) {
+    const line = '!'.repeat(100);
+    console.warn(`\n${line}\n[conformance tests] SKIPPED: ${reason}\n${line}\n`);
+  }
+  return { present: false, required, reason };
+}
+
+/** `<root>/<relative>` of every `.dar` under the conformance folder's subfolder `dir`, sorted. */
+export function conformanceDarFiles(root: string, dir: string): string[] {
+  const base = path.join(root, dir);
+  if (!fs.existsSync(base)) return [];
+  return fs
+    .readdirSync(base)
+    .filter((f) => f.endsWith('.dar'))
+    .sort()
+    .map((f) => path.join(dir, f));
 }

@@ -3,6 +3,17 @@
  * Pure: no Nest, no SQL, no I/O, no clock (time and randomness are inputs).
  */
 export * from './language/ast';
+export { LfDecodeError } from './archive/wire';
+export { decodePackage, MAX_NESTING, LF2_MINORS } from './archive/decode-package';
+export {
+  decodeArchive,
+  decodeArchivePayload,
+  decodeDar,
+  DEFAULT_MAX_DAR_BYTES,
+  type DecodedArchive,
+  type DecodedDar,
+} from './archive/decode-archive';
+export { PackageCache } from './archive/package-cache';
 
 // --- interpreter, values, engine (engine-interp) ---
 export * from './interpreter';

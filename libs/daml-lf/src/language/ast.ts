@@ -453,6 +453,11 @@ export interface Package {
   readonly modules: ReadonlyMap<DottedName, Module>;
   /** Package ids this package references (declared imports where the archive has them, else collected). */
   readonly imports: readonly PackageId[];
+  /**
+   * LF ≥ 2.2 archives either declare their imports (`package_imports`, then `imports` is that list) or give a reason
+   * for not declaring them (`no_imported_packages_reason`, kept here; `imports` is then collected). Absent for LF 2.1.
+   */
+  readonly noImportedPackagesReason?: string;
 }
 
 /** `packageId:Module.Name:Entity.Name`, the form the Ledger API and this library key definitions by. */
