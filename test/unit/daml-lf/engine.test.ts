@@ -427,6 +427,18 @@ describe('the resumable seam', () => {
     expect(d.transaction.roots).toEqual(['0']);
   });
 
+  it('a malformed answer ends in an error result, never an exception', () => {
+    const cid = '00' + '44'.repeat(32);
+    const ask = () => engine().submit([{ kind: 'exercise', templateId: stampId, contractId: cid, choice: 'Stamp', argument: { json: {} } }], ctx());
+    const stored = { contractId: cid, templateId: stampId, packageName: 'test-package', argument: valueToProto({ t: 'text', v: 'not a record' }), signatories: [alice], stakeholders: [alice], createdAt: 0n };
+    const r = ask();
+    expect(r.tag === 'needContract' && errorOf(r.resume(stored)).code).toBe('DAML_INTERPRETATION_ERROR');
+    const good = { ...stored, argument: valueToProto({ t: 'record', id: stampId, f: ['p'], v: [{ t: 'party', v: alice }] }) };
+    const r2 = ask();
+    const r3 = r2.tag === 'needContract' ? r2.resume(good) : r2;
+    expect(r3.tag === 'needTime' && errorOf(r3.resume(5 as unknown as bigint)).code).toBe('DAML_INTERPRETATION_ERROR');
+  });
+
   it('an unknown contract → CONTRACT_NOT_FOUND; a user error → INTERPRETATION_USER_ERROR', () => {
     const cid = '00' + '22'.repeat(32);
     const r = engine().submit([{ kind: 'exercise', templateId: stampId, contractId: cid, choice: 'Stamp', argument: { json: {} } }], ctx());
@@ -531,6 +543,8 @@ describe('values and rollback of archives', () => {
     const e = engine();
     expect(e.choiceSignature(iouId, 'Transfer')).toEqual({ argType: tcon(qn(M, 'Transfer')), returnType: T.cid(tcon(iouId)), consuming: true });
     expect(e.choiceSignature(iouId, 'Nope')).toBeUndefined();
+    expect(e.templateInfo(iouId)).toEqual({ packageName: 'test-package', interfaces: [ifaceId], choices: ['Transfer'], hasKey: false });
+    expect(e.templateInfo(ifaceId)).toBeUndefined();
     const plain = valueToProto({ t: 'record', id: qn(M, 'Transfer'), f: ['newOwner'], v: [{ t: 'party', v: bob }] }, { enriched: false });
     const r = e.normaliseValue(tcon(qn(M, 'Transfer')), plain);
     expect(r.ok && r.value.sum.oneofKind === 'record' && r.value.sum.record.fields[0].label).toBe('newOwner');

@@ -78,6 +78,7 @@ const GRPC_OF_CATEGORY: Record<number, number> = { 2: 10, 4: 13, 8: 3, 9: 9, 11:
 export class Engine {
   readonly interpreter: Interpreter;
   private readonly templates = new Map<string, TemplateCode>();
+  private readonly views = new Map<string, Code>();
   private readonly interfaces = new Map<string, { readonly def: DefInterface; readonly choices: Map<string, ChoiceCode> }>();
 
   constructor(readonly packages: CompiledPackages = new CompiledPackages()) {
@@ -90,7 +91,8 @@ export class Engine {
   }
 
   submit(commands: readonly EngineCommand[], context: SubmitContext): EngineResult {
-    return new Submission(this, commands, context).start();
+    const s = new Submission(this, commands, context);
+    return guarded(() => s.start());
   }
 
   /** The compiled pieces of a template (cached). Throws a Failure when the template does not exist. */
@@ -115,6 +117,18 @@ export class Engine {
       this.templates.set(k, t);
     }
     return t;
+  }
+
+  /** What the pipeline needs to know of a stored template: its package name, implemented interfaces and choices. */
+  templateInfo(templateId: TypeConId): { packageName: string; interfaces: TypeConId[]; choices: string[]; hasKey: boolean } | undefined {
+    const def = this.packages.findTemplate(templateId);
+    if (!def) return undefined;
+    return {
+      packageName: this.packages.getPackage(templateId.packageId)!.metadata.name,
+      interfaces: [...def.implements.values()].map((i) => i.iface),
+      choices: [...def.choices.keys()],
+      hasKey: def.key !== undefined,
+    };
   }
 
   /** The argument and result types of a template's choice (to type arguments and render results). */
@@ -220,7 +234,12 @@ export class Engine {
         });
       const arg = this.toValue(templateId, argument);
       if (!arg.ok) return failed(fromValueError(arg.error));
-      const code = this.interpreter.compiler.compile(impl.body.view, pushScope(null, t.def.param));
+      const key = `${tid(templateId)}/${tid(interfaceId)}`;
+      let code = this.views.get(key);
+      if (!code) {
+        code = this.interpreter.compiler.compile(impl.body.view, pushScope(null, t.def.param));
+        this.views.set(key, code);
+      }
       const r = this.evalOn(code, { v: arg.value, n: null });
       if (!r.ok) return failed(fromInterpretationError(r.error));
       return { tag: 'view', value: r.value, proto: valueToProto(r.value) };
@@ -228,6 +247,30 @@ export class Engine {
       if (e instanceof Failure) return failed(fromInterpretationError(e.error));
       throw e;
     }
+  }
+}
+
+/** A bug must not escape as an exception: it becomes Canton's internal error (and so do the continuations' bugs). */
+function guarded(f: () => EngineResult): EngineResult {
+  let r: EngineResult;
+  try {
+    r = f();
+  } catch (e) {
+    if (e instanceof Failure) return { tag: 'error', error: fromInterpretationError(e.error) };
+    return {
+      tag: 'error',
+      error: { code: 'LEDGER_API_INTERNAL_ERROR', category: Category.SystemInternalAssumptionViolated, message: `Daml engine failure: ${e instanceof Error ? e.message : String(e)}` },
+    };
+  }
+  switch (r.tag) {
+    case 'needPackage':
+      return { ...r, resume: (x: Package | undefined) => guarded(() => r.resume(x)) };
+    case 'needContract':
+      return { ...r, resume: (x: ContractInstance | undefined) => guarded(() => r.resume(x)) };
+    case 'needTime':
+      return { ...r, resume: (x: bigint) => guarded(() => r.resume(x)) };
+    default:
+      return r;
   }
 }
 

@@ -13,7 +13,10 @@ export { ARITHMETIC_ERROR, type InterpretationError } from './errors';
 export * as numeric from './numeric';
 export * as lfText from './text';
 export * as lfTime from './time';
-export * from './values';
+export type { SValue, SRecord, Cons } from './values';
+export { compareValues, equalValues, listFromArray, listToArray, typeKey } from './values';
+/** Runtime value constructors and helpers (UNIT, TRUE, int64, text, some …), namespaced to keep the root tidy. */
+export * as runtime from './values';
 
 /** An interpreter over a set of packages: one compiler and cache, machines per evaluation. */
 export class Interpreter {
