@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { interpretCommands, type BuildRequest, type BuildState, type BuiltTransaction, type InterpretEnvironment } from '@ledgerline/domain';
 import { Engine, PackageCache, type Package } from '@ledgerline/daml-lf';
 import { ContractLookupRepository, PackagesRepository } from '@ledgerline/store';
@@ -10,7 +10,7 @@ import { LedgerRuntime } from './runtime';
  * decision between the engine and the generic model is `interpretCommands`' (libs/domain).
  */
 @Injectable()
-export class CommandInterpreter {
+export class CommandInterpreter implements OnApplicationBootstrap {
   private readonly log = new Logger('CommandInterpreter');
   private readonly packages = new PackageCache();
   readonly engine = new Engine();
@@ -19,6 +19,11 @@ export class CommandInterpreter {
   private readonly refused = new Set<string>();
 
   constructor(private readonly runtime: LedgerRuntime) {}
+
+  /** Decodes the stored packages in the background once the server runs, so the first command after a restart pays nothing. */
+  onApplicationBootstrap(): void {
+    void this.warmAll().catch((e: Error) => this.log.warn(`warming the package cache failed: ${e.message}`));
+  }
 
   async interpret(req: BuildRequest, state: BuildState, env: Omit<InterpretEnvironment, 'engine' | 'participantId'>): Promise<BuiltTransaction> {
     let step = interpretCommands(req, state, { ...env, engine: this.engine, participantId: this.runtime.identity.participantId });
