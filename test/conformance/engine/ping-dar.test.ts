@@ -1,0 +1,170 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestLedger, type TestLedger } from '../../support/ledger';
+import { conformanceDars } from '../../support/dars';
+
+/**
+ * Canton's ping DAR (`canton-builtin-admin-workflow-ping`) run on the engine over HTTP: a `Ping` created with the
+ * template's signatories and observers and a typed argument, `Respond` exercised by the responder, and the refusals Canton
+ * gives (authorization, archived contract, ill-typed argument). Templates and choices as
+ * `community/participant/src/main/daml/canton-builtin-admin-workflow-ping/Canton/Internal/Ping.daml` defines them.
+ */
+const dars = conformanceDars();
+const PING_DAR = 'canton/canton-builtin-admin-workflow-ping.dar';
+const PING_PKG = 'de2cc2f90eb523414ff54e899951dadd8789a4c07e0f71f6d6c9eaf57d412a54';
+const PING = `${PING_PKG}:Canton.Internal.Ping:Ping`;
+
+describe.skipIf(!dars.present && !dars.required)('the ping DAR on the engine (LEDGERLINE_CONFORMANCE_DARS)', () => {
+  if (!dars.present) {
+    it('has the conformance folder', () => {
+      throw new Error(dars.reason);
+    });
+    return;
+  }
+  const root = dars.root;
+  let ledger: TestLedger;
+  let sync: string;
+  let alice: string;
+  let bob: string;
+  let carol: string;
+
+  beforeAll(async () => {
+    ledger = await startTestLedger();
+    sync = ledger.runtime.identity.defaultSynchronizer.id;
+    const up = await fetch(`${ledger.url}/v2/dars?vetAllPackages=true&synchronizerId=${encodeURIComponent(sync)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await ledger.token()}` },
+      body: fs.readFileSync(path.join(root, PING_DAR)),
+    });
+    expect(up.status, await up.text()).toBe(200);
+    const party = async (hint: string) => {
+      const r = await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync });
+      expect(r.status, r.text).toBe(200);
+      const id = r.json.partyDetails.party as string;
+      const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: id } } } }] });
+      expect(rights.status, rights.text).toBe(200);
+      return id;
+    };
+    alice = await party('alice');
+    bob = await party('bob');
+    carol = await party('carol');
+  });
+  afterAll(async () => {
+    await ledger?.close();
+  });
+
+  const commands = (cmds: unknown[], actAs: string[]) => ({
+    commands: cmds,
+    commandId: randomUUID(),
+    userId: ledger.config.adminUser,
+    actAs,
+    readAs: [],
+    synchronizerId: sync,
+  });
+  const ledgerEffects = (parties: string[]) => ({
+    transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
+    eventFormat: { filtersByParty: Object.fromEntries(parties.map((p) => [p, { cumulative: [] }])), verbose: true },
+  });
+  const submit = (cmds: unknown[], actAs: string[], parties = actAs) =>
+    ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', { commands: commands(cmds, actAs), transactionFormat: ledgerEffects(parties) });
+  const createPing = (id: string, initiator: string, responder: string) => ({ CreateCommand: { templateId: PING, createArguments: { id, initiator, responder } } });
+  const exercise = (contractId: string, choice: string, choiceArgument: unknown = {}) => ({ ExerciseCommand: { templateId: PING, contractId, choice, choiceArgument } });
+
+  async function newPing(id: string): Promise<string> {
+    const r = await submit([createPing(id, alice, bob)], [alice]);
+    expect(r.status, r.text).toBe(200);
+    return r.json.transaction.events[0].CreatedEvent.contractId;
+  }
+
+  it('creates a Ping with the template’s signatories, observers and a typed argument', async () => {
+    const r = await submit([createPing('ping-1', alice, bob)], [alice], [alice, bob]);
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.transaction.events).toHaveLength(1);
+    const created = r.json.transaction.events[0].CreatedEvent;
+    expect(created).toMatchObject({
+      templateId: PING,
+      packageName: 'canton-builtin-admin-workflow-ping',
+      representativePackageId: PING_PKG,
+      signatories: [alice],
+      observers: [bob],
+      createArgument: { id: 'ping-1', initiator: alice, responder: bob },
+    });
+    expect(Object.keys(created.createArgument)).toEqual(['id', 'initiator', 'responder']);
+    expect([...created.witnessParties].sort()).toEqual([alice, bob].sort());
+    // the responder sees it among its active contracts
+    const end = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
+    const acs = await ledger.call('POST', '/v2/state/active-contracts', {
+      activeAtOffset: end,
+      eventFormat: { filtersByParty: { [bob]: { cumulative: [] } }, verbose: true },
+    });
+    expect(acs.status, acs.text).toBe(200);
+    const entries = acs.json.map((e: any) => e.contractEntry?.JsActiveContract?.createdEvent).filter(Boolean);
+    expect(entries.find((e: any) => e.contractId === created.contractId)).toMatchObject({ signatories: [alice], observers: [bob], createArgument: { id: 'ping-1' } });
+  });
+
+  it('Respond by the responder: an exercised event with Canton’s LEDGER_EFFECTS fields', async () => {
+    const cid = await newPing('ping-respond');
+    const r = await submit([exercise(cid, 'Respond')], [bob], [alice, bob]);
+    expect(r.status, r.text).toBe(200);
+    const events = r.json.transaction.events;
+    expect(events).toHaveLength(1);
+    const exercised = events[0].ExercisedEvent;
+    expect(exercised).toMatchObject({
+      contractId: cid,
+      templateId: PING,
+      packageName: 'canton-builtin-admin-workflow-ping',
+      choice: 'Respond',
+      choiceArgument: {},
+      exerciseResult: {},
+      actingParties: [bob],
+      consuming: true,
+      nodeId: 0,
+      lastDescendantNodeId: 0,
+    });
+    expect([...exercised.witnessParties].sort()).toEqual([alice, bob].sort());
+    // the contract is archived: a second Respond finds it gone
+    const again = await submit([exercise(cid, 'Respond')], [bob]);
+    expect(again.status, again.text).toBe(404);
+    expect(again.json.code).toBe('CONTRACT_NOT_FOUND');
+  });
+
+  it('AbortPing with a typed choice argument by any party that is a stakeholder', async () => {
+    const cid = await newPing('ping-abort');
+    const r = await submit([exercise(cid, 'AbortPing', { anyone: alice })], [alice]);
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.transaction.events[0].ExercisedEvent).toMatchObject({ choice: 'AbortPing', choiceArgument: { anyone: alice }, actingParties: [alice], consuming: true, exerciseResult: {} });
+  });
+
+  it('a create whose actAs does not cover the signatories → DAML_AUTHORIZATION_ERROR', async () => {
+    const r = await submit([createPing('ping-unauth', alice, bob)], [bob]);
+    expect(r.status, r.text).toBe(400);
+    expect(r.json.code).toBe('DAML_AUTHORIZATION_ERROR');
+    expect(r.json.cause).toBe(`Interpretation error: Error: node NodeId(0) (${PING}) requires authorizers ${alice}, but only ${bob} were given`);
+  });
+
+  it('an exercise by a non-controller → DAML_AUTHORIZATION_ERROR', async () => {
+    const cid = await newPing('ping-noncontroller');
+    const r = await submit([exercise(cid, 'Respond')], [alice]);
+    expect(r.status, r.text).toBe(400);
+    expect(r.json.code).toBe('DAML_AUTHORIZATION_ERROR');
+    expect(r.json.cause).toBe(`Interpretation error: Error: node NodeId(0) (${PING}) requires authorizers ${bob}, but only ${alice} were given`);
+    // the contract is still active: bob can respond
+    expect((await submit([exercise(cid, 'Respond')], [bob])).status).toBe(200);
+  });
+
+  it('an exercise on a contract the submitter cannot see → CONTRACT_NOT_FOUND', async () => {
+    const cid = await newPing('ping-invisible');
+    const r = await submit([exercise(cid, 'Respond')], [carol]);
+    expect(r.status, r.text).toBe(404);
+    expect(r.json.code).toBe('CONTRACT_NOT_FOUND');
+  });
+
+  it('an ill-typed create argument → COMMAND_PREPROCESSING_FAILED', async () => {
+    const missing = await submit([{ CreateCommand: { templateId: PING, createArguments: { id: 'x', initiator: alice } } }], [alice]);
+    expect(missing.status, missing.text).toBe(400);
+    expect(missing.json.code).toBe('COMMAND_PREPROCESSING_FAILED');
+    expect(missing.json.cause).toContain('responder');
+  });
+});
