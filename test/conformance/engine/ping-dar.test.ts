@@ -167,4 +167,48 @@ describe.skipIf(!dars.present && !dars.required)('the ping DAR on the engine (LE
     expect(missing.json.code).toBe('COMMAND_PREPROCESSING_FAILED');
     expect(missing.json.cause).toContain('responder');
   });
+
+  it('one Bong round as Bong.daml defines it: proposal, accept, explode, merge with fetches and nested exercises, ack', async () => {
+    const bong = (entity: string) => `${PING_PKG}:Canton.Internal.Bong:${entity}`;
+    const timeout = '2007-04-05T14:30:05Z';
+    const ex = (entity: string, contractId: string, choice: string, choiceArgument: unknown) => ({ ExerciseCommand: { templateId: bong(entity), contractId, choice, choiceArgument } });
+    const kinds = (events: any[]) => events.map((e) => (e.CreatedEvent ? `created ${e.CreatedEvent.templateId.split(':').pop()}` : `exercised ${e.ExercisedEvent.choice}`));
+
+    const proposal = await submit(
+      [{ CreateCommand: { templateId: bong('BongProposal'), createArguments: { id: 'bong-1', initiator: alice, candidates: [alice], validators: [], responders: [bob], maxLevel: '1', timeout } } }],
+      [alice],
+    );
+    expect(proposal.status, proposal.text).toBe(200);
+    const proposalEvent = proposal.json.transaction.events[0].CreatedEvent;
+    expect(proposalEvent).toMatchObject({ signatories: [alice], createArgument: { maxLevel: '1', timeout: '2007-04-05T14:30:05Z', validators: [] } });
+    expect(proposalEvent.observers).toEqual([bob]); // stakeholders that are not signatories
+
+    const accepted = await submit([ex('BongProposal', proposalEvent.contractId, 'Accept', { validator: alice })], [alice]);
+    expect(accepted.status, accepted.text).toBe(200);
+    expect(kinds(accepted.json.transaction.events)).toEqual(['exercised Accept', 'created Explode']);
+    const explode = accepted.json.transaction.events[1].CreatedEvent;
+    expect(accepted.json.transaction.events[0].ExercisedEvent).toMatchObject({ nodeId: 0, lastDescendantNodeId: 1, exerciseResult: { tag: 'Right', value: explode.contractId } });
+    expect(explode).toMatchObject({ nodeId: 1, createArgument: { validators: [alice], responders: [bob], path: '' } });
+
+    const exploded = await submit([ex('Explode', explode.contractId, 'ProcessExplode', { winner: bob })], [bob], [alice, bob]);
+    expect(exploded.status, exploded.text).toBe(200);
+    expect(kinds(exploded.json.transaction.events)).toEqual(['exercised ProcessExplode', 'created Merge', 'created Collapse', 'created Collapse']);
+    const [, merge, left, right] = exploded.json.transaction.events.map((e: any) => e.CreatedEvent);
+    expect(exploded.json.transaction.events[0].ExercisedEvent.exerciseResult).toEqual({
+      _1: merge.contractId,
+      _2: { tag: 'Right', value: { _1: left.contractId, _2: right.contractId } },
+    });
+
+    const merged = await submit([ex('Merge', merge.contractId, 'ProcessMerge', { winner: bob, leftId: left.contractId, rightId: right.contractId })], [bob], [alice, bob]);
+    expect(merged.status, merged.text).toBe(200);
+    expect(kinds(merged.json.transaction.events)).toEqual(['exercised ProcessMerge', 'exercised ProcessCollapse', 'exercised ProcessCollapse', 'created Bong']);
+    const bongEvent = merged.json.transaction.events[3].CreatedEvent;
+    expect(bongEvent).toMatchObject({ createArgument: { initiator: alice, responder: bob, observers: [bob], validators: [alice] } });
+    expect([...bongEvent.signatories].sort()).toEqual([alice, bob].sort());
+    expect(merged.json.transaction.events[0].ExercisedEvent).toMatchObject({ lastDescendantNodeId: 5, exerciseResult: { tag: 'Left', value: bongEvent.contractId } });
+
+    const acked = await submit([ex('Bong', bongEvent.contractId, 'Ack', {})], [alice]);
+    expect(acked.status, acked.text).toBe(200);
+    expect(acked.json.transaction.events[0].ExercisedEvent).toMatchObject({ choice: 'Ack', consuming: true, actingParties: [alice] });
+  });
 });
