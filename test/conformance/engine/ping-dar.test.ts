@@ -161,6 +161,29 @@ describe.skipIf(!dars.present && !dars.required)('the ping DAR on the engine (LE
     expect(r.json.code).toBe('CONTRACT_NOT_FOUND');
   });
 
+  it('a contract consumed earlier in the same submission → CONTRACT_NOT_ACTIVE', async () => {
+    const cid = await newPing('ping-twice');
+    const r = await submit([exercise(cid, 'Respond'), exercise(cid, 'Respond')], [bob]);
+    expect(r.status, r.text).toBe(404);
+    expect(r.json.code).toBe('CONTRACT_NOT_ACTIVE');
+    expect(r.json.cause).toBe(
+      `Interpretation error: Error: Update failed due to fetch of an inactive contract ${cid} (${PING}).\nThe contract had been consumed in sub-transaction #NodeId(0):`,
+    );
+    // nothing was committed: the Ping is still active
+    expect((await submit([exercise(cid, 'Respond')], [bob])).status).toBe(200);
+  });
+
+  it('CreateAndExerciseCommand: a Ping created and responded to in one transaction by both parties', async () => {
+    const r = await submit(
+      [{ CreateAndExerciseCommand: { templateId: PING, createArguments: { id: 'ping-cae', initiator: alice, responder: bob }, choice: 'Respond', choiceArgument: {} } }],
+      [alice, bob],
+    );
+    expect(r.status, r.text).toBe(200);
+    const [created, exercised] = r.json.transaction.events;
+    expect(created.CreatedEvent).toMatchObject({ nodeId: 0, signatories: [alice], observers: [bob], createArgument: { id: 'ping-cae' } });
+    expect(exercised.ExercisedEvent).toMatchObject({ nodeId: 1, contractId: created.CreatedEvent.contractId, choice: 'Respond', actingParties: [bob], consuming: true });
+  });
+
   it('an ill-typed create argument → COMMAND_PREPROCESSING_FAILED', async () => {
     const missing = await submit([{ CreateCommand: { templateId: PING, createArguments: { id: 'x', initiator: alice } } }], [alice]);
     expect(missing.status, missing.text).toBe(400);
