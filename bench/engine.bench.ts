@@ -117,8 +117,8 @@ async function submitBench(root: string): Promise<void> {
       for (let round = 0; round < roundCount; round++) {
         const genericRun = await measure((w, i) => submit('/v2/commands/submit-and-wait', generic(w, i), initiators[w]));
         const create = await measure((w, i) => submit('/v2/commands/submit-and-wait', ping(w, i), initiators[w]));
-        // Pings to respond to, created before the window (enough for the warm-up and the window at 1.5× the create rate).
-        const needed = Math.ceil((create.opsPerSec * (durationMs + warmupMs) * 1.5) / 1000 / concurrency) + 20;
+        // Pings to respond to, created before the window: enough for the warm-up and the window at 3× the faster create rate.
+        const needed = Math.ceil((Math.max(create.opsPerSec, genericRun.opsPerSec) * (durationMs + warmupMs) * 3) / 1000 / concurrency) + 20;
         const pool: string[][] = Array.from({ length: concurrency }, () => []);
         await Promise.all(
           pool.map(async (mine, w) => {
@@ -130,7 +130,7 @@ async function submitBench(root: string): Promise<void> {
         );
         const respond = await measure((w) => {
           const cid = pool[w].pop();
-          if (!cid) throw new Error('ran out of Pings: raise the pool');
+          if (!cid) throw new Error('ran out of Pings to respond to');
           return submit('/v2/commands/submit-and-wait', { ExerciseCommand: { templateId: PING, contractId: cid, choice: 'Respond', choiceArgument: {} } }, responders[w]);
         });
         rounds.push({ generic: genericRun, create, respond });
@@ -138,11 +138,11 @@ async function submitBench(root: string): Promise<void> {
       await closeFastFetch();
 
       console.log(`\nsubmit-and-wait at ${concurrency} clients, ${roundCount} interleaved rounds of ${durationMs} ms windows after ${warmupMs} ms warm-up (ping DAR on the engine)`);
-      const rows: Array<Array<string | number>> = [['round', 'operation', 'ops/s', 'p50 ms', 'p99 ms', '× generic create']];
+      const rows: Array<Array<string | number>> = [['operation', 'round', 'ops/s', 'p50 ms', 'p99 ms', '× generic create']];
       rounds.forEach((r, i) => {
         const base = r.generic.opsPerSec;
         for (const [label, run] of [['generic-model create', r.generic], ['engine create (Ping)', r.create], ['engine exercise (Ping Respond)', r.respond]] as const)
-          rows.push([String(i + 1), label, run.opsPerSec, run.latency.p50, run.latency.p99, run.opsPerSec / base]);
+          rows.push([label, String(i + 1), run.opsPerSec, run.latency.p50, run.latency.p99, run.opsPerSec / base]);
       });
       printTable(rows);
       const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
