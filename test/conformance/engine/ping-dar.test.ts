@@ -184,6 +184,15 @@ describe.skipIf(!dars.present && !dars.required)('the ping DAR on the engine (LE
     expect(exercised.ExercisedEvent).toMatchObject({ nodeId: 1, contractId: created.CreatedEvent.contractId, choice: 'Respond', actingParties: [bob], consuming: true });
   });
 
+  it('a choice the template does not have → INVALID_ARGUMENT as Canton’s JSON layer words it; nothing changes', async () => {
+    const cid = await newPing('ping-nochoice');
+    const r = await submit([exercise(cid, 'NoSuchChoice')], [bob]);
+    expect(r.status, r.text).toBe(400);
+    expect(r.json.code).toBe('INVALID_ARGUMENT');
+    expect(r.json.cause).toBe(`The submitted request has invalid arguments: Invalid template:${PING} or choice:NoSuchChoice`);
+    expect((await submit([exercise(cid, 'Respond')], [bob])).status).toBe(200);
+  });
+
   it('an ill-typed create argument → COMMAND_PREPROCESSING_FAILED', async () => {
     const missing = await submit([{ CreateCommand: { templateId: PING, createArguments: { id: 'x', initiator: alice } } }], [alice]);
     expect(missing.status, missing.text).toBe(400);

@@ -60,6 +60,16 @@ function definesTemplate(pkg: Package | undefined, t: { moduleName: string; enti
   return !!m && (m.templates.has(t.entityName) || m.interfaces.has(t.entityName));
 }
 
+/** Whether the template (or interface) defines the choice. */
+function hasChoice(pkg: Package | undefined, t: { moduleName: string; entityName: string }, choice: string): boolean {
+  const m = pkg?.modules.get(t.moduleName);
+  return !!m && !!(m.templates.get(t.entityName)?.choices.has(choice) || m.interfaces.get(t.entityName)?.choices.has(choice));
+}
+
+/** Canton's JSON layer for a choice the template does not have (SchemaProcessorsImpl's `invalidChoiceException`). */
+const invalidChoice = (t: { packageId: string; moduleName: string; entityName: string }, choice: string) =>
+  invalidArgument(`Invalid template:${t.packageId}:${t.moduleName}:${t.entityName} or choice:${choice}`);
+
 /**
  * Interprets the commands. A command's template runs on the engine when its package is stored here and its archive
  * defines it (the packages are asked for first, to decide); otherwise the generic model builds it. A submission is one
@@ -79,6 +89,11 @@ export function interpretCommands(req: BuildRequest, state: BuildState, env: Int
         'The commands name templates of packages stored on this participant, which the Daml engine runs, together with templates of packages ' +
           'that are not stored, which only the generic template model builds: submit them separately.',
       );
+    req.commands.forEach((c, i) => {
+      if (c.kind === 'create') return;
+      const t = resolved[i];
+      if (!hasChoice(decoded.get(t.packageId), t, c.choice)) throw invalidChoice(t, c.choice);
+    });
     return runEngine(req, resolved, env);
   };
   return decide();
