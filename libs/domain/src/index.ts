@@ -8,6 +8,7 @@ export * from './parties';
 export * from './identity-providers';
 export * from './external-parties';
 export * from './transaction-builder';
+export * from './command-interpretation';
 export * from './prepare-submission';
 export * from './ledger-model';
 export * from './execute-submission';

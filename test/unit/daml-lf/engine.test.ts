@@ -471,7 +471,10 @@ describe('choices (the start of issue 33)', () => {
     const stored = { contractId: cid, templateId: iouId, packageName: 'test-package', argument: createNode(first).argument!, signatories: [alice], stakeholders: [alice], createdAt: 0n };
     const ex = { kind: 'exercise' as const, templateId: iouId, contractId: cid, choice: 'Transfer', argument: { json: { newOwner: alice } } };
     const r = e.submit([ex, ex], ctx());
-    expect(r.tag === 'needContract' && errorOf(r.resume(stored)).code).toBe('CONTRACT_NOT_ACTIVE');
+    const err = r.tag === 'needContract' ? errorOf(r.resume(stored)) : undefined;
+    expect(err?.code).toBe('CONTRACT_NOT_ACTIVE');
+    // Canton's wording (speedy/Pretty.scala): the consuming node is the first command's exercise, NodeId(0).
+    expect(err?.message).toMatch(/Update failed due to fetch of an inactive contract \S+ \(\S+\)\.\nThe contract had been consumed in sub-transaction #NodeId\(0\):$/);
   });
 });
 

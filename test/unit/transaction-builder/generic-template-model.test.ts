@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { hashPreparedTransaction } from '@ledgerline/canton';
 import {
   catalogTemplateDirectory,
+  buildTransaction,
+  checkPrepareParties,
   decidePrepare,
   packageIdForName,
   parseTemplateRef,
@@ -36,13 +38,17 @@ function request(createArguments: unknown, templateId = '#pkg:Main:T', over: Par
 }
 
 function prepared(req: PrepareRequest, catalog: TemplateCatalog = { templates: {} }, known = [alice, bob, carol, dan]) {
-  const r = decidePrepare(req, validatePrepareRequest(req), { knownParties: new Set(known), contract: null }, {
+  const version = validatePrepareRequest(req);
+  const state = { knownParties: new Set(known), contracts: new Map() };
+  checkPrepareParties(req, state);
+  const env = {
     connectedSynchronizers: [SYNC],
     templates: catalogTemplateDirectory(catalog),
     now: 1_767_225_600_000_000n,
     transactionUuid: '6f1c6a4e-8c53-4f5e-9a63-2b7a0c1d9e11',
     submissionSeed: Buffer.alloc(32, 7),
-  });
+  };
+  const r = decidePrepare(req, version, buildTransaction(req, state, env), env);
   const n = r.preparedTransaction.transaction!.nodes[0].versionedNode;
   if (n.oneofKind !== 'v1' || n.v1.nodeType.oneofKind !== 'create') throw new Error('no create');
   return { ...r, create: n.v1.nodeType.create };

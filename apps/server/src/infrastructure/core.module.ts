@@ -10,6 +10,7 @@ import { LedgerRuntime } from './runtime';
 import { UserClaimsResolver } from './user-claims.resolver';
 import { IdentityProviderDirectoryRef } from './identity-provider-directory';
 import { TemplateDirectories } from './template-directories';
+import { CommandInterpreter } from './command-interpreter';
 
 /**
  * Makes the runtime (database, event store, identity, metrics, signature verifier) and authentication available to every
@@ -46,8 +47,9 @@ export class CoreModule {
         LedgerJwtStrategy,
         { provide: APP_GUARD, useClass: LedgerAuthGuard },
         TemplateDirectories,
+        CommandInterpreter,
       ],
-      exports: [LedgerRuntime, EventStore, CommitNotifier, ParticipantIdentity, HttpMetrics, SignatureVerifier, UsersRepository, IdentityProviderDirectoryRef, TemplateDirectories],
+      exports: [LedgerRuntime, EventStore, CommitNotifier, ParticipantIdentity, HttpMetrics, SignatureVerifier, UsersRepository, IdentityProviderDirectoryRef, TemplateDirectories, CommandInterpreter],
     };
   }
 }

@@ -300,7 +300,8 @@ class Submission implements UpdateEffects {
   private readonly local = new Map<string, ContractState>();
   private readonly ledger = new Map<string, ContractState>();
   private readonly inputContracts: ContractInstance[] = [];
-  private readonly consumed = new Set<string>();
+  /** Contracts consumed so far in this transaction → the node id of the consuming exercise. */
+  private readonly consumed = new Map<string, number>();
   private readonly usedPackages = new Set<PackageId>();
   private ledgerTime: bigint | undefined;
   private timeMin: bigint | undefined;
@@ -545,10 +546,13 @@ class Submission implements UpdateEffects {
         interp(`Contract ${c.contractId} was found but it is of template ${tid(c.templateId)}, not of the expected ${tid(expected)}`),
         { contractId: c.contractId },
       );
-    if (this.consumed.has(c.contractId))
-      this.fail('CONTRACT_NOT_ACTIVE', interp(`Update failed due to fetch of an inactive contract ${c.contractId} (${tid(c.templateId)})`), {
-        contractId: c.contractId,
-      });
+    const consumedBy = this.consumed.get(c.contractId);
+    if (consumedBy !== undefined)
+      this.fail(
+        'CONTRACT_NOT_ACTIVE',
+        interp(`Update failed due to fetch of an inactive contract ${c.contractId} (${tid(c.templateId)}).\nThe contract had been consumed in sub-transaction #NodeId(${consumedBy}):`),
+        { contractId: c.contractId },
+      );
   }
 
   exercise(m: Machine, templateId: TypeConId, choiceName: string, cid: SValue, arg: SValue): void {
@@ -614,7 +618,7 @@ class Submission implements UpdateEffects {
           },
           [...c.signatories, ...controllers],
         );
-        if (ch.def.consuming) this.consumed.add(c.contractId);
+        if (ch.def.consuming) this.consumed.set(c.contractId, nodeId);
         const env: Env = { v: arg, n: { v: cid, n: { v: thisValue, n: null } } };
         m.evalThen(ch.update, env, (u) => {
           m.andThen((result) => {
@@ -711,17 +715,17 @@ class Submission implements UpdateEffects {
   }
 
   beginTry(): unknown {
-    return { ptx: this.ptx.beginTry(), consumed: new Set(this.consumed) };
+    return { ptx: this.ptx.beginTry(), consumed: new Map(this.consumed) };
   }
   endTry(token: unknown): void {
     this.ptx.endTry((token as { ptx: number }).ptx);
   }
   /** A rolled-back scope's archives are undone with it. */
   rollbackTry(token: unknown): void {
-    const t = token as { ptx: number; consumed: Set<string> };
+    const t = token as { ptx: number; consumed: Map<string, number> };
     this.ptx.rollbackTry(t.ptx);
     this.consumed.clear();
-    for (const c of t.consumed) this.consumed.add(c);
+    for (const [c, by] of t.consumed) this.consumed.set(c, by);
   }
 }
 

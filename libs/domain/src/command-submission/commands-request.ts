@@ -55,8 +55,9 @@ const LEDGER_STRING = /^[A-Za-z0-9\-_ :#/.]{1,255}$/;
  * The JSON layer (Canton's ProtocolConverters.Commands, TranscodePackageIdResolver and SchemaProcessors), before
  * authorization: `actAs` present and its first party valid; with a `#package-name` template, a well-formed
  * `synchronizerId`; then per command its template (`templates` refuses unknown packages and templates in strict mode) and
- * its choice — here only Archive: another choice is the JSON layer's INVALID_ARGUMENT (a CreateAndExerciseCommand's after
- * its create arguments, an ExerciseByKeyCommand's before its key).
+ * its choice — for a template of a package not stored here only Archive (the generic model): another choice is the JSON
+ * layer's INVALID_ARGUMENT (a CreateAndExerciseCommand's after its create arguments, an ExerciseByKeyCommand's before its
+ * key). Templates of stored packages go on to the engine, which knows their choices.
  */
 export function checkCommandsJsonLayer(req: CommandsRequest, templates: TemplateDirectory): void {
   if (req.actAs.length === 0) throw missingField('act_as/actAs');
@@ -64,8 +65,9 @@ export function checkCommandsJsonLayer(req: CommandsRequest, templates: Template
   if (req.synchronizerId && !isUniqueIdentifier(req.synchronizerId) && req.commands.some((c) => c.template.packageRef.startsWith('#')))
     throw invalidSynchronizerId(req.synchronizerId);
   for (const c of req.commands) {
-    templates.resolve(c.templateId, c.template);
-    if (c.kind !== 'create' && c.choice !== 'Archive') throw choiceNotInterpreted(c.choice, c.templateId);
+    const t = templates.resolve(c.templateId, c.template);
+    // A template of a stored package may run on the Daml engine, which knows its choices (interpretCommands decides).
+    if (c.kind !== 'create' && c.choice !== 'Archive' && !t.stored) throw choiceNotInterpreted(c.choice, c.templateId);
   }
 }
 

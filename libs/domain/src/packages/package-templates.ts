@@ -66,7 +66,7 @@ export async function packageTemplateDirectory(
       const t = { packageId: p.packageId, packageName: p.name, moduleName: ref.moduleName, entityName: ref.entityName };
       // The catalog's entry for the template as written, else for its resolved package-id form.
       const entry = fallback.entry ?? base.resolve(templateIdOf(t), { ...ref, packageRef: p.packageId }).entry;
-      return { ...t, entry };
+      return { ...t, entry, stored: true };
     },
     names(ref, contract) {
       known(ref, `${ref.packageRef}:${ref.moduleName}:${ref.entityName}`);

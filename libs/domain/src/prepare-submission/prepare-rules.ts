@@ -9,9 +9,9 @@ import { computePreparedTransactionHash, isPartyId, isUniqueIdentifier, type Has
 import { invalidField, missingField } from '../errors';
 import { parseIsoMicros } from '../ledger/time';
 import { partiesNotKnown } from '../transaction-builder/builder-errors';
-import { buildTransaction } from '../transaction-builder/build-transaction';
-import { commandName, type StoredContract, type TransactionCommand } from '../transaction-builder/commands';
+import type { BuiltTransaction } from '../transaction-builder/build-transaction';
 import type { TemplateDirectory } from '../transaction-builder/template-directory';
+import { commandName, type TransactionCommand } from '../transaction-builder/commands';
 import { failedToPrepare } from './prepare-errors';
 
 export type PrepareCommand = TransactionCommand;
@@ -39,8 +39,6 @@ export interface PrepareRequest {
 export interface PrepareState {
   /** Which of the candidate party ids (see `partyCandidates`) are allocated on this ledger. */
   knownParties: ReadonlySet<string>;
-  /** The exercised contract, when the command is an exercise (null when unknown). */
-  contract: StoredContract | null;
 }
 
 export interface PrepareEnvironment {
@@ -98,12 +96,15 @@ function timestampMicros(s: string, field: string): bigint {
   }
 }
 
-/** Builds the prepared transaction of a validated request and hashes it. */
-export function decidePrepare(req: PrepareRequest, version: HashingSchemeVersionNumber, state: PrepareState, env: PrepareEnvironment): PreparedResult {
+/** Every actAs party must be allocated here (before the commands are interpreted). */
+export function checkPrepareParties(req: Pick<PrepareRequest, 'actAs'>, state: Pick<PrepareState, 'knownParties'>): void {
   const unknown = sortedUnique(req.actAs.filter((p) => !state.knownParties.has(p)));
   if (unknown.length) throw partiesNotKnown(unknown);
-  const contracts = new Map(state.contract ? [[state.contract.contractId, state.contract]] : []);
-  const { transaction, inputContracts, synchronizerId } = buildTransaction(req, { knownParties: state.knownParties, contracts }, env);
+}
+
+/** The prepared transaction of a validated request from its interpreted transaction (see interpretCommands), hashed. */
+export function decidePrepare(req: PrepareRequest, version: HashingSchemeVersionNumber, built: BuiltTransaction, env: PrepareEnvironment): PreparedResult {
+  const { transaction, inputContracts, synchronizerId } = built;
   // A CreateAndExerciseCommand makes two root nodes; an interactive submission has one.
   if (transaction.roots.length > 1)
     throw failedToPrepare(`Transaction with multiple root nodes are not supported: ${commandName(req.commands[0])} makes ${transaction.roots.length} root nodes`);

@@ -116,7 +116,8 @@ function partiesIn(v: Value | undefined, out: Set<string>): void {
   }
 }
 
-function chooseSynchronizer(req: BuildRequest, env: BuildEnvironment, contractSync: string | null): string {
+/** The requested synchronizer (checked), else that of the input contracts, else the first connected one. */
+export function submissionSynchronizer(req: BuildRequest, env: Pick<BuildEnvironment, 'connectedSynchronizers'>, contractSync: string | null): string {
   if (req.synchronizerId) {
     if (!env.connectedSynchronizers.includes(req.synchronizerId))
       throw noSynchronizerForSubmission(`synchronizer ${req.synchronizerId} is not connected to this participant`);
@@ -197,7 +198,7 @@ function buildCreate(cmd: Extract<TransactionCommand, { kind: 'create' }>, req: 
 }
 
 /** The exercised contract's Create node and creation time: from its created-event blob, else rebuilt from the stored event. */
-function inputContractOf(c: StoredContract): Metadata_InputContract {
+export function inputContractOf(c: StoredContract): Metadata_InputContract {
   const blob = Buffer.from(c.createdEvent.createdEventBlob ?? '', 'base64');
   if (blob.length) {
     try {
@@ -282,7 +283,7 @@ function buildArchive(
  */
 export function buildTransaction(req: BuildRequest, state: BuildState, env: BuildEnvironment): BuiltTransaction {
   // Without a ledger contract to follow, the synchronizer is settled (and checked) first.
-  let synchronizerId = req.commands.some((c) => c.kind === 'exercise') ? undefined : chooseSynchronizer(req, env, null);
+  let synchronizerId = req.commands.some((c) => c.kind === 'exercise') ? undefined : submissionSynchronizer(req, env, null);
   const nodes: DamlTransaction['nodes'] = [];
   const nodeSeeds: DamlTransaction['nodeSeeds'] = [];
   const inputContracts: Metadata_InputContract[] = [];
@@ -323,7 +324,7 @@ export function buildTransaction(req: BuildRequest, state: BuildState, env: Buil
   }
   if (synchronizerId === undefined) {
     if (contractSyncs.size > 1) throw noSynchronizerForSubmission(`the input contracts are assigned to different synchronizers: ${[...contractSyncs].sort().join(', ')}`);
-    synchronizerId = chooseSynchronizer(req, env, [...contractSyncs][0] ?? null);
+    synchronizerId = submissionSynchronizer(req, env, [...contractSyncs][0] ?? null);
   }
   return {
     transaction: { version: LF_VERSION, roots: nodes.map((n) => n.nodeId), nodes, nodeSeeds },

@@ -5,6 +5,8 @@ import { packageIdForName, templateIdOf, type ResolvedTemplate, type TemplateRef
 export interface DirectoryTemplate extends ResolvedTemplate {
   /** The catalog's entry for it (signatory and observer fields), if any. */
   entry: TemplateCatalogEntry | undefined;
+  /** Whether its package is stored on this participant: then the Daml engine runs it, else the generic model builds it. */
+  stored?: boolean;
 }
 
 /**

@@ -3,7 +3,6 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
   authorizeCommands,
   authorizeUpdateFormat,
-  buildTransaction,
   checkCommandsJsonLayer,
   checkWellFormed,
   defaultTransactionFormat,
@@ -17,6 +16,7 @@ import { ContractLookupRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { TemplateDirectories } from '../../../infrastructure/template-directories';
+import { CommandInterpreter } from '../../../infrastructure/command-interpreter';
 import { SubmissionPipeline } from '../../submission-pipeline/submission-pipeline';
 import { SubmittedTransactions } from '../../submission-pipeline/submitted-transactions';
 import { SubmitterHostingCache } from '../submitter-hosting.cache';
@@ -25,7 +25,7 @@ import { SubmitCommandsCommand } from './submit-commands.command';
 /**
  * Commands of local parties, in the reference's order (Canton's JsCommandService, CommandServiceAuthorization,
  * CommandsValidator, then interpretation and routing): the JSON layer → authorization (the caller's claims are the actAs
- * parties' consent) → validation → building the transaction with the generic template model (as prepare does) → routing
+ * parties' consent) → validation → interpretation (the Daml engine for templates of stored packages, else the generic template model; as prepare does) → routing
  * (local submitters, the prescribed synchronizer) → the submission pipeline shared with executeAndWait. Everything up to
  * the pipeline answers the request directly and leaves no completion.
  */
@@ -40,6 +40,7 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
     private readonly transactions: SubmittedTransactions,
     private readonly hostingOf: SubmitterHostingCache,
     private readonly templateDirectories: TemplateDirectories,
+    private readonly interpreter: CommandInterpreter,
   ) {}
 
   async execute({ claims, request, mode, transactionFormat }: SubmitCommandsCommand): Promise<Record<string, unknown>> {
@@ -64,7 +65,7 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
       this.contracts.getMany(db, exercisedContractIds(request.commands)),
     ]);
     const connected = this.identity.synchronizers.map((s) => s.id);
-    const built = buildTransaction(
+    const built = await this.interpreter.interpret(
       { commands: request.commands, actAs: v.actAs, readAs: v.readAs, synchronizerId: connected.includes(v.synchronizerId) ? v.synchronizerId : '' },
       { knownParties: new Set(hosting.keys()), contracts },
       { connectedSynchronizers: connected, templates, now, submissionSeed: randomBytes(32) },

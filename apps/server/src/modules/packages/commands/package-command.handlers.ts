@@ -14,6 +14,7 @@ import {
 import { EventStore, PackagesRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
+import { CommandInterpreter } from '../../../infrastructure/command-interpreter';
 import { UpdateVettedPackagesCommand, UploadDarCommand, ValidateDarCommand } from './package.commands';
 
 /**
@@ -27,6 +28,7 @@ export class UploadDarHandler implements ICommandHandler<UploadDarCommand> {
     private readonly runtime: LedgerRuntime,
     private readonly identity: ParticipantIdentity,
     private readonly packages: PackagesRepository,
+    private readonly interpreter: CommandInterpreter,
   ) {}
 
   async execute({ claims, dar, vetAllPackages, synchronizerId }: UploadDarCommand): Promise<void> {
@@ -43,6 +45,8 @@ export class UploadDarHandler implements ICommandHandler<UploadDarCommand> {
       for (const p of decision.newPackages) await this.packages.writeArchive(tx.db, p.info.packageId, p.payload);
       if (decision.events.length) await tx.append(decision.events);
     });
+    // The new packages are decoded for the engine in the background: the first command using them finds them ready.
+    void this.interpreter.warm(parsed.packages.map((p) => p.info.packageId));
   }
 }
 

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import {
   canReadAs,
+  checkPrepareParties,
   decidePrepare,
   matchUserId,
   partyCandidates,
@@ -13,11 +14,13 @@ import { ContractLookupRepository, PartiesRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { TemplateDirectories } from '../../../infrastructure/template-directories';
+import { CommandInterpreter } from '../../../infrastructure/command-interpreter';
 import { PrepareSubmissionQuery } from './prepare-submission.query';
 
 /**
  * Authorizes (MatchUserId; ReadAs for every actAs and readAs party, as Canton requires for prepare), validates, reads the
- * parties and the exercised contract, and builds the prepared transaction.
+ * parties and the exercised contract, interprets the command (the Daml engine or the generic model) and builds the prepared
+ * transaction.
  */
 @QueryHandler(PrepareSubmissionQuery)
 export class PrepareSubmissionHandler implements IQueryHandler<PrepareSubmissionQuery> {
@@ -27,6 +30,7 @@ export class PrepareSubmissionHandler implements IQueryHandler<PrepareSubmission
     private readonly parties: PartiesRepository,
     private readonly contracts: ContractLookupRepository,
     private readonly templates: TemplateDirectories,
+    private readonly interpreter: CommandInterpreter,
   ) {}
 
   async execute({ claims, request }: PrepareSubmissionQuery): Promise<PreparedResult> {
@@ -37,19 +41,18 @@ export class PrepareSubmissionHandler implements IQueryHandler<PrepareSubmission
     const version = validatePrepareRequest(req);
     const db = this.runtime.db;
     const known = await this.parties.getMany(db, partyCandidates(req));
+    const knownParties = new Set(known.map((p) => p.party));
+    checkPrepareParties(req, { knownParties });
     const cmd = req.commands[0];
     const contract = cmd.kind === 'exercise' ? await this.contracts.get(db, cmd.contractId) : null;
-    return decidePrepare(
-      req,
-      version,
-      { knownParties: new Set(known.map((p) => p.party)), contract },
-      {
-        connectedSynchronizers: this.identity.synchronizers.map((s) => s.id),
-        templates: await this.templates.forCommands(req.commands, req.synchronizerId),
-        now: this.runtime.clock.nowMicros(),
-        transactionUuid: randomUUID(),
-        submissionSeed: randomBytes(32),
-      },
-    );
+    const env = {
+      connectedSynchronizers: this.identity.synchronizers.map((s) => s.id),
+      templates: await this.templates.forCommands(req.commands, req.synchronizerId),
+      now: this.runtime.clock.nowMicros(),
+      transactionUuid: randomUUID(),
+      submissionSeed: randomBytes(32),
+    };
+    const built = await this.interpreter.interpret(req, { knownParties, contracts: new Map(contract ? [[contract.contractId, contract]] : []) }, env);
+    return decidePrepare(req, version, built, env);
   }
 }
