@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
 import { checkForward, invalidArgument, isoMicros, StaticClock, type LedgerClock } from '@ledgerline/domain';
-import { LedgerTimeRepository, type DB } from '@ledgerline/store';
+import { LedgerTimeRepository, type Database } from '@ledgerline/store';
 
 /** How to move the static time: to a time, or by a duration; `expected` (optional) must equal the current time. */
 export interface MoveLedgerTime {
@@ -14,7 +13,7 @@ export interface MoveLedgerTime {
  * the static clock. Refuses, changing nothing: the wall clock, a time before the current one, a stale `expected`.
  * Answers the new time.
  */
-export async function moveLedgerTime(db: Kysely<DB>, clock: LedgerClock | null, move: MoveLedgerTime): Promise<bigint> {
+export async function moveLedgerTime(db: Database['db'], clock: LedgerClock | null, move: MoveLedgerTime): Promise<bigint> {
   if (clock && clock.mode !== 'static') {
     throw invalidArgument('the ledger runs on the wall clock; its time moves only in static-time mode (LEDGER_TIME_MODE=static)');
   }
