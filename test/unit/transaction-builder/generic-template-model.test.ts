@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashPreparedTransaction } from '@ledgerline/canton';
+import { contractIdV1, deriveContractDiscriminator, deriveNodeSeed, deriveTransactionSeed } from '@ledgerline/daml-lf';
 import {
   catalogTemplateDirectory,
   buildTransaction,
@@ -20,6 +21,7 @@ import path from 'node:path';
 const P = (hint: string) => `${hint}::1220${'ab'.repeat(32)}`;
 const [alice, bob, carol, dan] = ['alice', 'bob', 'carol', 'dan'].map(P);
 const SYNC = `global::1220${'cd'.repeat(32)}`;
+const PARTICIPANT = `participant1::1220${'ef'.repeat(32)}`;
 
 function request(createArguments: unknown, templateId = '#pkg:Main:T', over: Partial<PrepareRequest> = {}): PrepareRequest {
   return {
@@ -47,6 +49,7 @@ function prepared(req: PrepareRequest, catalog: TemplateCatalog = { templates: {
     now: 1_767_225_600_000_000n,
     transactionUuid: '6f1c6a4e-8c53-4f5e-9a63-2b7a0c1d9e11',
     submissionSeed: Buffer.alloc(32, 7),
+    participantId: PARTICIPANT,
   };
   const r = decidePrepare(req, version, buildTransaction(req, state, env), env);
   const n = r.preparedTransaction.transaction!.nodes[0].versionedNode;
@@ -76,6 +79,15 @@ describe('the generic model', () => {
     expect(a.hash.equals(hashPreparedTransaction(a.preparedTransaction, 2))).toBe(true);
     const f = a.create.argument!.sum;
     expect(f.oneofKind === 'record' && f.record.fields[1].value!.sum).toEqual({ oneofKind: 'int64', int64: '1152921504606846976' });
+  });
+
+  it("seeds and contract ids follow Canton's derivation (transaction seed, node seed, V1 discriminator)", () => {
+    const { preparedTransaction, create } = prepared(request({ owner: alice, viewer: bob }));
+    const tx = preparedTransaction.transaction!;
+    const txSeed = deriveTransactionSeed(Buffer.alloc(32, 7), PARTICIPANT, 1_767_225_600_000_000n);
+    const seed = deriveNodeSeed(txSeed, 0);
+    expect(Buffer.from(tx.nodeSeeds[0].seed).toString('hex')).toBe(seed.toString('hex'));
+    expect(create.contractId).toBe(contractIdV1(deriveContractDiscriminator(seed, 1_767_225_600_000_000n, create.stakeholders)));
   });
 
   it('unknown party-shaped strings are text and not stakeholders', () => {

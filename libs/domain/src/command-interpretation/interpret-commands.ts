@@ -18,7 +18,6 @@ import { commandName } from '../transaction-builder/commands';
 export interface InterpretEnvironment extends BuildEnvironment {
   /** The engine (compiled packages of this process). */
   engine: Engine;
-  participantId: string;
 }
 
 /** What interpreting commands gives: the transaction, or a question for the caller and how to go on. */

@@ -14,7 +14,6 @@
  *
  * Templates are resolved through a TemplateDirectory. Pure: time, randomness and the ledger state it needs are inputs.
  */
-import { createHash } from 'node:crypto';
 import {
   Metadata_InputContract,
   type Create,
@@ -24,6 +23,7 @@ import {
   type Value,
 } from '@canton-network/core-ledger-proto';
 import { isContractId, isPartyId, jsonToValue, makeContractId, CantonError } from '@ledgerline/canton';
+import { deriveContractDiscriminator, deriveNodeSeed, deriveTransactionSeed } from '@ledgerline/daml-lf';
 import { invalidArgument, invalidField } from '../errors';
 import { contractNotActive } from '../ledger-model/errors';
 import { parseIsoMicros } from '../ledger/time';
@@ -64,8 +64,9 @@ export interface BuildEnvironment {
   templates: TemplateDirectory;
   /** µs since the epoch: contract id discriminators. */
   now: bigint;
-  /** 32 random bytes: the submission seed node seeds derive from. */
+  /** 32 random bytes: the submission seed the transaction seed derives from (with the participant id and `now`). */
   submissionSeed: Buffer;
+  participantId: string;
 }
 
 export interface BuiltTransaction {
@@ -128,18 +129,8 @@ export function submissionSynchronizer(req: BuildRequest, env: Pick<BuildEnviron
   return contractSync ?? env.connectedSynchronizers[0];
 }
 
-const nodeSeed = (submissionSeed: Buffer, nodeId: number) =>
-  createHash('sha256').update(submissionSeed).update(Buffer.from([nodeId >>> 24, (nodeId >>> 16) & 255, (nodeId >>> 8) & 255, nodeId & 255])).digest();
-
-/** Contract id discriminator from the node seed, the preparation time and the stakeholders (as Canton derives it). */
-function discriminator(seed: Buffer, time: bigint, stakeholders: string[]): Buffer {
-  const h = createHash('sha256').update(seed);
-  const t = Buffer.alloc(8);
-  t.writeBigInt64BE(time);
-  h.update(t);
-  for (const p of stakeholders) h.update(Buffer.from(`${p.length}:${p}`, 'utf8'));
-  return h.digest();
-}
+/** A root node's seed: Canton's derivation from the transaction seed (HMAC-SHA256 with the node's index). */
+const nodeSeed = (transactionSeed: Buffer, nodeId: number) => deriveNodeSeed(transactionSeed, nodeId);
 
 function identifier(t: ResolvedTemplate) {
   return { packageId: t.packageId, moduleName: t.moduleName, entityName: t.entityName };
@@ -188,7 +179,7 @@ function buildCreate(cmd: Extract<TransactionCommand, { kind: 'create' }>, req: 
   const stakeholders = sortedUnique([...signatories, ...observers]);
   return {
     lfVersion: LF_VERSION,
-    contractId: makeContractId(discriminator(seed, env.now, stakeholders)),
+    contractId: makeContractId(deriveContractDiscriminator(seed, env.now, stakeholders)),
     packageName: template.packageName,
     templateId: identifier(template),
     argument,
@@ -286,6 +277,7 @@ export function buildTransaction(req: BuildRequest, state: BuildState, env: Buil
   let synchronizerId = req.commands.some((c) => c.kind === 'exercise') ? undefined : submissionSynchronizer(req, env, null);
   const nodes: DamlTransaction['nodes'] = [];
   const nodeSeeds: DamlTransaction['nodeSeeds'] = [];
+  const transactionSeed = deriveTransactionSeed(env.submissionSeed, env.participantId, env.now);
   const inputContracts: Metadata_InputContract[] = [];
   const contractSyncs = new Set<string>();
   const archived = new Set<string>();
@@ -296,7 +288,7 @@ export function buildTransaction(req: BuildRequest, state: BuildState, env: Buil
   };
   for (const cmd of req.commands) {
     const nodeId = nodes.length;
-    const seed = nodeSeed(env.submissionSeed, nodeId);
+    const seed = nodeSeed(transactionSeed, nodeId);
     if (cmd.kind === 'create') {
       add({ oneofKind: 'v1', v1: { nodeType: { oneofKind: 'create', create: buildCreate(cmd, req, state, env, seed) } } });
     } else if (cmd.kind === 'exercise') {
@@ -314,7 +306,7 @@ export function buildTransaction(req: BuildRequest, state: BuildState, env: Buil
       nodeSeeds.push({ nodeId, seed });
       const exerciseId = nodes.length;
       add({ oneofKind: 'v1', v1: { nodeType: { oneofKind: 'exercise', exercise: archiveOf({ ...create, templateId: create.templateId! }) } } });
-      nodeSeeds.push({ nodeId: exerciseId, seed: nodeSeed(env.submissionSeed, exerciseId) });
+      nodeSeeds.push({ nodeId: exerciseId, seed: nodeSeed(transactionSeed, exerciseId) });
       continue;
     } else {
       if (cmd.choice !== 'Archive') throw choiceNotInterpreted(cmd.choice, cmd.templateId);
