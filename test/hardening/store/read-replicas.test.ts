@@ -128,6 +128,8 @@ describe.runIf(RUN)('read replicas and failover on a real primary and hot standb
       LEDGER_READ_REPLICA_WAIT_MS: String(WAIT_MS),
       LEDGER_JWT_SECRET: TEST_JWT_SECRET,
       LEDGER_DB_POOL_SIZE: '6',
+      // The mixed load reassigns between two synchronizers.
+      LEDGER_SYNCHRONIZERS: 'global,secondary',
     });
     const a = server.url;
     database = openDatabase(primary.url(pair.database), { max: 2 });
