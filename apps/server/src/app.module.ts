@@ -17,6 +17,7 @@ import { PackagesModule } from './modules/packages/packages.module';
 import { ContractsModule } from './modules/contracts/contracts.module';
 import { CommandCompletionsModule } from './modules/command-completions/command-completions.module';
 import { CommandSubmissionModule } from './modules/command-submission/command-submission.module';
+import { AdminSnapshotsModule } from './modules/admin-snapshots/admin-snapshots.module';
 
 /** The service: one module per capability. Add a capability by adding its module here. */
 export const CAPABILITY_MODULES = [
@@ -33,6 +34,7 @@ export const CAPABILITY_MODULES = [
   UpdatesModule,
   ContractsModule,
   CommandCompletionsModule,
+  AdminSnapshotsModule,
 ];
 
 @Module({})

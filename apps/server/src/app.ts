@@ -31,6 +31,7 @@ export async function createApp(runtime: LedgerRuntime): Promise<NestFastifyAppl
   const catalog = new RouteCatalog();
   catalog.attach(fastify);
   configureFastify(fastify, { participant: runtime.config.participantName, logger: runtime.logger, metrics: runtime.metrics, catalog, bodyLimit: runtime.config.maxBodyBytes });
+  runtime.maintenance.attach(fastify);
   serveExplorer(fastify, { participant: runtime.config.participantName, logger: runtime.logger });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(runtime, catalog), adapter, { logger: false, bufferLogs: false, bodyParser: false });
   app.useGlobalFilters(new AllExceptionsFilter(runtime.config.participantName, runtime.logger));

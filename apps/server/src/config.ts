@@ -68,6 +68,11 @@ export interface LedgerConfig {
   strictPackages: boolean;
   /** With the generated HS256 secret, print a sign-in link to the explorer at start-up (LEDGER_EXPLORER_SIGN_IN_LINK). */
   explorerSignInLink: boolean;
+  /**
+   * The testing admin API (LEDGER_TESTING_API): snapshots, restore, fork, reset under /v2/admin/snapshots. Default true,
+   * except with NODE_ENV=production, where it is off unless set to true.
+   */
+  testingApi: boolean;
 }
 
 export class ConfigError extends Error {
@@ -177,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     darMaxUncompressedBytes: int('LEDGER_DAR_MAX_UNCOMPRESSED_BYTES', 256 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     strictPackages: bool('LEDGER_STRICT_PACKAGES', false),
     explorerSignInLink: bool('LEDGER_EXPLORER_SIGN_IN_LINK', true),
+    testingApi: bool('LEDGER_TESTING_API', env.NODE_ENV !== 'production'),
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 16) problems.push('LEDGER_JWT_SECRET must be at least 16 characters');
   if (problems.length) throw new ConfigError(problems);

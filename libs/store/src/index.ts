@@ -24,3 +24,4 @@ export * from './repositories/command-submission.repository';
 export * from './pruning';
 export * from './reads/lookup-coalescer';
 export * from './repositories/contracts.repository';
+export * from './snapshots/ledger-snapshots';

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import {
   CommitNotifier,
   EventStore,
+  LedgerSnapshots,
   migrate,
   NodeSecretsRepository,
   openDatabase,
@@ -16,6 +17,7 @@ import { Ed25519Verifier, ed25519WorkerScript, SignatureVerifier } from '@ledger
 import type { LedgerConfig } from '../config';
 import { HttpMetrics } from './metrics';
 import { loadParticipantIdentity, type ParticipantIdentity } from './participant-identity';
+import { LedgerMaintenance } from './ledger-maintenance';
 
 /**
  * Everything the service needs before Nest starts: the database (embedded or DATABASE_URL), migrations, the participant
@@ -35,7 +37,15 @@ export class LedgerRuntime {
     /** The signature verifier (Ed25519 backend and worker thread from the configuration); the runtime closes it. */
     readonly signatures: SignatureVerifier,
     private readonly embedded: EmbeddedPostgresHandle | null,
-  ) {}
+  ) {
+    this.maintenance = new LedgerMaintenance({ notifier, logger, participant: config.participantName });
+    this.snapshots = new LedgerSnapshots(databaseUrl);
+  }
+
+  /** Quiesces this instance around snapshot, restore and reset (attached to Fastify by createApp). */
+  readonly maintenance: LedgerMaintenance;
+  /** Snapshots and forks of this ledger's database (libs/store/src/snapshots). */
+  readonly snapshots: LedgerSnapshots;
 
   get db() {
     return this.database.db;
@@ -45,6 +55,7 @@ export class LedgerRuntime {
   async close(): Promise<void> {
     await this.eventStore.close();
     await this.notifier.stop();
+    await this.snapshots.close();
     await this.database.close();
     await this.embedded?.stop();
     await this.signatures.ed25519.close();
