@@ -5,6 +5,7 @@ import { dumpProjections, EventStore, migrate, NodeSecretsRepository, pruneLedge
 import { ConfigError, loadConfig } from '../../server/src/config';
 import { loadParticipantIdentity } from '../../server/src/infrastructure/participant-identity';
 import { connectDatabase, makeLogger } from '../../server/src/infrastructure/runtime';
+import { runSnapshotCommand, SNAPSHOT_COMMANDS, SNAPSHOT_HELP } from './commands/snapshots';
 
 const HELP = `ledgerctl — Ledgerline admin CLI (npm run ledgerctl -- <command>)
 
@@ -16,6 +17,7 @@ Commands:
                                    (--check: compare with the live projections and report differences)
   prune --up-to <offset>           prune the ledger up to <offset> (inclusive): records a 'LedgerPruned' event; reads
                                    that start below it fail with PARTICIPANT_PRUNED_DATA_ACCESSED
+${SNAPSHOT_HELP}
   help                             this text
 
 Configuration comes from the same environment variables as the server (DATABASE_URL, LEDGER_DATA_DIR, …).`;
@@ -26,17 +28,38 @@ async function main(argv: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
-    options: { user: { type: 'string' }, ttl: { type: 'string' }, check: { type: 'boolean' }, 'up-to': { type: 'string' } },
+    options: {
+      user: { type: 'string' },
+      ttl: { type: 'string' },
+      check: { type: 'boolean' },
+      'up-to': { type: 'string' },
+      server: { type: 'string' },
+      snapshot: { type: 'string' },
+      replace: { type: 'boolean' },
+    },
+    allowPositionals: true,
     strict: true,
   });
   // Logs (warn and above unless LEDGER_LOG_LEVEL says otherwise) go to stderr: stdout is the command's output
   // (TOKEN=$(npm run -s ledgerctl -- token …)).
   const config = loadConfig({ LEDGER_LOG_LEVEL: 'warn', ...process.env });
   const logger = makeLogger(config, 2);
-  const { database, embedded } = await connectDatabase(config, logger);
+  const { database, url, embedded } = await connectDatabase(config, logger);
   try {
+    if (SNAPSHOT_COMMANDS.has(command)) {
+      return await runSnapshotCommand(command, {
+        config,
+        database,
+        databaseUrl: url,
+        positionals,
+        server: values.server,
+        snapshot: values.snapshot,
+        replace: values.replace,
+        usage: (m) => new UsageError(m),
+      });
+    }
     switch (command) {
       case 'migrate': {
         const { applied } = await migrate(database.pool);
@@ -87,7 +110,7 @@ async function main(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command '${command}'`);
     }
   } finally {
-    await database.close();
+    if (!database.pool.ended) await database.close();
     await embedded?.stop();
   }
 }
