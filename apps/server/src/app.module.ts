@@ -18,6 +18,7 @@ import { ContractsModule } from './modules/contracts/contracts.module';
 import { CommandCompletionsModule } from './modules/command-completions/command-completions.module';
 import { CommandSubmissionModule } from './modules/command-submission/command-submission.module';
 import { AdminSnapshotsModule } from './modules/admin-snapshots/admin-snapshots.module';
+import { AdminLedgersModule } from './modules/admin-ledgers/admin-ledgers.module';
 
 /** The service: one module per capability. Add a capability by adding its module here. */
 export const CAPABILITY_MODULES = [
@@ -35,6 +36,7 @@ export const CAPABILITY_MODULES = [
   ContractsModule,
   CommandCompletionsModule,
   AdminSnapshotsModule,
+  AdminLedgersModule,
 ];
 
 @Module({})

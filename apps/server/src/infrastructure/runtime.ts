@@ -51,8 +51,16 @@ export class LedgerRuntime {
     return this.database.db;
   }
 
+  private readonly closers: Array<() => Promise<void>> = [];
+
+  /** `closer` runs first when the runtime closes (hosted ledgers). */
+  beforeClose(closer: () => Promise<void>): void {
+    this.closers.push(closer);
+  }
+
   /** Finishes in-flight appends, then closes the pool and the embedded database. */
   async close(): Promise<void> {
+    for (const closer of this.closers.splice(0)) await closer().catch((e) => this.logger.warn({ err: e }, 'closing failed'));
     await this.eventStore.close();
     await this.notifier.stop();
     await this.snapshots.close();
