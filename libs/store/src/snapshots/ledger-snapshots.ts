@@ -111,7 +111,7 @@ export class LedgerSnapshots {
     const meta: Meta = { kind: 'ledgerline-snapshot', name, ledgerEnd, createdAt: new Date().toISOString() };
     const staging = this.derived('tmp', name);
     await this.admin.query(`DROP DATABASE IF EXISTS ${ident(staging)}`);
-    await this.isolated(this.database, () => this.admin.query(`CREATE DATABASE ${ident(staging)} TEMPLATE ${ident(this.database)} STRATEGY FILE_COPY`));
+    await this.isolated(this.database, () => this.admin.query(`CREATE DATABASE ${ident(staging)} TEMPLATE ${ident(this.database)}`));
     if (existing) await this.admin.query(`DROP DATABASE ${ident(target)} WITH (FORCE)`);
     await this.admin.query(`ALTER DATABASE ${ident(staging)} RENAME TO ${ident(target)}`);
     await this.admin.query(`COMMENT ON DATABASE ${ident(target)} IS ${literal(JSON.stringify(meta))}`);
@@ -127,7 +127,7 @@ export class LedgerSnapshots {
     if (!info) throw new SnapshotError('not-found', `snapshot '${name}' not found`);
     const staging = this.derived('tmp', 'restore');
     await this.admin.query(`DROP DATABASE IF EXISTS ${ident(staging)}`);
-    await this.admin.query(`CREATE DATABASE ${ident(staging)} TEMPLATE ${ident(this.snapshotDatabase(name))} STRATEGY FILE_COPY`);
+    await this.admin.query(`CREATE DATABASE ${ident(staging)} TEMPLATE ${ident(this.snapshotDatabase(name))}`);
     await this.swapIn(staging);
     return info;
   }
@@ -154,7 +154,7 @@ export class LedgerSnapshots {
     const template = await this.emptyTemplate();
     const target = this.forkDatabase(name);
     if (await this.exists(target)) throw new SnapshotError('exists', `fork '${name}' already exists`);
-    await this.admin.query(`CREATE DATABASE ${ident(target)} TEMPLATE ${ident(template)} STRATEGY FILE_COPY`);
+    await this.admin.query(`CREATE DATABASE ${ident(target)} TEMPLATE ${ident(template)}`);
     const meta: Meta = { kind: 'ledgerline-fork', name, ledgerEnd: 0, createdAt: new Date().toISOString(), fromSnapshot: '' };
     await this.admin.query(`COMMENT ON DATABASE ${ident(target)} IS ${literal(JSON.stringify(meta))}`);
     return { name, databaseUrl: this.urls.urlFor(target), fromSnapshot: '' };
@@ -194,7 +194,7 @@ export class LedgerSnapshots {
     if (!(await this.get(snapshot))) throw new SnapshotError('not-found', `snapshot '${snapshot}' not found`);
     const target = this.forkDatabase(name);
     if (await this.exists(target)) throw new SnapshotError('exists', `fork '${name}' already exists`);
-    await this.admin.query(`CREATE DATABASE ${ident(target)} TEMPLATE ${ident(this.snapshotDatabase(snapshot))} STRATEGY FILE_COPY`);
+    await this.admin.query(`CREATE DATABASE ${ident(target)} TEMPLATE ${ident(this.snapshotDatabase(snapshot))}`);
     const meta: Meta = { kind: 'ledgerline-fork', name, ledgerEnd: 0, createdAt: new Date().toISOString(), fromSnapshot: snapshot };
     await this.admin.query(`COMMENT ON DATABASE ${ident(target)} IS ${literal(JSON.stringify(meta))}`);
     return { name, databaseUrl: this.urls.urlFor(target), fromSnapshot: snapshot };
