@@ -113,6 +113,20 @@ describe('snapshot → writes → restore', () => {
   });
 });
 
+describe('operations at once', () => {
+  it('run one after the other, each answered, while other requests wait and then succeed', async () => {
+    expect((await admin('POST', '/snapshots', { name: 'conc-0' })).status).toBe(200);
+    const [a, b, read, c] = await Promise.all([
+      admin('POST', '/snapshots', { name: 'conc-a' }),
+      admin('POST', '/snapshots', { name: 'conc-b' }),
+      ledger.call('GET', '/v2/state/ledger-end'),
+      admin('POST', '/snapshots/conc-0/restore'),
+    ]);
+    expect([a.status, b.status, read.status, c.status], [a.text, b.text, c.text].join('\n')).toEqual([200, 200, 200, 200]);
+    expect(a.json.ledgerEnd).toBe(b.json.ledgerEnd);
+  });
+});
+
 describe('reset', () => {
   it('to empty: ledger end 0, same participant, the admin and its tokens still work; to a snapshot: its ledger', async () => {
     await writeSome('reset');

@@ -18,6 +18,7 @@ const DRAIN_TIMEOUT_MS = 10_000;
  */
 export class LedgerMaintenance {
   private inFlight = 0;
+  private queuedSelf = 0;
   private gate: Promise<void> | null = null;
   private drained: (() => void) | null = null;
   private chain: Promise<unknown> = Promise.resolve();
@@ -34,12 +35,22 @@ export class LedgerMaintenance {
   /** Counts requests and holds new ones while an operation runs. Called once, before the routes are registered. */
   attach(fastify: FastifyInstance): void {
     this.fastify = fastify;
-    fastify.addHook('onRequest', async (req: FastifyRequest) => {
-      if (this.gate) await this.gate;
+    // Callback hooks, not async ones: they run on every request, and cost nothing but a counter while no operation runs.
+    const enter = (req: FastifyRequest) => {
       // A WebSocket stream lives on after its handshake: it is ended by the operation, not waited for.
       if (String(req.headers.upgrade ?? '').toLowerCase() === 'websocket') return;
       this.inFlight++;
       (req as { __counted?: boolean }).__counted = true;
+    };
+    fastify.addHook('onRequest', (req, _reply, next) => {
+      if (!this.gate) {
+        enter(req);
+        return next();
+      }
+      void this.gate.then(() => {
+        enter(req);
+        next();
+      });
     });
     const done = (req: FastifyRequest) => {
       if (!(req as { __counted?: boolean }).__counted) return;
@@ -47,8 +58,14 @@ export class LedgerMaintenance {
       this.inFlight--;
       this.drained?.();
     };
-    fastify.addHook('onResponse', async (req) => done(req));
-    fastify.addHook('onRequestAbort', async (req) => done(req));
+    fastify.addHook('onResponse', (req, _reply, next) => {
+      done(req);
+      next();
+    });
+    fastify.addHook('onRequestAbort', (req, next) => {
+      done(req);
+      next();
+    });
   }
 
   /**
@@ -77,7 +94,12 @@ export class LedgerMaintenance {
    * `replaces`: the operation replaces the ledger's content (streams get `reason`, caches are cleared afterwards).
    */
   run<T>(operation: () => Promise<T>, opts: { self: boolean; replaces: boolean; reason: string }): Promise<T> {
-    const result = this.chain.then(() => this.runNow(operation, opts));
+    // Requests queued behind this one are in flight too, and must not be waited for (they wait for us).
+    if (opts.self) this.queuedSelf++;
+    const result = this.chain.then(() => {
+      if (opts.self) this.queuedSelf--;
+      return this.runNow(operation, opts);
+    });
     this.chain = result.catch(() => undefined);
     return result;
   }
@@ -127,9 +149,9 @@ export class LedgerMaintenance {
     }
   }
 
-  private async waitForRequests(allowed: number): Promise<void> {
+  private async waitForRequests(own: number): Promise<void> {
     const deadline = Date.now() + DRAIN_TIMEOUT_MS;
-    while (this.inFlight > allowed) {
+    while (this.inFlight > own + this.queuedSelf) {
       const left = deadline - Date.now();
       if (left <= 0) throw transientFailure(`requests in flight did not finish within ${DRAIN_TIMEOUT_MS} ms; nothing was changed`);
       await new Promise<void>((resolve) => {
