@@ -87,6 +87,7 @@ export class HostedLedgers {
           testingApi: false,
         };
         runtime = await startRuntime(config, this.root.logger.child({ ledger: id }));
+        runtime.hosted = true;
         let handler!: http.RequestListener;
         let server!: http.Server;
         const app = await this.createApp(runtime, (h) => {

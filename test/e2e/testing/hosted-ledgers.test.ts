@@ -65,6 +65,10 @@ describe('a ledger per test', () => {
     try {
       expect(await userIds(ledger)).toEqual([root.config.adminUser]);
       expect(await partyHints(ledger)).toEqual([]);
+      // A hosted ledger neither snapshots itself nor hosts ledgers: both are the root's.
+      const snap = await call(ledger, 'POST', '/v2/admin/snapshots', { name: 'inner' });
+      expect({ status: snap.status, code: snap.json.code }).toEqual({ status: 400, code: 'TESTING_API_DISABLED' });
+      expect((await call(ledger, 'POST', '/v2/admin/ledgers', {})).json.code).toBe('TESTING_API_DISABLED');
     } finally {
       await ledger.drop();
     }

@@ -52,6 +52,8 @@ export class LedgerRuntime {
   }
 
   private readonly closers: Array<() => Promise<void>> = [];
+  /** True for a test ledger hosted under /ledgers/<id> by another runtime (apps/server/src/hosted-ledgers.ts). */
+  hosted = false;
 
   /** `closer` runs first when the runtime closes (hosted ledgers). */
   beforeClose(closer: () => Promise<void>): void {

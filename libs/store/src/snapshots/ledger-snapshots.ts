@@ -115,7 +115,8 @@ export class LedgerSnapshots {
     if (existing) await this.admin.query(`DROP DATABASE ${ident(target)} WITH (FORCE)`);
     await this.admin.query(`ALTER DATABASE ${ident(staging)} RENAME TO ${ident(target)}`);
     await this.admin.query(`COMMENT ON DATABASE ${ident(target)} IS ${literal(JSON.stringify(meta))}`);
-    return { name, ledgerEnd, createdAt: meta.createdAt, sizeBytes: 0 };
+    const size = await this.admin.query<{ size: string }>('SELECT pg_database_size($1)::text AS size', [target]);
+    return { name, ledgerEnd, createdAt: meta.createdAt, sizeBytes: Number(size.rows[0]?.size ?? 0) };
   }
 
   /**

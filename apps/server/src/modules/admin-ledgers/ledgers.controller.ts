@@ -51,7 +51,7 @@ export class LedgersController {
     if (!hosted) {
       throw failedPrecondition(
         'TESTING_API_DISABLED',
-        this.runtime.config.testingApi ? 'a hosted ledger hosts no ledgers: use the root server' : 'the testing admin API is off (NODE_ENV=production): set LEDGER_TESTING_API=true to enable it',
+        this.runtime.hosted ? 'a hosted ledger hosts no ledgers: use the root server' : 'the testing admin API is off (NODE_ENV=production): set LEDGER_TESTING_API=true to enable it',
       );
     }
     return hosted;

@@ -65,7 +65,12 @@ export class SnapshotsService {
   private allow(claims: Claims): void {
     requireParticipantAdmin(claims);
     if (!this.runtime.config.testingApi) {
-      throw failedPrecondition('TESTING_API_DISABLED', 'the testing admin API is off (NODE_ENV=production): set LEDGER_TESTING_API=true to enable it');
+      throw failedPrecondition(
+        'TESTING_API_DISABLED',
+        this.runtime.hosted
+          ? 'snapshots are taken of the server’s own ledger, not of a hosted test ledger'
+          : 'the testing admin API is off (NODE_ENV=production): set LEDGER_TESTING_API=true to enable it',
+      );
     }
     if (this.runtime.config.workers > 1) {
       throw failedPrecondition('TESTING_API_DISABLED', 'snapshots need a single service process: set LEDGER_WORKERS=1');
