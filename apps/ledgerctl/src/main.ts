@@ -13,6 +13,7 @@ import { parseDurationMicros } from './duration';
 import { moveLedgerTime } from '../../server/src/infrastructure/ledger-time';
 import { loadParticipantIdentity } from '../../server/src/infrastructure/participant-identity';
 import { connectDatabase, makeLogger, startRuntime } from '../../server/src/infrastructure/runtime';
+import { runSnapshotCommand, SNAPSHOT_COMMANDS, SNAPSHOT_HELP } from './commands/snapshots';
 
 const HELP = `ledgerctl — Ledgerline admin CLI (npm run ledgerctl -- <command>)
 
@@ -29,6 +30,7 @@ Commands:
   time advance <duration>          advance it: 90s, 15m, 2h, 1d, 500ms, or ISO-8601 (PT1H30M, P1D)
   bootstrap <file>                 apply a bootstrap file (YAML or JSON: parties, users and rights, DARs, contracts)
                                    idempotently; an invalid file or a refused entry: one line per problem, exit 2
+${SNAPSHOT_HELP}
   help                             this text
 
 Configuration comes from the same environment variables as the server (DATABASE_URL, LEDGER_DATA_DIR, …).`;
@@ -41,8 +43,16 @@ async function main(argv: string[]): Promise<number> {
   }
   const { values, positionals } = parseArgs({
     args: rest,
+    options: {
+      user: { type: 'string' },
+      ttl: { type: 'string' },
+      check: { type: 'boolean' },
+      'up-to': { type: 'string' },
+      server: { type: 'string' },
+      snapshot: { type: 'string' },
+      replace: { type: 'boolean' },
+    },
     allowPositionals: true,
-    options: { user: { type: 'string' }, ttl: { type: 'string' }, check: { type: 'boolean' }, 'up-to': { type: 'string' } },
     strict: true,
   });
   // Logs (warn and above unless LEDGER_LOG_LEVEL says otherwise) go to stderr: stdout is the command's output
@@ -50,8 +60,20 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig({ LEDGER_LOG_LEVEL: 'warn', ...process.env });
   const logger = makeLogger(config, 2);
   if (command === 'bootstrap') return bootstrap(positionals[0], config, logger);
-  const { database, embedded } = await connectDatabase(config, logger);
+  const { database, url, embedded } = await connectDatabase(config, logger);
   try {
+    if (SNAPSHOT_COMMANDS.has(command)) {
+      return await runSnapshotCommand(command, {
+        config,
+        database,
+        databaseUrl: typeof url === 'function' ? url() : url,
+        positionals,
+        server: values.server,
+        snapshot: values.snapshot,
+        replace: values.replace,
+        usage: (m) => new UsageError(m),
+      });
+    }
     switch (command) {
       case 'migrate': {
         const { applied } = await migrate(database.pool);
@@ -127,7 +149,7 @@ async function main(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command '${command}'`);
     }
   } finally {
-    await database.close();
+    if (!database.pool.ended) await database.close();
     await embedded?.stop();
   }
 }

@@ -19,6 +19,8 @@ import { CommandCompletionsModule } from './modules/command-completions/command-
 import { CommandSubmissionModule } from './modules/command-submission/command-submission.module';
 import { LedgerTimeModule } from './modules/ledger-time/ledger-time.module';
 import { BootstrapModule } from './modules/bootstrap/bootstrap.module';
+import { AdminSnapshotsModule } from './modules/admin-snapshots/admin-snapshots.module';
+import { AdminLedgersModule } from './modules/admin-ledgers/admin-ledgers.module';
 
 /** The service: one module per capability. Add a capability by adding its module here. */
 export const CAPABILITY_MODULES = [
@@ -37,6 +39,8 @@ export const CAPABILITY_MODULES = [
   CommandCompletionsModule,
   LedgerTimeModule,
   BootstrapModule,
+  AdminSnapshotsModule,
+  AdminLedgersModule,
 ];
 
 @Module({})

@@ -90,6 +90,11 @@ export interface LedgerConfig {
   bootstrap: BootstrapSpec | undefined;
   /** With the generated HS256 secret, print a sign-in link to the explorer at start-up (LEDGER_EXPLORER_SIGN_IN_LINK). */
   explorerSignInLink: boolean;
+  /**
+   * The testing admin API (LEDGER_TESTING_API): snapshots, restore, fork, reset under /v2/admin/snapshots. Default true,
+   * except with NODE_ENV=production, where it is off unless set to true.
+   */
+  testingApi: boolean;
 }
 
 export class ConfigError extends Error {
@@ -233,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     timeMode: timeMode === 'static' ? 'static' : 'wall',
     staticTimeStart,
     bootstrap: loadBootstrapFile(str('LEDGER_BOOTSTRAP_FILE'), cwd, problems),
+    testingApi: bool('LEDGER_TESTING_API', env.NODE_ENV !== 'production'),
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 16) problems.push('LEDGER_JWT_SECRET must be at least 16 characters');
   if (problems.length) throw new ConfigError(problems);

@@ -22,6 +22,23 @@ export function tokenFromWebSocketProtocol(req: { headers?: Record<string, unkno
 export abstract class AuthSettings {
   abstract readonly policy: TokenPolicy;
   abstract readonly keys: KeyResolver;
+  /**
+   * The ledger these settings belong to, when one process serves several (hosted test ledgers): each application marks
+   * its requests with it (`request.raw[LEDGER_SCOPE]`), and passport's one registered strategy hands a marked request to
+   * the strategy of that ledger (its keys, users and caches).
+   */
+  abstract readonly scope?: object;
+}
+
+/** Where a request carries its ledger's scope (see AuthSettings.scope). */
+export const LEDGER_SCOPE = Symbol.for('ledgerline.ledger-scope');
+
+/** Each ledger's strategy, by scope. Passport keeps one strategy per name for the whole process: the last one made. */
+const strategiesByScope = new WeakMap<object, LedgerJwtStrategy>();
+
+function scopeOf(req: unknown): object | undefined {
+  const r = req as Record<symbol, object | undefined> & { raw?: Record<symbol, object | undefined> };
+  return r?.[LEDGER_SCOPE] ?? r?.raw?.[LEDGER_SCOPE];
 }
 
 /** How long a token whose signature was verified is taken as verified (bounded by its `exp`); the claims cache lives as long. */
@@ -66,6 +83,7 @@ export class LedgerJwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) 
     } as never);
     this.policy = settings.policy;
     claims.onInvalidate(() => this.verified.clear());
+    if (settings.scope) strategiesByScope.set(settings.scope, this);
   }
 
   private readonly policy: TokenPolicy;
@@ -74,6 +92,15 @@ export class LedgerJwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) 
   /** passport's entry point: a recently verified token skips the signature check (see the class comment). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- passport types the request as express's; here it is Fastify's
   override authenticate(req: any, options?: any): void {
+    // Passport runs `Object.create(registered strategy)` with its callbacks attached: hand the request to its own ledger's
+    // strategy, with the same callbacks, when that is another one.
+    const scope = scopeOf(req);
+    const own = scope ? strategiesByScope.get(scope) : undefined;
+    if (own && !(own === this || Object.getPrototypeOf(this) === own)) {
+      const delegate = Object.create(own) as Record<string, unknown> & { authenticate(req: unknown, options?: unknown): void };
+      for (const k of ['success', 'fail', 'error', 'pass', 'redirect']) delegate[k] = (this as unknown as Record<string, unknown>)[k];
+      return delegate.authenticate(req, options);
+    }
     const token = extractToken(req as never);
     const hit = token ? this.verified.get(token) : undefined;
     if (!hit || Date.now() >= hit.until) {

@@ -12,6 +12,7 @@ import { LEDGER_TIME_CHANNEL } from './repositories/ledger-time.repository';
 export class CommitNotifier extends EventEmitter {
   private client: Client | null = null;
   private stopped = false;
+  private paused = false;
   private retry: NodeJS.Timeout | null = null;
 
   /** `url`: the database, or a function answering it at each (re)connection (the current primary of a host list). */
@@ -55,6 +56,22 @@ export class CommitNotifier extends EventEmitter {
     await this.client?.end().catch(() => undefined);
   }
 
+  /** Ends the LISTEN session until `resume()` (while the database is copied or replaced). */
+  pause(): void {
+    this.paused = true;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+    const client = this.client;
+    this.client = null;
+    void client?.end().catch(() => undefined);
+  }
+
+  async resume(): Promise<void> {
+    if (!this.paused) return;
+    this.paused = false;
+    if (!this.stopped) await this.start();
+  }
+
   private async connect(): Promise<void> {
     const client = new Client({ connectionString: typeof this.url === 'string' ? this.url : this.url(), connectionTimeoutMillis: 2000 });
     client.on('error', () => this.scheduleReconnect());
@@ -71,7 +88,7 @@ export class CommitNotifier extends EventEmitter {
   }
 
   private scheduleReconnect(): void {
-    if (this.stopped || this.retry) return;
+    if (this.stopped || this.paused || this.retry) return;
     this.client = null;
     this.retry = setTimeout(() => {
       this.retry = null;

@@ -28,3 +28,4 @@ export * from './reads/lookup-coalescer';
 export * from './repositories/contracts.repository';
 export * from './replicas/read-database';
 export * from './replicas/database-hosts';
+export * from './snapshots/ledger-snapshots';

@@ -22,6 +22,7 @@ export class CoreModule {
   static forRoot(runtime: LedgerRuntime): DynamicModule {
     const idps = new IdentityProviderDirectoryRef();
     const settings: AuthSettings = {
+      scope: runtime,
       policy: { participantId: runtime.identity.participantId, targetAudience: runtime.config.jwtAudience, targetScope: runtime.config.jwtScope },
       keys: new KeyResolver({
         hmacSecret: runtime.jwtSecret,

@@ -12,6 +12,11 @@ export class PartyCache<V> {
     private readonly load: (parties: string[]) => Promise<Map<string, V>>,
   ) {}
 
+  /** Forgets everything (the ledger's content was replaced: restore, reset). */
+  clear(): void {
+    this.cache.clear();
+  }
+
   async get(parties: readonly string[]): Promise<Map<string, V>> {
     const now = Date.now();
     const out = new Map<string, V>();

@@ -5,6 +5,7 @@ import {
   DatabaseHosts,
   EventStore,
   LedgerUpdatesRepository,
+  LedgerSnapshots,
   migrate,
   NodeSecretsRepository,
   openDatabase,
@@ -20,6 +21,7 @@ import { Ed25519Verifier, ed25519WorkerScript, SignatureVerifier } from '@ledger
 import type { LedgerConfig } from '../config';
 import { HttpMetrics } from './metrics';
 import { loadParticipantIdentity, type ParticipantIdentity } from './participant-identity';
+import { LedgerMaintenance } from './ledger-maintenance';
 
 /**
  * Everything the service needs before Nest starts: the database (embedded or DATABASE_URL), migrations, the participant
@@ -44,17 +46,37 @@ export class LedgerRuntime {
     readonly clock: LedgerClock,
     /** Where the query side reads: the read replicas, else the primary (see ReadDatabase). */
     readonly reads: ReadDatabase = ReadDatabase.primaryOnly(database.db),
-  ) {}
+  ) {
+    this.maintenance = new LedgerMaintenance({ notifier, logger, participant: config.participantName });
+    // Snapshots work on the primary the runtime started on (a failover moves them with the next start).
+    this.snapshots = new LedgerSnapshots(typeof databaseUrl === 'function' ? databaseUrl() : databaseUrl);
+  }
+
+  /** Quiesces this instance around snapshot, restore and reset (attached to Fastify by createApp). */
+  readonly maintenance: LedgerMaintenance;
+  /** Snapshots and forks of this ledger's database (libs/store/src/snapshots). */
+  readonly snapshots: LedgerSnapshots;
 
   get db() {
     return this.database.db;
   }
 
+  private readonly closers: Array<() => Promise<void>> = [];
+  /** True for a test ledger hosted under /ledgers/<id> by another runtime (apps/server/src/hosted-ledgers.ts). */
+  hosted = false;
+
+  /** `closer` runs first when the runtime closes (hosted ledgers). */
+  beforeClose(closer: () => Promise<void>): void {
+    this.closers.push(closer);
+  }
+
   /** Finishes in-flight appends, then closes the pool and the embedded database. */
   async close(): Promise<void> {
+    for (const closer of this.closers.splice(0)) await closer().catch((e) => this.logger.warn({ err: e }, 'closing failed'));
     await this.eventStore.close();
     await this.notifier.stop();
     await this.reads.close();
+    await this.snapshots.close();
     await this.database.close();
     await this.embedded?.stop();
     await this.signatures.ed25519.close();

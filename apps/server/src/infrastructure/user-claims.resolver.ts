@@ -23,6 +23,10 @@ export class UserClaimsResolver extends ClaimsResolver {
     super();
     // Claims are read from users and user_rights (party allocations grant rights through User* events too) and depend on
     // the identity providers; nothing else changes them (a PATCH of a party's details must not empty the cache).
+    runtime.maintenance.onReplaced(() => {
+      this.cache.clear();
+      this.invalidated();
+    });
     runtime.eventStore.events.on('event-types', (types: Set<string>) => {
       for (const t of types) {
         if (/^(User|IdentityProvider)/.test(t)) {

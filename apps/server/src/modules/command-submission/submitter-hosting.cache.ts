@@ -18,6 +18,7 @@ export class SubmitterHostingCache {
   constructor(runtime: LedgerRuntime) {
     const repo = new CommandSubmissionRepository();
     this.cache = new PartyCache(TTL_MS, (parties) => repo.hosting(runtime.db, parties));
+    runtime.maintenance.onReplaced(() => this.cache.clear());
   }
 
   /** The hosting of those of `parties` that are allocated here. */

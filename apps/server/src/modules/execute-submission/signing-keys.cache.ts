@@ -34,6 +34,7 @@ export class SigningKeysCache {
       }
       return out;
     });
+    runtime.maintenance.onReplaced(() => this.cache.clear());
   }
 
   get(parties: readonly string[]): Promise<Map<string, PartySigningKeys>> {

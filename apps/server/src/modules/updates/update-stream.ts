@@ -166,6 +166,15 @@ export class OffsetStream<R extends { offset: number }, T> {
     this.bound = range.endInclusive ?? position.ledgerEnd;
     this.boundTime = position.recordTime;
     this.checkpointed = range.beginExclusive;
+    this.generation = deps.runtime.maintenance.generation;
+  }
+
+  /** The ledger content this stream reads (LedgerMaintenance): a restore or reset under it ends it. */
+  private readonly generation: number;
+
+  private checkGeneration(): void {
+    const replaced = this.deps.runtime.maintenance.replacedSince(this.generation);
+    if (replaced) throw replaced;
   }
 
   get tailing(): boolean {
@@ -265,8 +274,11 @@ export class OffsetStream<R extends { offset: number }, T> {
     if (after < last.upTo) this.enqueue(after, last.upTo, limit);
   }
 
-  private readRows(after: number, upTo: number, descending: boolean, limit = this.pageSize): Promise<R[]> {
-    return this.source.page(after, upTo, descending, limit);
+  private async readRows(after: number, upTo: number, descending: boolean, limit = this.pageSize): Promise<R[]> {
+    this.checkGeneration();
+    const rows = await this.source.page(after, upTo, descending, limit);
+    this.checkGeneration();
+    return rows;
   }
 
   private async readPage(after: number, upTo: number, descending: boolean): Promise<RenderedPage<T>> {
@@ -277,11 +289,16 @@ export class OffsetStream<R extends { offset: number }, T> {
 
   private async waitForCommit(idleMs: number | null): Promise<boolean> {
     const { notifier, repo, runtime } = this.deps;
+    this.checkGeneration();
     const timeout = idleMs === null ? WAIT_SLICE_MS : Math.max(0, idleMs);
     const aborted = new Promise<boolean>((resolve) => (this.abort = () => resolve(false)));
+    // A snapshot, restore or reset ends the wait with its error (the stream must not outlive the ledger it reads).
+    let unsubscribe = () => {};
+    const interrupted = new Promise<never>((_, reject) => (unsubscribe = runtime.maintenance.onInterrupt(reject)));
     try {
-      return await Promise.race([notifier.waitBeyond(this.bound, timeout, () => repo.ledgerEnd(runtime.db)), aborted]);
+      return await Promise.race([notifier.waitBeyond(this.bound, timeout, () => repo.ledgerEnd(runtime.db)), aborted, interrupted]);
     } finally {
+      unsubscribe();
       this.abort = null;
     }
   }
