@@ -28,7 +28,7 @@ const create = (commandId: string, extra: Record<string, unknown> = {}) =>
   }, { as: 'app' });
 
 beforeAll(async () => {
-  ledger = await startTestLedger({ LEDGER_TIME_MODE: 'static', LEDGER_STATIC_TIME_START: START, LEDGER_ASSIGNMENT_EXCLUSIVITY_TIMEOUT_MS: '60000' });
+  ledger = await startTestLedger({ LEDGER_TIME_MODE: 'static', LEDGER_STATIC_TIME_START: START, LEDGER_ASSIGNMENT_EXCLUSIVITY_TIMEOUT_MS: '60000', LEDGER_SYNCHRONIZERS: 'global,secondary' });
   [sync] = ledger.runtime.identity.synchronizers.map((s) => s.id);
   const local = async (hint: string) => (await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync })).json.partyDetails.party as string;
   alice = await local('alice');
