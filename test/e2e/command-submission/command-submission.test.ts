@@ -21,7 +21,7 @@ let ext: string;
 const MEMO = '#memo-pkg:Main:Memo';
 
 beforeAll(async () => {
-  ledger = await startTestLedger();
+  ledger = await startTestLedger({ LEDGER_SYNCHRONIZERS: 'global,secondary' });
   sync = await defaultSynchronizer(ledger);
   const local = async (hint: string) => (await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync })).json.partyDetails.party as string;
   alice = await local('alice');
