@@ -182,6 +182,19 @@ describe('runtime ↔ proto Value', () => {
     }
   });
 
+  it("ignores a record id's package id (another version of the package) but refuses another type's id", () => {
+    const enriched = valueToProto(v);
+    if (enriched.sum.oneofKind !== 'record') throw new Error('not a record');
+    const record = enriched.sum.record;
+    const withId = (recordId: { packageId: string; moduleName: string; entityName: string }) =>
+      protoToValue(pkgs, rec, { sum: { oneofKind: 'record', record: { ...record, recordId } } });
+    expect(withId({ packageId: 'f'.repeat(64), moduleName: M, entityName: 'Rec' })).toEqual({ ok: true, value: v });
+    expect(withId({ packageId: recId.packageId, moduleName: M, entityName: 'Other' })).toEqual({
+      ok: false,
+      error: { code: 'COMMAND_PREPROCESSING_FAILED', message: `Mismatching variant id, the type tells us ${M}:Rec, but the value tells us ${M}:Other` },
+    });
+  });
+
   it('refuses a value of the wrong type', () => {
     const r = protoToValue(pkgs, T.int, { sum: { oneofKind: 'text', text: 'x' } });
     expect(r.ok === false && r.error.code).toBe('COMMAND_PREPROCESSING_FAILED');

@@ -83,8 +83,15 @@ export function valueToProto(v: SValue, options: ToProtoOptions = {}): Value {
   return go(v);
 }
 
-const sameId = (i: Identifier | undefined, id: TypeConId) =>
-  !i || (i.packageId === id.packageId && i.moduleName === id.module && i.entityName === id.name);
+/**
+ * A record, variant or enum id given with a value must name the expected type; its package id is ignored, so a value
+ * labelled with another version of the package (an upgrade) is accepted (Canton's `ValueTranslator.checkUserTypeId`,
+ * whose message says "variant id" for all three).
+ */
+function checkUserTypeId(i: Identifier | undefined, id: TypeConId): void {
+  if (!i || (i.moduleName === id.module && i.entityName === id.name)) return;
+  throw preprocessingFailed(`Mismatching variant id, the type tells us ${id.module}:${id.name}, but the value tells us ${i.moduleName}:${i.entityName}`);
+}
 
 class ProtoDecoder {
   constructor(private readonly pkgs: CompiledPackages) {}
@@ -101,7 +108,7 @@ class ProtoDecoder {
     if (tv.k === 'con') {
       const cons = tv.cons;
       if (cons.tag === 'record' && s.oneofKind === 'record') {
-        if (!sameId(s.record.recordId, tv.id)) throw invalidArgument(`Mismatching record id`);
+        checkUserTypeId(s.record.recordId, tv.id);
         const fields = s.record.fields;
         const labelled = fields.some((f) => f.label);
         const values = cons.fields.map((f, i) => {
@@ -121,13 +128,13 @@ class ProtoDecoder {
         return { t: 'record', id: tv.id, f: cons.fields.map((f) => f.field), v: values };
       }
       if (cons.tag === 'variant' && s.oneofKind === 'variant') {
-        if (!sameId(s.variant.variantId, tv.id)) throw invalidArgument(`Mismatching variant id`);
+        checkUserTypeId(s.variant.variantId, tv.id);
         const rank = cons.constructors.findIndex((c) => c.field === s.variant.constructor);
         if (rank < 0) throw preprocessingFailed(`Unknown variant constructor ${s.variant.constructor}`);
         return { t: 'variant', id: tv.id, con: s.variant.constructor, rank, v: this.decode(instantiate(tv, cons.constructors[rank].type), s.variant.value, depth + 1) };
       }
       if (cons.tag === 'enum' && s.oneofKind === 'enum') {
-        if (!sameId(s.enum.enumId, tv.id)) throw invalidArgument(`Mismatching enum id`);
+        checkUserTypeId(s.enum.enumId, tv.id);
         const rank = cons.constructors.indexOf(s.enum.constructor);
         if (rank < 0) throw preprocessingFailed(`Unknown enum constructor ${s.enum.constructor}`);
         return { t: 'enum', id: tv.id, con: s.enum.constructor, rank };
