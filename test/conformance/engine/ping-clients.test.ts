@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestLedger, TEST_JWT_SECRET, type TestLedger } from '../../support/ledger';
+import { TEST_JWT_SECRET, type TestLedger } from '../../support/ledger';
 import { conformanceDars } from '../../support/dars';
+import { ledgerWithPingDar, PING } from '../../support/ping-dar';
 import { ledgerEnd } from '../../support/external-party';
 
 /**
@@ -14,9 +13,6 @@ import { ledgerEnd } from '../../support/external-party';
  * in `Canton/Internal/Ping.daml`), not from the submitter.
  */
 const dars = conformanceDars();
-const PING_DAR = 'canton/canton-builtin-admin-workflow-ping.dar';
-const PING_PKG = 'de2cc2f90eb523414ff54e899951dadd8789a4c07e0f71f6d6c9eaf57d412a54';
-const PING = `${PING_PKG}:Canton.Internal.Ping:Ping`;
 const USER = 'pc-app';
 const silent = { child: () => silent, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -27,7 +23,6 @@ describe.skipIf(!dars.present && !dars.required)('the ping DAR through the unmod
     });
     return;
   }
-  const root = dars.root;
   let ledger: TestLedger;
   let sync: string;
   let alice: string;
@@ -37,14 +32,7 @@ describe.skipIf(!dars.present && !dars.required)('the ping DAR through the unmod
   let sdk: any;
 
   beforeAll(async () => {
-    ledger = await startTestLedger();
-    sync = ledger.runtime.identity.defaultSynchronizer.id;
-    const up = await fetch(`${ledger.url}/v2/dars?vetAllPackages=true&synchronizerId=${encodeURIComponent(sync)}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${await ledger.token()}` },
-      body: fs.readFileSync(path.join(root, PING_DAR)),
-    });
-    expect(up.status, await up.text()).toBe(200);
+    ({ ledger, sync } = await ledgerWithPingDar(dars.root));
     const party = async (hint: string) => {
       const r = await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync });
       expect(r.status, r.text).toBe(200);

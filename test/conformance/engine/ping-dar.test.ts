@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestLedger, type TestLedger } from '../../support/ledger';
+import { type TestLedger } from '../../support/ledger';
 import { conformanceDars } from '../../support/dars';
+import { ledgerWithPingDar, PING, PING_PKG } from '../../support/ping-dar';
 
 /**
  * Canton's ping DAR (`canton-builtin-admin-workflow-ping`) run on the engine over HTTP: a `Ping` created with the
@@ -12,9 +11,6 @@ import { conformanceDars } from '../../support/dars';
  * `community/participant/src/main/daml/canton-builtin-admin-workflow-ping/Canton/Internal/Ping.daml` defines them.
  */
 const dars = conformanceDars();
-const PING_DAR = 'canton/canton-builtin-admin-workflow-ping.dar';
-const PING_PKG = 'de2cc2f90eb523414ff54e899951dadd8789a4c07e0f71f6d6c9eaf57d412a54';
-const PING = `${PING_PKG}:Canton.Internal.Ping:Ping`;
 
 describe.skipIf(!dars.present && !dars.required)('the ping DAR on the engine (LEDGERLINE_CONFORMANCE_DARS)', () => {
   if (!dars.present) {
@@ -23,7 +19,6 @@ describe.skipIf(!dars.present && !dars.required)('the ping DAR on the engine (LE
     });
     return;
   }
-  const root = dars.root;
   let ledger: TestLedger;
   let sync: string;
   let alice: string;
@@ -31,14 +26,7 @@ describe.skipIf(!dars.present && !dars.required)('the ping DAR on the engine (LE
   let carol: string;
 
   beforeAll(async () => {
-    ledger = await startTestLedger();
-    sync = ledger.runtime.identity.defaultSynchronizer.id;
-    const up = await fetch(`${ledger.url}/v2/dars?vetAllPackages=true&synchronizerId=${encodeURIComponent(sync)}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${await ledger.token()}` },
-      body: fs.readFileSync(path.join(root, PING_DAR)),
-    });
-    expect(up.status, await up.text()).toBe(200);
+    ({ ledger, sync } = await ledgerWithPingDar(dars.root));
     const party = async (hint: string) => {
       const r = await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync });
       expect(r.status, r.text).toBe(200);

@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
-import { startTestLedger, type TestLedger } from '../../support/ledger';
+import { type TestLedger } from '../../support/ledger';
 import { conformanceDars } from '../../support/dars';
+import { ledgerWithPingDar, PING, PING_PKG } from '../../support/ping-dar';
 import { ed25519Signature, onboardExternalParty, type TestKey } from '../../support/external-party';
 
 /**
@@ -13,8 +12,6 @@ import { ed25519Signature, onboardExternalParty, type TestKey } from '../../supp
  * execution commits it; then the external responder prepares, signs and executes `Respond`.
  */
 const dars = conformanceDars();
-const PING_PKG = 'de2cc2f90eb523414ff54e899951dadd8789a4c07e0f71f6d6c9eaf57d412a54';
-const PING = `${PING_PKG}:Canton.Internal.Ping:Ping`;
 
 type External = { partyId: string; key: TestKey; fingerprint: string };
 
@@ -25,21 +22,13 @@ describe.skipIf(!dars.present && !dars.required)('the ping DAR through prepare +
     });
     return;
   }
-  const root = dars.root;
   let ledger: TestLedger;
   let sync: string;
   let alice: External;
   let bob: External;
 
   beforeAll(async () => {
-    ledger = await startTestLedger();
-    sync = ledger.runtime.identity.defaultSynchronizer.id;
-    const up = await fetch(`${ledger.url}/v2/dars?vetAllPackages=true&synchronizerId=${encodeURIComponent(sync)}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${await ledger.token()}` },
-      body: fs.readFileSync(path.join(root, 'canton/canton-builtin-admin-workflow-ping.dar')),
-    });
-    expect(up.status, await up.text()).toBe(200);
+    ({ ledger, sync } = await ledgerWithPingDar(dars.root));
     alice = await onboardExternalParty(ledger, 'ext-alice');
     bob = await onboardExternalParty(ledger, 'ext-bob');
     for (const p of [alice, bob]) {
