@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { interpretCommands, type BuildRequest, type BuildState, type BuiltTransaction, type InterpretEnvironment } from '@ledgerline/domain';
-import { Engine, PackageCache, type Package } from '@ledgerline/daml-lf';
+import { decodeArchivePayload, Engine, type Package } from '@ledgerline/daml-lf';
 import { ContractLookupRepository, PackagesRepository } from '@ledgerline/store';
 import { LedgerRuntime } from './runtime';
 
@@ -12,7 +12,6 @@ import { LedgerRuntime } from './runtime';
 @Injectable()
 export class CommandInterpreter implements OnApplicationBootstrap {
   private readonly log = new Logger('CommandInterpreter');
-  private readonly packages = new PackageCache();
   readonly engine = new Engine();
   private readonly packageRepository = new PackagesRepository();
   private readonly contracts = new ContractLookupRepository();
@@ -49,7 +48,7 @@ export class CommandInterpreter implements OnApplicationBootstrap {
    */
   async warm(packageIds: readonly string[]): Promise<void> {
     for (const id of packageIds) {
-      if (this.packages.has(id)) continue;
+      if (this.engine.packages.has(id)) continue;
       await this.loadPackage(id).catch((e: Error) => this.undecodable(id, e));
       // Let requests run between packages.
       await new Promise((r) => setImmediate(r));
@@ -69,12 +68,12 @@ export class CommandInterpreter implements OnApplicationBootstrap {
   }
 
   private async loadPackage(id: string): Promise<Package | undefined> {
-    const cached = this.packages.get(id);
+    const cached = this.engine.packages.getPackage(id);
     if (cached) return cached;
     const chunks: Buffer[] = [];
     for await (const c of this.packageRepository.archiveChunks(this.runtime.db, id)) chunks.push(c);
     if (chunks.length === 0) return undefined;
-    const pkg = this.packages.getOrDecodePayload(id, Buffer.concat(chunks));
+    const pkg = decodeArchivePayload(Buffer.concat(chunks), id);
     this.engine.addPackage(pkg);
     return pkg;
   }
