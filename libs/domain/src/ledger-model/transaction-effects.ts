@@ -12,6 +12,9 @@ import { templateIdString } from './well-formedness';
  * - Exercise → ExercisedEvent (LEDGER_EFFECTS; acsDelta when it archives an input contract), and for a consuming exercise
  *   of an input contract an ArchivedEvent at the same node id (ACS_DELTA);
  * - Fetch → nothing.
+ * A node nested in an exercise is witnessed, besides its own stakeholders or informees, by the witnesses of that
+ * exercise (the disclosure of `community/daml-lf/transaction/.../BlindingTransaction.scala`, which Canton's indexer
+ * stores as the event's witnesses in `UpdateToDbDto.scala`): those parties are the event's `additionalWitnesses`.
  */
 export interface TransactionEffectsInput {
   consistency: ConsistencyResult;
@@ -35,8 +38,13 @@ export function buildTransactionEffects(input: TransactionEffectsInput): Transac
   const inputs = new Set(consistency.archivedInputs);
   const events: StoredTransactionEvent[] = [];
   const parties = new Set<string>();
+  // The exercises enclosing the current node (innermost last): where each subtree ends and who witnesses it.
+  const enclosing: Array<{ end: number; witnesses: ReadonlySet<string> }> = [];
   for (const n of consistency.effective) {
     const node = n.node;
+    while (enclosing.length && enclosing[enclosing.length - 1].end < n.position) enclosing.pop();
+    const inherited = enclosing.length ? enclosing[enclosing.length - 1].witnesses : undefined;
+    const beyond = (own: readonly string[]) => (inherited ? [...inherited].filter((p) => !own.includes(p)) : []);
     if (node.kind === 'create') {
       const c = node.create;
       const signatories = [...new Set(c.signatories)];
@@ -56,6 +64,8 @@ export function buildTransactionEffects(input: TransactionEffectsInput): Transac
         contractKeyHash: '',
         acsDelta: !consistency.transient.has(c.contractId),
       };
+      const additionalWitnesses = beyond(c.stakeholders);
+      if (additionalWitnesses.length) created.additionalWitnesses = additionalWitnesses;
       for (const p of c.stakeholders) parties.add(p);
       events.push({ CreatedEvent: created });
     } else if (node.kind === 'exercise') {
@@ -64,6 +74,8 @@ export function buildTransactionEffects(input: TransactionEffectsInput): Transac
       const stakeholders = [...new Set(e.stakeholders)];
       const informees = [...new Set([...(e.consuming ? e.stakeholders : e.signatories), ...e.actingParties, ...e.choiceObservers])];
       const archives = e.consuming && inputs.has(e.contractId);
+      const additionalWitnesses = beyond(informees);
+      enclosing.push({ end: n.lastDescendant, witnesses: new Set([...informees, ...additionalWitnesses]) });
       for (const p of informees) parties.add(p);
       events.push({
         ExercisedEvent: {
@@ -82,6 +94,7 @@ export function buildTransactionEffects(input: TransactionEffectsInput): Transac
           exerciseResult: e.exerciseResult ? valueToJson(e.exerciseResult) : null,
           implementedInterfaces: [],
           acsDelta: archives,
+          ...(additionalWitnesses.length ? { additionalWitnesses } : {}),
         },
       });
       if (archives) {

@@ -2,7 +2,8 @@
  * How ledger updates are stored (the `data` of their event-log rows and `ledger_updates.payload`). The header (offset,
  * update id, record time, synchronizer) lives beside it; readers render the wire shapes (JsTransaction, JsReassignment,
  * JsTopologyTransaction) from both, filtering events per request. Every event carries the parties needed to filter it:
- * `stakeholders` (ACS_DELTA visibility) and, for exercises, `informees` (LEDGER_EFFECTS visibility).
+ * `stakeholders` (ACS_DELTA visibility) and, for LEDGER_EFFECTS visibility, the exercises' `informees` and the
+ * `additionalWitnesses` of creates and exercises nested in an exercise.
  *
  * Event-log types of ledger updates: 'TransactionCommitted', 'ReassignmentCommitted', 'TopologyTransactionCommitted'.
  */
@@ -34,6 +35,11 @@ export interface StoredCreatedEvent {
   contractKeyHash: string;
   /** false for a transient contract (created and archived in the same transaction). */
   acsDelta: boolean;
+  /**
+   * Parties that see the create in LEDGER_EFFECTS besides its stakeholders: the witnesses of the exercise it is a
+   * consequence of (Canton's disclosure: a party that sees an action sees its consequences).
+   */
+  additionalWitnesses?: string[];
 }
 
 export interface StoredArchivedEvent {
@@ -55,8 +61,10 @@ export interface StoredExercisedEvent {
   choiceArgument: unknown;
   actingParties: string[];
   consuming: boolean;
-  /** Parties that see the exercise (LEDGER_EFFECTS): signatories ∪ actors ∪ choice observers. */
+  /** The exercise's informees: (stakeholders if consuming, else signatories) ∪ actors ∪ choice observers. */
   informees: string[];
+  /** Parties that see the exercise in LEDGER_EFFECTS besides its informees: the witnesses of its parent exercise. */
+  additionalWitnesses?: string[];
   /** The exercised contract's stakeholders. */
   stakeholders: string[];
   lastDescendantNodeId: number;

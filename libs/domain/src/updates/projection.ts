@@ -154,7 +154,7 @@ const intersects = (a: readonly string[], set: ReadonlySet<string> | null) => se
 
 /**
  * JsTransaction for ACS_DELTA (created-and-still-in-the-delta + archived events, stakeholders decide) or LEDGER_EFFECTS
- * (created + exercised events, informees decide). The command id is shown only to the submitting parties. Null when no
+ * (created + exercised events, their witnesses decide: informees or stakeholders and the witnesses of the enclosing exercise). The command id is shown only to the submitting parties. Null when no
  * event is visible — unless `keepEmpty` (a submission's own transaction, answered with `events: []`).
  */
 export function renderTransaction(u: StoredUpdate, ef: CompiledEventFormat, shape: 'ACS_DELTA' | 'LEDGER_EFFECTS', opts: { keepEmpty?: boolean } = {}) {
@@ -164,7 +164,8 @@ export function renderTransaction(u: StoredUpdate, ef: CompiledEventFormat, shap
     if ('CreatedEvent' in e) {
       const c = e.CreatedEvent;
       if (shape === 'ACS_DELTA' && !c.acsDelta) continue;
-      const rendered = renderVisibleCreated(c, u.offset, ef, stakeholdersOf(c), c.acsDelta);
+      const witnesses = shape === 'LEDGER_EFFECTS' && c.additionalWitnesses ? [...stakeholdersOf(c), ...c.additionalWitnesses] : stakeholdersOf(c);
+      const rendered = renderVisibleCreated(c, u.offset, ef, witnesses, c.acsDelta);
       if (rendered) events.push({ CreatedEvent: rendered });
     } else if ('ArchivedEvent' in e) {
       if (shape !== 'ACS_DELTA') continue;
@@ -185,7 +186,8 @@ export function renderTransaction(u: StoredUpdate, ef: CompiledEventFormat, shap
     } else if ('ExercisedEvent' in e) {
       if (shape !== 'LEDGER_EFFECTS') continue;
       const x = e.ExercisedEvent;
-      const m = ef.match(x.informees, storedTemplateKey(x.templateId, x.packageName));
+      const witnesses = x.additionalWitnesses ? [...x.informees, ...x.additionalWitnesses] : x.informees;
+      const m = ef.match(witnesses, storedTemplateKey(x.templateId, x.packageName));
       if (!m) continue;
       events.push({
         ExercisedEvent: {
@@ -198,7 +200,7 @@ export function renderTransaction(u: StoredUpdate, ef: CompiledEventFormat, shap
           choiceArgument: x.choiceArgument,
           actingParties: x.actingParties,
           consuming: x.consuming,
-          witnessParties: ef.witnesses(x.informees),
+          witnessParties: ef.witnesses(witnesses),
           lastDescendantNodeId: x.lastDescendantNodeId,
           exerciseResult: x.exerciseResult ?? null,
           packageName: x.packageName,
