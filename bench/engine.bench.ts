@@ -5,13 +5,19 @@
  *   create (`Canton.Internal.Ping:Ping`, typed argument, signatories/observers evaluated) and of one `Respond` exercise
  *   (each on a Ping created before the window), at BENCH_CONCURRENCY clients, in BENCH_ROUNDS interleaved rounds; each
  *   ratio is against the generic create of its round, and the median of the rounds is the figure (goal ≥ 0.8×);
+ * - in the same rounds, whole Bong rounds (`Canton.Internal.Bong`, as Bong.daml's explodeScript runs it at maxLevel 1:
+ *   proposal, Accept, ProcessExplode, ProcessMerge, Ack — five submissions, BONG_ROUND_NODES committed nodes), one
+ *   round per client at a time: the time per committed node beside the generic create's time per (one-node) create;
+ * - a fold over a 100,000-element list passed through HTTP (BENCH_FOLD_LENGTH): the `ledgerline-fold` package of
+ *   test/support/fold-package.ts, built here from LF text with our encoder; each choice (FOLDL, FOLDR, a recursive LF
+ *   function) is checked once for the right sum (no stack failure), then timed through submit-and-wait, one client;
  * - decoding `splice-amulet-0.1.22.dar` and `splice-amulet-0.1.14.dar` (main package and dependencies): cold (the first
  *   decode in this process), warm (median of BENCH_DECODE_ROUNDS later decodes), a package-cache hit, and the heap one
  *   decoded copy holds (growth when a second copy is kept).
  *
  * The service runs as a child process on a throwaway database. Knobs: LEDGERLINE_CONFORMANCE_DARS (required),
  * BENCH_DATABASE_URL, BENCH_CONCURRENCY (default 16), BENCH_ROUNDS (default 3), BENCH_DURATION_MS (default 4000),
- * BENCH_WARMUP_MS (default 2000),
+ * BENCH_WARMUP_MS (default 2000), BENCH_FOLD_LENGTH (default 100000), BENCH_FOLD_RUNS (default 3),
  * BENCH_DECODE_ROUNDS (default 5), BENCH_SERVER_NODE_ARGS. Run with --expose-gc for the memory figure.
  */
 import 'reflect-metadata';
@@ -24,17 +30,26 @@ import { PackageCache, decodeDar } from '@ledgerline/daml-lf';
 import { loadParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
 import { envInt, fmt, printTable, runConcurrent, serverNodeArgs, withBenchDatabase, type RunResult } from './lib';
 import { closeFastFetch, fastFetch } from './lib/http-client';
+import { FOLD_CHOICES, foldArgument, foldPackageDar } from '../test/support/fold-package';
 
 const concurrency = envInt('BENCH_CONCURRENCY', 16);
 const durationMs = envInt('BENCH_DURATION_MS', 4000);
 const warmupMs = envInt('BENCH_WARMUP_MS', 2000);
 const decodeRounds = envInt('BENCH_DECODE_ROUNDS', 5);
 const roundCount = envInt('BENCH_ROUNDS', 3);
+const foldLength = envInt('BENCH_FOLD_LENGTH', 100_000);
+const foldRuns = envInt('BENCH_FOLD_RUNS', 3);
 const SECRET = 'bench-secret-bench-secret-bench';
 const PORT = 19000 + Math.floor(Math.random() * 1000);
 const USER = 'bench-app';
 const PING_PKG = 'de2cc2f90eb523414ff54e899951dadd8789a4c07e0f71f6d6c9eaf57d412a54';
 const PING = `${PING_PKG}:Canton.Internal.Ping:Ping`;
+const BONG = (entity: string) => `${PING_PKG}:Canton.Internal.Bong:${entity}`;
+/**
+ * Nodes a Bong round commits: the proposal (1); Accept and its Explode (2); ProcessExplode and its Merge and two
+ * Collapses (4); ProcessMerge, its two fetches, two ProcessCollapse exercises and the Bong (6); Ack (1).
+ */
+const BONG_ROUND_NODES = 14;
 
 function darsRoot(): string {
   const root = process.env.LEDGERLINE_CONFORMANCE_DARS;
@@ -94,13 +109,17 @@ async function submitBench(root: string): Promise<void> {
       await ok('POST', '/v2/users', admin, { user: { id: USER, primaryParty: '' }, rights: [{ kind: { CanActAsAnyParty: { value: {} } } }] });
       const token = await mintHs256Token({ secret: SECRET, userId: USER, participantId: identity.participantId, expiresInSeconds: 3600 });
 
+      const fold = await foldPackageDar();
+      await ok('POST', `/v2/dars?vetAllPackages=true&synchronizerId=${encodeURIComponent(sync)}`, admin, undefined, fold.dar);
+
       let seq = 0;
-      const submit = async (pathname: string, command: unknown, actAs: string): Promise<any> => {
+      const submit = async (pathname: string, command: unknown, actAs: string, transactionFormat?: unknown): Promise<any> => {
         const commands = { commands: [command], commandId: `engine-bench-${seq++}`, actAs: [actAs], userId: USER };
-        return ok('POST', pathname, token, pathname.endsWith('-for-transaction') ? { commands } : commands);
+        return ok('POST', pathname, token, pathname.endsWith('-for-transaction') ? { commands, ...(transactionFormat ? { transactionFormat } : {}) } : commands);
       };
       const ping = (w: number, i: number) => ({ CreateCommand: { templateId: PING, createArguments: { id: `ping-${i}`, initiator: initiators[w], responder: responders[w] } } });
       const generic = (w: number, i: number) => ({ CreateCommand: { templateId: '#bench:Main:Note', createArguments: { owner: initiators[w], n: i } } });
+      const bongRound = (w: number, i: number) => runBongRound(submit, initiators[w], responders[w], `bong-${i}`);
 
       const measure = async (op: (w: number, i: number) => Promise<unknown>): Promise<RunResult> => {
         const r = await runConcurrent({ concurrency, durationMs, warmupMs, op });
@@ -111,8 +130,9 @@ async function submitBench(root: string): Promise<void> {
       // The server's first requests pay JIT warm-up: one unmeasured run of each kind before the windows.
       await runConcurrent({ concurrency, durationMs: warmupMs, op: (w, i) => submit('/v2/commands/submit-and-wait', generic(w, i), initiators[w]) });
       await runConcurrent({ concurrency, durationMs: warmupMs, op: (w, i) => submit('/v2/commands/submit-and-wait', ping(w, i), initiators[w]) });
-      // Interleaved rounds (generic create, engine create, Respond): each ratio is against the generic create of its round.
-      type Round = { generic: RunResult; create: RunResult; respond: RunResult };
+      await runConcurrent({ concurrency, durationMs: warmupMs, op: bongRound });
+      // Interleaved rounds (generic create, engine create, Respond, Bong rounds): each ratio is against the generic create of its round.
+      type Round = { generic: RunResult; create: RunResult; respond: RunResult; bong: RunResult };
       const rounds: Round[] = [];
       for (let round = 0; round < roundCount; round++) {
         const genericRun = await measure((w, i) => submit('/v2/commands/submit-and-wait', generic(w, i), initiators[w]));
@@ -133,9 +153,9 @@ async function submitBench(root: string): Promise<void> {
           if (!cid) throw new Error('ran out of Pings to respond to');
           return submit('/v2/commands/submit-and-wait', { ExerciseCommand: { templateId: PING, contractId: cid, choice: 'Respond', choiceArgument: {} } }, responders[w]);
         });
-        rounds.push({ generic: genericRun, create, respond });
+        const bong = await measure(bongRound);
+        rounds.push({ generic: genericRun, create, respond, bong });
       }
-      await closeFastFetch();
 
       console.log(`\nsubmit-and-wait at ${concurrency} clients, ${roundCount} interleaved rounds of ${durationMs} ms windows after ${warmupMs} ms warm-up (ping DAR on the engine)`);
       const rows: Array<Array<string | number>> = [['operation', 'round', 'ops/s', 'p50 ms', 'p99 ms', '× generic create']];
@@ -149,11 +169,72 @@ async function submitBench(root: string): Promise<void> {
       const createRatio = median(rounds.map((r) => r.create.opsPerSec / r.generic.opsPerSec));
       const respondRatio = median(rounds.map((r) => r.respond.opsPerSec / r.generic.opsPerSec));
       console.log(`goal ≥ 0.8× (median of the rounds): engine create ${fmt(createRatio)}×, Respond ${fmt(respondRatio)}×`);
+
+      console.log(`\nBong rounds (5 submissions, ${BONG_ROUND_NODES} committed nodes each), one per client at a time, beside the generic create of the same round`);
+      const bongRows: Array<Array<string | number>> = [['round', 'Bong rounds/s', 'round p50 ms', 'nodes/s', 'µs per node', 'generic creates/s', 'µs per generic create', 'nodes/s ÷ creates/s']];
+      rounds.forEach((r, i) => {
+        const nodesPerSec = r.bong.opsPerSec * BONG_ROUND_NODES;
+        bongRows.push([String(i + 1), r.bong.opsPerSec, r.bong.latency.p50, nodesPerSec, 1e6 / nodesPerSec, r.generic.opsPerSec, 1e6 / r.generic.opsPerSec, nodesPerSec / r.generic.opsPerSec]);
+      });
+      printTable(bongRows);
+      console.log(`per committed node (median of the rounds): ${fmt(median(rounds.map((r) => (r.bong.opsPerSec * BONG_ROUND_NODES) / r.generic.opsPerSec)))}× the generic create's rate`);
+
+      await foldBench(submit, initiators[0], fold.main.packageId);
+      await closeFastFetch();
     } finally {
       server.kill('SIGTERM');
       await new Promise((r) => server.once('exit', r));
     }
   });
+}
+
+type Submit = (pathname: string, command: unknown, actAs: string, transactionFormat?: unknown) => Promise<any>;
+
+/** The contract ids a submit-and-wait-for-transaction answer shows created from `templateId`, in node order. */
+function createdIds(answer: any, templateId: string): string[] {
+  return answer.transaction.events.filter((e: any) => e.CreatedEvent?.templateId === templateId).map((e: any) => e.CreatedEvent.contractId as string);
+}
+
+/** One Bong round as Bong.daml's explodeScript runs it (maxLevel 1, the initiator its only candidate, one responder). */
+async function runBongRound(submit: Submit, initiator: string, responder: string, id: string): Promise<void> {
+  const exercise = (entity: string, contractId: string, choice: string, choiceArgument: unknown) => ({ ExerciseCommand: { templateId: BONG(entity), contractId, choice, choiceArgument } });
+  const withTx = '/v2/commands/submit-and-wait-for-transaction';
+  const proposal = await submit(
+    withTx,
+    { CreateCommand: { templateId: BONG('BongProposal'), createArguments: { id, initiator, candidates: [initiator], validators: [], responders: [responder], maxLevel: '1', timeout: '2030-01-01T00:00:00Z' } } },
+    initiator,
+  );
+  const accepted = await submit(withTx, exercise('BongProposal', createdIds(proposal, BONG('BongProposal'))[0], 'Accept', { validator: initiator }), initiator);
+  const exploded = await submit(withTx, exercise('Explode', createdIds(accepted, BONG('Explode'))[0], 'ProcessExplode', { winner: responder }), responder);
+  const [leftId, rightId] = createdIds(exploded, BONG('Collapse'));
+  const merged = await submit(withTx, exercise('Merge', createdIds(exploded, BONG('Merge'))[0], 'ProcessMerge', { winner: responder, leftId, rightId }), responder);
+  await submit('/v2/commands/submit-and-wait', exercise('Bong', createdIds(merged, BONG('Bong'))[0], 'Ack', {}), initiator);
+}
+
+/** Each fold choice on a list of `foldLength` elements: once checked for its sum, then timed `foldRuns` times. */
+async function foldBench(submit: Submit, owner: string, pkg: string): Promise<void> {
+  const templateId = `${pkg}:Main:Folder`;
+  const folder = createdIds(await submit('/v2/commands/submit-and-wait-for-transaction', { CreateCommand: { templateId, createArguments: { owner } } }, owner), templateId)[0];
+  const { argument, sum } = foldArgument(foldLength);
+  const body = JSON.stringify(argument).length;
+  const rows: Array<Array<string | number>> = [['choice', 'result', 'median ms', 'min ms', 'max ms']];
+  const effects = { eventFormat: { filtersByParty: { [owner]: { cumulative: [] } }, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' };
+  for (const choice of FOLD_CHOICES) {
+    const command = { ExerciseCommand: { templateId, contractId: folder, choice, choiceArgument: argument } };
+    const checked = await submit('/v2/commands/submit-and-wait-for-transaction', command, owner, effects);
+    const result = checked.transaction.events[0].ExercisedEvent.exerciseResult;
+    if (result !== sum) throw new Error(`${choice}: ${String(result)}, expected ${sum}`);
+    const times: number[] = [];
+    for (let i = 0; i < foldRuns; i++) {
+      const t = performance.now();
+      await submit('/v2/commands/submit-and-wait', command, owner);
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    rows.push([choice, `${sum} ✓`, times[Math.floor(times.length / 2)], times[0], times[times.length - 1]]);
+  }
+  console.log(`\nfold over a ${foldLength.toLocaleString('en')}-element list (choice argument of ${(body / 1e6).toFixed(2)} MB JSON) via submit-and-wait, one client, ${foldRuns} runs each after a checked run`);
+  printTable(rows);
 }
 
 async function decodeBench(root: string): Promise<void> {
