@@ -160,9 +160,7 @@ describe.skipIf(!dars.present && !dars.required)('an engine-run multi-node trans
     for (const k of ARCHIVED_REQUIRED) expect(archived).toHaveProperty(k);
     expect(Object.keys(archived)).not.toContain('choice');
     expect(flat.events[3].CreatedEvent).toEqual(tx.events[3].CreatedEvent);
-    const { events: _e, ...header } = flat;
-    const { events: _t, ...txHeader } = tx;
-    expect(header).toEqual(txHeader);
+    expect({ ...flat, events: undefined }).toEqual({ ...tx, events: undefined });
     // the same shape from submit-and-wait-for-transaction: another Ping responded to, read as bob only
     const ping = await submit([{ CreateCommand: { templateId: PING, createArguments: { id: 'ping-delta', initiator: alice, responder: bob } } }], [alice]);
     const r = await ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', {
