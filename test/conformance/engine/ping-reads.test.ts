@@ -173,7 +173,7 @@ describe.skipIf(!dars.present && !dars.required)('an engine-run multi-node trans
     ]);
   });
 
-  it('trees: the list, transaction-tree-by-id and -by-offset key the LEDGER_EFFECTS events by node id', async () => {
+  it('trees: the list, transaction-tree-by-id, -by-offset and submit-and-wait-for-transaction-tree key the events by node id', async () => {
     const eventsById = Object.fromEntries(
       tx.events.map((e: any) => (e.CreatedEvent ? [String(e.CreatedEvent.nodeId), { CreatedTreeEvent: { value: e.CreatedEvent } }] : [String(e.ExercisedEvent.nodeId), { ExercisedTreeEvent: { value: e.ExercisedEvent } }])),
     );
@@ -190,6 +190,14 @@ describe.skipIf(!dars.present && !dars.required)('an engine-run multi-node trans
     expect(byId.json.transaction).toEqual(tree);
     const byOffset = await ledger.call('GET', `/v2/updates/transaction-tree-by-offset/${tx.offset}?${parties}`);
     expect(byOffset.json).toEqual(byId.json);
+    // submit-and-wait-for-transaction-tree: the tree of the actAs parties, as transaction-tree-by-id shows it to them
+    const ping = await submit([{ CreateCommand: { templateId: PING, createArguments: { id: 'ping-tree', initiator: alice, responder: bob } } }], [alice]);
+    const answered = await ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction-tree', { commands: commands([ex(PING, created(ping, 0), 'Respond', {})], [bob]) });
+    expect(answered.status, answered.text).toBe(200);
+    const answeredTree = answered.json.transactionTree;
+    expect(answeredTree.eventsById['0'].ExercisedTreeEvent.value).toMatchObject({ choice: 'Respond', actingParties: [bob], witnessParties: [bob], consuming: true, lastDescendantNodeId: 0, exerciseResult: {} });
+    const bobsTree = await ledger.call('GET', `/v2/updates/transaction-tree-by-id/${answeredTree.updateId}?parties=${encodeURIComponent(bob)}`);
+    expect(bobsTree.json.transaction).toEqual(answeredTree);
   });
 
   it('the WebSocket update stream sends the same transactions as the list, in both shapes', async () => {
