@@ -192,7 +192,7 @@ describe.skipIf(!dars.present && !dars.required)('an engine-run multi-node trans
     expect(byOffset.json).toEqual(byId.json);
     // submit-and-wait-for-transaction-tree: the tree of the actAs parties, as transaction-tree-by-id shows it to them
     const ping = await submit([{ CreateCommand: { templateId: PING, createArguments: { id: 'ping-tree', initiator: alice, responder: bob } } }], [alice]);
-    const answered = await ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction-tree', { commands: commands([ex(PING, created(ping, 0), 'Respond', {})], [bob]) });
+    const answered = await ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction-tree', commands([ex(PING, created(ping, 0), 'Respond', {})], [bob]));
     expect(answered.status, answered.text).toBe(200);
     const answeredTree = answered.json.transactionTree;
     expect(answeredTree.eventsById['0'].ExercisedTreeEvent.value).toMatchObject({ choice: 'Respond', actingParties: [bob], witnessParties: [bob], consuming: true, lastDescendantNodeId: 0, exerciseResult: {} });
