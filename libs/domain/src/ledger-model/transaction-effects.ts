@@ -13,8 +13,8 @@ import { templateIdString } from './well-formedness';
  *   of an input contract an ArchivedEvent at the same node id (ACS_DELTA);
  * - Fetch → nothing.
  * A node nested in an exercise is witnessed, besides its own stakeholders or informees, by the witnesses of that
- * exercise (the disclosure of `community/daml-lf/transaction/.../BlindingTransaction.scala`, which Canton's indexer
- * stores as the event's witnesses in `UpdateToDbDto.scala`): those parties are the event's `additionalWitnesses`.
+ * exercise (the disclosure of `community/daml-lf/interpreter/.../lf/ledger/BlindingTransaction.scala`, which Canton's
+ * indexer stores as the event's witnesses in `ledger-api-core/.../store/backend/UpdateToDbDto.scala`): those parties are the event's `additionalWitnesses`.
  */
 export interface TransactionEffectsInput {
   consistency: ConsistencyResult;
