@@ -7,8 +7,7 @@ import { startTestLedger, type TestLedger } from '../../support/ledger';
  * Who sees the consequences of an engine-run exercise in LEDGER_EFFECTS: a node nested in an exercise is witnessed by
  * its own informees (stakeholders of a create) and by every witness of the exercise it is part of — Canton's
  * disclosure (`community/daml-lf/interpreter/.../lf/ledger/BlindingTransaction.scala`, stored as event witnesses by
- * `community/ledger/ledger-api-core/.../store/backend/UpdateToDbDto.scala`). ACS_DELTA stays with
- * the stakeholders. Our own package, in LF text:
+ * `community/ledger/ledger-api-core/.../store/backend/UpdateToDbDto.scala`). ACS_DELTA stays with the stakeholders. Our own package, in LF text:
  * - `Hub` (signatory owner, observer viewer), consuming `Spawn` controlled by any `actor`: creates a `Note` of the owner;
  * - `Desk` (signatory clerk, observer guest), non-consuming `Open` controlled by the guest: exercises `Spawn` on a Hub.
  */

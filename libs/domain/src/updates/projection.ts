@@ -155,7 +155,8 @@ const intersects = (a: readonly string[], set: ReadonlySet<string> | null) => se
 /**
  * JsTransaction for ACS_DELTA (created-and-still-in-the-delta + archived events, stakeholders decide) or LEDGER_EFFECTS
  * (created + exercised events, witnesses decide: their stakeholders or informees and those of the enclosing exercises).
- * The command id is shown only to the submitting parties. Null when no event is visible — unless `keepEmpty` (a submission's own transaction, answered with `events: []`).
+ * The command id is shown only to the submitting parties. Null when no event is visible — unless `keepEmpty` (a
+ * submission's own transaction, answered with `events: []`).
  */
 export function renderTransaction(u: StoredUpdate, ef: CompiledEventFormat, shape: 'ACS_DELTA' | 'LEDGER_EFFECTS', opts: { keepEmpty?: boolean } = {}) {
   const tx = u.payload as StoredTransaction;
