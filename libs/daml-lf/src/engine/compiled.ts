@@ -19,6 +19,8 @@ export interface ChoiceCode {
   readonly def: TemplateChoice;
   readonly controllers: Code;
   readonly observers?: Code;
+  /** Explicit choice authorizers (LF 2.dev); without them the body has the signatories' and controllers' authority. */
+  readonly authorizers?: Code;
   readonly update: Code;
 }
 

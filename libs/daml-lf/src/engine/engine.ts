@@ -129,6 +129,7 @@ export class Engine implements EngineHost {
         def: ch,
         controllers: c.compile(ch.controllers, ctrlScope),
         observers: ch.observers && c.compile(ch.observers, ctrlScope),
+        authorizers: ch.authorizers && c.compile(ch.authorizers, ctrlScope),
         update: c.compile(ch.update, pushScope(null, param, ch.selfBinder, ch.argBinder.name)),
       });
     }

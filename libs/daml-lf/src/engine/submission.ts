@@ -4,16 +4,18 @@
  */
 import type { Value } from '@canton-network/core-ledger-proto';
 import type { Package, PackageId, Type, TypeConId } from '../language/ast';
-import type { Env } from '../interpreter/code';
+import type { Code, Env } from '../interpreter/code';
 import { Failure, internal } from '../interpreter/errors';
 import type { Machine, UpdateEffects } from '../interpreter/machine';
 import type { CompiledPackages } from '../interpreter/packages';
 import type { SValue } from '../interpreter/values';
 import { protoToValue, tryValueToProto } from '../values/proto';
-import { PartialTransaction, LF_VERSION } from '../transaction/partial-transaction';
+import { PartialTransaction, LF_VERSION, choiceAuthority } from '../transaction/partial-transaction';
 import { deriveTransactionSeed } from '../transaction/seeds';
 import { Category, fromInterpretationError, fromValueError, packageNotFound, preprocessingError, type EngineError } from './errors';
 import type { CommandArgument, ContractInstance, EngineCommand, EngineResult, Question, SubmitContext } from './types';
+import { createFailure, exerciseFailure, fetchFailure } from './authorization';
+import { contractDoesNotImplementInterface, contractNotActive, validationFailed, wronglyTypedContract } from './contract-errors';
 import { con, identifier, interp, partiesOf, sortedUnique, tid, type ChoiceCode, type EngineHost, type TemplateCode } from './compiled';
 
 const sameId = (a: TypeConId, b: TypeConId) => a.packageId === b.packageId && a.module === b.module && a.name === b.name;
@@ -103,7 +105,7 @@ export class Submission implements UpdateEffects {
     const pre = this.preprocess();
     if (pre) return { tag: 'error', error: pre };
     this.ptx = new PartialTransaction(deriveTransactionSeed(this.ctx.submissionSeed, this.ctx.participantId, this.ctx.preparationTime), this.ctx.preparationTime, this.ctx.actAs);
-    this.machine = this.engine.interpreter.machine({ effects: this, maxSteps: this.ctx.maxSteps });
+    this.machine = this.engine.interpreter.machine({ effects: this, maxSteps: this.ctx.maxSteps, onTrace: this.ctx.onTrace });
     return this.drive();
   }
 
@@ -223,7 +225,7 @@ export class Submission implements UpdateEffects {
 
   private proto(v: SValue): Value {
     const r = tryValueToProto(v, { enriched: this.ctx.enrichValues ?? true });
-    if (!r.ok) this.fail('VALUE_NESTING', interp(r.error.message));
+    if (!r.ok) this.fail('VALUE_NESTING', interp('Value exceeds maximum nesting value of 100'));
     return r.value;
   }
 
@@ -232,49 +234,33 @@ export class Submission implements UpdateEffects {
   create(m: Machine, templateId: TypeConId, arg: SValue): void {
     const t = this.engine.templateCode(templateId);
     this.usedPackages.add(templateId.packageId);
-    const env: Env = { v: arg, n: null };
-    m.evalThen(t.precond, env, (ok) => {
-      if (ok.t !== 'bool') throw internal('a template precondition must be a Bool');
-      if (!ok.v) m.fail({ tag: 'TemplatePreconditionViolated', templateId, arg });
-      m.evalThen(t.signatories, env, (sigs) =>
-        m.evalThen(t.observers, env, (obs) => {
-          const signatories = sortedUnique(partiesOf(sigs));
-          const observers = sortedUnique(partiesOf(obs));
-          const nodeId = this.ptx.nextNodeId();
-          if (signatories.length === 0) this.fail('DAML_AUTHORIZATION_ERROR', interp(`node NodeId(${nodeId}) (${tid(templateId)}) has no signatories`));
-          const auth = this.ptx.authorizers;
-          if (signatories.some((p) => !auth.has(p)))
-            this.fail(
-              'DAML_AUTHORIZATION_ERROR',
-              interp(`node NodeId(${nodeId}) (${tid(templateId)}) requires authorizers ${signatories.join(',')}, but only ${sortedUnique(auth).join(',')} were given`),
-            );
-          const contractId = this.ptx.insertCreate({
-            packageName: t.packageName,
-            templateId: identifier(templateId),
-            argument: this.proto(arg),
-            signatories,
-            observers,
-          });
-          this.local.set(contractId, {
-            contractId,
-            templateId,
-            packageName: t.packageName,
-            arg,
-            signatories,
-            stakeholders: sortedUnique([...signatories, ...observers]),
-          });
-          m.returnValue({ t: 'cid', v: contractId });
-        }),
-      );
+    this.contractMetadata(m, t, arg, (signatories, observers) => {
+      const argument = this.proto(arg);
+      const failure = createFailure(this.ptx.nextNodeId(), templateId, signatories, this.ptx.authority);
+      if (failure) this.fail('DAML_AUTHORIZATION_ERROR', interp(failure));
+      const contractId = this.ptx.insertCreate({ packageName: t.packageName, templateId: identifier(templateId), argument, signatories, observers });
+      const stakeholders = sortedUnique([...signatories, ...observers]);
+      this.local.set(contractId, { contractId, templateId, packageName: t.packageName, arg, signatories, stakeholders });
+      m.returnValue({ t: 'cid', v: contractId });
     });
   }
 
-  /** Calls `k` with the contract's state: created here, answered before, or asked for now. */
-  private withContract(m: Machine, cid: SValue, k: (c: ContractState) => void): void {
+  /** A template's precondition, signatories and observers on an argument, in Canton's order (its contract info). */
+  private contractMetadata(m: Machine, t: TemplateCode, arg: SValue, k: (signatories: string[], observers: string[]) => void): void {
+    const env: Env = { v: arg, n: null };
+    m.evalThen(t.precond, env, (ok) => {
+      if (ok.t !== 'bool') throw internal('a template precondition must be a Bool');
+      if (!ok.v) m.fail({ tag: 'TemplatePreconditionViolated', templateId: t.id, arg });
+      m.evalThen(t.signatories, env, (sigs) => m.evalThen(t.observers, env, (obs) => k(sortedUnique(partiesOf(sigs)), sortedUnique(partiesOf(obs)))));
+    });
+  }
+
+  /** Calls `k` with the contract's state: created here, read before, or asked for now (`fresh`: its first use). */
+  private withContract(m: Machine, cid: SValue, k: (c: ContractState, fresh: boolean) => void): void {
     if (cid.t !== 'cid') throw internal(`expected a contract id, got ${cid.t}`);
     const id = cid.v;
     const known = this.local.get(id) ?? this.ledger.get(id);
-    if (known) return k(known);
+    if (known) return k(known, false);
     m.ask({ tag: 'needContract', contractId: id } satisfies Question, (answer) => {
       const c = answer as ContractInstance | undefined;
       if (!c || c.contractId !== id) this.fail('CONTRACT_NOT_FOUND', `Contract could not be found with id ${id}`, { contractId: id });
@@ -291,10 +277,8 @@ export class Submission implements UpdateEffects {
         };
         this.ledger.set(id, state);
         this.inputContracts.push(c);
-        k(state);
+        k(state, true);
       };
-      const missing = this.pkgs.missingDependencies([c.templateId.packageId]);
-      if (!missing.length) return withPackage();
       const askNext = (): void => {
         const next = this.pkgs.missingDependencies([c.templateId.packageId]);
         if (!next.length) return withPackage();
@@ -308,25 +292,48 @@ export class Submission implements UpdateEffects {
     });
   }
 
-  private checkActive(c: ContractState, expected: TypeConId): void {
-    if (!sameId(c.templateId, expected))
-      this.fail(
-        'WRONGLY_TYPED_CONTRACT',
-        interp(`Contract ${c.contractId} was found but it is of template ${tid(c.templateId)}, not of the expected ${tid(expected)}`),
-        { contractId: c.contractId },
-      );
+  /**
+   * A contract used as `templateId`, in Canton's order (`SBuiltinFun.fetchTemplate`): its activeness, then its template,
+   * then — on a ledger contract's first use — its metadata recomputed from the template and compared with the stored.
+   */
+  private withTemplateContract(m: Machine, cid: SValue, templateId: TypeConId, k: (c: ContractState) => void): void {
+    this.withContract(m, cid, (c, fresh) => {
+      this.checkActive(c);
+      if (!sameId(c.templateId, templateId)) throw wronglyTypedContract(c.contractId, templateId, c.templateId);
+      if (fresh) this.validate(m, c, () => k(c));
+      else k(c);
+    });
+  }
+
+  /** A contract used through an interface: its activeness, then that its template implements the interface. */
+  private withInterfaceContract(m: Machine, cid: SValue, iface: TypeConId, k: (c: ContractState) => void): void {
+    this.withContract(m, cid, (c, fresh) => {
+      this.checkActive(c);
+      if (!this.pkgs.findTemplate(c.templateId)?.implements.has(tid(iface))) throw contractDoesNotImplementInterface(c.contractId, c.templateId, iface);
+      if (fresh) this.validate(m, c, () => k(c));
+      else k(c);
+    });
+  }
+
+  private checkActive(c: ContractState): void {
     const consumedBy = this.consumed.get(c.contractId);
-    if (consumedBy !== undefined)
-      this.fail(
-        'CONTRACT_NOT_ACTIVE',
-        interp(`Update failed due to fetch of an inactive contract ${c.contractId} (${tid(c.templateId)}).\nThe contract had been consumed in sub-transaction #NodeId(${consumedBy}):`),
-        { contractId: c.contractId },
-      );
+    if (consumedBy !== undefined) throw contractNotActive(c.contractId, c.templateId, consumedBy);
+  }
+
+  private validate(m: Machine, c: ContractState, k: () => void): void {
+    const t = this.engine.templateCode(c.templateId);
+    this.contractMetadata(m, t, c.arg, (signatories, observers) => {
+      const stakeholders = sortedUnique([...signatories, ...observers]);
+      if (signatories.join() !== c.signatories.join() || stakeholders.join() !== c.stakeholders.join()) {
+        const storedObservers = c.stakeholders.filter((p) => !c.signatories.includes(p));
+        throw validationFailed(c.contractId, c.templateId, { packageName: c.packageName, signatories: c.signatories, observers: storedObservers }, { packageName: t.packageName, signatories, observers });
+      }
+      k();
+    });
   }
 
   exercise(m: Machine, templateId: TypeConId, choiceName: string, cid: SValue, arg: SValue): void {
-    this.withContract(m, cid, (c) => {
-      this.checkActive(c, templateId);
+    this.withTemplateContract(m, cid, templateId, (c) => {
       const t = this.engine.templateCode(templateId);
       this.usedPackages.add(templateId.packageId);
       const ch = t.choices.get(choiceName);
@@ -336,9 +343,7 @@ export class Submission implements UpdateEffects {
   }
 
   exerciseInterface(m: Machine, iface: TypeConId, choiceName: string, cid: SValue, arg: SValue, guard: SValue | undefined): void {
-    this.withContract(m, cid, (c) => {
-      this.checkImplements(c, iface);
-      this.checkActive(c, c.templateId);
+    this.withInterfaceContract(m, cid, iface, (c) => {
       const ic = this.engine.interfaceCode(iface);
       this.usedPackages.add(iface.packageId);
       this.usedPackages.add(c.templateId.packageId);
@@ -354,73 +359,59 @@ export class Submission implements UpdateEffects {
     });
   }
 
-  /** Controllers, choice observers, authorization, the exercise node and the choice body (`this` is `self`'s value). */
+  /**
+   * Controllers, choice observers and choice authorizers (in that order), the chosen value, authorization, the exercise
+   * node and the choice body (`this` is `self`'s value) with the authority of the choice authorizers, or else of the
+   * signatories and controllers.
+   */
   private runChoice(m: Machine, c: ContractState, iface: TypeConId | undefined, ch: ChoiceCode, thisValue: SValue, cid: SValue, arg: SValue): void {
-    const templateId = c.templateId;
     const ctrlEnv: Env = { v: arg, n: { v: thisValue, n: null } };
-    m.evalThen(ch.controllers, ctrlEnv, (ctrlV) => {
-      const withObservers = (obsV: SValue | undefined) => {
-        const controllers = sortedUnique(partiesOf(ctrlV));
-        const choiceObservers = obsV ? sortedUnique(partiesOf(obsV)) : [];
-        const nodeId = this.ptx.nextNodeId();
-        if (controllers.length === 0) this.fail('DAML_AUTHORIZATION_ERROR', interp(`node NodeId(${nodeId}) (${tid(templateId)}) has no controllers`));
-        const auth = this.ptx.authorizers;
-        if (controllers.some((p) => !auth.has(p)))
-          this.fail(
-            'DAML_AUTHORIZATION_ERROR',
-            interp(`node NodeId(${nodeId}) (${tid(templateId)}) requires authorizers ${controllers.join(',')}, but only ${sortedUnique(auth).join(',')} were given`),
+    const parties = (code: Code | undefined, k: (ps: string[] | undefined) => void) =>
+      code ? m.evalThen(code, ctrlEnv, (v) => k(sortedUnique(partiesOf(v)))) : k(undefined);
+    parties(ch.controllers, (ctrl) =>
+      parties(ch.observers, (choiceObservers) =>
+        parties(ch.authorizers, (choiceAuthorizers) => {
+          const controllers = ctrl ?? [];
+          const chosenValue = this.proto(arg);
+          const failure = exerciseFailure(this.ptx.nextNodeId(), c.templateId, controllers, choiceAuthorizers, this.ptx.authority);
+          if (failure) this.fail('DAML_AUTHORIZATION_ERROR', interp(failure));
+          const nodeId = this.ptx.nextNodeId();
+          this.ptx.beginExercise(
+            {
+              lfVersion: LF_VERSION,
+              contractId: c.contractId,
+              packageName: c.packageName,
+              templateId: identifier(c.templateId),
+              signatories: [...c.signatories],
+              stakeholders: [...c.stakeholders],
+              actingParties: controllers,
+              ...(iface ? { interfaceId: identifier(iface) } : {}),
+              choiceId: ch.def.name,
+              chosenValue,
+              consuming: ch.def.consuming,
+              choiceObservers: choiceObservers ?? [],
+            },
+            choiceAuthority(choiceAuthorizers ?? [...c.signatories, ...controllers]),
           );
-        this.ptx.beginExercise(
-          {
-            lfVersion: LF_VERSION,
-            contractId: c.contractId,
-            packageName: c.packageName,
-            templateId: identifier(templateId),
-            signatories: [...c.signatories],
-            stakeholders: [...c.stakeholders],
-            actingParties: controllers,
-            ...(iface ? { interfaceId: identifier(iface) } : {}),
-            choiceId: ch.def.name,
-            chosenValue: this.proto(arg),
-            consuming: ch.def.consuming,
-            choiceObservers,
-          },
-          [...c.signatories, ...controllers],
-        );
-        if (ch.def.consuming) this.consumed.set(c.contractId, nodeId);
-        const env: Env = { v: arg, n: { v: cid, n: { v: thisValue, n: null } } };
-        m.evalThen(ch.update, env, (u) => {
-          m.andThen((result) => {
-            this.ptx.endExercise(this.proto(result));
-            m.returnValue(result);
+          if (ch.def.consuming) this.consumed.set(c.contractId, nodeId);
+          const env: Env = { v: arg, n: { v: cid, n: { v: thisValue, n: null } } };
+          m.evalThen(ch.update, env, (u) => {
+            m.andThen((result) => {
+              this.ptx.endExercise(this.proto(result));
+              m.returnValue(result);
+            });
+            m.runUpdate(u);
           });
-          m.runUpdate(u);
-        });
-      };
-      if (ch.observers) m.evalThen(ch.observers, ctrlEnv, withObservers);
-      else withObservers(undefined);
-    });
+        }),
+      ),
+    );
   }
 
-  private checkImplements(c: ContractState, iface: TypeConId): void {
-    if (!this.pkgs.findTemplate(c.templateId)?.implements.has(tid(iface)))
-      this.fail(
-        'CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE',
-        interp(`Update failed due to contract ${c.contractId} not implementing an interface ${tid(iface)}`),
-        { contractId: c.contractId },
-      );
-  }
-
+  /** A fetch node: its acting parties are the authorizers among the stakeholders. */
   private insertFetch(c: ContractState, iface: TypeConId | undefined): void {
-    const auth = this.ptx.authorizers;
-    const nodeId = this.ptx.nextNodeId();
-    if (!c.stakeholders.some((p) => auth.has(p)))
-      this.fail(
-        'DAML_AUTHORIZATION_ERROR',
-        interp(
-          `node NodeId(${nodeId}) requires one of the stakeholders ${c.stakeholders.join(',')} of the fetched contract to be an authorizer, but authorizers were ${sortedUnique(auth).join(',')}`,
-        ),
-      );
+    const auth = this.ptx.authority;
+    const failure = fetchFailure(this.ptx.nextNodeId(), c.stakeholders, auth);
+    if (failure) this.fail('DAML_AUTHORIZATION_ERROR', interp(failure));
     this.usedPackages.add(c.templateId.packageId);
     this.ptx.insertFetch({
       lfVersion: LF_VERSION,
@@ -429,29 +420,25 @@ export class Submission implements UpdateEffects {
       templateId: identifier(c.templateId),
       signatories: [...c.signatories],
       stakeholders: [...c.stakeholders],
-      actingParties: sortedUnique(auth),
+      actingParties: c.stakeholders.filter(auth.has),
       ...(iface ? { interfaceId: identifier(iface) } : {}),
     });
   }
 
   fetch(m: Machine, templateId: TypeConId, cid: SValue): void {
-    this.withContract(m, cid, (c) => {
-      this.checkActive(c, templateId);
+    this.withTemplateContract(m, cid, templateId, (c) => {
       this.insertFetch(c, undefined);
       m.returnValue(c.arg);
     });
   }
 
   fetchInterface(m: Machine, iface: TypeConId, cid: SValue): void {
-    this.withContract(m, cid, (c) => {
-      this.checkImplements(c, iface);
-      this.checkActive(c, c.templateId);
+    this.withInterfaceContract(m, cid, iface, (c) => {
       this.usedPackages.add(iface.packageId);
       this.insertFetch(c, iface);
       m.returnValue({ t: 'any', ty: con(c.templateId), v: c.arg });
     });
   }
-
   private withTime(m: Machine, k: (now: bigint) => void): void {
     this.dependsOnTime = true;
     if (this.ledgerTime !== undefined) return k(this.ledgerTime);

@@ -82,6 +82,8 @@ export interface MachineOptions {
   readonly effects?: UpdateEffects;
   /** Bound on machine steps (INTERPRETATION_TIME_EXCEEDED); default 50 million. */
   readonly maxSteps?: number;
+  /** Called with each TRACE message as it is evaluated (interleaved with the machine's questions). */
+  readonly onTrace?: (message: string) => void;
 }
 
 export class Machine implements MachineOps {
@@ -99,6 +101,7 @@ export class Machine implements MachineOps {
   readonly effects: UpdateEffects | undefined;
   /** TRACE messages, in order. */
   readonly traces: string[] = [];
+  private readonly onTrace: ((message: string) => void) | undefined;
 
   constructor(
     readonly packages: CompiledPackages,
@@ -107,6 +110,12 @@ export class Machine implements MachineOps {
   ) {
     this.effects = options.effects;
     this.maxSteps = options.maxSteps ?? 50_000_000;
+    this.onTrace = options.onTrace;
+  }
+
+  trace(message: string): void {
+    this.traces.push(message);
+    this.onTrace?.(message);
   }
 
   /** True when effects are present (CONTRACT_ID_TO_TEXT answers None then, as on Canton's update machine). */
