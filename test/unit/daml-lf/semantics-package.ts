@@ -309,9 +309,10 @@ const rec = (tc: TypeConId, f: string[], v: SValue[]): SValue => ({ t: 'record',
 const nestedValue: SValue = rec(id('M', 'Nested'), ['f'], [{ t: 'optional', v: null }]);
 
 /** Canton's ledger contracts of the tests: a T (alice signs, bob observes), a Human, a Dummy. */
-export function storedT(observer = bob, contractId = cId): ContractInstance {
-  const arg = rec(T, ['signatory', 'observer', 'precondition', 'nested'], [party(alice), party(observer), { t: 'bool', v: true }, nestedValue]);
-  return { contractId, templateId: T, packageName: 'engine-semantics', argument: valueToProto(arg), signatories: [alice], stakeholders: [alice, observer], createdAt: 0n };
+export function storedT(over: { observer?: string; precondition?: boolean } = {}): ContractInstance {
+  const observer = over.observer ?? bob;
+  const arg = rec(T, ['signatory', 'observer', 'precondition', 'nested'], [party(alice), party(observer), { t: 'bool', v: over.precondition ?? true }, nestedValue]);
+  return { contractId: cId, templateId: T, packageName: 'engine-semantics', argument: valueToProto(arg), signatories: [alice], stakeholders: [alice, observer], createdAt: 0n };
 }
 export function storedHuman(): ContractInstance {
   const arg = rec(Human, ['person', 'obs', 'ctrl', 'precond', 'nested'], [party(alice), party(bob), party(alice), { t: 'bool', v: true }, nestedValue]);
