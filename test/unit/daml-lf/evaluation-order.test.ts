@@ -9,9 +9,11 @@
  * entries, `observable()` drops them, and each success case has a denied twin whose log ends where the entry stood.
  */
 import { describe, expect, it } from 'vitest';
-import { parseExpr } from '@ledgerline/daml-lf';
+import { parseExpr, valueToProto, type ContractInstance } from '@ledgerline/daml-lf';
 import {
+  Box,
   Dummy,
+  Fragile,
   Human,
   PKG_ID,
   Person,
@@ -27,6 +29,7 @@ import {
   storedDummy,
   storedHuman,
   storedT,
+  submit,
   type Case,
   type Outcome,
 } from './semantics-package';
@@ -122,6 +125,25 @@ describe('exercise', () => {
       expect(e.message.split('\n').slice(0, 1)).toEqual([`Interpretation error: Error: Validation fails when trying to upgrade the contract ${cId} from ${pretty(T)} to ${pretty(T)}`]);
       expect(e.message).toContain(`original signatories are { '${bob}' }\noriginal observers are { '${alice}' }\n`);
       expect(e.message).toContain(`recomputed signatories are { '${alice}' }\nrecomputed observers are { '${bob}' }`);
+    });
+    it('an exception its metadata throws cannot be caught (Canton: SEPreventCatch), unlike the choice body’s own', () => {
+      const onBox = (choice: string, argument: unknown, ledger = {}) =>
+        submit([{ kind: 'createAndExercise', templateId: Box, createArgument: { json: { a: alice, b: bob } }, choice, choiceArgument: { json: argument } }], { actAs: [alice], ledger });
+      expect(doneOf(onBox('TryThrow', {})).results[0]).toEqual({ t: 'bool', v: false });
+      const fragile = (fine: boolean): ContractInstance => ({
+        contractId: cId,
+        templateId: Fragile,
+        packageName: 'engine-semantics',
+        argument: valueToProto({ t: 'record', id: Fragile, f: ['p', 'fine'], v: [{ t: 'party', v: alice }, { t: 'bool', v: fine }] }),
+        signatories: [alice],
+        stakeholders: [alice],
+        createdAt: 0n,
+      });
+      expect(doneOf(onBox('TryFetch', cId, { [cId]: fragile(true) })).results[0]).toEqual({ t: 'bool', v: true });
+      expect(errorOf(onBox('TryFetch', cId, { [cId]: fragile(false) }))).toMatchObject({
+        code: 'DAML_FAILURE',
+        metadata: { error_id: 'UNHANDLED_EXCEPTION/Extra:Oops' },
+      });
     });
     it('a contract of another template: WRONGLY_TYPED_CONTRACT before its metadata', () => wronglyTyped(exe({ ledger: { [cId]: storedDummy() } }), ['starts test', 'queries contract']));
     it('an unknown contract: CONTRACT_NOT_FOUND', () => fails(exe({}), 'CONTRACT_NOT_FOUND', ['starts test', 'queries contract']));

@@ -215,6 +215,17 @@ module Extra {
     observers Nil @Party;
   };
 
+  record @serializable Oops = { message: Text };
+  exception Oops = { message \(e: Extra:Oops) -> Extra:Oops {message} e };
+  record @serializable Fragile = { p: Party, fine: Bool };
+  template (this: Fragile) = {
+    precondition case (Extra:Fragile {fine} this) of
+        True -> True
+      | _ -> throw @Bool @Extra:Oops (Extra:Oops { message = "fragile" });
+    signatories Cons @Party [Extra:Fragile {p} this] (Nil @Party);
+    observers Nil @Party;
+  };
+
   val sumTo: Int64 -> Int64 = \(n: Int64) ->
     case (EQUAL @Int64 n 0) of True -> 0 | _ -> ADD_INT64 n (Extra:sumTo (SUB_INT64 n 1));
   val countUp: Int64 -> Update Int64 = \(n: Int64) ->
@@ -253,6 +264,14 @@ module Extra {
     choice @nonConsuming FetchTwice (self) (u: Unit): Unit
       , controllers Cons @Party [Extra:Box {a} this] (Nil @Party)
       to ubind x: Extra:Box <- fetch_template @Extra:Box self ; y: Extra:Box <- fetch_template @Extra:Box self in upure @Unit ();
+    choice @nonConsuming TryFetch (self) (cid: ContractId Extra:Fragile): Bool
+      , controllers Cons @Party [Extra:Box {a} this] (Nil @Party)
+      to try @Bool (ubind x: Extra:Fragile <- fetch_template @Extra:Fragile cid in upure @Bool True)
+         catch err -> Some @(Update Bool) (upure @Bool False);
+    choice @nonConsuming TryThrow (self) (u: Unit): Bool
+      , controllers Cons @Party [Extra:Box {a} this] (Nil @Party)
+      to try @Bool (upure @Bool (throw @Bool @Extra:Oops (Extra:Oops { message = "thrown" })))
+         catch err -> Some @(Update Bool) (upure @Bool False);
     choice @nonConsuming Sum (self) (n: Int64): Int64
       , controllers Cons @Party [Extra:Box {a} this] (Nil @Party)
       to upure @Int64 (Extra:sumTo n);
@@ -273,6 +292,7 @@ export const Person = id('M', 'Person');
 export const Root = id('Test', 'Root');
 export const Box = id('Extra', 'Box');
 export const Owned = id('Extra', 'Owned');
+export const Fragile = id('Extra', 'Fragile');
 
 export const alice = 'alice::1220aaaa';
 export const bob = 'bob::1220bbbb';

@@ -320,15 +320,18 @@ export class Submission implements UpdateEffects {
     if (consumedBy !== undefined) throw contractNotActive(c.contractId, c.templateId, consumedBy);
   }
 
+  /** Recomputes a ledger contract's metadata; exceptions thrown meanwhile cannot be caught. */
   private validate(m: Machine, c: ContractState, k: () => void): void {
     const t = this.engine.templateCode(c.templateId);
+    m.andThen(() => k());
+    m.preventCatch();
     this.contractMetadata(m, t, c.arg, (signatories, observers) => {
       const stakeholders = sortedUnique([...signatories, ...observers]);
       if (signatories.join() !== c.signatories.join() || stakeholders.join() !== c.stakeholders.join()) {
         const storedObservers = c.stakeholders.filter((p) => !c.signatories.includes(p));
         throw validationFailed(c.contractId, c.templateId, { packageName: c.packageName, signatories: c.signatories, observers: storedObservers }, { packageName: t.packageName, signatories, observers });
       }
-      k();
+      m.returnValue({ t: 'unit' });
     });
   }
 

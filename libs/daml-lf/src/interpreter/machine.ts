@@ -52,6 +52,7 @@ const enum K {
   Foldr,
   EqList,
   Unhandled,
+  NoCatch,
 }
 
 type Frame =
@@ -69,7 +70,8 @@ type Frame =
   | { k: K.Foldl; f: SValue; l: Cons | null }
   | { k: K.Foldr; f: SValue; arr: SValue[]; i: number }
   | { k: K.EqList; f: SValue; xs: Cons | null; ys: Cons | null }
-  | { k: K.Unhandled; exc: Extract<SValue, { t: 'any' }> };
+  | { k: K.Unhandled; exc: Extract<SValue, { t: 'any' }> }
+  | { k: K.NoCatch };
 
 const enum Mode {
   Eval,
@@ -147,6 +149,14 @@ export class Machine implements MachineOps {
   /** Continue with `fn(value)` once the current computation returns a value. */
   andThen(fn: (v: SValue) => void): void {
     this.stack.push({ k: K.Hook, fn });
+  }
+
+  /**
+   * Until the current computation returns, exceptions pass any enclosing try unhandled (Canton's `SEPreventCatch`: the
+   * contract info of a fetched contract).
+   */
+  preventCatch(): void {
+    this.stack.push({ k: K.NoCatch });
   }
 
   /** Evaluate `code` in `env`, then `fn(result)`. */
@@ -309,6 +319,7 @@ export class Machine implements MachineOps {
     }
     while (this.stack.length) {
       const f = this.stack.pop()!;
+      if (f.k === K.NoCatch) break;
       if (f.k === K.Catch) {
         this.effects?.rollbackTry(f.token);
         this.stack.push({ k: K.Handler, exc });
@@ -441,6 +452,8 @@ export class Machine implements MachineOps {
             break;
           case K.Catch:
             this.effects?.endTry(f.token);
+            break;
+          case K.NoCatch:
             break;
           case K.Handler:
             if (v.t !== 'optional') throw internal('a catch handler must return an Optional');
