@@ -99,9 +99,14 @@ const LEDGER_CATEGORIES: Record<string, number> = {
   COMMAND_PREPROCESSING_FAILED: Category.InvalidIndependentOfSystemState,
   VALUE_NESTING: Category.InvalidIndependentOfSystemState,
   PACKAGE_NOT_FOUND: Category.InvalidGivenCurrentSystemStateResourceMissing,
+  INTERPRETATION_UPGRADE_ERROR_VALIDATION_FAILED: Category.InvalidIndependentOfSystemState,
 };
 
 function ledgerError(code: string, message: string, details?: Record<string, unknown>): EngineError {
-  const resources = details?.contractId ? [['CONTRACT_ID', String(details.contractId)] as const] : undefined;
+  const resources = Array.isArray(details?.resources)
+    ? (details.resources as (readonly [string, string])[])
+    : details?.contractId
+      ? [['CONTRACT_ID', String(details.contractId)] as const]
+      : undefined;
   return { code, category: LEDGER_CATEGORIES[code] ?? Category.InvalidGivenCurrentSystemStateOther, message, ...(resources ? { resources } : {}) };
 }

@@ -38,6 +38,8 @@ export interface SubmitContext {
   readonly enrichValues?: boolean;
   /** Bound on interpreter steps (INTERPRETATION_TIME_EXCEEDED); default 50 million. */
   readonly maxSteps?: number;
+  /** Receives the TRACE messages of the interpretation as they happen (Canton logs them at debug level). */
+  readonly onTrace?: (message: string) => void;
 }
 
 /** A contract the ledger knows, as the pipeline answers `needContract`. */

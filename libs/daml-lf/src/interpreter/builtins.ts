@@ -366,7 +366,7 @@ const defs: BuiltinDef[] = [
   // --------------------------------------------------------------------------------------------------- Others
   pure('COERCE_CONTRACT_ID', 1, (a) => a[0]),
   pure('TRACE', 2, (a, m) => {
-    m.traces.push(getText(a, 0));
+    m.trace(getText(a, 0));
     return a[1];
   }),
   pure('ERROR', 1, (a) => {

@@ -42,7 +42,8 @@ export type SValue =
 /** What builtins and compiled primitives may ask of the machine (implemented by `Machine`). */
 export interface MachineOps {
   readonly isUpdateMachine: boolean;
-  readonly traces: string[];
+  /** Records a TRACE message (Canton logs it; a submission may pass it on). */
+  trace(message: string): void;
   evalIn(code: Code, env: Env): void;
   foldl(f: SValue, z: SValue, l: Cons | null): void;
   foldr(f: SValue, z: SValue, arr: SValue[]): void;

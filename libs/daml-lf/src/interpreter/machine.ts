@@ -52,6 +52,7 @@ const enum K {
   Foldr,
   EqList,
   Unhandled,
+  NoCatch,
 }
 
 type Frame =
@@ -69,7 +70,8 @@ type Frame =
   | { k: K.Foldl; f: SValue; l: Cons | null }
   | { k: K.Foldr; f: SValue; arr: SValue[]; i: number }
   | { k: K.EqList; f: SValue; xs: Cons | null; ys: Cons | null }
-  | { k: K.Unhandled; exc: Extract<SValue, { t: 'any' }> };
+  | { k: K.Unhandled; exc: Extract<SValue, { t: 'any' }> }
+  | { k: K.NoCatch };
 
 const enum Mode {
   Eval,
@@ -82,6 +84,8 @@ export interface MachineOptions {
   readonly effects?: UpdateEffects;
   /** Bound on machine steps (INTERPRETATION_TIME_EXCEEDED); default 50 million. */
   readonly maxSteps?: number;
+  /** Called with each TRACE message as it is evaluated (interleaved with the machine's questions). */
+  readonly onTrace?: (message: string) => void;
 }
 
 export class Machine implements MachineOps {
@@ -99,6 +103,7 @@ export class Machine implements MachineOps {
   readonly effects: UpdateEffects | undefined;
   /** TRACE messages, in order. */
   readonly traces: string[] = [];
+  private readonly onTrace: ((message: string) => void) | undefined;
 
   constructor(
     readonly packages: CompiledPackages,
@@ -107,6 +112,12 @@ export class Machine implements MachineOps {
   ) {
     this.effects = options.effects;
     this.maxSteps = options.maxSteps ?? 50_000_000;
+    this.onTrace = options.onTrace;
+  }
+
+  trace(message: string): void {
+    this.traces.push(message);
+    this.onTrace?.(message);
   }
 
   /** True when effects are present (CONTRACT_ID_TO_TEXT answers None then, as on Canton's update machine). */
@@ -138,6 +149,14 @@ export class Machine implements MachineOps {
   /** Continue with `fn(value)` once the current computation returns a value. */
   andThen(fn: (v: SValue) => void): void {
     this.stack.push({ k: K.Hook, fn });
+  }
+
+  /**
+   * Until the current computation returns, exceptions pass any enclosing try unhandled (Canton's `SEPreventCatch`: the
+   * contract info of a fetched contract).
+   */
+  preventCatch(): void {
+    this.stack.push({ k: K.NoCatch });
   }
 
   /** Evaluate `code` in `env`, then `fn(result)`. */
@@ -300,6 +319,7 @@ export class Machine implements MachineOps {
     }
     while (this.stack.length) {
       const f = this.stack.pop()!;
+      if (f.k === K.NoCatch) break;
       if (f.k === K.Catch) {
         this.effects?.rollbackTry(f.token);
         this.stack.push({ k: K.Handler, exc });
@@ -432,6 +452,8 @@ export class Machine implements MachineOps {
             break;
           case K.Catch:
             this.effects?.endTry(f.token);
+            break;
+          case K.NoCatch:
             break;
           case K.Handler:
             if (v.t !== 'optional') throw internal('a catch handler must return an Optional');

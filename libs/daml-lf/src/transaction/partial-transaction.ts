@@ -27,7 +27,30 @@ interface Context {
   /** Shared with the enclosing context for try scopes: child positions continue across them. */
   readonly counter: Counter;
   readonly exercise?: Extract<TreeNode, { kind: 'exercise' }>;
-  readonly authorizers: ReadonlySet<string>;
+  readonly authority: Authority;
+}
+
+/**
+ * The parties whose authority a node has, in the order Canton's messages list them: at the root the submitters, a Scala
+ * `Set` kept in insertion order (up to four parties; beyond that a `HashSet`, whose order we do not reproduce); inside a
+ * choice the signatories ∪ controllers, or the explicit choice authorizers, a sorted `TreeSet`.
+ */
+export interface Authority {
+  readonly parties: readonly string[];
+  readonly kind: 'Set' | 'HashSet' | 'TreeSet';
+  readonly has: (party: string) => boolean;
+}
+
+export function rootAuthority(committers: Iterable<string>): Authority {
+  const parties = [...new Set(committers)];
+  const set = new Set(parties);
+  return { parties, kind: parties.length <= 4 ? 'Set' : 'HashSet', has: (p) => set.has(p) };
+}
+
+export function choiceAuthority(authorizers: Iterable<string>): Authority {
+  const parties = [...new Set(authorizers)].sort();
+  const set = new Set(parties);
+  return { parties, kind: 'TreeSet', has: (p) => set.has(p) };
 }
 
 export interface CreateInput {
@@ -50,7 +73,7 @@ export class PartialTransaction {
     readonly preparationTime: bigint,
     committers: readonly string[],
   ) {
-    this.stack = [{ kind: 'root', seed: transactionSeed, children: this.roots, counter: { next: 0 }, authorizers: new Set(committers) }];
+    this.stack = [{ kind: 'root', seed: transactionSeed, children: this.roots, counter: { next: 0 }, authority: rootAuthority(committers) }];
   }
 
   private get ctx(): Context {
@@ -58,8 +81,8 @@ export class PartialTransaction {
   }
 
   /** The parties whose authority the current node has (committers at the root, signatories ∪ actors inside a choice). */
-  get authorizers(): ReadonlySet<string> {
-    return this.ctx.authorizers;
+  get authority(): Authority {
+    return this.ctx.authority;
   }
 
   private inserted = 0;
@@ -95,12 +118,12 @@ export class PartialTransaction {
   }
 
   /** Opens an exercise node; its children are seeded from its own seed. */
-  beginExercise(e: Omit<Exercise, 'children' | 'exerciseResult'>, authorizers: Iterable<string>): void {
+  beginExercise(e: Omit<Exercise, 'children' | 'exerciseResult'>, authority: Authority): void {
     const seed = this.nextSeed();
     this.inserted++;
     const node: Extract<TreeNode, { kind: 'exercise' }> = { kind: 'exercise', node: { ...e, children: [] }, seed, children: [] };
     this.ctx.children.push(node);
-    this.stack.push({ kind: 'exercise', seed, children: node.children, counter: { next: 0 }, exercise: node, authorizers: new Set(authorizers) });
+    this.stack.push({ kind: 'exercise', seed, children: node.children, counter: { next: 0 }, exercise: node, authority });
   }
 
   endExercise(result: Exercise['exerciseResult']): void {
@@ -112,7 +135,7 @@ export class PartialTransaction {
   /** Opens a try scope; returns a token for `endTry`/`rollbackTry`. */
   beginTry(): number {
     const parent = this.ctx;
-    this.stack.push({ kind: 'try', seed: parent.seed, children: [], counter: parent.counter, authorizers: parent.authorizers });
+    this.stack.push({ kind: 'try', seed: parent.seed, children: [], counter: parent.counter, authority: parent.authority });
     return this.stack.length;
   }
 
