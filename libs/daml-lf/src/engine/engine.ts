@@ -12,7 +12,7 @@ import type { DefInterface, DefTemplate, Package, PackageId, TemplateChoice, Typ
 import { qualifiedNameToString } from '../language/ast';
 import type { Code, Env } from '../interpreter/code';
 import { pushScope } from '../interpreter/compiler';
-import { Failure, internal, type InterpretationError } from '../interpreter/errors';
+import { Failure, contractDoesNotImplementInterface, internal, type InterpretationError } from '../interpreter/errors';
 import { Interpreter } from '../interpreter';
 import type { Machine, UpdateEffects } from '../interpreter/machine';
 import { CompiledPackages } from '../interpreter/packages';
@@ -634,12 +634,7 @@ class Submission implements UpdateEffects {
   }
 
   private checkImplements(c: ContractState, iface: TypeConId): void {
-    if (!this.pkgs.findTemplate(c.templateId)?.implements.has(tid(iface)))
-      this.fail(
-        'CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE',
-        interp(`Update failed due to contract ${c.contractId} not implementing an interface ${tid(iface)}`),
-        { contractId: c.contractId },
-      );
+    if (!this.pkgs.findTemplate(c.templateId)?.implements.has(tid(iface))) throw contractDoesNotImplementInterface(iface, c.contractId, c.templateId);
   }
 
   private insertFetch(c: ContractState, iface: TypeConId | undefined): void {

@@ -96,12 +96,17 @@ const LEDGER_CATEGORIES: Record<string, number> = {
   CONTRACT_NOT_ACTIVE: Category.InvalidGivenCurrentSystemStateResourceMissing,
   WRONGLY_TYPED_CONTRACT: Category.InvalidGivenCurrentSystemStateOther,
   CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE: Category.InvalidIndependentOfSystemState,
+  CONTRACT_DOES_NOT_IMPLEMENT_REQUIRING_INTERFACE: Category.InvalidIndependentOfSystemState,
   COMMAND_PREPROCESSING_FAILED: Category.InvalidIndependentOfSystemState,
   VALUE_NESTING: Category.InvalidIndependentOfSystemState,
   PACKAGE_NOT_FOUND: Category.InvalidGivenCurrentSystemStateResourceMissing,
 };
 
 function ledgerError(code: string, message: string, details?: Record<string, unknown>): EngineError {
-  const resources = details?.contractId ? [['CONTRACT_ID', String(details.contractId)] as const] : undefined;
+  const resources = Array.isArray(details?.resources)
+    ? (details.resources as [string, string][])
+    : details?.contractId
+      ? [['CONTRACT_ID', String(details.contractId)] as const]
+      : undefined;
   return { code, category: LEDGER_CATEGORIES[code] ?? Category.InvalidGivenCurrentSystemStateOther, message, ...(resources ? { resources } : {}) };
 }

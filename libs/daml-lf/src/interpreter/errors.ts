@@ -42,6 +42,56 @@ export class DamlThrow {
 
 export const internal = (message: string) => new Failure({ tag: 'Internal', message });
 
+/** Canton's `Pretty.prettyTypeConId`: `Module:Name@` and the package id's first 8 characters. */
+export const prettyTypeConId = (id: TypeConId) => `${id.module}:${id.name}@${id.packageId.slice(0, 8)}`;
+const fullId = (id: TypeConId) => `${id.packageId}:${id.module}:${id.name}`;
+const interpretationError = (m: string) => `Interpretation error: Error: ${m}`;
+
+/**
+ * The contract's template has no instance of the interface it is used through (Canton's
+ * `ContractDoesNotImplementInterface`, rendered by `speedy/Pretty.scala`; resources as `CommandExecutionErrors.scala`).
+ */
+export function contractDoesNotImplementInterface(iface: TypeConId, contractId: string, template: TypeConId): Failure {
+  return new Failure({
+    tag: 'Ledger',
+    code: 'CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE',
+    message: interpretationError(
+      `Update failed due to contract ${contractId} not implementing an interface\n` +
+        `Expected contract to implement interface ${prettyTypeConId(iface)} but contract has type ${prettyTypeConId(template)}`,
+    ),
+    details: { contractId, resources: [['CONTRACT_ID', contractId], ['TEMPLATE_ID', fullId(template)], ['INTERFACE_ID', fullId(iface)]] },
+  });
+}
+
+/** `unsafe_from_required_interface` on a contract whose template lacks the requiring interface (Canton's wording). */
+export function contractDoesNotImplementRequiringInterface(requiring: TypeConId, required: TypeConId, contractId: string, template: TypeConId): Failure {
+  return new Failure({
+    tag: 'Ledger',
+    code: 'CONTRACT_DOES_NOT_IMPLEMENT_REQUIRING_INTERFACE',
+    message: interpretationError(
+      `Update failed due to contract ${contractId} not implementing the requiring interface\n` +
+        `Expected contract to implement interface ${prettyTypeConId(requiring)} requirring the interface ${prettyTypeConId(required)} ` +
+        `but contract has type ${prettyTypeConId(template)}`,
+    ),
+    details: {
+      contractId,
+      resources: [['CONTRACT_ID', contractId], ['TEMPLATE_ID', fullId(template)], ['INTERFACE_ID', fullId(required)], ['INTERFACE_ID', fullId(requiring)]],
+    },
+  });
+}
+
+/** A contract of another template than the one expected (Canton's `WronglyTypedContract`). */
+export function wronglyTypedContract(contractId: string, expected: TypeConId, actual: TypeConId): Failure {
+  return new Failure({
+    tag: 'Ledger',
+    code: 'WRONGLY_TYPED_CONTRACT',
+    message: interpretationError(
+      `Update failed due to wrongly typed contract id ${contractId}\nExpected contract of type ${prettyTypeConId(expected)} but got ${prettyTypeConId(actual)}`,
+    ),
+    details: { contractId, resources: [['CONTRACT_ID', contractId], ['TEMPLATE_ID', fullId(expected)], ['TEMPLATE_ID', fullId(actual)]] },
+  });
+}
+
 /** Stable `DA.Exception.ArithmeticError:ArithmeticError` of daml-prim (Canton `StablePackages`). */
 export const ARITHMETIC_ERROR: TypeConId = {
   packageId: 'ee33fb70918e7aaa3d3fc44d64a399fb2bf5bcefc54201b1690ecd448551ba88',
