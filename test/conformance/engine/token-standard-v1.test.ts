@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { conformanceDars } from '../../support/dars';
 
@@ -216,6 +217,28 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
     expect(exercised(f)[0].exerciseResult).toEqual({ admin, meta: EMPTY_META });
   });
 
+  it('a transfer prepared by interface id (interactive submission): the exercise node names the interface', async () => {
+    const held = await mint(alice, '1000.0');
+    const r = await ledger.call('POST', '/v2/interactive-submission/prepare', {
+      userId: '',
+      commandId: randomUUID(),
+      actAs: [alice],
+      readAs: [admin],
+      synchronizerId: sync,
+      packageIdSelectionPreference: [],
+      verboseHashing: false,
+      commands: [{ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: rulesCid, choice: 'TransferFactory_Transfer', choiceArgument: transferArg(alice, bob, '10.0', [held]) } }],
+    });
+    expect(r.status, r.text).toBe(200);
+    const tx = PreparedTransaction.fromBinary(Buffer.from(r.json.preparedTransaction, 'base64')).transaction!;
+    const exercises = tx.nodes.flatMap((n) => (n.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind === 'exercise' ? [n.versionedNode.v1.nodeType.exercise] : []));
+    expect(exercises.map((e) => [e.choiceId, e.templateId?.entityName, e.interfaceId?.entityName])).toEqual([
+      ['TransferFactory_Transfer', 'TokenRules', 'TransferFactory'],
+      ['Archive', 'Token', 'Holding'],
+    ]);
+    expect(exercises[0].interfaceId?.packageId).toBe(TRANSFER_INSTRUCTION_PKG);
+  });
+
   describe('TransferFactory_Transfer failures, with the messages Splice’s tests expect', () => {
     const failure = async (arg: unknown, sender = alice) => {
       const r = await transfer(arg, sender);
@@ -291,6 +314,14 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
       expect(r.status, r.text).toBe(404);
       expect(r.json.code).toBe('TEMPLATES_OR_INTERFACES_NOT_FOUND');
       expect(r.json.cause).toBe(`Templates or interfaces do not exist: ${TRANSFER_INSTRUCTION_PKG}:Splice.Api.Token.TransferInstructionV1:TransferFactory.`);
+    });
+
+    it('a choice the interface does not have: the JSON layer’s invalid choice', async () => {
+      const r = await submit([{ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: rulesCid, choice: 'TransferFactory_Steal', choiceArgument: {} } }], [alice], [admin]);
+      expect(r.status, r.text).toBe(400);
+      expect(r.json.cause).toBe(
+        `The submitted request has invalid arguments: Invalid template:${TRANSFER_INSTRUCTION_PKG}:Splice.Api.Token.TransferInstructionV1:TransferFactory or choice:TransferFactory_Steal`,
+      );
     });
 
     it('an interface choice exercised by the template id: the JSON layer’s invalid choice', async () => {
