@@ -239,6 +239,70 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
     expect(exercises[0].interfaceId?.packageId).toBe(TRANSFER_INSTRUCTION_PKG);
   });
 
+  describe('allocations (as TestAllocationHappyV1.daml): AllocationFactory_Allocate, then the Allocation interface', () => {
+    const ALLOCATION = '#splice-api-token-allocation-v1:Splice.Api.Token.AllocationV1:Allocation';
+    const ALLOCATION_FACTORY = '#splice-api-token-allocation-instruction-v1:Splice.Api.Token.AllocationInstructionV1:AllocationFactory';
+
+    /** A fresh sender with 1000 X1 that allocated 10 X1 for a leg to a fresh receiver settled by a fresh executor. */
+    async function allocated() {
+      const [sender, receiver, executor] = [await newParty('sender'), await newParty('receiver'), await newParty('executor')];
+      const held = await mint(sender, '1000.0');
+      const allocation = {
+        settlement: {
+          executor,
+          settlementRef: { id: 'settlement1', cid: null },
+          requestedAt: iso(-60_000),
+          allocateBefore: iso(7 * 24 * 3600_000),
+          settleBefore: iso(365 * 24 * 3600_000),
+          meta: EMPTY_META,
+        },
+        transferLegId: 'leg1',
+        transferLeg: { sender, receiver, amount: '10.0', instrumentId: instrumentId(), meta: EMPTY_META },
+      };
+      const arg = { expectedAdmin: admin, allocation, requestedAt: iso(-60_000), inputHoldingCids: [held], extraArgs: EMPTY_EXTRA_ARGS };
+      const r = await submit([{ ExerciseCommand: { templateId: ALLOCATION_FACTORY, contractId: rulesCid, choice: 'AllocationFactory_Allocate', choiceArgument: arg } }], [sender], [admin]);
+      expect(r.status, r.text).toBe(200);
+      const root = exercised(r)[0];
+      expect(ids(root.interfaceId)).toBe('Splice.Api.Token.AllocationInstructionV1:AllocationFactory');
+      expect(root.exerciseResult.output.tag).toBe('AllocationInstructionResult_Completed');
+      expect(await balance(sender)).toBe(990);
+      return { sender, receiver, executor, allocCid: root.exerciseResult.output.value.allocationCid as string };
+    }
+    const onAllocation = (cid: string, choice: string, actAs: string[]) =>
+      submit([{ ExerciseCommand: { templateId: ALLOCATION, contractId: cid, choice, choiceArgument: { extraArgs: EMPTY_EXTRA_ARGS } } }], actAs);
+
+    it('Allocation_ExecuteTransfer by executor, sender and receiver moves the amount to the receiver', async () => {
+      const a = await allocated();
+      const r = await onAllocation(a.allocCid, 'Allocation_ExecuteTransfer', [a.sender, a.receiver, a.executor]);
+      expect(r.status, r.text).toBe(200);
+      const root = exercised(r)[0];
+      expect(ids(root.interfaceId)).toBe('Splice.Api.Token.AllocationV1:Allocation');
+      expect(ids(root.templateId)).toBe(`${TOKEN_MODULE}:TokenAllocation`);
+      expect(root.actingParties.sort()).toEqual([a.sender, a.receiver, a.executor].sort());
+      expect(await balance(a.receiver)).toBe(10);
+      expect(await balance(a.sender)).toBe(990);
+    });
+
+    it('Allocation_Withdraw by the sender and Allocation_Cancel by all three return the holding', async () => {
+      for (const who of ['withdraw', 'cancel'] as const) {
+        const a = await allocated();
+        const r =
+          who === 'withdraw'
+            ? await onAllocation(a.allocCid, 'Allocation_Withdraw', [a.sender])
+            : await onAllocation(a.allocCid, 'Allocation_Cancel', [a.sender, a.receiver, a.executor]);
+        expect(r.status, r.text).toBe(200);
+        expect(await balance(a.sender)).toBe(1000);
+        expect(await balance(a.receiver)).toBe(0);
+      }
+    });
+
+    it('Allocation_ExecuteTransfer without the receiver’s authority is refused', async () => {
+      const a = await allocated();
+      const r = await onAllocation(a.allocCid, 'Allocation_ExecuteTransfer', [a.sender, a.executor]);
+      expect([r.status, r.json.code]).toEqual([400, 'DAML_AUTHORIZATION_ERROR']);
+    });
+  });
+
   describe('TransferFactory_Transfer failures, with the messages Splice’s tests expect', () => {
     const failure = async (arg: unknown, sender = alice) => {
       const r = await transfer(arg, sender);
