@@ -31,6 +31,10 @@ module Iface {
     choice Burn (self) (arg: Unit) : Text
       , controllers Cons @Party [Iface:TokenView {owner} (view_interface @Iface:Token this)] (Nil @Party)
       to upure @Text (call_method @Iface:Token describe this);
+    choice @nonConsuming ShowTo (self) (viewer: Party) : Text
+      , controllers Cons @Party [Iface:TokenView {owner} (view_interface @Iface:Token this)] (Nil @Party)
+      , observers Cons @Party [viewer] (Nil @Party)
+      to upure @Text (call_method @Iface:Token describe this);
     choice @nonConsuming Amount (self) (arg: Unit) : Int64
       , controllers Cons @Party [Iface:TokenView {owner} (view_interface @Iface:Token this)] (Nil @Party)
       to ubind t : Iface:Token <- fetch_interface @Iface:Token self in
@@ -197,6 +201,15 @@ describe('commands by interface id', () => {
     const [ex, fetch] = nodesOf(r) as Node[];
     expect(ex.oneofKind === 'exercise' && [ex.exercise.consuming, ex.exercise.interfaceId]).toEqual([false, identifier(TOKEN)]);
     expect(fetch.oneofKind === 'fetch' && [fetch.fetch.templateId, fetch.fetch.interfaceId]).toEqual([identifier(COIN), identifier(TOKEN)]);
+  });
+
+  it('an interface choice’s observers are the exercise node’s choice observers', () => {
+    const l = new Ledger();
+    const coin = l.create(COIN, { owner: alice, amount: '9' });
+    const r = done(l.exercise(TOKEN, coin, 'ShowTo', bob));
+    expect(r.results[0]).toEqual({ t: 'text', v: 'coin of 9' });
+    const [ex] = nodesOf(r) as Node[];
+    expect(ex.oneofKind === 'exercise' && [ex.exercise.choiceObservers, ex.exercise.stakeholders, ex.exercise.interfaceId]).toEqual([[bob], [alice], identifier(TOKEN)]);
   });
 
   it('a contract whose template lacks the interface → CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE as Canton renders it', () => {
