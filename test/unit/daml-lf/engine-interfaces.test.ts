@@ -285,6 +285,17 @@ describe('interfaces inside choice bodies', () => {
     });
   });
 
+  it('fetch by interface of a contract whose template lacks it → CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE', () => {
+    const l = new Ledger();
+    const driver = l.create(DRIVER, { p: alice });
+    const e = errorOf(l.exercise(DRIVER, driver, 'IsToken', driver));
+    expect([e.code, e.message]).toEqual([
+      'CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE',
+      `Interpretation error: Error: Update failed due to contract ${driver} not implementing an interface\n` +
+        `Expected contract to implement interface ${pretty(ROOT)} but contract has type ${pretty(DRIVER)}`,
+    ]);
+  });
+
   it('unsafe_from_interface: the template’s record, or WRONGLY_TYPED_CONTRACT', () => {
     const l = new Ledger();
     const driver = l.create(DRIVER, { p: alice });
