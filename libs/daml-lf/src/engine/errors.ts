@@ -96,6 +96,7 @@ const LEDGER_CATEGORIES: Record<string, number> = {
   CONTRACT_NOT_ACTIVE: Category.InvalidGivenCurrentSystemStateResourceMissing,
   WRONGLY_TYPED_CONTRACT: Category.InvalidGivenCurrentSystemStateOther,
   CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE: Category.InvalidIndependentOfSystemState,
+  CONTRACT_DOES_NOT_IMPLEMENT_REQUIRING_INTERFACE: Category.InvalidIndependentOfSystemState,
   COMMAND_PREPROCESSING_FAILED: Category.InvalidIndependentOfSystemState,
   VALUE_NESTING: Category.InvalidIndependentOfSystemState,
   PACKAGE_NOT_FOUND: Category.InvalidGivenCurrentSystemStateResourceMissing,

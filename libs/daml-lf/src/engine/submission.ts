@@ -15,7 +15,7 @@ import { deriveTransactionSeed } from '../transaction/seeds';
 import { Category, fromInterpretationError, fromValueError, packageNotFound, preprocessingError, type EngineError } from './errors';
 import type { CommandArgument, ContractInstance, EngineCommand, EngineResult, Question, SubmitContext } from './types';
 import { createFailure, exerciseFailure, fetchFailure } from './authorization';
-import { contractDoesNotImplementInterface, contractNotActive, validationFailed, wronglyTypedContract } from './contract-errors';
+import { contractDoesNotImplementInterface, contractNotActive, validationFailed, wronglyTypedContract } from '../interpreter/contract-errors';
 import { con, identifier, interp, partiesOf, sortedUnique, tid, type ChoiceCode, type EngineHost, type TemplateCode } from './compiled';
 
 const sameId = (a: TypeConId, b: TypeConId) => a.packageId === b.packageId && a.module === b.module && a.name === b.name;

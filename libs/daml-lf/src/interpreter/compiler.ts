@@ -7,6 +7,7 @@ import type { CaseAlt, Expr, RoundingMode, TypeConId, Update } from '../language
 import { BUILTINS } from './builtins';
 import { Op, type Alt, type Code, type PrimFn, type UpdateCode } from './code';
 import { DamlThrow, Failure, internal } from './errors';
+import { contractDoesNotImplementRequiringInterface, wronglyTypedContract } from './contract-errors';
 import { fromLiteral } from './numeric';
 import type { CompiledPackages } from './packages';
 import type { SValue } from './values';
@@ -23,6 +24,10 @@ const FAILURE_CATEGORY = { INVALID_INDEPENDENT_OF_SYSTEM_STATE: 8n, INVALID_GIVE
 const c = (v: SValue): Code => ({ op: Op.Const, v });
 const prim = (args: readonly Code[], f: PrimFn): Code => ({ op: Op.Prim, args, f });
 const idStr = (id: TypeConId) => `${id.packageId}:${id.module}:${id.name}`;
+const contractIdOf = (v: SValue): string => {
+  if (v.t !== 'cid') throw internal(`expected a contract id, got ${v.t}`);
+  return v.v;
+};
 
 export class Compiler {
   constructor(private readonly pkgs: CompiledPackages) {}
@@ -209,21 +214,21 @@ export class Compiler {
       case 'unsafeFromInterface': {
         const want = idStr(e.template);
         return prim([this.expr(e.contractId, s), this.expr(e.expr, s)], ([cid, a]) => {
-          if (a.t === 'any' && a.v.t === 'record' && idStr(a.v.id) === want) return a.v;
-          throw new Failure({
-            tag: 'Ledger',
-            code: 'WRONGLY_TYPED_CONTRACT',
-            message: `Contract ${cid.t === 'cid' ? cid.v : '?'} is not of the expected template ${want}`,
-          });
+          if (a.t !== 'any' || a.v.t !== 'record') throw internal('unsafe_from_interface of a non-interface value');
+          if (idStr(a.v.id) === want) return a.v;
+          throw wronglyTypedContract(contractIdOf(cid), e.template, a.v.id);
         });
       }
       case 'toRequiredInterface':
+        return this.expr(e.expr, s);
       case 'fromRequiredInterface':
-        return e.tag === 'toRequiredInterface'
-          ? this.expr(e.expr, s)
-          : prim([this.expr(e.expr, s)], ([a]) => (this.implementsIface(a, e.requiring) ? some(a) : NONE));
+        return prim([this.expr(e.expr, s)], ([a]) => (this.implementsIface(a, e.requiring) ? some(a) : NONE));
       case 'unsafeFromRequiredInterface':
-        return prim([this.expr(e.contractId, s), this.expr(e.expr, s)], ([, a]) => a);
+        return prim([this.expr(e.contractId, s), this.expr(e.expr, s)], ([cid, a]) => {
+          if (a.t !== 'any' || a.v.t !== 'record') throw internal('unsafe_from_required_interface of a non-interface value');
+          if (this.implementsIface(a, e.requiring)) return a;
+          throw contractDoesNotImplementRequiringInterface(e.requiring, e.required, contractIdOf(cid), a.v.id);
+        });
       case 'callInterface':
         return this.interfaceCall(this.expr(e.expr, s), e.iface, (impl) => {
           const m = impl.body.methods.get(e.method);

@@ -11,6 +11,7 @@ import type { Metadata_InputContract } from '@canton-network/core-ledger-proto';
 import type { ContractInstance, Engine, EngineCommand, EngineError, EngineResult, Package, TypeConId } from '@ledgerline/daml-lf';
 import { ErrorCategories, LedgerError, invalidArgument, type ErrorCategory } from '../errors';
 import { parseIsoMicros } from '../ledger/time';
+import { templatesOrInterfacesNotFound } from '../packages/package-errors';
 import { buildTransaction, inputContractOf, submissionSynchronizer, type BuildEnvironment, type BuildRequest, type BuildState, type BuiltTransaction } from '../transaction-builder/build-transaction';
 import type { StoredContract, TransactionCommand } from '../transaction-builder/commands';
 import { commandName } from '../transaction-builder/commands';
@@ -59,7 +60,16 @@ function definesTemplate(pkg: Package | undefined, t: { moduleName: string; enti
   return !!m && (m.templates.has(t.entityName) || m.interfaces.has(t.entityName));
 }
 
-/** Whether the template (or interface) defines the choice. */
+/** Whether the package defines an interface (not a template) of this name. */
+function definesInterface(pkg: Package | undefined, t: { moduleName: string; entityName: string }): boolean {
+  const m = pkg?.modules.get(t.moduleName);
+  return !!m && !m.templates.has(t.entityName) && m.interfaces.has(t.entityName);
+}
+
+/**
+ * Whether the template (or, for an ExerciseCommand, the interface) defines the choice. A template's choices are its own:
+ * an interface choice is exercised by the interface id (Canton's `PackageInterface.lookupTemplateChoice`).
+ */
 function hasChoice(pkg: Package | undefined, t: { moduleName: string; entityName: string }, choice: string): boolean {
   const m = pkg?.modules.get(t.moduleName);
   return !!m && !!(m.templates.get(t.entityName)?.choices.has(choice) || m.interfaces.get(t.entityName)?.choices.has(choice));
@@ -89,9 +99,12 @@ export function interpretCommands(req: BuildRequest, state: BuildState, env: Int
           'that are not stored, which only the generic template model builds: submit them separately.',
       );
     req.commands.forEach((c, i) => {
-      if (c.kind === 'create') return;
       const t = resolved[i];
-      if (!hasChoice(decoded.get(t.packageId), t, c.choice)) throw invalidChoice(t, c.choice);
+      const pkg = decoded.get(t.packageId);
+      // Create arguments are typed by a template: an interface id has none (SchemaProcessors' extractTemplateValue).
+      if (c.kind !== 'exercise' && definesInterface(pkg, t)) throw templatesOrInterfacesNotFound(`${t.packageId}:${t.moduleName}:${t.entityName}`);
+      if (c.kind === 'create') return;
+      if (!hasChoice(pkg, t, c.choice)) throw invalidChoice(t, c.choice);
     });
     return runEngine(req, resolved, env);
   };

@@ -4,8 +4,11 @@
  * id as `Module:Name@` and the first 8 characters of the package id.
  */
 import type { TypeConId } from '../language/ast';
-import { Failure } from '../interpreter/errors';
-import { interp, tid } from './compiled';
+import { qualifiedNameToString } from '../language/ast';
+import { Failure } from './errors';
+
+const interp = (m: string) => `Interpretation error: Error: ${m}`;
+const tid = (id: TypeConId) => qualifiedNameToString(id);
 
 export const prettyTypeConId = (id: TypeConId) => `${id.module}:${id.name}@${id.packageId.slice(0, 8)}`;
 
@@ -47,6 +50,22 @@ export function contractDoesNotImplementInterface(contractId: string, templateId
       ['CONTRACT_ID', contractId],
       ['TEMPLATE_ID', tid(templateId)],
       ['INTERFACE_ID', tid(iface)],
+    ],
+  );
+}
+
+/** `unsafe_from_required_interface` on a contract whose template lacks the requiring interface (Canton keeps its spelling "requirring"). */
+export function contractDoesNotImplementRequiringInterface(requiring: TypeConId, required: TypeConId, contractId: string, templateId: TypeConId): Failure {
+  return ledgerFailure(
+    'CONTRACT_DOES_NOT_IMPLEMENT_REQUIRING_INTERFACE',
+    interp(
+      `Update failed due to contract ${contractId} not implementing the requiring interface\nExpected contract to implement interface ${prettyTypeConId(requiring)} requirring the interface ${prettyTypeConId(required)} but contract has type ${prettyTypeConId(templateId)}`,
+    ),
+    [
+      ['CONTRACT_ID', contractId],
+      ['TEMPLATE_ID', tid(templateId)],
+      ['INTERFACE_ID', tid(required)],
+      ['INTERFACE_ID', tid(requiring)],
     ],
   );
 }
