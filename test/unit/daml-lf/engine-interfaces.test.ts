@@ -326,7 +326,7 @@ describe('interfaces inside choice bodies', () => {
     const e = errorOf(l.submit([{ kind: 'exercise', templateId: DRIVER, contractId: driver, choice: 'KindOf', argument: { json: badge } }], { actAs: [alice, bob] }));
     expect([e.code, e.message]).toEqual([
       'DAML_AUTHORIZATION_ERROR',
-      `Interpretation error: Error: node NodeId(1) requires one of the stakeholders ${bob} of the fetched contract to be an authorizer, but authorizers were ${alice}`,
+      `Interpretation error: Error: node NodeId(1) requires one of the stakeholders TreeSet(${bob}) of the fetched contract to be an authorizer, but authorizers were TreeSet(${alice})`,
     ]);
   });
 });
