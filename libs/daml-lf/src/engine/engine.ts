@@ -22,7 +22,7 @@ import { protoToValue, tryValueToProto, valueToProto } from '../values/proto';
 import type { Decoded } from '../values/errors';
 import { PartialTransaction, LF_VERSION } from '../transaction/partial-transaction';
 import { deriveTransactionSeed } from '../transaction/seeds';
-import { Category, fromInterpretationError, fromValueError, packageNotFound, preprocessingError, type EngineError } from './errors';
+import { Category, commandTraceLine, fromInterpretationError, interpretationFailure, fromValueError, packageNotFound, preprocessingError, type EngineError } from './errors';
 import type { CommandArgument, ContractInstance, EngineCommand, EngineResult, Question, SubmitContext } from './types';
 
 const tid = (id: TypeConId) => qualifiedNameToString(id);
@@ -288,6 +288,20 @@ type Prepared =
   | { kind: 'createAndExercise'; template: TemplateCode; createArg: SValue; choice: ChoiceCode; arg: SValue }
   | { kind: 'exerciseInterface'; iface: TypeConId; contractId: string; choice: ChoiceCode; arg: SValue };
 
+/** A prepared command as the exercise trace names it. */
+function traceCommand(p: Prepared): Parameters<typeof commandTraceLine>[0] {
+  switch (p.kind) {
+    case 'create':
+      return { kind: 'create', templateId: p.template.id };
+    case 'exercise':
+      return { kind: 'exercise', templateId: p.template.id, choice: p.choice.def.name, contractId: p.contractId };
+    case 'createAndExercise':
+      return { kind: 'createAndExercise', templateId: p.template.id, choice: p.choice.def.name };
+    case 'exerciseInterface':
+      return { kind: 'exercise', templateId: p.iface, choice: p.choice.def.name, contractId: p.contractId };
+  }
+}
+
 /** One submission's interpretation: resumable at every question. */
 class Submission implements UpdateEffects {
   private readonly pkgs: CompiledPackages;
@@ -413,7 +427,7 @@ class Submission implements UpdateEffects {
         this.running = false;
         continue;
       }
-      if (r.tag === 'error') return { tag: 'error', error: fromInterpretationError(r.error) };
+      if (r.tag === 'error') return { tag: 'error', error: interpretationFailure(r.error, this.ptx.openExercises(), commandTraceLine(traceCommand(this.prepared[this.index]))) };
       const q = r.suspension.question as Question;
       const resume = (answer: unknown): EngineResult => {
         r.suspension.resume(answer);
