@@ -5,65 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CompiledPackages, Engine, deriveNodeSeed, parsePackage, type EngineResult, type SubmitContext } from '@ledgerline/daml-lf';
+import { EXCEPTIONS_PACKAGE_SRC } from '../../support/exceptions-package';
 
 const PKG_ID = 'e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff00';
 const alice = 'alice::1220aaaa';
 
-const create = (n: number) => `_ : ContractId Ex:Note <- create @Ex:Note (Ex:Note { owner = Ex:Note {owner} this, n = ${n} })`;
-const boom = (msg: string) => `throw @(Update Unit) @Ex:Boom (Ex:Boom { msg = "${msg}" })`;
-/** `try body catch e -> Some (upure ())` (`handled`) or `… -> None` (rethrown). */
-const tryCatch = (body: string, handled = true) =>
-  `try @Unit (ubind ${body} in upure @Unit ()) catch e -> ${handled ? 'Some @(Update Unit) (upure @Unit ())' : 'None @(Update Unit)'}`;
-const step = (expr: string) => `_ : Unit <- ${expr}`;
-
-/** Choice bodies, by name: each an update block. */
-const BODIES: Record<string, string> = {
-  // try { c1; try { c2; throw } catch; c3; throw } catch; c4
-  Nested: [step(tryCatch([create(1), step(tryCatch([create(2), step(boom('inner'))].join(' ; '))), create(3), step(boom('outer'))].join(' ; '))), create(4)].join(' ; '),
-  // try { try { c1; throw } catch; c2; throw } catch
-  Leading: step(tryCatch([step(tryCatch([create(1), step(boom('a'))].join(' ; '))), create(2), step(boom('b'))].join(' ; '))),
-  // try { c1; try { c2; throw } catch → None (rethrown) } catch
-  Trailing: step(tryCatch([create(1), step(tryCatch([create(2), step(boom('a'))].join(' ; '), false))].join(' ; '))),
-  // try { try { c1; throw } catch → None } catch: a rollback of a single rollback
-  Single: step(tryCatch(step(tryCatch([create(1), step(boom('a'))].join(' ; '), false)))),
-  // try { throw } catch; c1: an empty rollback leaves no node (its id is still taken while interpreting)
-  Empty: [step(tryCatch(step(boom('a')))), create(1)].join(' ; '),
-  Unhandled: [create(1), step(boom('nobody catches this'))].join(' ; '),
-  Status: `${create(1)} ; ${step(`FAIL_WITH_STATUS @(Update Unit) "LEDGERLINE_TEST_FAILURE" INVALID_INDEPENDENT_OF_SYSTEM_STATE "the status message" (TEXTMAP_INSERT @Text "k1" "v1" (TEXTMAP_INSERT @Text "k2" "v2" (TEXTMAP_EMPTY @Text)))`)}`,
-  // FAIL_WITH_STATUS is not an exception: try does not catch it
-  StatusInTry: step(tryCatch(step(`FAIL_WITH_STATUS @(Update Unit) "CAUGHT_NOT" INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER "x" (TEXTMAP_EMPTY @Text)`))),
-  // try { c1; throw } catch; exercise self Unhandled (nested): the trace names both exercises
-  Deep: [step(tryCatch([create(1), step(boom('a'))].join(' ; '))), step('exercise @Ex:Note Unhandled self Ex:Empty {}')].join(' ; '),
-  BadMessage: step(`throw @(Update Unit) @Ex:BadMessage (Ex:BadMessage {})`),
-};
-
-const choices = Object.entries(BODIES)
-  .map(
-    ([name, body]) => `
-    choice @nonConsuming ${name} (self) (arg: Ex:Empty) : Unit
-      , controllers Cons @Party [Ex:Note {owner} this] (Nil @Party)
-      to ubind ${body} in upure @Unit ();`,
-  )
-  .join('');
-
-const SRC = `
-metadata ( 'exceptions-test' : '1.0.0' )
-module Ex {
-  record @serializable Empty = {} ;
-  record @serializable Boom = { msg: Text } ;
-  exception Boom = { message \\(e: Ex:Boom) -> Ex:Boom {msg} e } ;
-  record @serializable BadMessage = {} ;
-  exception BadMessage = { message \\(e: Ex:BadMessage) -> throw @Text @Ex:Boom (Ex:Boom { msg = "in the message" }) } ;
-  record @serializable Note = { owner: Party, n: Int64 } ;
-  template (this : Note) = {
-    precondition True;
-    signatories Cons @Party [Ex:Note {owner} this] (Nil @Party);
-    observers Nil @Party;${choices}
-  } ;
-}
-`;
-
-const pkg = parsePackage(SRC, { minor: '2', selfPackageId: PKG_ID });
+const pkg = parsePackage(EXCEPTIONS_PACKAGE_SRC, { minor: '2', selfPackageId: PKG_ID });
 const noteId = { packageId: PKG_ID, module: 'Ex', name: 'Note' };
 const ctx: SubmitContext = { actAs: [alice], readAs: [], submissionSeed: Buffer.alloc(32, 5), participantId: 'participant1::1220ffff', preparationTime: 1_754_534_109_899_822n };
 const run = (choice: string): EngineResult =>
