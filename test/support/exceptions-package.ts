@@ -1,7 +1,7 @@
 /**
  * A Daml-LF text package (module `Ex`) for the exception and disclosure tests. `Ex:Note` has one nonconsuming choice
  * per scenario (argument `Ex:Empty`, controller the owner): try/catch shapes that leave nested rollbacks, an unhandled
- * exception, FAIL_WITH_STATUS, an exception whose message throws. `Ex:Offer` (signatory `owner`) has choices controlled
+ * exception, FAIL_WITH_STATUS, an exception whose message throws, an exception in a choice's controllers. `Ex:Offer` (signatory `owner`) has choices controlled
  * by the party in their argument (`Ex:Taker`), who need not be a stakeholder: `Take` (consuming, creates a Note for
  * the taker) and `Look` (nonconsuming, returns the note text).
  */
@@ -32,6 +32,8 @@ export const BODIES: Record<string, string> = {
   // try { c1; throw } catch; exercise self Unhandled (nested): the trace names both exercises
   Deep: [step(tryCatch([create(1), step(boom('a'))].join(' ; '))), step('exercise @Ex:Note Unhandled self Ex:Empty {}')].join(' ; '),
   BadMessage: step(`throw @(Update Unit) @Ex:BadMessage (Ex:BadMessage {})`),
+  // try { exercise self BadControllers } catch: the controllers' exception is not catchable
+  CatchControllers: step(tryCatch(step('exercise @Ex:Note BadControllers self Ex:Empty {}'))),
 };
 
 const choices = Object.entries(BODIES)
@@ -56,6 +58,9 @@ module Ex {
     precondition True;
     signatories Cons @Party [Ex:Note {owner} this] (Nil @Party);
     observers Nil @Party;${choices}
+    choice @nonConsuming BadControllers (self) (arg: Ex:Empty) : Unit
+      , controllers throw @(List Party) @Ex:Boom (Ex:Boom { msg = "in the controllers" })
+      to upure @Unit ();
   } ;
   record @serializable Offer = { owner: Party, note: Text } ;
   record @serializable Taker = { taker: Party } ;

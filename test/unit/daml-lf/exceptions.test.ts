@@ -122,6 +122,13 @@ describe('DAML_FAILURE', () => {
     expect(e.message).toBe('Interpretation error: Error: User failure: UNHANDLED_EXCEPTION/Ex:BadMessage (error category 9): <Failed to calculate message as Ex:Boom was thrown during conversion>');
   });
 
+  it('an exception in a choice’s controllers is not caught by an enclosing try', () => {
+    const e = errorOf(run('CatchControllers'));
+    expect(e).toMatchObject({ code: 'DAML_FAILURE', message: expect.stringContaining('UNHANDLED_EXCEPTION/Ex:Boom (error category 9): in the controllers') });
+    // create (0), exercise CatchControllers (1), try (2): BadControllers never began
+    expect(e.metadata!.exercise_trace).toMatch(/^    in choice \w{8}:Ex:Note:CatchControllers on contract 00\w{8} \(#1\)\n    in create-and-exercise/);
+  });
+
   it('an exercise command: the trace ends with the command and the contract id cut to 10 characters', () => {
     const engine = new Engine(new CompiledPackages([pkg]));
     const created = done(engine.submit([{ kind: 'create', templateId: noteId, argument: { json: { owner: alice, n: '7' } } }], ctx)).transaction.nodes[0].versionedNode;

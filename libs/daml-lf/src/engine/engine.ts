@@ -603,7 +603,8 @@ class Submission implements UpdateEffects {
   private runChoice(m: Machine, c: ContractState, iface: TypeConId | undefined, ch: ChoiceCode, thisValue: SValue, cid: SValue, arg: SValue): void {
     const templateId = c.templateId;
     const ctrlEnv: Env = { v: arg, n: { v: thisValue, n: null } };
-    m.evalThen(ch.controllers, ctrlEnv, (ctrlV) => {
+    // Exceptions in controllers and choice observers are not catchable (Canton `Compiler.scala`: SEPreventCatch).
+    m.evalThenUncatchable(ch.controllers, ctrlEnv, (ctrlV) => {
       const withObservers = (obsV: SValue | undefined) => {
         const controllers = sortedUnique(partiesOf(ctrlV));
         const choiceObservers = obsV ? sortedUnique(partiesOf(obsV)) : [];
@@ -642,7 +643,7 @@ class Submission implements UpdateEffects {
           m.runUpdate(u);
         });
       };
-      if (ch.observers) m.evalThen(ch.observers, ctrlEnv, withObservers);
+      if (ch.observers) m.evalThenUncatchable(ch.observers, ctrlEnv, withObservers);
       else withObservers(undefined);
     });
   }

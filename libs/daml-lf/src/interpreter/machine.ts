@@ -52,6 +52,8 @@ const enum K {
   Foldr,
   EqList,
   Unhandled,
+  /** Exceptions may not cross it: one thrown below is unhandled, whatever handlers lie above (Canton `KPreventException`). */
+  NoCatch,
 }
 
 type Frame =
@@ -69,7 +71,8 @@ type Frame =
   | { k: K.Foldl; f: SValue; l: Cons | null }
   | { k: K.Foldr; f: SValue; arr: SValue[]; i: number }
   | { k: K.EqList; f: SValue; xs: Cons | null; ys: Cons | null }
-  | { k: K.Unhandled; exc: Extract<SValue, { t: 'any' }> };
+  | { k: K.Unhandled; exc: Extract<SValue, { t: 'any' }> }
+  | { k: K.NoCatch };
 
 const enum Mode {
   Eval,
@@ -143,6 +146,13 @@ export class Machine implements MachineOps {
   /** Evaluate `code` in `env`, then `fn(result)`. */
   evalThen(code: Code, env: Env, fn: (v: SValue) => void): void {
     this.andThen(fn);
+    this.evalIn(code, env);
+  }
+
+  /** Evaluate `code` in `env` where no handler may catch an exception it throws (Canton `SEPreventCatch`), then `fn(result)`. */
+  evalThenUncatchable(code: Code, env: Env, fn: (v: SValue) => void): void {
+    this.andThen(fn);
+    this.stack.push({ k: K.NoCatch });
     this.evalIn(code, env);
   }
 
@@ -300,6 +310,7 @@ export class Machine implements MachineOps {
     }
     while (this.stack.length) {
       const f = this.stack.pop()!;
+      if (f.k === K.NoCatch) break;
       if (f.k === K.Catch) {
         this.effects?.rollbackTry(f.token);
         this.stack.push({ k: K.Handler, exc });
@@ -429,6 +440,8 @@ export class Machine implements MachineOps {
           }
           case K.Hook:
             f.fn(v);
+            break;
+          case K.NoCatch:
             break;
           case K.Catch:
             this.effects?.endTry(f.token);
