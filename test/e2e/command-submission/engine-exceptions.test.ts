@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { encodeDar, parsePackage } from '@ledgerline/daml-lf';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
-import { ledgerEnd } from '../../support/external-party';
+import { ed25519Signature, ledgerEnd, onboardExternalParty } from '../../support/external-party';
 import { EXCEPTIONS_PACKAGE_SRC } from '../../support/exceptions-package';
 
 /**
@@ -87,6 +89,41 @@ describe('a caught exception', () => {
     expect(await tree('Leading')).toEqual(['create 0', 'exercise 1..5']);
     // exercise (1) → [rollback (2) → [create (3)]], create (4)
     expect(await tree('Empty')).toEqual(['create 0', 'exercise 1..2', 'create 2']);
+  });
+});
+
+describe('a caught exception through prepare and execute (an external party)', () => {
+  it('the prepared transaction holds the normalized rollback nodes and seeds; executed, it commits what was not rolled back', async () => {
+    const ext = await onboardExternalParty(ledger, 'ext-exc');
+    const grant = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: ext.partyId } } } }] });
+    expect(grant.status, grant.text).toBe(200);
+    const sync = ledger.runtime.identity.defaultSynchronizer.id;
+    const run = async (command: unknown) => {
+      const prepared = await ledger.call('POST', '/v2/interactive-submission/prepare', { commandId: randomUUID(), actAs: [ext.partyId], synchronizerId: sync, commands: [command] });
+      expect(prepared.status, prepared.text).toBe(200);
+      const hash = Buffer.from(prepared.json.preparedTransactionHash, 'base64');
+      const executed = await ledger.call('POST', '/v2/interactive-submission/executeAndWaitForTransaction', {
+        preparedTransaction: prepared.json.preparedTransaction,
+        partySignatures: { signatures: [{ party: ext.partyId, signatures: [ed25519Signature(ext.key, hash, ext.fingerprint)] }] },
+        deduplicationPeriod: { Empty: {} },
+        submissionId: randomUUID(),
+        hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+        transactionFormat: { transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS', eventFormat: { filtersByParty: { [ext.partyId]: { cumulative: [] } }, verbose: false } },
+      });
+      expect(executed.status, executed.text).toBe(200);
+      return { pt: PreparedTransaction.fromBinary(Buffer.from(prepared.json.preparedTransaction, 'base64')), events: executed.json.transaction.events as Array<Record<string, any>> };
+    };
+    const note = (await run({ CreateCommand: { templateId: noteId, createArguments: { owner: ext.partyId, n: '0' } } })).events[0].CreatedEvent.contractId as string;
+
+    const { pt, events } = await run({ ExerciseCommand: { templateId: noteId, contractId: note, choice: 'Nested', choiceArgument: {} } });
+    // exercise (0) → [rollback (1) → [create 1 (2), rollback (3) → [create 2 (4)], create 3 (5)], create 4 (6)]
+    const kinds = pt.transaction!.nodes.map((x) => `${x.nodeId} ${x.versionedNode.oneofKind === 'v1' ? x.versionedNode.v1.nodeType.oneofKind : '?'}`);
+    expect(kinds).toEqual(['0 exercise', '1 rollback', '2 create', '3 rollback', '4 create', '5 create', '6 create']);
+    expect(pt.transaction!.nodeSeeds.map((x) => x.nodeId)).toEqual([0, 2, 4, 5, 6]);
+    expect(events.map((e) => (e.CreatedEvent ? `create ${e.CreatedEvent.nodeId} ${e.CreatedEvent.createArgument.n}` : `exercise ${e.ExercisedEvent.nodeId}..${e.ExercisedEvent.lastDescendantNodeId}`))).toEqual([
+      'exercise 0..6',
+      'create 6 4',
+    ]);
   });
 });
 
