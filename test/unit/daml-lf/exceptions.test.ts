@@ -126,7 +126,7 @@ describe('DAML_FAILURE', () => {
     const e = errorOf(run('CatchControllers'));
     expect(e).toMatchObject({ code: 'DAML_FAILURE', message: expect.stringContaining('UNHANDLED_EXCEPTION/Ex:Boom (error category 9): in the controllers') });
     // create (0), exercise CatchControllers (1), try (2): BadControllers never began
-    expect(e.metadata!.exercise_trace).toMatch(/^    in choice \w{8}:Ex:Note:CatchControllers on contract 00\w{8} \(#1\)\n    in create-and-exercise/);
+    expect(e.metadata!.exercise_trace).toMatch(/^ {4}in choice \w{8}:Ex:Note:CatchControllers on contract 00\w{8} \(#1\)\n {4}in create-and-exercise/);
   });
 
   it('an exercise command: the trace ends with the command and the contract id cut to 10 characters', () => {
