@@ -165,7 +165,7 @@ export class PartialTransaction {
     while (todo.length) {
       const n = todo.pop()!;
       if (n.kind === 'rollback') return true;
-      if (n.kind === 'exercise') todo.push(...n.children);
+      if (n.kind === 'exercise') for (const c of n.children) todo.push(c);
     }
     return false;
   }
