@@ -355,7 +355,10 @@ describe('creates', () => {
     const e = errorOf(engine().submit([{ kind: 'create', templateId: ensuredId, argument: { json: { p: alice, n: '0' } } }], ctx()));
     expect(e.code).toBe('DAML_FAILURE');
     expect(e.category).toBe(9);
-    expect(e.metadata).toEqual({ error_id: 'UNHANDLED_EXCEPTION/DA.Exception.PreconditionFailed:PreconditionFailed' });
+    expect(e.metadata).toEqual({
+      error_id: 'UNHANDLED_EXCEPTION/DA.Exception.PreconditionFailed:PreconditionFailed',
+      exercise_trace: `    in create command ${PKG.slice(0, 8)}:${M}:Ensured.\n`,
+    });
     expect(e.message).toBe(
       'Interpretation error: Error: User failure: UNHANDLED_EXCEPTION/DA.Exception.PreconditionFailed:PreconditionFailed (error category 9): Template precondition violated: Ensured',
     );

@@ -30,6 +30,7 @@ function request(createArguments: unknown, templateId = '#pkg:Main:T', over: Par
     commands: [{ kind: 'create', templateId, template: parseTemplateRef(templateId)!, createArguments }],
     actAs: [alice],
     readAs: [],
+    disclosedContracts: [],
     synchronizerId: '',
     hashingSchemeVersion: '',
     maxRecordTime: '',

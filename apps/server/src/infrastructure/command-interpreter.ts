@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { interpretCommands, type BuildRequest, type BuildState, type BuiltTransaction, type InterpretEnvironment } from '@ledgerline/domain';
+import { interpretCommands, type InterpretRequest, type BuildState, type BuiltTransaction, type InterpretEnvironment } from '@ledgerline/domain';
 import { decodeArchivePayload, Engine, type Package } from '@ledgerline/daml-lf';
 import { ContractLookupRepository, PackagesRepository } from '@ledgerline/store';
 import { LedgerRuntime } from './runtime';
@@ -24,7 +24,7 @@ export class CommandInterpreter implements OnApplicationBootstrap {
     void this.warmAll().catch((e: Error) => this.log.warn(`warming the package cache failed: ${e.message}`));
   }
 
-  async interpret(req: BuildRequest, state: BuildState, env: Omit<InterpretEnvironment, 'engine' | 'participantId'>): Promise<BuiltTransaction> {
+  async interpret(req: InterpretRequest, state: BuildState, env: Omit<InterpretEnvironment, 'engine' | 'participantId'>): Promise<BuiltTransaction> {
     let step = interpretCommands(req, state, { ...env, engine: this.engine, participantId: this.runtime.identity.participantId });
     for (;;) {
       switch (step.tag) {

@@ -3,6 +3,8 @@
  * `RejectionGenerators.scala`, `speedy/Pretty.scala`). The pipeline turns them into its LedgerError.
  */
 import type { InterpretationError } from '../interpreter/errors';
+import type { TypeConId } from '../language/ast';
+import type { OpenExercise } from '../transaction/partial-transaction';
 import type { ValueError } from '../values/errors';
 
 /** Canton ErrorCategory ids. */
@@ -57,6 +59,50 @@ export function damlFailure(errorId: string, category: number, message: string, 
     message: interp(`User failure: ${errorId} (error category ${category}): ${message}`),
     metadata: { ...meta, error_id: errorId },
   };
+}
+
+/** Canton's `EngineConfig.transactionTraceMaxLength`: the exercise trace names at most this many open exercises. */
+const TRACE_MAX_EXERCISES = 10;
+
+/**
+ * The exercise trace Canton adds to a DAML_FAILURE's context as `exercise_trace` (`Speedy.scala` `transactionTrace`,
+ * `CommandExecutionErrors.scala` `FailureStatus`): one indented line per exercise open when interpretation failed,
+ * innermost first — the choice's template (or interface) with its package id cut to 8 characters, the contract id cut to
+ * 10, the exercise's node id — then `...` when more were open, then the command that was running (see `commandTraceLine`).
+ */
+export function exerciseTrace(open: readonly OpenExercise[], command: string | undefined): string {
+  const lines = open.slice(0, TRACE_MAX_EXERCISES).map(({ nodeId, exercise: e }) => {
+    const t = e.interfaceId ?? e.templateId!;
+    return `in choice ${t.packageId.slice(0, 8)}:${t.moduleName}:${t.entityName}:${e.choiceId} on contract ${e.contractId.slice(0, 10)} (#${nodeId})`;
+  });
+  if (open.length > TRACE_MAX_EXERCISES) lines.push('...');
+  if (command !== undefined) lines.push(command);
+  return lines.map((l) => `    ${l}\n`).join('');
+}
+
+/** An interpretation failure as the engine reports it; DAML_FAILURE carries the exercise trace in its metadata. */
+export function interpretationFailure(e: InterpretationError, open: readonly OpenExercise[], command: string | undefined): EngineError {
+  const err = fromInterpretationError(e);
+  return err.code === 'DAML_FAILURE' ? { ...err, metadata: { ...err.metadata, exercise_trace: exerciseTrace(open, command) } } : err;
+}
+
+const shortId = (t: { packageId: string; module: string; name: string }) => `${t.packageId.slice(0, 8)}:${t.module}:${t.name}`;
+
+/** The exercise trace's last line: the command being interpreted (Canton `Speedy.scala` `transactionTrace`, `lastCommand`). */
+export function commandTraceLine(
+  c:
+    | { kind: 'create'; templateId: TypeConId }
+    | { kind: 'exercise'; templateId: TypeConId; choice: string; contractId: string }
+    | { kind: 'createAndExercise'; templateId: TypeConId; choice: string },
+): string {
+  switch (c.kind) {
+    case 'create':
+      return `in create command ${shortId(c.templateId)}.`;
+    case 'exercise':
+      return `in exercise command ${shortId(c.templateId)}:${c.choice} on contract ${c.contractId.slice(0, 10)}.`;
+    case 'createAndExercise':
+      return `in create-and-exercise command ${shortId(c.templateId)}:${c.choice}.`;
+  }
 }
 
 export function fromInterpretationError(e: InterpretationError): EngineError {

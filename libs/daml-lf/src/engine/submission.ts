@@ -12,7 +12,7 @@ import type { SValue } from '../interpreter/values';
 import { protoToValue, tryValueToProto } from '../values/proto';
 import { PartialTransaction, LF_VERSION, choiceAuthority } from '../transaction/partial-transaction';
 import { deriveTransactionSeed } from '../transaction/seeds';
-import { Category, fromInterpretationError, fromValueError, packageNotFound, preprocessingError, type EngineError } from './errors';
+import { Category, commandTraceLine, fromInterpretationError, interpretationFailure, fromValueError, packageNotFound, preprocessingError, type EngineError } from './errors';
 import type { CommandArgument, ContractInstance, EngineCommand, EngineResult, Question, SubmitContext } from './types';
 import { createFailure, exerciseFailure, fetchFailure } from './authorization';
 import { contractDoesNotImplementInterface, contractNotActive, validationFailed, wronglyTypedContract } from '../interpreter/contract-errors';
@@ -58,6 +58,20 @@ type Prepared =
   | { kind: 'exercise'; template: TemplateCode; contractId: string; choice: ChoiceCode; arg: SValue }
   | { kind: 'createAndExercise'; template: TemplateCode; createArg: SValue; choice: ChoiceCode; arg: SValue }
   | { kind: 'exerciseInterface'; iface: TypeConId; contractId: string; choice: ChoiceCode; arg: SValue };
+
+/** A prepared command as the exercise trace names it. */
+function traceCommand(p: Prepared): Parameters<typeof commandTraceLine>[0] {
+  switch (p.kind) {
+    case 'create':
+      return { kind: 'create', templateId: p.template.id };
+    case 'exercise':
+      return { kind: 'exercise', templateId: p.template.id, choice: p.choice.def.name, contractId: p.contractId };
+    case 'createAndExercise':
+      return { kind: 'createAndExercise', templateId: p.template.id, choice: p.choice.def.name };
+    case 'exerciseInterface':
+      return { kind: 'exercise', templateId: p.iface, choice: p.choice.def.name, contractId: p.contractId };
+  }
+}
 
 /** One submission's interpretation: resumable at every question. */
 export class Submission implements UpdateEffects {
@@ -184,7 +198,7 @@ export class Submission implements UpdateEffects {
         this.running = false;
         continue;
       }
-      if (r.tag === 'error') return { tag: 'error', error: fromInterpretationError(r.error) };
+      if (r.tag === 'error') return { tag: 'error', error: interpretationFailure(r.error, this.ptx.openExercises(), commandTraceLine(traceCommand(this.prepared[this.index]))) };
       const q = r.suspension.question as Question;
       const resume = (answer: unknown): EngineResult => {
         r.suspension.resume(answer);
@@ -369,8 +383,9 @@ export class Submission implements UpdateEffects {
    */
   private runChoice(m: Machine, c: ContractState, iface: TypeConId | undefined, ch: ChoiceCode, thisValue: SValue, cid: SValue, arg: SValue): void {
     const ctrlEnv: Env = { v: arg, n: { v: thisValue, n: null } };
+    // Exceptions in controllers, choice observers and authorizers are not catchable (Canton `Compiler.scala`: SEPreventCatch).
     const parties = (code: Code | undefined, k: (ps: string[] | undefined) => void) =>
-      code ? m.evalThen(code, ctrlEnv, (v) => k(sortedUnique(partiesOf(v)))) : k(undefined);
+      code ? m.evalThenUncatchable(code, ctrlEnv, (v) => k(sortedUnique(partiesOf(v)))) : k(undefined);
     parties(ch.controllers, (ctrl) =>
       parties(ch.observers, (choiceObservers) =>
         parties(ch.authorizers, (choiceAuthorizers) => {

@@ -52,6 +52,7 @@ const enum K {
   Foldr,
   EqList,
   Unhandled,
+  /** Exceptions may not cross it: one thrown below is unhandled, whatever handlers lie above (Canton `KPreventException`). */
   NoCatch,
 }
 
@@ -162,6 +163,13 @@ export class Machine implements MachineOps {
   /** Evaluate `code` in `env`, then `fn(result)`. */
   evalThen(code: Code, env: Env, fn: (v: SValue) => void): void {
     this.andThen(fn);
+    this.evalIn(code, env);
+  }
+
+  /** Evaluate `code` in `env` where no handler may catch an exception it throws (Canton `SEPreventCatch`), then `fn(result)`. */
+  evalThenUncatchable(code: Code, env: Env, fn: (v: SValue) => void): void {
+    this.andThen(fn);
+    this.preventCatch();
     this.evalIn(code, env);
   }
 
@@ -450,10 +458,10 @@ export class Machine implements MachineOps {
           case K.Hook:
             f.fn(v);
             break;
+          case K.NoCatch:
+            break;
           case K.Catch:
             this.effects?.endTry(f.token);
-            break;
-          case K.NoCatch:
             break;
           case K.Handler:
             if (v.t !== 'optional') throw internal('a catch handler must return an Optional');

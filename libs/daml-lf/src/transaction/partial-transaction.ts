@@ -1,7 +1,9 @@
 /**
  * The partial transaction an interpretation builds (Canton `speedy/PartialTransaction.scala`): a tree of nodes under
  * the current context (root, exercise or try), node seeds derived from the parent's seed by child position, creates
- * with V1 contract ids, rollback scopes. Node ids are assigned in pre-order when the transaction is finished.
+ * with V1 contract ids, rollback scopes. While it is built, every node and every try scope takes the next id (the ids
+ * errors and the exercise trace name); when it is finished, rollback nodes are normalized (Canton
+ * `speedy/NormalizeRollbacks.scala`) and node ids are assigned afresh in pre-order.
  */
 import type { Create, DamlTransaction, DamlTransaction_Node, Exercise, Fetch } from '@canton-network/core-ledger-proto';
 
@@ -16,6 +18,9 @@ type TreeNode =
   | { kind: 'exercise'; node: Exercise; readonly seed: Buffer; readonly children: TreeNode[] }
   | { readonly kind: 'rollback'; readonly children: TreeNode[] };
 
+type ActionNode = Exclude<TreeNode, { kind: 'rollback' }>;
+type RollbackNode = Extract<TreeNode, { kind: 'rollback' }>;
+
 interface Counter {
   next: number;
 }
@@ -28,6 +33,8 @@ interface Context {
   readonly counter: Counter;
   readonly exercise?: Extract<TreeNode, { kind: 'exercise' }>;
   readonly authority: Authority;
+  /** The id the exercise or try scope took when it began. */
+  readonly nodeId?: number;
 }
 
 /**
@@ -51,6 +58,12 @@ export function choiceAuthority(authorizers: Iterable<string>): Authority {
   const parties = [...new Set(authorizers)].sort();
   const set = new Set(parties);
   return { parties, kind: 'TreeSet', has: (p) => set.has(p) };
+}
+
+/** An exercise still open when interpretation stopped, with the id it took (Canton's `transactionTrace`). */
+export interface OpenExercise {
+  readonly nodeId: number;
+  readonly exercise: Exercise;
 }
 
 export interface CreateInput {
@@ -120,10 +133,10 @@ export class PartialTransaction {
   /** Opens an exercise node; its children are seeded from its own seed. */
   beginExercise(e: Omit<Exercise, 'children' | 'exerciseResult'>, authority: Authority): void {
     const seed = this.nextSeed();
-    this.inserted++;
+    const nodeId = this.inserted++;
     const node: Extract<TreeNode, { kind: 'exercise' }> = { kind: 'exercise', node: { ...e, children: [] }, seed, children: [] };
     this.ctx.children.push(node);
-    this.stack.push({ kind: 'exercise', seed, children: node.children, counter: { next: 0 }, exercise: node, authority });
+    this.stack.push({ kind: 'exercise', seed, children: node.children, counter: { next: 0 }, exercise: node, nodeId, authority });
   }
 
   endExercise(result: Exercise['exerciseResult']): void {
@@ -132,10 +145,10 @@ export class PartialTransaction {
     c.exercise.node = { ...c.exercise.node, exerciseResult: result };
   }
 
-  /** Opens a try scope; returns a token for `endTry`/`rollbackTry`. */
+  /** Opens a try scope, which takes an id (that of its rollback node, should it roll back); returns a token for `endTry`/`rollbackTry`. */
   beginTry(): number {
     const parent = this.ctx;
-    this.stack.push({ kind: 'try', seed: parent.seed, children: [], counter: parent.counter, authority: parent.authority });
+    this.stack.push({ kind: 'try', seed: parent.seed, children: [], counter: parent.counter, nodeId: this.inserted++, authority: parent.authority });
     return this.stack.length;
   }
 
@@ -145,13 +158,21 @@ export class PartialTransaction {
     this.ctx.children.push(...t.children);
   }
 
+  /** Closes a try scope whose exception was caught: its nodes become a rollback node (an empty one is dropped when finishing). */
   rollbackTry(token: number): void {
     this.unwindTo(token);
     const t = this.stack.pop()!;
-    if (t.children.length) {
-      this.ctx.children.push({ kind: 'rollback', children: t.children });
-      this.inserted++;
+    this.ctx.children.push({ kind: 'rollback', children: t.children });
+  }
+
+  /** The exercises open now, innermost first (try scopes are skipped). */
+  openExercises(): OpenExercise[] {
+    const open: OpenExercise[] = [];
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const c = this.stack[i];
+      if (c.exercise && c.nodeId !== undefined) open.push({ nodeId: c.nodeId, exercise: c.exercise.node });
     }
+    return open;
   }
 
   /** Exercises left open by an exception inside the try are discarded with it. */
@@ -162,14 +183,25 @@ export class PartialTransaction {
     }
   }
 
-  /** The finished transaction: node ids in pre-order, seeds of creates and exercises. */
+  private hasRollbacks(): boolean {
+    const todo: TreeNode[] = [...this.roots];
+    while (todo.length) {
+      const n = todo.pop()!;
+      if (n.kind === 'rollback') return true;
+      if (n.kind === 'exercise') for (const c of n.children) todo.push(c);
+    }
+    return false;
+  }
+
+  /** The finished transaction: rollbacks normalized, node ids in pre-order, seeds of creates and exercises. */
   finish(): { transaction: DamlTransaction; nodeSeeds: { nodeId: number; seed: Buffer }[] } {
     const nodes: DamlTransaction['nodes'] = [];
     const nodeSeeds: { nodeId: number; seed: Buffer }[] = [];
     // Iterative pre-order numbering.
     const ids = new Map<TreeNode, number>();
     const order: TreeNode[] = [];
-    const todo: TreeNode[] = [...this.roots].reverse();
+    const roots = this.hasRollbacks() ? normalizeRollbacks(this.roots) : this.roots;
+    const todo: TreeNode[] = [...roots].reverse();
     while (todo.length) {
       const n = todo.pop()!;
       ids.set(n, order.length);
@@ -198,8 +230,48 @@ export class PartialTransaction {
       nodes.push({ nodeId: String(id), versionedNode: { oneofKind: 'v1', v1 } });
     }
     return {
-      transaction: { version: LF_VERSION, roots: this.roots.map((r) => String(ids.get(r))), nodes, nodeSeeds: nodeSeeds.map((s) => ({ nodeId: s.nodeId, seed: s.seed })) },
+      transaction: { version: LF_VERSION, roots: roots.map((r) => String(ids.get(r))), nodes, nodeSeeds: nodeSeeds.map((s) => ({ nodeId: s.nodeId, seed: s.seed })) },
       nodeSeeds,
     };
   }
+}
+
+/**
+ * Canton's rollback normal form (`speedy/NormalizeRollbacks.scala`): an empty rollback is dropped; a rollback whose
+ * first child is a rollback is split into that rollback and a rollback of the rest; a rollback whose last child is a
+ * rollback takes that rollback's children in its place; a rollback of a single rollback is that rollback.
+ */
+function normalizeRollbacks(nodes: readonly TreeNode[]): TreeNode[] {
+  return nodes.flatMap(normalizeNode);
+}
+
+function normalizeNode(n: TreeNode): TreeNode[] {
+  switch (n.kind) {
+    case 'rollback':
+      return makeRollback(normalizeRollbacks(n.children));
+    case 'exercise':
+      return [{ ...n, children: normalizeRollbacks(n.children) }];
+    default:
+      return [n];
+  }
+}
+
+/** The normal form of a rollback of these (normalized) nodes. */
+function makeRollback(ns: TreeNode[]): TreeNode[] {
+  const out: TreeNode[] = [];
+  let rest = ns;
+  // A leading rollback stands on its own; the rest rolls back separately.
+  while (rest.length > 1 && rest[0].kind === 'rollback') {
+    out.push(rest[0]);
+    rest = rest.slice(1);
+  }
+  if (rest.length === 0) return out;
+  if (rest.length === 1) {
+    out.push(rest[0].kind === 'rollback' ? rest[0] : { kind: 'rollback', children: [rest[0] as ActionNode] });
+    return out;
+  }
+  const last = rest[rest.length - 1];
+  const children = last.kind === 'rollback' ? [...rest.slice(0, -1), ...(last as RollbackNode).children] : rest;
+  out.push({ kind: 'rollback', children });
+  return out;
 }

@@ -1,1 +1,2 @@
+export * from './disclosed-contracts';
 export * from './interpret-commands';

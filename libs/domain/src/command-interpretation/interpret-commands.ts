@@ -5,7 +5,9 @@
  * the caller (the server answers them from the store) with a continuation, so the domain stays free of I/O.
  *
  * Contracts the submitters cannot see (no stakeholder among actAs ∪ readAs) are answered as unknown, so the engine
- * reports CONTRACT_NOT_FOUND before it could tell anything about them (their template included).
+ * reports CONTRACT_NOT_FOUND before it could tell anything about them (their template included) — unless the submission
+ * discloses them: a disclosed contract is answered from its blob, without asking the caller, whatever the ledger knows of
+ * it (an archived one is the writer's to refuse at commit, as Canton's mediator does).
  */
 import type { Metadata_InputContract } from '@canton-network/core-ledger-proto';
 import type { ContractInstance, Engine, EngineCommand, EngineError, EngineResult, Package, TypeConId } from '@ledgerline/daml-lf';
@@ -15,10 +17,16 @@ import { templatesOrInterfacesNotFound } from '../packages/package-errors';
 import { buildTransaction, inputContractOf, submissionSynchronizer, type BuildEnvironment, type BuildRequest, type BuildState, type BuiltTransaction } from '../transaction-builder/build-transaction';
 import type { StoredContract, TransactionCommand } from '../transaction-builder/commands';
 import { commandName } from '../transaction-builder/commands';
+import { disclosedContractsSynchronizer, type DisclosedContract } from './disclosed-contracts';
 
 export interface InterpretEnvironment extends BuildEnvironment {
   /** The engine (compiled packages of this process). */
   engine: Engine;
+}
+
+/** The commands with the contracts they disclose (validated, see `validateDisclosedContracts`). */
+export interface InterpretRequest extends BuildRequest {
+  disclosedContracts?: readonly DisclosedContract[];
 }
 
 /** What interpreting commands gives: the transaction, or a question for the caller and how to go on. */
@@ -40,17 +48,21 @@ const typeConId = (t: { packageId: string; moduleName: string; entityName: strin
 /** The engine's view of a stored contract: its Create node (from the created-event blob) and creation time. */
 function contractInstanceOf(c: StoredContract): ContractInstance {
   const ic = inputContractOf(c);
-  if (ic.contract.oneofKind !== 'v1') throw new Error(`contract ${c.contractId}: no Create node`);
+  return { ...inputContractInstance(ic), createdAt: ic.createdAt ?? parseIsoMicros(c.createdEvent.createdAt) };
+}
+
+/** The engine's view of an input contract (a Create node and its creation time). */
+function inputContractInstance(ic: Metadata_InputContract): ContractInstance {
+  if (ic.contract.oneofKind !== 'v1') throw new Error('input contract without a Create node');
   const create = ic.contract.v1;
-  const [packageId, module, name] = c.templateId.split(':');
   return {
-    contractId: c.contractId,
-    templateId: { packageId, module, name },
-    packageName: c.packageName,
+    contractId: create.contractId,
+    templateId: typeConId(create.templateId!),
+    packageName: create.packageName,
     argument: create.argument ?? { sum: { oneofKind: 'unit', unit: {} } },
-    signatories: [...c.signatories],
-    stakeholders: [...c.stakeholders],
-    createdAt: ic.createdAt ?? parseIsoMicros(c.createdEvent.createdAt),
+    signatories: [...create.signatories],
+    stakeholders: [...create.stakeholders],
+    createdAt: ic.createdAt,
   };
 }
 
@@ -84,7 +96,7 @@ const invalidChoice = (t: { packageId: string; moduleName: string; entityName: s
  * defines it (the packages are asked for first, to decide); otherwise the generic model builds it. A submission is one
  * or the other as a whole.
  */
-export function interpretCommands(req: BuildRequest, state: BuildState, env: InterpretEnvironment): Interpretation {
+export function interpretCommands(req: InterpretRequest, state: BuildState, env: InterpretEnvironment): Interpretation {
   const resolved = req.commands.map((c) => env.templates.resolve(c.templateId, c.template));
   const packageIds = [...new Set(resolved.filter((t) => t.stored).map((t) => t.packageId))];
   const decoded = new Map<string, Package | undefined>();
@@ -111,30 +123,44 @@ export function interpretCommands(req: BuildRequest, state: BuildState, env: Int
   return decide();
 }
 
-function runEngine(req: BuildRequest, resolved: readonly { packageId: string; moduleName: string; entityName: string }[], env: InterpretEnvironment): Interpretation {
+function runEngine(req: InterpretRequest, resolved: readonly { packageId: string; moduleName: string; entityName: string }[], env: InterpretEnvironment): Interpretation {
   const commands = req.commands.map((c, i) => engineCommand(c, typeConId(resolved[i])));
   const loaded = new Map<string, StoredContract>();
+  const disclosed = new Map((req.disclosedContracts ?? []).map((d) => [d.contractId, d]));
   const visible = new Set([...req.actAs, ...req.readAs]);
   const follow = (r: EngineResult): Interpretation => {
     switch (r.tag) {
       case 'done': {
         const inputs: Metadata_InputContract[] = [];
         const syncs = new Set<string>();
+        const usedDisclosed: DisclosedContract[] = [];
         for (const ic of r.metadata.inputContracts) {
+          const d = disclosed.get(ic.contractId);
+          if (d) {
+            inputs.push(d.inputContract);
+            usedDisclosed.push(d);
+            continue;
+          }
           const c = loaded.get(ic.contractId);
           if (!c) continue;
           inputs.push(inputContractOf(c));
           if (c.synchronizerId) syncs.add(c.synchronizerId);
         }
+        // Canton's order of the used disclosed contracts: the request's.
+        const order = [...disclosed.keys()];
+        usedDisclosed.sort((a, b) => order.indexOf(a.contractId) - order.indexOf(b.contractId));
+        const prescribed = disclosedContractsSynchronizer(usedDisclosed, req.synchronizerId);
         if (syncs.size > 1) throw invalidArgument(`the input contracts are assigned to different synchronizers: ${[...syncs].sort().join(', ')}`);
-        const synchronizerId = submissionSynchronizer(req, env, [...syncs][0] ?? null);
+        const synchronizerId = submissionSynchronizer(prescribed ? { ...req, synchronizerId: prescribed } : req, env, [...syncs][0] ?? null);
         return { tag: 'built', built: { transaction: r.transaction, inputContracts: inputs, synchronizerId } };
       }
       case 'error':
         throw engineRejection(r.error);
       case 'needPackage':
         return { tag: 'needPackage', packageId: r.packageId, resume: (pkg) => follow(r.resume(pkg)) };
-      case 'needContract':
+      case 'needContract': {
+        const d = disclosed.get(r.contractId);
+        if (d) return follow(r.resume(inputContractInstance(d.inputContract)));
         return {
           tag: 'needContract',
           contractId: r.contractId,
@@ -144,6 +170,7 @@ function runEngine(req: BuildRequest, resolved: readonly { packageId: string; mo
             return follow(r.resume(usable && contractInstanceOf(usable)));
           },
         };
+      }
       case 'needTime':
         return follow(r.resume(env.now));
     }

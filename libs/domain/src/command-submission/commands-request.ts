@@ -8,6 +8,7 @@ import { choiceNotInterpreted } from '../transaction-builder/builder-errors';
 import type { TransactionCommand } from '../transaction-builder/commands';
 import type { TemplateDirectory } from '../transaction-builder/template-directory';
 import { validateUserId } from '../users/user-rules';
+import { validateDisclosedContracts, type DisclosedContract, type DisclosedContractInput } from '../command-interpretation/disclosed-contracts';
 
 /**
  * Command submission (POST /v2/commands/submit-and-wait, -for-transaction, async/submit) as Canton's JsCommandService,
@@ -30,7 +31,7 @@ export interface CommandsRequest {
   minLedgerTimeRel: { seconds: number; nanos: number } | null;
   /** '' = generated. */
   submissionId: string;
-  disclosedContracts: Array<{ contractId: string; createdEventBlob: string }>;
+  disclosedContracts: DisclosedContractInput[];
   synchronizerId: string;
   prefetchContractKeys: Array<{ limit: number | null }>;
   tapsMaxPasses: number | null;
@@ -47,6 +48,7 @@ export interface ValidCommands {
   /** µs since the epoch; undefined = no bound. */
   minLedgerTime: bigint | undefined;
   deduplicationPeriod: DeduplicationPeriod;
+  disclosedContracts: DisclosedContract[];
 }
 
 const LEDGER_STRING = /^[A-Za-z0-9\-_ :#/.]{1,255}$/;
@@ -114,7 +116,7 @@ export function validateCommands(req: CommandsRequest, userId: string, submissio
     minLedgerTime = env.now + BigInt(seconds) * 1_000_000n + BigInt(Math.trunc(nanos / 1000));
   }
   const deduplicationPeriod = validateDeduplicationPeriod(req.deduplicationPeriod, env.maxDeduplicationMicros);
-  for (const d of req.disclosedContracts) if (!d.createdEventBlob) throw missingField('DisclosedContract.created_event_blob');
+  const disclosedContracts = validateDisclosedContracts(req.disclosedContracts);
   for (const k of req.prefetchContractKeys) if (k.limit === 0) throw invalidArgument('The prefetch contract key limit must be positive');
   if (req.tapsMaxPasses !== null && req.tapsMaxPasses <= 0) throw invalidArgument('taps_max_passes must be positive');
   return {
@@ -127,6 +129,7 @@ export function validateCommands(req: CommandsRequest, userId: string, submissio
     synchronizerId: req.synchronizerId,
     minLedgerTime,
     deduplicationPeriod,
+    disclosedContracts,
   };
 }
 

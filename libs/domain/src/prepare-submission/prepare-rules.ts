@@ -12,6 +12,7 @@ import { partiesNotKnown } from '../transaction-builder/builder-errors';
 import type { BuiltTransaction } from '../transaction-builder/build-transaction';
 import type { TemplateDirectory } from '../transaction-builder/template-directory';
 import { commandName, type TransactionCommand } from '../transaction-builder/commands';
+import type { DisclosedContractInput } from '../command-interpretation/disclosed-contracts';
 import { failedToPrepare } from './prepare-errors';
 
 export type PrepareCommand = TransactionCommand;
@@ -25,6 +26,7 @@ export interface PrepareRequest {
   commands: PrepareCommand[];
   actAs: string[];
   readAs: string[];
+  disclosedContracts: DisclosedContractInput[];
   /** '' = choose. */
   synchronizerId: string;
   /** Proto enum name; '' or UNSPECIFIED = V2. */

@@ -1,10 +1,28 @@
-import type { CommandsRequest, TransactionFormat } from '@ledgerline/domain';
+import { invalidIdentifierMessage, parseTemplateRef, type CommandsRequest, type DisclosedContractInput, type TransactionFormat } from '@ledgerline/domain';
+import { bodyDecodeError } from '../decode-error';
 import { decodeDeduplicationPeriod, deduplicationPeriodSchema, durationSchema, type DeduplicationPeriodJson } from './execute-submission';
+import { bytesFromJs } from './crypto';
 import { toInt64 } from './int64';
 import { commandFromJs, commandsSchema, isObj, type Obj } from './transaction-builder';
 import { checkEventFormatIdentifiers, transactionFormatSchema } from './updates';
 
 const strings = { type: 'array', items: { type: 'string' } } as const;
+
+/** DisclosedContract (commands.proto): every field optional at decode time; the blob is bytes (standard base64). */
+export const disclosedContractsSchema = {
+  type: 'array',
+  items: { type: 'object', properties: { templateId: { type: 'string' }, contractId: { type: 'string' }, createdEventBlob: { type: 'string' }, synchronizerId: { type: 'string' } } },
+} as const;
+
+/** Decodes `disclosedContracts` (validated by `disclosedContractsSchema`): a template id must parse, the blob must be base64. */
+export function disclosedContractsFromJs(v: unknown, at: string): DisclosedContractInput[] {
+  return ((v as Obj[] | undefined) ?? []).map((d, i) => {
+    const templateId = (d.templateId as string | undefined) ?? '';
+    if (templateId && !parseTemplateRef(templateId)) throw bodyDecodeError(invalidIdentifierMessage(templateId), `${at}[${i}].templateId`);
+    const blob = bytesFromJs(d.createdEventBlob, `${at}[${i}].createdEventBlob`);
+    return { contractId: (d.contractId as string | undefined) ?? '', templateId, createdEventBlob: blob.toString('base64'), synchronizerId: (d.synchronizerId as string | undefined) ?? '' };
+  });
+}
 
 /**
  * JsCommands (the body of submit-and-wait and async/submit): a hand-written DTO whose keys without a default — `commands`,
@@ -24,10 +42,7 @@ export const jsCommandsSchema = {
     minLedgerTimeAbs: { type: 'string' },
     minLedgerTimeRel: durationSchema,
     submissionId: { type: 'string' },
-    disclosedContracts: {
-      type: 'array',
-      items: { type: 'object', properties: { templateId: { type: 'string' }, contractId: { type: 'string' }, createdEventBlob: { type: 'string' }, synchronizerId: { type: 'string' } } },
-    },
+    disclosedContracts: disclosedContractsSchema,
     synchronizerId: { type: 'string' },
     packageIdSelectionPreference: strings,
     prefetchContractKeys: { type: 'array', items: { type: 'object', properties: { templateId: { type: 'string' }, limit: { type: 'integer' } } } },
@@ -63,7 +78,7 @@ export function decodeJsCommands(body: Obj, at = ''): CommandsRequest {
     minLedgerTimeAbs: abs ?? '',
     minLedgerTimeRel: body.minLedgerTimeRel === undefined ? null : durationOf(body.minLedgerTimeRel),
     submissionId: (body.submissionId as string | undefined) ?? '',
-    disclosedContracts: ((body.disclosedContracts as Obj[] | undefined) ?? []).map((d) => ({ contractId: (d.contractId as string) ?? '', createdEventBlob: (d.createdEventBlob as string) ?? '' })),
+    disclosedContracts: disclosedContractsFromJs(body.disclosedContracts, `${prefix}disclosedContracts`),
     synchronizerId: (body.synchronizerId as string | undefined) ?? '',
     prefetchContractKeys: ((body.prefetchContractKeys as Obj[] | undefined) ?? []).map((k) => ({ limit: typeof k.limit === 'number' ? k.limit : null })),
     tapsMaxPasses: typeof body.tapsMaxPasses === 'number' ? body.tapsMaxPasses : null,

@@ -2,6 +2,7 @@ import type { PrepareRequest } from '@ledgerline/domain';
 import { bodyDecodeError } from '../decode-error';
 import { enumFromJs } from './crypto';
 import { HASHING_SCHEME_VERSIONS } from './execute-submission';
+import { disclosedContractsFromJs, disclosedContractsSchema } from './command-submission';
 import { commandFromJs, commandsSchema, isObj, type Obj } from './transaction-builder';
 
 /** JSON schema of JsPrepareSubmissionRequest (the fields Ledgerline reads; unknown fields are ignored, as Canton does). */
@@ -14,7 +15,7 @@ export const prepareRequestSchema = {
     commands: commandsSchema,
     actAs: { type: 'array', items: { type: 'string' } },
     readAs: { type: 'array', items: { type: 'string' } },
-    disclosedContracts: { type: 'array' },
+    disclosedContracts: disclosedContractsSchema,
     synchronizerId: { type: 'string' },
     packageIdSelectionPreference: { type: 'array', items: { type: 'string' } },
     verboseHashing: { type: 'boolean' },
@@ -50,6 +51,7 @@ export function prepareRequestFromJs(body: Obj): PrepareRequest {
     commands,
     actAs: body.actAs as string[],
     readAs: (body.readAs as string[] | undefined) ?? [],
+    disclosedContracts: disclosedContractsFromJs(body.disclosedContracts, 'disclosedContracts'),
     synchronizerId: (body.synchronizerId as string | undefined) ?? '',
     hashingSchemeVersion: enumFromJs(body.hashingSchemeVersion, HASHING_SCHEME_VERSIONS, 'hashingSchemeVersion'),
     maxRecordTime: (body.maxRecordTime as string | undefined) ?? '',

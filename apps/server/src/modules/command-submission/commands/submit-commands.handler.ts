@@ -66,7 +66,13 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
     ]);
     const connected = this.identity.synchronizers.map((s) => s.id);
     const built = await this.interpreter.interpret(
-      { commands: request.commands, actAs: v.actAs, readAs: v.readAs, synchronizerId: connected.includes(v.synchronizerId) ? v.synchronizerId : '' },
+      {
+        commands: request.commands,
+        actAs: v.actAs,
+        readAs: v.readAs,
+        synchronizerId: connected.includes(v.synchronizerId) ? v.synchronizerId : '',
+        disclosedContracts: v.disclosedContracts,
+      },
       { knownParties: new Set(hosting.keys()), contracts },
       { connectedSynchronizers: connected, templates, now, submissionSeed: randomBytes(32) },
     );
@@ -84,7 +90,7 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
       externalTransactionHash: null,
       deduplicationPeriod: v.deduplicationPeriod,
       tracked: mode !== 'async',
-      disclosedContractIds: new Set(request.disclosedContracts.map((d) => d.contractId)),
+      disclosedContractIds: new Set(v.disclosedContracts.map((d) => d.contractId)),
     });
     if (mode === 'async') return {};
     if (r.rejection) throw r.rejection;

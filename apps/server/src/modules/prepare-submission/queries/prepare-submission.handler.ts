@@ -7,6 +7,7 @@ import {
   matchUserId,
   partyCandidates,
   permissionDenied,
+  validateDisclosedContracts,
   validatePrepareRequest,
   type PreparedResult,
 } from '@ledgerline/domain';
@@ -39,6 +40,7 @@ export class PrepareSubmissionHandler implements IQueryHandler<PrepareSubmission
     for (const p of [...req.actAs, ...req.readAs])
       if (!canReadAs(claims, p)) throw permissionDenied(`Claims do not authorize to read as party '${p}'`);
     const version = validatePrepareRequest(req);
+    const disclosedContracts = validateDisclosedContracts(req.disclosedContracts);
     const db = this.runtime.db;
     const known = await this.parties.getMany(db, partyCandidates(req));
     const knownParties = new Set(known.map((p) => p.party));
@@ -52,7 +54,7 @@ export class PrepareSubmissionHandler implements IQueryHandler<PrepareSubmission
       transactionUuid: randomUUID(),
       submissionSeed: randomBytes(32),
     };
-    const built = await this.interpreter.interpret(req, { knownParties, contracts: new Map(contract ? [[contract.contractId, contract]] : []) }, env);
+    const built = await this.interpreter.interpret({ ...req, disclosedContracts }, { knownParties, contracts: new Map(contract ? [[contract.contractId, contract]] : []) }, env);
     return decidePrepare(req, version, built, env);
   }
 }
