@@ -1,1 +1,2 @@
 export * from './interpret-commands';
+export * from './interpretation-budget';

@@ -11,6 +11,7 @@ import type { Metadata_InputContract } from '@canton-network/core-ledger-proto';
 import type { ContractInstance, Engine, EngineCommand, EngineError, EngineResult, Package, TypeConId } from '@ledgerline/daml-lf';
 import { ErrorCategories, LedgerError, invalidArgument, type ErrorCategory } from '../errors';
 import { parseIsoMicros } from '../ledger/time';
+import { interpretationTimeExceeded } from './interpretation-budget';
 import { buildTransaction, inputContractOf, submissionSynchronizer, type BuildEnvironment, type BuildRequest, type BuildState, type BuiltTransaction } from '../transaction-builder/build-transaction';
 import type { StoredContract, TransactionCommand } from '../transaction-builder/commands';
 import { commandName } from '../transaction-builder/commands';
@@ -18,18 +19,41 @@ import { commandName } from '../transaction-builder/commands';
 export interface InterpretEnvironment extends BuildEnvironment {
   /** The engine (compiled packages of this process). */
   engine: Engine;
+  /**
+   * µs: the ledger effective time the commands run at, which `getTime` reads (Canton's `CommandsValidator.validateLedgerTime`:
+   * now, raised to min_ledger_time_abs or now + min_ledger_time_rel); default `now`.
+   */
+  ledgerTime?: bigint;
+  /** Engine steps after which the interpretation fails (INTERPRETATION_TIME_EXCEEDED); the engine's default if absent. */
+  maxSteps?: number;
+  /** Engine steps between two `interrupted` answers (see `Interpretation`); never if absent. */
+  stepsBetweenInterruptions?: number;
+}
+
+/** The ledger time bounds (µs, inclusive) the engine's transaction imposes; a missing side is unconstrained. */
+export interface LedgerTimeBounds {
+  readonly min?: bigint;
+  readonly max?: bigint;
+}
+
+/** An interpreted transaction: the engine's carries the ledger time bounds its time reads impose (the generic model's none). */
+export interface InterpretedTransaction extends BuiltTransaction {
+  ledgerTimeBounds?: LedgerTimeBounds;
 }
 
 /** What interpreting commands gives: the transaction, or a question for the caller and how to go on. */
 export type Interpretation =
-  | { readonly tag: 'built'; readonly built: BuiltTransaction }
+  | { readonly tag: 'built'; readonly built: InterpretedTransaction }
   | { readonly tag: 'needPackage'; readonly packageId: string; readonly resume: (pkg: Package | undefined) => Interpretation }
-  | { readonly tag: 'needContract'; readonly contractId: string; readonly resume: (contract: StoredContract | undefined) => Interpretation };
+  | { readonly tag: 'needContract'; readonly contractId: string; readonly resume: (contract: StoredContract | undefined) => Interpretation }
+  /** The engine ran `stepsBetweenInterruptions` steps: the caller checks its time budget (and may give way) before resuming. */
+  | { readonly tag: 'interrupted'; readonly resume: () => Interpretation };
 
 const CATEGORY_BY_ID = new Map<number, ErrorCategory>(Object.values(ErrorCategories).map((c) => [c.id, c]));
 
 /** An engine failure as the API reports it (Canton's code, category and cause; DAML_FAILURE's metadata in the context). */
 export function engineRejection(e: EngineError): LedgerError {
+  if (e.code === 'INTERPRETATION_TIME_EXCEEDED') return interpretationTimeExceeded(e.message);
   const category = CATEGORY_BY_ID.get(e.category) ?? ErrorCategories.InvalidIndependentOfSystemState;
   return new LedgerError(e.code, category, e.message, { context: { ...(e.metadata ?? {}) }, resources: e.resources?.map(([k, v]) => [k, v] as [string, string]) });
 }
@@ -115,7 +139,7 @@ function runEngine(req: BuildRequest, resolved: readonly { packageId: string; mo
         }
         if (syncs.size > 1) throw invalidArgument(`the input contracts are assigned to different synchronizers: ${[...syncs].sort().join(', ')}`);
         const synchronizerId = submissionSynchronizer(req, env, [...syncs][0] ?? null);
-        return { tag: 'built', built: { transaction: r.transaction, inputContracts: inputs, synchronizerId } };
+        return { tag: 'built', built: { transaction: r.transaction, inputContracts: inputs, synchronizerId, ledgerTimeBounds: r.metadata.ledgerTimeBounds } };
       }
       case 'error':
         throw engineRejection(r.error);
@@ -132,7 +156,9 @@ function runEngine(req: BuildRequest, resolved: readonly { packageId: string; mo
           },
         };
       case 'needTime':
-        return follow(r.resume(env.now));
+        return follow(r.resume(env.ledgerTime ?? env.now));
+      case 'interrupted':
+        return { tag: 'interrupted', resume: () => follow(r.resume()) };
     }
   };
   return follow(
@@ -142,7 +168,8 @@ function runEngine(req: BuildRequest, resolved: readonly { packageId: string; mo
       submissionSeed: env.submissionSeed,
       participantId: env.participantId,
       preparationTime: env.now,
-      ledgerTime: env.now,
+      ...(env.maxSteps !== undefined ? { maxSteps: env.maxSteps } : {}),
+      ...(env.stepsBetweenInterruptions !== undefined ? { stepsBetweenInterruptions: env.stepsBetweenInterruptions } : {}),
     }),
   );
 }

@@ -68,7 +68,8 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
     const built = await this.interpreter.interpret(
       { commands: request.commands, actAs: v.actAs, readAs: v.readAs, synchronizerId: connected.includes(v.synchronizerId) ? v.synchronizerId : '' },
       { knownParties: new Set(hosting.keys()), contracts },
-      { connectedSynchronizers: connected, templates, now, submissionSeed: randomBytes(32) },
+      // The ledger effective time the commands run at: now, raised to minLedgerTimeAbs, or now + minLedgerTimeRel.
+      { connectedSynchronizers: connected, templates, now, ledgerTime: v.minLedgerTime ?? now, submissionSeed: randomBytes(32) },
     );
     // 5. Routing.
     routeSubmission(v.actAs, hosting, v.synchronizerId, connected);
@@ -79,7 +80,8 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
       commandId: v.commandId,
       workflowId: v.workflowId,
       submission: { userId, actAs: v.actAs, submissionId: v.submissionId },
-      times: { preparationTime: now },
+      // The pipeline chooses the ledger effective time within the bounds the interpretation's time reads impose.
+      times: { preparationTime: now, minLedgerEffectiveTime: built.ledgerTimeBounds?.min, maxLedgerEffectiveTime: built.ledgerTimeBounds?.max },
       minLedgerTime: v.minLedgerTime,
       externalTransactionHash: null,
       deduplicationPeriod: v.deduplicationPeriod,

@@ -1,0 +1,28 @@
+/**
+ * The budget of one command interpretation, and Canton's error when it is spent (ledger-api-core
+ * `CommandExecutionErrors.scala` `TimeExceeded`: INTERPRETATION_TIME_EXCEEDED, ContentionOnSharedResources, retryable
+ * after 60 seconds). As Canton's `StoreBackedCommandInterpreter`, the interpretation stops when the ledger's clock passes
+ * the ledger effective time it runs at plus a tolerance; it also stops after a number of engine steps. The engine is
+ * synchronous: it stops every `stepsBetweenInterruptions` steps so the caller can look at the clock (and let other
+ * requests run) before it goes on.
+ */
+import { ErrorCategories, LedgerError } from '../errors';
+import { isoMicros } from '../ledger/time';
+import { isoDuration } from '../ledger-model/time-bounds';
+
+/** Canton's rendering of a duration in messages (`PrettyInstances.prettyJDuration`): `1m`, `1m 30s`, `0.5s`. */
+export function prettyDuration(micros: bigint): string {
+  return isoDuration(micros).slice(2).replace(/(\d[HMS])(?!$)/g, '$1 ').toLowerCase();
+}
+
+/** Whether the clock (`now`, µs) has passed the interpretation's limit. */
+export const interpretationTimeLimitPassed = (ledgerEffectiveTime: bigint, toleranceMicros: bigint, now: bigint) => now > ledgerEffectiveTime + toleranceMicros;
+
+export const interpretationTimeExceeded = (cause: string) =>
+  new LedgerError('INTERPRETATION_TIME_EXCEEDED', ErrorCategories.ContentionOnSharedResources, cause, { retryInfo: '60 seconds' });
+
+/** The clock passed the ledger effective time plus the tolerance. */
+export const interpretationTimeLimitExceeded = (ledgerEffectiveTime: bigint, toleranceMicros: bigint) =>
+  interpretationTimeExceeded(
+    `Time exceeds limit of Ledger Effective Time (${isoMicros(ledgerEffectiveTime)}) + tolerance (${prettyDuration(toleranceMicros)}). Interpretation aborted.`,
+  );
