@@ -7,7 +7,8 @@ import { defaultSynchronizer } from '../../support/external-party';
 
 /**
  * Ledger time on the Daml engine: commands run at the ledger effective time the request asks for (now, raised to
- * minLedgerTimeAbs, or now + minLedgerTimeRel); `getTime` reads it and the committed transaction is effective at it;
+ * minLedgerTimeAbs, or now + minLedgerTimeRel); `getTime` reads it and the committed transaction is effective at it; never
+ * before its input contracts were created (a choice that read the time runs again at their creation time);
  * prepare records the bounds the time reads impose in the prepared metadata; an endless choice is aborted with
  * INTERPRETATION_TIME_EXCEEDED (the step limit, and the time limit past the ledger effective time).
  */
@@ -125,6 +126,21 @@ describe('ledger time on the engine (static time)', () => {
     const r = await submit(s, [createAndExercise(s.alice, 'Before', { deadline: isoMicros(deadline) })]);
     expect(r.status, r.text).toBe(200);
     expect(parseIsoMicros(r.json.transaction.effectiveAt)).toBeLessThan(deadline);
+  });
+
+  it('a contract created later than now: a choice reading no time commits at its creation time, one reading it runs at it', async () => {
+    const created = now + 40_000_000n;
+    const c = await submit(s, [{ CreateCommand: { templateId: CLOCK, createArguments: { owner: s.alice } } }], { minLedgerTimeAbs: isoMicros(created) });
+    expect(c.status, c.text).toBe(200);
+    const contractId = c.json.transaction.events[0].CreatedEvent.contractId as string;
+    const exercise = (choice: string) => submit(s, [{ ExerciseCommand: { templateId: CLOCK, contractId, choice, choiceArgument: {} } }]);
+    const idle = await exercise('Idle');
+    expect(idle.status, idle.text).toBe(200);
+    expect(parseIsoMicros(idle.json.transaction.effectiveAt)).toBe(created);
+    const stamp = await exercise('Stamp');
+    expect(stamp.status, stamp.text).toBe(200);
+    expect(parseIsoMicros(stamp.json.transaction.effectiveAt)).toBe(created);
+    expect(stampedAt(stamp.json.transaction)).toBe(created);
   });
 
   const prepare = (choice: string, over: Record<string, unknown> = {}) =>

@@ -11,7 +11,7 @@ import type { Metadata_InputContract } from '@canton-network/core-ledger-proto';
 import type { ContractInstance, Engine, EngineCommand, EngineError, EngineResult, Package, TypeConId } from '@ledgerline/daml-lf';
 import { ErrorCategories, LedgerError, invalidArgument, type ErrorCategory } from '../errors';
 import { parseIsoMicros } from '../ledger/time';
-import { interpretationTimeExceeded } from './interpretation-budget';
+import { failedToDetermineLedgerTime, interpretationTimeExceeded } from './interpretation-budget';
 import { buildTransaction, inputContractOf, submissionSynchronizer, type BuildEnvironment, type BuildRequest, type BuildState, type BuiltTransaction } from '../transaction-builder/build-transaction';
 import type { StoredContract, TransactionCommand } from '../transaction-builder/commands';
 import { commandName } from '../transaction-builder/commands';
@@ -39,6 +39,8 @@ export interface LedgerTimeBounds {
 /** An interpreted transaction: the engine's carries the ledger time bounds its time reads impose (the generic model's none). */
 export interface InterpretedTransaction extends BuiltTransaction {
   ledgerTimeBounds?: LedgerTimeBounds;
+  /** µs: the least ledger effective time it may commit at, when later than the time it ran at (its input contracts' creation). */
+  minLedgerTime?: bigint;
 }
 
 /** What interpreting commands gives: the transaction, or a question for the caller and how to go on. */
@@ -122,7 +124,21 @@ export function interpretCommands(req: BuildRequest, state: BuildState, env: Int
   return decide();
 }
 
-function runEngine(req: BuildRequest, resolved: readonly { packageId: string; moduleName: string; entityName: string }[], env: InterpretEnvironment): Interpretation {
+/** Re-interpretations at a later ledger time before FAILED_TO_DETERMINE_LEDGER_TIME (Canton's `ApiServices`: 3). */
+const LEDGER_TIME_RETRIES = 3;
+
+/**
+ * Causal monotonicity (Canton's `LedgerTimeAwareCommandExecutor`): a transaction is never effective before the contracts
+ * it uses were created. When one was created after the ledger time the commands ran at, a transaction that read no time
+ * commits at that creation time or later (`minLedgerTime`); one that read the time is interpreted again at it.
+ */
+function runEngine(
+  req: BuildRequest,
+  resolved: readonly { packageId: string; moduleName: string; entityName: string }[],
+  env: InterpretEnvironment,
+  retriesLeft = LEDGER_TIME_RETRIES,
+): Interpretation {
+  const ledgerTime = env.ledgerTime ?? env.now;
   const commands = req.commands.map((c, i) => engineCommand(c, typeConId(resolved[i])));
   const loaded = new Map<string, StoredContract>();
   const visible = new Set([...req.actAs, ...req.readAs]);
@@ -139,7 +155,22 @@ function runEngine(req: BuildRequest, resolved: readonly { packageId: string; mo
         }
         if (syncs.size > 1) throw invalidArgument(`the input contracts are assigned to different synchronizers: ${[...syncs].sort().join(', ')}`);
         const synchronizerId = submissionSynchronizer(req, env, [...syncs][0] ?? null);
-        return { tag: 'built', built: { transaction: r.transaction, inputContracts: inputs, synchronizerId, ledgerTimeBounds: r.metadata.ledgerTimeBounds } };
+        const lastCreated = r.metadata.inputContracts.reduce<bigint | undefined>((m, c) => (m === undefined || c.createdAt > m ? c.createdAt : m), undefined);
+        const late = lastCreated !== undefined && lastCreated > ledgerTime;
+        if (late && r.metadata.dependsOnTime) {
+          if (retriesLeft === 0) throw failedToDetermineLedgerTime(LEDGER_TIME_RETRIES);
+          return runEngine(req, resolved, { ...env, ledgerTime: lastCreated }, retriesLeft - 1);
+        }
+        return {
+          tag: 'built',
+          built: {
+            transaction: r.transaction,
+            inputContracts: inputs,
+            synchronizerId,
+            ledgerTimeBounds: r.metadata.ledgerTimeBounds,
+            ...(late ? { minLedgerTime: lastCreated } : {}),
+          },
+        };
       }
       case 'error':
         throw engineRejection(r.error);
@@ -156,7 +187,7 @@ function runEngine(req: BuildRequest, resolved: readonly { packageId: string; mo
           },
         };
       case 'needTime':
-        return follow(r.resume(env.ledgerTime ?? env.now));
+        return follow(r.resume(ledgerTime));
       case 'interrupted':
         return { tag: 'interrupted', resume: () => follow(r.resume()) };
     }

@@ -26,3 +26,11 @@ export const interpretationTimeLimitExceeded = (ledgerEffectiveTime: bigint, tol
   interpretationTimeExceeded(
     `Time exceeds limit of Ledger Effective Time (${isoMicros(ledgerEffectiveTime)}) + tolerance (${prettyDuration(toleranceMicros)}). Interpretation aborted.`,
   );
+
+/** Canton's `CommandExecutionErrors.FailedToDetermineLedgerTime` after the re-interpretations at later ledger times. */
+export const failedToDetermineLedgerTime = (retries: number) =>
+  new LedgerError(
+    'FAILED_TO_DETERMINE_LEDGER_TIME',
+    ErrorCategories.ContentionOnSharedResources,
+    `The participant failed to determine the max ledger time for this command: Could not find a suitable ledger time after ${retries} retries`,
+  );

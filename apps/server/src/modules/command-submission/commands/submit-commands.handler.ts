@@ -29,6 +29,8 @@ import { SubmitCommandsCommand } from './submit-commands.command';
  * (local submitters, the prescribed synchronizer) → the submission pipeline shared with executeAndWait. Everything up to
  * the pipeline answers the request directly and leaves no completion.
  */
+const laterOf = (a: bigint | undefined, b: bigint | undefined) => (a === undefined ? b : b === undefined || a >= b ? a : b);
+
 @CommandHandler(SubmitCommandsCommand)
 export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsCommand, Record<string, unknown>> {
   private readonly contracts = new ContractLookupRepository();
@@ -82,7 +84,7 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
       submission: { userId, actAs: v.actAs, submissionId: v.submissionId },
       // The pipeline chooses the ledger effective time within the bounds the interpretation's time reads impose.
       times: { preparationTime: now, minLedgerEffectiveTime: built.ledgerTimeBounds?.min, maxLedgerEffectiveTime: built.ledgerTimeBounds?.max },
-      minLedgerTime: v.minLedgerTime,
+      minLedgerTime: laterOf(v.minLedgerTime, built.minLedgerTime),
       externalTransactionHash: null,
       deduplicationPeriod: v.deduplicationPeriod,
       tracked: mode !== 'async',
