@@ -15,6 +15,14 @@ export function prettyDuration(micros: bigint): string {
   return isoDuration(micros).slice(2).replace(/(\d[HMS])(?!$)/g, '$1 ').toLowerCase();
 }
 
+/** Canton's rendering of a timestamp (`Time.Timestamp.toString`, ISO_INSTANT): the fraction in groups of 3 digits, none if zero. */
+export function instantText(micros: bigint): string {
+  const iso = isoMicros(micros);
+  const frac = iso.slice(-7, -1);
+  const shown = frac === '000000' ? '' : frac.endsWith('000') ? `.${frac.slice(0, 3)}` : `.${frac}`;
+  return `${iso.slice(0, -8)}${shown}Z`;
+}
+
 /** Whether the clock (`now`, µs) has passed the interpretation's limit. */
 export const interpretationTimeLimitPassed = (ledgerEffectiveTime: bigint, toleranceMicros: bigint, now: bigint) => now > ledgerEffectiveTime + toleranceMicros;
 
@@ -24,7 +32,7 @@ export const interpretationTimeExceeded = (cause: string) =>
 /** The clock passed the ledger effective time plus the tolerance. */
 export const interpretationTimeLimitExceeded = (ledgerEffectiveTime: bigint, toleranceMicros: bigint) =>
   interpretationTimeExceeded(
-    `Time exceeds limit of Ledger Effective Time (${isoMicros(ledgerEffectiveTime)}) + tolerance (${prettyDuration(toleranceMicros)}). Interpretation aborted.`,
+    `Time exceeds limit of Ledger Effective Time (${instantText(ledgerEffectiveTime)}) + tolerance (${prettyDuration(toleranceMicros)}). Interpretation aborted.`,
   );
 
 /** Canton's `CommandExecutionErrors.FailedToDetermineLedgerTime` after the re-interpretations at later ledger times. */
