@@ -76,6 +76,14 @@ export interface LedgerConfig {
   preparationTimeToleranceSeconds: number;
   /** Interactive submission: allowed |record time − ledger effective time|, seconds. */
   ledgerTimeToleranceSeconds: number;
+  /**
+   * Command interpretation: how far (ms) the ledger's clock may pass the ledger effective time the commands run at before
+   * the interpretation is aborted with INTERPRETATION_TIME_EXCEEDED (LEDGER_INTERPRETATION_TIMEOUT_MS; default: the ledger
+   * time tolerance, as Canton).
+   */
+  interpretationTimeoutMs: number;
+  /** Command interpretation: Daml engine steps after which it is aborted with INTERPRETATION_TIME_EXCEEDED (LEDGER_INTERPRETATION_MAX_STEPS). */
+  interpretationMaxSteps: number;
   /** After an unassignment, how long only its submitter may assign it (reassignment). */
   assignmentExclusivityTimeoutMs: number;
   /** Most uncompressed bytes read from one DAR (its manifest and the archives it names); beyond: ZIP_BOMB. */
@@ -156,6 +164,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const ed25519Backend = str('LEDGER_ED25519_BACKEND') ?? 'libsodium';
   if (ed25519Backend !== 'libsodium' && ed25519Backend !== 'openssl') problems.push(`LEDGER_ED25519_BACKEND must be one of libsodium,openssl (got '${ed25519Backend}')`);
 
+  const ledgerTimeToleranceSeconds = int('LEDGER_TIME_TOLERANCE_SECONDS', 60, 1, 365 * 24 * 3600);
+
   const workersRaw = str('LEDGER_WORKERS');
   let workers = 1;
   if (workersRaw === 'auto') workers = Math.min(64, os.availableParallelism());
@@ -230,7 +240,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     templateCatalog: loadTemplateCatalog(str('LEDGER_TEMPLATE_CATALOG'), cwd, problems),
     maxDeduplicationSeconds: int('LEDGER_MAX_DEDUPLICATION_SECONDS', 7 * 24 * 3600, 1, 365 * 24 * 3600),
     preparationTimeToleranceSeconds: int('LEDGER_PREPARATION_TIME_TOLERANCE_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
-    ledgerTimeToleranceSeconds: int('LEDGER_TIME_TOLERANCE_SECONDS', 60, 1, 365 * 24 * 3600),
+    ledgerTimeToleranceSeconds,
+    interpretationTimeoutMs: int('LEDGER_INTERPRETATION_TIMEOUT_MS', ledgerTimeToleranceSeconds * 1000, 1, 365 * 24 * 3_600_000),
+    interpretationMaxSteps: int('LEDGER_INTERPRETATION_MAX_STEPS', 50_000_000, 1, 1_000_000_000_000),
     assignmentExclusivityTimeoutMs: int('LEDGER_ASSIGNMENT_EXCLUSIVITY_TIMEOUT_MS', 60_000, 0, 365 * 24 * 3_600_000),
     darMaxUncompressedBytes: int('LEDGER_DAR_MAX_UNCOMPRESSED_BYTES', 256 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     strictPackages: bool('LEDGER_STRICT_PACKAGES', false),

@@ -64,7 +64,7 @@ export function renderError(err: LedgerError, ctx: ErrorRenderContext): { status
       resources: err.resources,
       errorCategory: c.id,
       grpcCodeValue: c.grpcCode,
-      retryInfo: c.retryInfo,
+      retryInfo: err.retryInfo,
       definiteAnswer: grpc ? null : (err.definiteAnswer ?? null),
     },
   };

@@ -48,3 +48,21 @@ describe('LEDGER_WORKERS', () => {
     }
   });
 });
+
+describe('interpretation limits (LEDGER_INTERPRETATION_TIMEOUT_MS, LEDGER_INTERPRETATION_MAX_STEPS)', () => {
+  it('the time limit defaults to the ledger time tolerance; both take positive integers only', () => {
+    expect(loadConfig({}, '/app')).toMatchObject({ interpretationTimeoutMs: 60_000, interpretationMaxSteps: 50_000_000 });
+    expect(loadConfig({ LEDGER_TIME_TOLERANCE_SECONDS: '90' }, '/app').interpretationTimeoutMs).toBe(90_000);
+    expect(loadConfig({ LEDGER_TIME_TOLERANCE_SECONDS: '90', LEDGER_INTERPRETATION_TIMEOUT_MS: '250' }, '/app').interpretationTimeoutMs).toBe(250);
+    expect(loadConfig({ LEDGER_INTERPRETATION_MAX_STEPS: '1000' }, '/app').interpretationMaxSteps).toBe(1000);
+    for (const [k, bad] of [['LEDGER_INTERPRETATION_TIMEOUT_MS', '0'], ['LEDGER_INTERPRETATION_MAX_STEPS', 'many']]) {
+      try {
+        loadConfig({ [k]: bad }, '/app');
+        expect.unreachable('a bad value must stop the configuration');
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        expect((e as ConfigError).problems).toEqual([expect.stringMatching(new RegExp(`^${k} must be an integer between 1 and `))]);
+      }
+    }
+  });
+});

@@ -8,6 +8,7 @@ import {
   decidePrepare,
   packageIdForName,
   parseTemplateRef,
+  prepareLedgerTime,
   templateCatalogProblems,
   validatePrepareRequest,
   type PrepareRequest,
@@ -127,6 +128,33 @@ describe('the generic model', () => {
     expect(abs.preparedTransaction.metadata!.minLedgerEffectiveTime).toBe(1_767_225_610_000_000n);
     const rel = prepared(request({ owner: alice }, '#pkg:Main:T', { minLedgerTime: { relSeconds: 5 } }));
     expect(rel.preparedTransaction.metadata!.minLedgerEffectiveTime).toBe(1_767_225_605_000_000n);
+  });
+
+  it("an engine-interpreted transaction's ledger time bounds are the prepared bounds, whatever minLedgerTime says", () => {
+    const req = request({ owner: alice }, '#pkg:Main:T', { minLedgerTime: { abs: '2026-01-01T00:00:10Z' } });
+    const version = validatePrepareRequest(req);
+    const state = { knownParties: new Set([alice]), contracts: new Map() };
+    const env = {
+      connectedSynchronizers: [SYNC],
+      templates: catalogTemplateDirectory({ templates: {} }),
+      now: 1_767_225_600_000_000n,
+      transactionUuid: '6f1c6a4e-8c53-4f5e-9a63-2b7a0c1d9e11',
+      submissionSeed: Buffer.alloc(32, 7),
+      participantId: PARTICIPANT,
+    };
+    const md = (ledgerTimeBounds: { min?: bigint; max?: bigint }) =>
+      decidePrepare(req, version, { ...buildTransaction(req, state, env), ledgerTimeBounds }, env).preparedTransaction.metadata!;
+    expect(md({ min: 5n, max: 9n })).toMatchObject({ minLedgerEffectiveTime: 5n, maxLedgerEffectiveTime: 9n });
+    const none = md({});
+    expect([none.minLedgerEffectiveTime, none.maxLedgerEffectiveTime]).toEqual([undefined, undefined]);
+  });
+
+  it('the ledger time prepared commands run at: now, raised to minLedgerTime.abs, or now + minLedgerTime.rel', () => {
+    const now = 1_767_225_600_000_000n;
+    expect(prepareLedgerTime({ minLedgerTime: null }, now)).toBe(now);
+    expect(prepareLedgerTime({ minLedgerTime: { abs: '2026-01-01T00:00:10Z' } }, now)).toBe(now + 10_000_000n);
+    expect(prepareLedgerTime({ minLedgerTime: { abs: '2025-12-31T23:59:00Z' } }, now)).toBe(now);
+    expect(prepareLedgerTime({ minLedgerTime: { relSeconds: 2.5 } }, now)).toBe(now + 2_500_000n);
   });
 });
 

@@ -1,13 +1,29 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { interpretCommands, type InterpretRequest, type BuildState, type BuiltTransaction, type InterpretEnvironment } from '@ledgerline/domain';
+import {
+  interpretCommands,
+  interpretationTimeLimitExceeded,
+  interpretationTimeLimitPassed,
+  type InterpretRequest,
+  type BuildState,
+  type InterpretEnvironment,
+  type InterpretedTransaction,
+} from '@ledgerline/domain';
 import { decodeArchivePayload, Engine, type Package } from '@ledgerline/daml-lf';
 import { ContractLookupRepository, PackagesRepository } from '@ledgerline/store';
 import { LedgerRuntime } from './runtime';
+
+/** Engine steps between two looks at the clock (Canton's default `iterationsBetweenInterruptions`). */
+const STEPS_BETWEEN_INTERRUPTIONS = 10_000;
 
 /**
  * The process's Daml engine and its decoded packages, and the loop that answers the engine's questions from the store:
  * a package by id (its archive payload, decoded once per process), a contract by id (the contracts projection). The
  * decision between the engine and the generic model is `interpretCommands`' (libs/domain).
+ *
+ * The engine is synchronous; it stops every few thousand steps, and the loop then aborts the interpretation once the
+ * ledger's clock passes the ledger effective time plus LEDGER_INTERPRETATION_TIMEOUT_MS (INTERPRETATION_TIME_EXCEEDED,
+ * as Canton's `StoreBackedCommandInterpreter`), or else lets other requests run before resuming it. The engine itself
+ * aborts after LEDGER_INTERPRETATION_MAX_STEPS steps.
  */
 @Injectable()
 export class CommandInterpreter implements OnApplicationBootstrap {
@@ -24,8 +40,19 @@ export class CommandInterpreter implements OnApplicationBootstrap {
     void this.warmAll().catch((e: Error) => this.log.warn(`warming the package cache failed: ${e.message}`));
   }
 
-  async interpret(req: InterpretRequest, state: BuildState, env: Omit<InterpretEnvironment, 'engine' | 'participantId'>): Promise<BuiltTransaction> {
-    let step = interpretCommands(req, state, { ...env, engine: this.engine, participantId: this.runtime.identity.participantId });
+  /** `env.ledgerTime` (default `env.now`) is the ledger effective time the commands run at. */
+  async interpret(req: InterpretRequest, state: BuildState, env: Omit<InterpretEnvironment, 'engine' | 'participantId'>): Promise<InterpretedTransaction> {
+    const cfg = this.runtime.config;
+    const ledgerTime = env.ledgerTime ?? env.now;
+    const toleranceMicros = BigInt(cfg.interpretationTimeoutMs) * 1000n;
+    let step = interpretCommands(req, state, {
+      ...env,
+      ledgerTime,
+      maxSteps: cfg.interpretationMaxSteps,
+      stepsBetweenInterruptions: STEPS_BETWEEN_INTERRUPTIONS,
+      engine: this.engine,
+      participantId: this.runtime.identity.participantId,
+    });
     for (;;) {
       switch (step.tag) {
         case 'built':
@@ -38,6 +65,13 @@ export class CommandInterpreter implements OnApplicationBootstrap {
         case 'needContract':
           step = step.resume(state.contracts.get(step.contractId) ?? (await this.contracts.get(this.runtime.db, step.contractId)) ?? undefined);
           break;
+        case 'interrupted': {
+          if (interpretationTimeLimitPassed(ledgerTime, toleranceMicros, this.runtime.clock.nowMicros())) throw interpretationTimeLimitExceeded(ledgerTime, toleranceMicros);
+          const resume = step.resume;
+          await new Promise((r) => setImmediate(r));
+          step = resume();
+          break;
+        }
       }
     }
   }

@@ -129,7 +129,7 @@ export function fromInterpretationError(e: InterpretationError): EngineError {
       return {
         code: 'INTERPRETATION_TIME_EXCEEDED',
         category: Category.ContentionOnSharedResources,
-        message: `Interpretation exceeded its budget of ${e.steps} steps`,
+        message: `Interpretation exceeded the limit of ${e.steps} steps. Interpretation aborted.`,
       };
     case 'Internal':
       return { code: 'DAML_INTERPRETATION_ERROR', category: Category.InvalidGivenCurrentSystemStateOther, message: interp(e.message) };

@@ -14,6 +14,7 @@ import { PartialTransaction, LF_VERSION, choiceAuthority } from '../transaction/
 import { deriveTransactionSeed } from '../transaction/seeds';
 import { Category, commandTraceLine, fromInterpretationError, interpretationFailure, fromValueError, packageNotFound, preprocessingError, type EngineError } from './errors';
 import type { CommandArgument, ContractInstance, EngineCommand, EngineResult, Question, SubmitContext } from './types';
+import { UNCONSTRAINED_TIME, boundsAfterGetTime, boundsAfterLedgerTimeLt, boundsConstraints, type TimeRange } from './ledger-time';
 import { createFailure, exerciseFailure, fetchFailure } from './authorization';
 import { contractDoesNotImplementInterface, contractNotActive, validationFailed, wronglyTypedContract } from '../interpreter/contract-errors';
 import { con, identifier, interp, partiesOf, sortedUnique, tid, type ChoiceCode, type EngineHost, type TemplateCode } from './compiled';
@@ -48,6 +49,8 @@ export function guarded(f: () => EngineResult): EngineResult {
       return { ...r, resume: (x: ContractInstance | undefined) => guarded(() => r.resume(x)) };
     case 'needTime':
       return { ...r, resume: (x: bigint) => guarded(() => r.resume(x)) };
+    case 'interrupted':
+      return { ...r, resume: () => guarded(() => r.resume()) };
     default:
       return r;
   }
@@ -89,8 +92,7 @@ export class Submission implements UpdateEffects {
   private readonly consumed = new Map<string, number>();
   private readonly usedPackages = new Set<PackageId>();
   private ledgerTime: bigint | undefined;
-  private timeMin: bigint | undefined;
-  private timeMax: bigint | undefined;
+  private timeBounds: TimeRange = UNCONSTRAINED_TIME;
   private dependsOnTime = false;
 
   constructor(
@@ -119,7 +121,7 @@ export class Submission implements UpdateEffects {
     const pre = this.preprocess();
     if (pre) return { tag: 'error', error: pre };
     this.ptx = new PartialTransaction(deriveTransactionSeed(this.ctx.submissionSeed, this.ctx.participantId, this.ctx.preparationTime), this.ctx.preparationTime, this.ctx.actAs);
-    this.machine = this.engine.interpreter.machine({ effects: this, maxSteps: this.ctx.maxSteps, onTrace: this.ctx.onTrace });
+    this.machine = this.engine.interpreter.machine({ effects: this, maxSteps: this.ctx.maxSteps, stepsBetweenInterruptions: this.ctx.stepsBetweenInterruptions, onTrace: this.ctx.onTrace });
     return this.drive();
   }
 
@@ -199,6 +201,7 @@ export class Submission implements UpdateEffects {
         continue;
       }
       if (r.tag === 'error') return { tag: 'error', error: interpretationFailure(r.error, this.ptx.openExercises(), commandTraceLine(traceCommand(this.prepared[this.index]))) };
+      if (r.tag === 'interrupted') return { tag: 'interrupted', resume: () => this.drive() };
       const q = r.suspension.question as Question;
       const resume = (answer: unknown): EngineResult => {
         r.suspension.resume(answer);
@@ -227,7 +230,7 @@ export class Submission implements UpdateEffects {
         nodeSeeds,
         usedPackages: [...this.usedPackages].sort(),
         inputContracts: this.inputContracts,
-        ledgerTimeBounds: { ...(this.timeMin !== undefined ? { min: this.timeMin } : {}), ...(this.timeMax !== undefined ? { max: this.timeMax } : {}) },
+        ledgerTimeBounds: boundsConstraints(this.timeBounds),
         dependsOnTime: this.dependsOnTime,
       },
     };
@@ -469,22 +472,16 @@ export class Submission implements UpdateEffects {
 
   getTime(m: Machine): void {
     this.withTime(m, (now) => {
-      this.timeMin = now;
-      this.timeMax = now;
+      this.timeBounds = boundsAfterGetTime(this.timeBounds, now);
       m.returnValue({ t: 'timestamp', v: now });
     });
   }
 
   ledgerTimeLt(m: Machine, time: bigint): void {
     this.withTime(m, (now) => {
-      if (now < time) {
-        const ub = time - 1n;
-        this.timeMax = this.timeMax === undefined || ub < this.timeMax ? ub : this.timeMax;
-        m.returnValue({ t: 'bool', v: true });
-      } else {
-        this.timeMin = this.timeMin === undefined || time > this.timeMin ? time : this.timeMin;
-        m.returnValue({ t: 'bool', v: false });
-      }
+      const r = boundsAfterLedgerTimeLt(this.timeBounds, now, time);
+      this.timeBounds = r.bounds;
+      m.returnValue({ t: 'bool', v: r.result });
     });
   }
 

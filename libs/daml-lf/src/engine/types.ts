@@ -40,6 +40,11 @@ export interface SubmitContext {
   readonly maxSteps?: number;
   /** Receives the TRACE messages of the interpretation as they happen (Canton logs them at debug level). */
   readonly onTrace?: (message: string) => void;
+  /**
+   * The engine stops with `interrupted` after every this many steps, so the caller can look at the clock (and give way to
+   * other work) before resuming (Canton's `ResultInterruption`); default never.
+   */
+  readonly stepsBetweenInterruptions?: number;
 }
 
 /** A contract the ledger knows, as the pipeline answers `needContract`. */
@@ -83,6 +88,7 @@ export type EngineResult =
   | { readonly tag: 'error'; readonly error: EngineError }
   | { readonly tag: 'needPackage'; readonly packageId: PackageId; readonly resume: (pkg: Package | undefined) => EngineResult }
   | { readonly tag: 'needContract'; readonly contractId: string; readonly resume: (contract: ContractInstance | undefined) => EngineResult }
-  | { readonly tag: 'needTime'; readonly resume: (ledgerTime: bigint) => EngineResult };
+  | { readonly tag: 'needTime'; readonly resume: (ledgerTime: bigint) => EngineResult }
+  | { readonly tag: 'interrupted'; readonly resume: () => EngineResult };
 
 export type Question = { readonly tag: 'needPackage'; readonly packageId: PackageId } | { readonly tag: 'needContract'; readonly contractId: string } | { readonly tag: 'needTime' };

@@ -19,7 +19,9 @@ export interface Suspension<Q = unknown> {
 export type RunResult<Q = unknown> =
   | { readonly tag: 'done'; readonly value: SValue }
   | { readonly tag: 'error'; readonly error: InterpretationError }
-  | { readonly tag: 'question'; readonly suspension: Suspension<Q> };
+  | { readonly tag: 'question'; readonly suspension: Suspension<Q> }
+  /** `stepsBetweenInterruptions` steps ran: `run()` again goes on (the caller may look at the clock or yield first). */
+  | { readonly tag: 'interrupted' };
 
 /** The ledger side of updates. Each method sets the machine's next state (usually `m.returnValue`). */
 export interface UpdateEffects {
@@ -87,6 +89,8 @@ export interface MachineOptions {
   readonly maxSteps?: number;
   /** Called with each TRACE message as it is evaluated (interleaved with the machine's questions). */
   readonly onTrace?: (message: string) => void;
+  /** `run()` returns `interrupted` after every this many steps (Canton's `iterationsBetweenInterruptions`); default never. */
+  readonly stepsBetweenInterruptions?: number;
 }
 
 export class Machine implements MachineOps {
@@ -100,6 +104,7 @@ export class Machine implements MachineOps {
   private pending: Suspension | null = null;
   private steps = 0;
   private readonly maxSteps: number;
+  private readonly interruptEvery: number;
   private unhandled = false;
   readonly effects: UpdateEffects | undefined;
   /** TRACE messages, in order. */
@@ -113,6 +118,7 @@ export class Machine implements MachineOps {
   ) {
     this.effects = options.effects;
     this.maxSteps = options.maxSteps ?? 50_000_000;
+    this.interruptEvery = options.stepsBetweenInterruptions ?? 0;
     this.onTrace = options.onTrace;
   }
 
@@ -346,6 +352,8 @@ export class Machine implements MachineOps {
     for (;;) {
       if (this.pending) return { tag: 'question', suspension: this.pending };
       if (++this.steps > this.maxSteps) return { tag: 'error', error: { tag: 'TimeExceeded', steps: this.maxSteps } };
+      // The interrupted step is counted, not run: the next `run()` counts it again, past the multiple.
+      if (this.interruptEvery > 0 && this.steps % this.interruptEvery === 0) return { tag: 'interrupted' };
       if (this.mode === Mode.Eval) {
         const c = this.code;
         switch (c.op) {

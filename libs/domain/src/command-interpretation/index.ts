@@ -1,2 +1,3 @@
 export * from './disclosed-contracts';
 export * from './interpret-commands';
+export * from './interpretation-budget';

@@ -14,6 +14,7 @@ import type { ContractInstance, Engine, EngineCommand, EngineError, EngineResult
 import { ErrorCategories, LedgerError, invalidArgument, type ErrorCategory } from '../errors';
 import { parseIsoMicros } from '../ledger/time';
 import { templatesOrInterfacesNotFound } from '../packages/package-errors';
+import { failedToDetermineLedgerTime, interpretationTimeExceeded } from './interpretation-budget';
 import { buildTransaction, inputContractOf, submissionSynchronizer, type BuildEnvironment, type BuildRequest, type BuildState, type BuiltTransaction } from '../transaction-builder/build-transaction';
 import type { StoredContract, TransactionCommand } from '../transaction-builder/commands';
 import { commandName } from '../transaction-builder/commands';
@@ -22,6 +23,28 @@ import { disclosedContractsSynchronizer, type DisclosedContract } from './disclo
 export interface InterpretEnvironment extends BuildEnvironment {
   /** The engine (compiled packages of this process). */
   engine: Engine;
+  /**
+   * µs: the ledger effective time the commands run at, which `getTime` reads (Canton's `CommandsValidator.validateLedgerTime`:
+   * now, raised to min_ledger_time_abs or now + min_ledger_time_rel); default `now`.
+   */
+  ledgerTime?: bigint;
+  /** Engine steps after which the interpretation fails (INTERPRETATION_TIME_EXCEEDED); the engine's default if absent. */
+  maxSteps?: number;
+  /** Engine steps between two `interrupted` answers (see `Interpretation`); never if absent. */
+  stepsBetweenInterruptions?: number;
+}
+
+/** The ledger time bounds (µs, inclusive) the engine's transaction imposes; a missing side is unconstrained. */
+export interface LedgerTimeBounds {
+  readonly min?: bigint;
+  readonly max?: bigint;
+}
+
+/** An interpreted transaction: the engine's carries the ledger time bounds its time reads impose (the generic model's none). */
+export interface InterpretedTransaction extends BuiltTransaction {
+  ledgerTimeBounds?: LedgerTimeBounds;
+  /** µs: the least ledger effective time it may commit at, when later than the time it ran at (its input contracts' creation). */
+  minLedgerTime?: bigint;
 }
 
 /** The commands with the contracts they disclose (validated, see `validateDisclosedContracts`). */
@@ -31,14 +54,17 @@ export interface InterpretRequest extends BuildRequest {
 
 /** What interpreting commands gives: the transaction, or a question for the caller and how to go on. */
 export type Interpretation =
-  | { readonly tag: 'built'; readonly built: BuiltTransaction }
+  | { readonly tag: 'built'; readonly built: InterpretedTransaction }
   | { readonly tag: 'needPackage'; readonly packageId: string; readonly resume: (pkg: Package | undefined) => Interpretation }
-  | { readonly tag: 'needContract'; readonly contractId: string; readonly resume: (contract: StoredContract | undefined) => Interpretation };
+  | { readonly tag: 'needContract'; readonly contractId: string; readonly resume: (contract: StoredContract | undefined) => Interpretation }
+  /** The engine ran `stepsBetweenInterruptions` steps: the caller checks its time budget (and may give way) before resuming. */
+  | { readonly tag: 'interrupted'; readonly resume: () => Interpretation };
 
 const CATEGORY_BY_ID = new Map<number, ErrorCategory>(Object.values(ErrorCategories).map((c) => [c.id, c]));
 
 /** An engine failure as the API reports it (Canton's code, category and cause; DAML_FAILURE's metadata in the context). */
 export function engineRejection(e: EngineError): LedgerError {
+  if (e.code === 'INTERPRETATION_TIME_EXCEEDED') return interpretationTimeExceeded(e.message);
   const category = CATEGORY_BY_ID.get(e.category) ?? ErrorCategories.InvalidIndependentOfSystemState;
   return new LedgerError(e.code, category, e.message, { context: { ...(e.metadata ?? {}) }, resources: e.resources?.map(([k, v]) => [k, v] as [string, string]) });
 }
@@ -123,7 +149,21 @@ export function interpretCommands(req: InterpretRequest, state: BuildState, env:
   return decide();
 }
 
-function runEngine(req: InterpretRequest, resolved: readonly { packageId: string; moduleName: string; entityName: string }[], env: InterpretEnvironment): Interpretation {
+/** Re-interpretations at a later ledger time before FAILED_TO_DETERMINE_LEDGER_TIME (Canton's `ApiServices`: 3). */
+const LEDGER_TIME_RETRIES = 3;
+
+/**
+ * Causal monotonicity (Canton's `LedgerTimeAwareCommandExecutor`): a transaction is never effective before the contracts
+ * it uses were created. When one was created after the ledger time the commands ran at, a transaction that read no time
+ * commits at that creation time or later (`minLedgerTime`); one that read the time is interpreted again at it.
+ */
+function runEngine(
+  req: InterpretRequest,
+  resolved: readonly { packageId: string; moduleName: string; entityName: string }[],
+  env: InterpretEnvironment,
+  retriesLeft = LEDGER_TIME_RETRIES,
+): Interpretation {
+  const ledgerTime = env.ledgerTime ?? env.now;
   const commands = req.commands.map((c, i) => engineCommand(c, typeConId(resolved[i])));
   const loaded = new Map<string, StoredContract>();
   const disclosed = new Map((req.disclosedContracts ?? []).map((d) => [d.contractId, d]));
@@ -152,7 +192,22 @@ function runEngine(req: InterpretRequest, resolved: readonly { packageId: string
         const prescribed = disclosedContractsSynchronizer(usedDisclosed, req.synchronizerId);
         if (syncs.size > 1) throw invalidArgument(`the input contracts are assigned to different synchronizers: ${[...syncs].sort().join(', ')}`);
         const synchronizerId = submissionSynchronizer(prescribed ? { ...req, synchronizerId: prescribed } : req, env, [...syncs][0] ?? null);
-        return { tag: 'built', built: { transaction: r.transaction, inputContracts: inputs, synchronizerId } };
+        const lastCreated = r.metadata.inputContracts.reduce<bigint | undefined>((m, c) => (m === undefined || c.createdAt > m ? c.createdAt : m), undefined);
+        const late = lastCreated !== undefined && lastCreated > ledgerTime;
+        if (late && r.metadata.dependsOnTime) {
+          if (retriesLeft === 0) throw failedToDetermineLedgerTime(LEDGER_TIME_RETRIES);
+          return runEngine(req, resolved, { ...env, ledgerTime: lastCreated }, retriesLeft - 1);
+        }
+        return {
+          tag: 'built',
+          built: {
+            transaction: r.transaction,
+            inputContracts: inputs,
+            synchronizerId,
+            ledgerTimeBounds: r.metadata.ledgerTimeBounds,
+            ...(late ? { minLedgerTime: lastCreated } : {}),
+          },
+        };
       }
       case 'error':
         throw engineRejection(r.error);
@@ -172,7 +227,9 @@ function runEngine(req: InterpretRequest, resolved: readonly { packageId: string
         };
       }
       case 'needTime':
-        return follow(r.resume(env.now));
+        return follow(r.resume(ledgerTime));
+      case 'interrupted':
+        return { tag: 'interrupted', resume: () => follow(r.resume()) };
     }
   };
   return follow(
@@ -182,7 +239,8 @@ function runEngine(req: InterpretRequest, resolved: readonly { packageId: string
       submissionSeed: env.submissionSeed,
       participantId: env.participantId,
       preparationTime: env.now,
-      ledgerTime: env.now,
+      ...(env.maxSteps !== undefined ? { maxSteps: env.maxSteps } : {}),
+      ...(env.stepsBetweenInterruptions !== undefined ? { stepsBetweenInterruptions: env.stepsBetweenInterruptions } : {}),
     }),
   );
 }

@@ -15,6 +15,8 @@ export interface LedgerErrorInit {
   httpStatus?: number;
   /** For redacted errors: the real reason, logged and never sent. */
   internalReason?: string;
+  /** Overrides the category's retry delay (Canton errors that set their own `retryable`). */
+  retryInfo?: string;
 }
 
 /** A rejection the API reports to the client as a JsCantonError. Thrown by domain rules; rendered by the wire layer. */
@@ -25,6 +27,7 @@ export class LedgerError extends Error {
   readonly origin: ErrorOrigin;
   readonly httpStatus: number;
   readonly internalReason: string | undefined;
+  readonly retryInfo: string | null;
 
   constructor(
     readonly code: string,
@@ -40,6 +43,7 @@ export class LedgerError extends Error {
     this.origin = init.origin ?? 'grpc';
     this.httpStatus = init.httpStatus ?? category.httpStatus;
     this.internalReason = init.internalReason;
+    this.retryInfo = init.retryInfo ?? category.retryInfo;
   }
 
   get redacted(): boolean {

@@ -9,7 +9,7 @@ import { computePreparedTransactionHash, isPartyId, isUniqueIdentifier, type Has
 import { invalidField, missingField } from '../errors';
 import { parseIsoMicros } from '../ledger/time';
 import { partiesNotKnown } from '../transaction-builder/builder-errors';
-import type { BuiltTransaction } from '../transaction-builder/build-transaction';
+import type { InterpretedTransaction } from '../command-interpretation/interpret-commands';
 import type { TemplateDirectory } from '../transaction-builder/template-directory';
 import { commandName, type TransactionCommand } from '../transaction-builder/commands';
 import type { DisclosedContractInput } from '../command-interpretation/disclosed-contracts';
@@ -104,15 +104,39 @@ export function checkPrepareParties(req: Pick<PrepareRequest, 'actAs'>, state: P
   if (unknown.length) throw partiesNotKnown(unknown);
 }
 
+/**
+ * The ledger effective time the commands of a validated request run at (Canton's `CommandsValidator.validateLedgerTime`):
+ * now, raised to `minLedgerTime.abs`, or now + `minLedgerTime.rel`.
+ */
+export function prepareLedgerTime(req: Pick<PrepareRequest, 'minLedgerTime'>, now: bigint): bigint {
+  if (req.minLedgerTime?.abs) {
+    const abs = parseIsoMicros(req.minLedgerTime.abs);
+    return abs > now ? abs : now;
+  }
+  if (req.minLedgerTime?.relSeconds !== undefined) return now + BigInt(Math.round(req.minLedgerTime.relSeconds * 1e6));
+  return now;
+}
+
+/**
+ * The ledger time bounds of the prepared metadata (`minLedgerEffectiveTime`, `maxLedgerEffectiveTime`). A transaction the
+ * engine interpreted carries the bounds its time reads impose (Canton's `PreparedTransactionEncoder` writes the
+ * transaction's time boundaries; none when it read no time). The generic model reads no time; there `minLedgerTime`
+ * becomes the lower bound.
+ */
+function preparedLedgerTimeBounds(req: PrepareRequest, built: InterpretedTransaction, now: bigint): { min?: bigint; max?: bigint } {
+  if (built.ledgerTimeBounds) return built.ledgerTimeBounds;
+  if (req.minLedgerTime?.abs) return { min: parseIsoMicros(req.minLedgerTime.abs) };
+  if (req.minLedgerTime?.relSeconds !== undefined) return { min: now + BigInt(Math.round(req.minLedgerTime.relSeconds * 1e6)) };
+  return {};
+}
+
 /** The prepared transaction of a validated request from its interpreted transaction (see interpretCommands), hashed. */
-export function decidePrepare(req: PrepareRequest, version: HashingSchemeVersionNumber, built: BuiltTransaction, env: PrepareEnvironment): PreparedResult {
+export function decidePrepare(req: PrepareRequest, version: HashingSchemeVersionNumber, built: InterpretedTransaction, env: PrepareEnvironment): PreparedResult {
   const { transaction, inputContracts, synchronizerId } = built;
   // A CreateAndExerciseCommand makes two root nodes; an interactive submission has one.
   if (transaction.roots.length > 1)
     throw failedToPrepare(`Transaction with multiple root nodes are not supported: ${commandName(req.commands[0])} makes ${transaction.roots.length} root nodes`);
-  let minLedgerEffectiveTime: bigint | undefined;
-  if (req.minLedgerTime?.abs) minLedgerEffectiveTime = parseIsoMicros(req.minLedgerTime.abs);
-  else if (req.minLedgerTime?.relSeconds !== undefined) minLedgerEffectiveTime = env.now + BigInt(Math.round(req.minLedgerTime.relSeconds * 1e6));
+  const bounds = preparedLedgerTimeBounds(req, built, env.now);
 
   const pt = PreparedTransaction.create({
     transaction,
@@ -123,7 +147,8 @@ export function decidePrepare(req: PrepareRequest, version: HashingSchemeVersion
       transactionUuid: env.transactionUuid,
       preparationTime: env.now,
       inputContracts,
-      minLedgerEffectiveTime,
+      minLedgerEffectiveTime: bounds.min,
+      maxLedgerEffectiveTime: bounds.max,
       maxRecordTime: req.maxRecordTime ? parseIsoMicros(req.maxRecordTime) : undefined,
     },
   });

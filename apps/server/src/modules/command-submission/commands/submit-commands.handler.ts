@@ -29,6 +29,8 @@ import { SubmitCommandsCommand } from './submit-commands.command';
  * (local submitters, the prescribed synchronizer) → the submission pipeline shared with executeAndWait. Everything up to
  * the pipeline answers the request directly and leaves no completion.
  */
+const laterOf = (a: bigint | undefined, b: bigint | undefined) => (a === undefined ? b : b === undefined || a >= b ? a : b);
+
 @CommandHandler(SubmitCommandsCommand)
 export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsCommand, Record<string, unknown>> {
   private readonly contracts = new ContractLookupRepository();
@@ -74,7 +76,8 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
         disclosedContracts: v.disclosedContracts,
       },
       { knownParties: new Set(hosting.keys()), contracts },
-      { connectedSynchronizers: connected, templates, now, submissionSeed: randomBytes(32) },
+      // The ledger effective time the commands run at: now, raised to minLedgerTimeAbs, or now + minLedgerTimeRel.
+      { connectedSynchronizers: connected, templates, now, ledgerTime: v.minLedgerTime ?? now, submissionSeed: randomBytes(32) },
     );
     // 5. Routing.
     routeSubmission(v.actAs, hosting, v.synchronizerId, connected);
@@ -85,8 +88,9 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
       commandId: v.commandId,
       workflowId: v.workflowId,
       submission: { userId, actAs: v.actAs, submissionId: v.submissionId },
-      times: { preparationTime: now },
-      minLedgerTime: v.minLedgerTime,
+      // The pipeline chooses the ledger effective time within the bounds the interpretation's time reads impose.
+      times: { preparationTime: now, minLedgerEffectiveTime: built.ledgerTimeBounds?.min, maxLedgerEffectiveTime: built.ledgerTimeBounds?.max },
+      minLedgerTime: laterOf(v.minLedgerTime, built.minLedgerTime),
       externalTransactionHash: null,
       deduplicationPeriod: v.deduplicationPeriod,
       tracked: mode !== 'async',

@@ -8,6 +8,7 @@ import {
   partyCandidates,
   permissionDenied,
   validateDisclosedContracts,
+  prepareLedgerTime,
   validatePrepareRequest,
   type PreparedResult,
 } from '@ledgerline/domain';
@@ -20,8 +21,8 @@ import { PrepareSubmissionQuery } from './prepare-submission.query';
 
 /**
  * Authorizes (MatchUserId; ReadAs for every actAs and readAs party, as Canton requires for prepare), validates, reads the
- * parties and the exercised contract, interprets the command (the Daml engine or the generic model) and builds the prepared
- * transaction.
+ * parties and the exercised contract, interprets the command (the Daml engine or the generic model) at the ledger time
+ * the request asks for, and builds the prepared transaction with the ledger time bounds the interpretation imposes.
  */
 @QueryHandler(PrepareSubmissionQuery)
 export class PrepareSubmissionHandler implements IQueryHandler<PrepareSubmissionQuery> {
@@ -54,7 +55,8 @@ export class PrepareSubmissionHandler implements IQueryHandler<PrepareSubmission
       transactionUuid: randomUUID(),
       submissionSeed: randomBytes(32),
     };
-    const built = await this.interpreter.interpret({ ...req, disclosedContracts }, { knownParties, contracts: new Map(contract ? [[contract.contractId, contract]] : []) }, env);
+    const ledgerTime = prepareLedgerTime(req, env.now);
+    const built = await this.interpreter.interpret({ ...req, disclosedContracts }, { knownParties, contracts: new Map(contract ? [[contract.contractId, contract]] : []) }, { ...env, ledgerTime });
     return decidePrepare(req, version, built, env);
   }
 }
