@@ -107,12 +107,12 @@ describe('interfaces of stored packages', () => {
   it('packages decoded later are found: the directory follows the engine', () => {
     const engine = new Engine();
     const dir = packageInterfaces(engine);
-    expect(dir.implementationsOf(`${TOKEN_NAME}:Token:Coin`)).toEqual([]);
+    expect(dir.implementationsOf(`${TOKEN_NAME}:Token:Coin`)).toBeUndefined();
     engine.addPackage(v1.token);
     // The interface's package is not decoded yet: its name is unknown, so nothing matches by name.
     expect(dir.implementationsOf(`${TOKEN_NAME}:Token:Coin`)).toEqual([]);
     engine.addPackage(v1.api);
-    expect(dir.implementationsOf(`${TOKEN_NAME}:Token:Coin`).map((i) => [i.interfaceKey, i.interfaceId])).toEqual([['iv-api:Api:Asset', assetId]]);
+    expect(dir.implementationsOf(`${TOKEN_NAME}:Token:Coin`)?.map((i) => [i.interfaceKey, i.interfaceId])).toEqual([['iv-api:Api:Asset', assetId]]);
   });
 
   it('a stored package answers for its templates; the catalog for the others', () => {
@@ -120,10 +120,14 @@ describe('interfaces of stored packages', () => {
       templates: {
         '#memo:Main:Memo': { interfaces: { '#memo-api:Api:Note': { view: { text: 'body' } } } },
         [`#${TOKEN_NAME}:Token:Coin`]: { interfaces: { '#memo-api:Api:Note': { view: { text: 'label' } } } },
+        [`#${TOKEN_NAME}:Token:Plain`]: { interfaces: { '#memo-api:Api:Note': { view: { text: 'issuer' } } } },
       },
     });
     const dir = firstKnowing(packageInterfaces(engineWith(v1)), catalog);
-    expect(dir.implementationsOf('memo:Main:Memo').map((i) => i.interfaceKey)).toEqual(['memo-api:Api:Note']);
-    expect(dir.implementationsOf(`${TOKEN_NAME}:Token:Coin`).map((i) => i.interfaceKey)).toEqual(['iv-api:Api:Asset']);
+    expect(dir.implementationsOf('memo:Main:Memo')?.map((i) => i.interfaceKey)).toEqual(['memo-api:Api:Note']);
+    expect(dir.implementationsOf(`${TOKEN_NAME}:Token:Coin`)?.map((i) => i.interfaceKey)).toEqual(['iv-api:Api:Asset']);
+    // The stored package's template implements nothing: the catalog's declaration for that name does not count.
+    expect(dir.implementationsOf(`${TOKEN_NAME}:Token:Plain`)).toEqual([]);
+    expect(dir.implementationsOf('unknown:Main:T')).toBeUndefined();
   });
 });

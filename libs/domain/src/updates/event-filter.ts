@@ -60,7 +60,7 @@ function matchOne(f: PartyFilter, templateKey: string, interfaces: InterfaceDire
   if (t !== undefined) m = { blob: t || (f.wildcard && f.wildcardBlob) };
   else if (f.wildcard) m = { blob: f.wildcardBlob };
   if (f.interfaces.size === 0) return m;
-  for (const impl of interfaces.implementationsOf(templateKey)) {
+  for (const impl of interfaces.implementationsOf(templateKey) ?? []) {
     const i = f.interfaces.get(impl.interfaceKey);
     if (i) m = merge(m, { blob: i.blob, views: i.view ? [impl] : undefined });
   }

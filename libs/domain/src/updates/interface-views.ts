@@ -37,24 +37,25 @@ export interface InterfaceImplementation {
 
 /** Which interfaces a template implements, by the template's `package-name:Module:Entity` key. */
 export interface InterfaceDirectory {
-  implementationsOf(templateKey: string): readonly InterfaceImplementation[];
+  /** The template's implementations; undefined when this directory does not know the template. */
+  implementationsOf(templateKey: string): readonly InterfaceImplementation[] | undefined;
 }
 
 /** No template implements an interface: interface filters match nothing. */
-export const NO_INTERFACES: InterfaceDirectory = { implementationsOf: () => [] };
+export const NO_INTERFACES: InterfaceDirectory = { implementationsOf: () => undefined };
 
 /**
  * The first directory that knows a template answers for it: a template of a stored package has the interfaces its
- * package declares, whatever the catalog says about a template of the same name.
+ * package declares (maybe none), whatever the catalog says about a template of the same name.
  */
 export function firstKnowing(...directories: readonly InterfaceDirectory[]): InterfaceDirectory {
   return {
     implementationsOf(templateKey) {
       for (const d of directories) {
         const found = d.implementationsOf(templateKey);
-        if (found.length) return found;
+        if (found) return found;
       }
-      return [];
+      return undefined;
     },
   };
 }
@@ -88,7 +89,7 @@ export function catalogInterfaces(catalog: TemplateCatalog | null | undefined): 
     }
     byTemplate.set(t.key, list);
   }
-  return { implementationsOf: (templateKey) => byTemplate.get(templateKey) ?? [] };
+  return { implementationsOf: (templateKey) => byTemplate.get(templateKey) };
 }
 
 /** The view value of a create argument under a mapping. */

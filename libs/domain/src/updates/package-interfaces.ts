@@ -28,7 +28,7 @@ const NO_CORRELATION_ID = '0';
 type Computed = { ok: true; value: unknown } | { ok: false; error: EngineError };
 
 interface Index {
-  /** template key → its implementations (every interface id a stored package of that name implements). */
+  /** template key → its implementations (every interface id a stored package of that name implements; maybe none). */
   readonly byTemplate: Map<string, InterfaceImplementation[]>;
   /** `<package name>:<M>:<E>/<interface id>` → the packages of that name implementing it, highest version first. */
   readonly implementors: Map<string, string[]>;
@@ -75,7 +75,7 @@ export function packageInterfaces(engine: Engine, opts: PackageInterfacesOptions
       : { interfaceId, viewStatus: statusOf(storedErrorOf(engineRejection(computed.error)), NO_CORRELATION_ID), viewValue: null, implementationPackageId: implementing };
   }
 
-  return { implementationsOf: (templateKey) => current().byTemplate.get(templateKey) ?? [] };
+  return { implementationsOf: (templateKey) => current().byTemplate.get(templateKey) };
 }
 
 function buildIndex(
@@ -89,18 +89,18 @@ function buildIndex(
     for (const [moduleName, m] of p.modules) {
       for (const [templateName, t] of m.templates) {
         const templateKey = `${p.metadata.name}:${moduleName}:${templateName}`;
+        const byId = byTemplate.get(templateKey) ?? new Map<string, InterfaceImplementation>();
+        byTemplate.set(templateKey, byId);
         for (const [interfaceId, impl] of t.implements) {
           const iface = packageOf(impl.iface.packageId);
           // A package whose dependencies are not decoded (yet) cannot have its instances matched by name.
           if (!iface) continue;
-          const byId = byTemplate.get(templateKey) ?? new Map<string, InterfaceImplementation>();
           if (!byId.has(interfaceId))
             byId.set(interfaceId, {
               interfaceKey: `${iface.metadata.name}:${impl.iface.module}:${impl.iface.name}`,
               interfaceId,
               view: (c) => view(interfaceId, c),
             });
-          byTemplate.set(templateKey, byId);
           const k = `${templateKey}/${interfaceId}`;
           implementors.set(k, [...(implementors.get(k) ?? []), p]);
         }
