@@ -3,7 +3,7 @@
  * interface filter by package name selects the templates whose package implements the interface, views are evaluated by
  * the engine from the create argument, a failing view is a viewStatus, and the catalog answers for other templates.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ErrorInfo } from '@canton-network/core-ledger-proto';
 import { Engine } from '@ledgerline/daml-lf';
 import {
@@ -102,6 +102,20 @@ describe('interfaces of stored packages', () => {
     // The old template matches by name: a version of its package implements the interface.
     const [view] = renderVisibleCreated(coin(old.token.id, 'silver'), 7, ef)!.interfaceViews;
     expect(view).toMatchObject({ viewStatus: { code: 0 }, viewValue: { holder: owner, label: 'silver' }, implementationPackageId: v2.token.id });
+  });
+
+  it('a computed view is evaluated once per contract; a failure is evaluated again', () => {
+    const engine = engineWith(v1);
+    const evaluate = vi.spyOn(engine, 'interfaceView');
+    const ef = compileEventFormat(interfaceFilter(ASSET_FILTER), packageInterfaces(engine));
+    const gold = coin(v1.token.id, 'gold');
+    const broken = coin(v1.token.id, BROKEN_LABEL);
+    for (let i = 0; i < 3; i++) {
+      expect(renderVisibleCreated(gold, 7, ef)?.interfaceViews[0].viewValue).toMatchObject({ label: 'gold' });
+      expect(renderVisibleCreated(broken, 7, ef)?.interfaceViews[0].viewStatus.code).toBe(9);
+    }
+    expect(evaluate.mock.calls.filter(([, , arg]) => (arg as { json: { label: string } }).json.label === 'gold')).toHaveLength(1);
+    expect(evaluate.mock.calls.filter(([, , arg]) => (arg as { json: { label: string } }).json.label === BROKEN_LABEL)).toHaveLength(3);
   });
 
   it('packages decoded later are found: the directory follows the engine', () => {

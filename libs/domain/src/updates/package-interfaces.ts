@@ -15,7 +15,8 @@ import type { InterfaceDirectory, InterfaceImplementation, JsInterfaceView, View
  * version of the contract's package name that implements it (IndexServiceImpl's view package upgrade, without vetting:
  * every stored package counts), on the contract's create argument.
  *
- * Views are cached per (contract, interface, implementing package): contracts and packages never change.
+ * Computed views are cached per (contract, interface, implementing package): contracts and packages never change.
+ * Failures are not: they are rare, and one may come from a package not decoded yet.
  */
 
 /**
@@ -67,8 +68,10 @@ export function packageInterfaces(engine: Engine, opts: PackageInterfacesOptions
     let computed = cache.get(key);
     if (!computed) {
       computed = compute(`${implementing}:${qualified}`, interfaceId, c);
-      if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
-      cache.set(key, computed);
+      if (computed.ok) {
+        if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
+        cache.set(key, computed);
+      }
     }
     return computed.ok
       ? { interfaceId, viewStatus: OK_STATUS, viewValue: computed.value, implementationPackageId: implementing }
