@@ -4,6 +4,7 @@ import {
   compileEventFormat,
   compileUpdateFormat,
   decidePrune,
+  hasInterfaceFilters,
   isLedgerError,
   NO_INTERFACES,
   resolveTransactionByIdFormat,
@@ -138,6 +139,16 @@ describe('event filters (Canton FormatValidator)', () => {
     expect(f.match([B], 'pkg:M:U')).toBe(false);
     expect(f.match([A], 'pkg:M:U')).toEqual({ blob: true });
     expect(f.witnesses([A, B])).toEqual([A, B]);
+  });
+  it('tells whether a format has an interface filter anywhere (its reads then need the implemented interfaces)', () => {
+    const iface = { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: '#pkg:M:I' } } } }] };
+    expect(hasInterfaceFilters({ filtersByParty: { [A]: wildcard(false) } })).toBe(false);
+    expect(hasInterfaceFilters({ filtersByParty: { [A]: wildcard(false), [B]: iface } })).toBe(true);
+    expect(hasInterfaceFilters({ filtersForAnyParty: iface })).toBe(true);
+    expect(hasInterfaceFilters(acs([A]))).toBe(false);
+    expect(hasInterfaceFilters({ ...acs([A]), includeReassignments: { filtersByParty: { [B]: iface } } })).toBe(true);
+    expect(hasInterfaceFilters({ includeTransactions: { eventFormat: { filtersForAnyParty: iface }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } })).toBe(true);
+    expect(hasInterfaceFilters(null)).toBe(false);
   });
   it('plans the read: the union of parties, or every update when one part is party-wildcard', () => {
     expect(compileUpdateFormat({ ...acs([B]), includeReassignments: { filtersByParty: { [A]: {} } } }, NO_INTERFACES).plan).toEqual({ parties: [A, B], kinds: ['Transaction', 'Reassignment'] });
