@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { contractIdFromSeed } from '@ledgerline/canton';
-import type { Claims, Completion, StoredReassignment } from '@ledgerline/domain';
+import { NO_INTERFACES, type Claims, type Completion, type StoredReassignment } from '@ledgerline/domain';
 import { dumpProjections, EventStore, rebuildProjections, type Database } from '@ledgerline/store';
+import type { InterfaceDirectories } from '@ledgerline/server/infrastructure/interface-directories';
 import { ParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
 import { ReassignmentSettings } from '@ledgerline/server/modules/reassignment/commands/reassignment-settings';
 import { SubmitReassignmentCommand, type ReassignmentRequestBody } from '@ledgerline/server/modules/reassignment/commands/submit-reassignment.command';
@@ -22,7 +23,9 @@ let database: Database;
 let store: EventStore;
 let store2: EventStore;
 let identity: ParticipantIdentity;
-const handler = (settings = new ReassignmentSettings(60_000, 3600), s = store) => new SubmitReassignmentHandler(s, identity, settings, new InFlightSubmissions());
+// Reassignment results here use template filters only: no interface filter to match.
+const noInterfaces = { forFormat: () => Promise.resolve(NO_INTERFACES) } as unknown as InterfaceDirectories;
+const handler = (settings = new ReassignmentSettings(60_000, 3600), s = store) => new SubmitReassignmentHandler(s, identity, settings, new InFlightSubmissions(), noInterfaces);
 let main: SubmitReassignmentHandler;
 let n = 0;
 

@@ -14,6 +14,7 @@ import {
   type ReassignmentSubmission,
   type UnassignmentRecord,
   compileEventFormat,
+  NO_INTERFACES,
   storedTemplateKey,
   validateEventFormat,
 } from '@ledgerline/domain';
@@ -243,7 +244,7 @@ describe('event format of a reassignment result (the read side\'s rules, ACS_DEL
   const ev = { stakeholders: [alice, bob], packageName: 'model-tests', templateId: 'pkg:Iou:Iou' };
   const select = (format: Parameters<typeof compileEventFormat>[0]) => {
     validateEventFormat(format);
-    const f = compileEventFormat(format);
+    const f = compileEventFormat(format, NO_INTERFACES);
     const m = f.match(ev.stakeholders, storedTemplateKey(ev.templateId, ev.packageName));
     return m ? { witnessParties: f.witnesses(ev.stakeholders), includeCreatedEventBlob: m.blob } : null;
   };

@@ -4,7 +4,9 @@ import {
   compileEventFormat,
   compileUpdateFormat,
   decidePrune,
+  hasInterfaceFilters,
   isLedgerError,
+  NO_INTERFACES,
   resolveTransactionByIdFormat,
   resolveUpdateFormat,
   validateUpdateFormat,
@@ -120,7 +122,7 @@ describe('event filters (Canton FormatValidator)', () => {
         'carol::1': { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: '#pkg:M:I' } } } }] },
         'dave::1': { cumulative: [{ identifierFilter: { Empty: {} } }] },
       },
-    });
+    }, NO_INTERFACES);
     expect(f.match([A], 'pkg:M:T')).toEqual({ blob: true });
     expect(f.match([A], 'pkg:M:U')).toBe(false);
     expect(f.match([A, B], 'pkg:M:U')).toEqual({ blob: false });
@@ -131,16 +133,26 @@ describe('event filters (Canton FormatValidator)', () => {
     expect(f.witnesses([A, 'eve::1', B])).toEqual([A, B]);
   });
   it('filtersForAnyParty: templates match whoever the stakeholders are; witnesses are all of them', () => {
-    const f = compileEventFormat({ filtersByParty: { [A]: wildcard(true) }, filtersForAnyParty: { cumulative: [template('#pkg:M:T')] } });
+    const f = compileEventFormat({ filtersByParty: { [A]: wildcard(true) }, filtersForAnyParty: { cumulative: [template('#pkg:M:T')] } }, NO_INTERFACES);
     expect(f.parties).toBeNull();
     expect(f.match([B], 'pkg:M:T')).toEqual({ blob: false });
     expect(f.match([B], 'pkg:M:U')).toBe(false);
     expect(f.match([A], 'pkg:M:U')).toEqual({ blob: true });
     expect(f.witnesses([A, B])).toEqual([A, B]);
   });
+  it('tells whether a format has an interface filter anywhere (its reads then need the implemented interfaces)', () => {
+    const iface = { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: '#pkg:M:I' } } } }] };
+    expect(hasInterfaceFilters({ filtersByParty: { [A]: wildcard(false) } })).toBe(false);
+    expect(hasInterfaceFilters({ filtersByParty: { [A]: wildcard(false), [B]: iface } })).toBe(true);
+    expect(hasInterfaceFilters({ filtersForAnyParty: iface })).toBe(true);
+    expect(hasInterfaceFilters(acs([A]))).toBe(false);
+    expect(hasInterfaceFilters({ ...acs([A]), includeReassignments: { filtersByParty: { [B]: iface } } })).toBe(true);
+    expect(hasInterfaceFilters({ includeTransactions: { eventFormat: { filtersForAnyParty: iface }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } })).toBe(true);
+    expect(hasInterfaceFilters(null)).toBe(false);
+  });
   it('plans the read: the union of parties, or every update when one part is party-wildcard', () => {
-    expect(compileUpdateFormat({ ...acs([B]), includeReassignments: { filtersByParty: { [A]: {} } } }).plan).toEqual({ parties: [A, B], kinds: ['Transaction', 'Reassignment'] });
-    expect(compileUpdateFormat({ ...acs([A]), includeTopologyEvents: { includeParticipantAuthorizationEvents: { parties: [] } } }).plan).toEqual({
+    expect(compileUpdateFormat({ ...acs([B]), includeReassignments: { filtersByParty: { [A]: {} } } }, NO_INTERFACES).plan).toEqual({ parties: [A, B], kinds: ['Transaction', 'Reassignment'] });
+    expect(compileUpdateFormat({ ...acs([A]), includeTopologyEvents: { includeParticipantAuthorizationEvents: { parties: [] } } }, NO_INTERFACES).plan).toEqual({
       parties: null,
       kinds: ['Transaction', 'TopologyTransaction'],
     });

@@ -32,6 +32,8 @@ export class CommandInterpreter implements OnApplicationBootstrap {
   private readonly packageRepository = new PackagesRepository();
   private readonly contracts = new ContractLookupRepository();
   private readonly refused = new Set<string>();
+  /** Packages being read and decoded now: a second caller waits for the same decoding. */
+  private readonly loading = new Map<string, Promise<Package | undefined>>();
 
   constructor(private readonly runtime: LedgerRuntime) {}
 
@@ -82,7 +84,7 @@ export class CommandInterpreter implements OnApplicationBootstrap {
    */
   async warm(packageIds: readonly string[]): Promise<void> {
     for (const id of packageIds) {
-      if (this.engine.packages.has(id)) continue;
+      if (this.engine.packages.has(id) || this.refused.has(id)) continue;
       await this.loadPackage(id).catch((e: Error) => this.undecodable(id, e));
       // Let requests run between packages.
       await new Promise((r) => setImmediate(r));
@@ -101,9 +103,18 @@ export class CommandInterpreter implements OnApplicationBootstrap {
     return undefined;
   }
 
-  private async loadPackage(id: string): Promise<Package | undefined> {
+  private loadPackage(id: string): Promise<Package | undefined> {
     const cached = this.engine.packages.getPackage(id);
-    if (cached) return cached;
+    if (cached) return Promise.resolve(cached);
+    let p = this.loading.get(id);
+    if (!p) {
+      p = this.readPackage(id).finally(() => this.loading.delete(id));
+      this.loading.set(id, p);
+    }
+    return p;
+  }
+
+  private async readPackage(id: string): Promise<Package | undefined> {
     const chunks: Buffer[] = [];
     for await (const c of this.packageRepository.archiveChunks(this.runtime.db, id)) chunks.push(c);
     if (chunks.length === 0) return undefined;

@@ -11,6 +11,7 @@ import { UserClaimsResolver } from './user-claims.resolver';
 import { IdentityProviderDirectoryRef } from './identity-provider-directory';
 import { TemplateDirectories } from './template-directories';
 import { CommandInterpreter } from './command-interpreter';
+import { InterfaceDirectories } from './interface-directories';
 
 /**
  * Makes the runtime (database, event store, identity, metrics, signature verifier) and authentication available to every
@@ -49,8 +50,9 @@ export class CoreModule {
         { provide: APP_GUARD, useClass: LedgerAuthGuard },
         TemplateDirectories,
         CommandInterpreter,
+        InterfaceDirectories,
       ],
-      exports: [LedgerRuntime, EventStore, CommitNotifier, ParticipantIdentity, HttpMetrics, SignatureVerifier, UsersRepository, IdentityProviderDirectoryRef, TemplateDirectories, CommandInterpreter],
+      exports: [LedgerRuntime, EventStore, CommitNotifier, ParticipantIdentity, HttpMetrics, SignatureVerifier, UsersRepository, IdentityProviderDirectoryRef, TemplateDirectories, CommandInterpreter, InterfaceDirectories],
     };
   }
 }

@@ -16,7 +16,7 @@ import {
   type Database,
   type EmbeddedPostgresHandle,
 } from '@ledgerline/store';
-import { decideCreateUser, StaticClock, useInterfaceCatalog, WallClock, type LedgerClock } from '@ledgerline/domain';
+import { decideCreateUser, StaticClock, WallClock, type LedgerClock } from '@ledgerline/domain';
 import { Ed25519Verifier, ed25519WorkerScript, SignatureVerifier } from '@ledgerline/canton';
 import type { LedgerConfig } from '../config';
 import { HttpMetrics } from './metrics';
@@ -134,8 +134,6 @@ export interface RuntimeOptions {
 }
 
 export async function startRuntime(config: LedgerConfig, logger = makeLogger(config), options: RuntimeOptions = {}): Promise<LedgerRuntime> {
-  // Interface filters and views on every read path come from the template catalog.
-  useInterfaceCatalog(config.templateCatalog);
   const { database, url, embedded } = await connectDatabase(config, logger);
   let signatures: SignatureVerifier | undefined;
   let reads: ReadDatabase | undefined;

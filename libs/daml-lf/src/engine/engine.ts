@@ -178,15 +178,17 @@ export class Engine implements EngineHost {
     }
   }
 
-  private toValue(templateId: TypeConId, argument: Value | SValue): Decoded<SValue> {
+  private toValue(templateId: TypeConId, argument: Value | SValue | { readonly json: unknown }): Decoded<SValue> {
+    if ('json' in argument) return jsonToValue(this.packages, con(templateId), argument.json);
     return 't' in argument ? { ok: true, value: argument } : protoToValue(this.packages, con(templateId), argument);
   }
 
   /**
    * The view of `interfaceId` for a contract of `templateId` (the template's interface instance), or Canton's
-   * `viewStatus` when the template does not implement the interface or the view fails.
+   * `viewStatus` when the template does not implement the interface or the view fails. The argument is a proto Value, a
+   * typed value, or its JSON (as the JSON Ledger API renders a create argument).
    */
-  interfaceView(templateId: TypeConId, interfaceId: TypeConId, argument: Value | SValue): InterfaceViewResult | InterfaceViewFailure {
+  interfaceView(templateId: TypeConId, interfaceId: TypeConId, argument: Value | SValue | { readonly json: unknown }): InterfaceViewResult | InterfaceViewFailure {
     const failed = (error: EngineError): InterfaceViewFailure => ({ tag: 'failed', error, status: { code: GRPC_OF_CATEGORY[error.category] ?? 13, message: error.message } });
     try {
       const t = this.templateCode(templateId);

@@ -36,6 +36,16 @@ export class CompiledPackages {
     return this.packages.has(id);
   }
 
+  /** How many packages are loaded (packages are only ever added: a changed size means new packages). */
+  get size(): number {
+    return this.packages.size;
+  }
+
+  /** The loaded packages, in the order they were added. */
+  all(): IterableIterator<Package> {
+    return this.packages.values();
+  }
+
   getPackage(id: PackageId): Package | undefined {
     return this.packages.get(id);
   }

@@ -1,4 +1,5 @@
 import { compileEventFormat } from '../updates/event-filter';
+import { NO_INTERFACES, type InterfaceDirectory } from '../updates/interface-views';
 import type { Filters, TransactionFormat } from '../updates/format';
 import { renderTransaction, type StoredUpdate } from '../updates/projection';
 
@@ -18,13 +19,14 @@ export function defaultTransactionFormat(parties: readonly string[]): Transactio
 /**
  * A submission's own transaction in a (validated) format, as Canton's CommandServiceImpl answers it: what
  * transaction-by-id gives for that format — or, when the format leaves no event, the transaction's header with
- * `events: []` (its header as a party-wildcard LEDGER_EFFECTS read shows it).
+ * `events: []` (its header as a party-wildcard LEDGER_EFFECTS read shows it). Interface filters match (and views come
+ * from) `interfaces`.
  */
-export function renderSubmittedTransaction(u: StoredUpdate, format: TransactionFormat) {
+export function renderSubmittedTransaction(u: StoredUpdate, format: TransactionFormat, interfaces: InterfaceDirectory) {
   const shape = format.transactionShape === 'TRANSACTION_SHAPE_LEDGER_EFFECTS' ? 'LEDGER_EFFECTS' : 'ACS_DELTA';
-  const rendered = renderTransaction(u, compileEventFormat(format.eventFormat ?? {}), shape);
+  const rendered = renderTransaction(u, compileEventFormat(format.eventFormat ?? {}, interfaces), shape);
   if (rendered) return rendered;
-  const header = renderTransaction(u, compileEventFormat({ filtersForAnyParty: wildcard(), verbose: true }), 'LEDGER_EFFECTS', { keepEmpty: true })!;
+  const header = renderTransaction(u, compileEventFormat({ filtersForAnyParty: wildcard(), verbose: true }, NO_INTERFACES), 'LEDGER_EFFECTS', { keepEmpty: true })!;
   return { ...header, events: [] };
 }
 
@@ -34,7 +36,8 @@ export function renderSubmittedTransaction(u: StoredUpdate, format: TransactionF
  */
 export function renderSubmittedTransactionTree(u: StoredUpdate, actAs: readonly string[]) {
   const format = defaultTransactionFormat(actAs);
-  const tx = renderSubmittedTransaction(u, { ...format, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' });
+  // Template wildcards only: no interface filter to match.
+  const tx = renderSubmittedTransaction(u, { ...format, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' }, NO_INTERFACES);
   const eventsById: Record<string, unknown> = {};
   for (const e of tx.events as Array<Record<string, { nodeId: number }>>) {
     if ('CreatedEvent' in e) eventsById[String(e.CreatedEvent.nodeId)] = { CreatedTreeEvent: { value: e.CreatedEvent } };

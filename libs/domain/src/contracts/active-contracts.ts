@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ErrorCategories, failedPrecondition, invalidArgument, invalidField, LedgerError, missingField } from '../errors';
 import type { StoredCreatedEvent } from '../ledger/updates';
 import { compileEventFormat, type CompiledEventFormat } from '../updates/event-filter';
+import type { InterfaceDirectory } from '../updates/interface-views';
 import { validateEventFormat, type EventFormat, type LegacyFilter } from '../updates/format';
 import { renderVisibleCreated, type RenderedCreatedEvent } from '../updates/projection';
 import { negativeOffset } from '../updates/range';
@@ -264,7 +265,7 @@ export function renderIncompleteUnassigned(u: StoredIncompleteUnassignment, ef: 
 }
 
 /** The compiled format of an ACS read and the parties whose activations to read (null: every activation). */
-export function compileAcsFormat(format: EventFormat): { ef: CompiledEventFormat; parties: string[] | null } {
-  const ef = compileEventFormat(format);
+export function compileAcsFormat(format: EventFormat, interfaces: InterfaceDirectory): { ef: CompiledEventFormat; parties: string[] | null } {
+  const ef = compileEventFormat(format, interfaces);
   return { ef, parties: ef.parties ? [...ef.parties].sort() : null };
 }

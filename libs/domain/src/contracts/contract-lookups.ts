@@ -1,7 +1,7 @@
 import { isContractId } from '@ledgerline/canton';
 import { invalidField, missingField, notFound } from '../errors';
 import type { StoredCreatedEvent } from '../ledger/updates';
-import { compileEventFormat, type CompiledEventFormat } from '../updates/event-filter';
+import type { CompiledEventFormat } from '../updates/event-filter';
 import { requireReadParty, validateEventFormat, type EventFormat } from '../updates/format';
 import { renderCreated, renderTransaction, type StoredUpdate } from '../updates/projection';
 
@@ -37,11 +37,11 @@ export const contractPayloadNotFound = (contractId: string) =>
   notFound('CONTRACT_PAYLOAD_NOT_FOUND', 'Contract payload not found, or not visible.', [['CONTRACT_ID', contractId]]);
 
 /** The checks of GetEventsByContractId after authorization: the contract id, then the event format. */
-export function validateEventsByContractIdRequest(req: GetEventsByContractIdRequest): { contractId: string; format: CompiledEventFormat } {
+export function validateEventsByContractIdRequest(req: GetEventsByContractIdRequest): { contractId: string; format: EventFormat } {
   const contractId = validateContractId(req.contractId);
   if (!req.eventFormat) throw missingField('event_format');
   validateEventFormat(req.eventFormat);
-  return { contractId, format: compileEventFormat(req.eventFormat) };
+  return { contractId, format: req.eventFormat };
 }
 
 /**

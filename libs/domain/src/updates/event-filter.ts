@@ -1,11 +1,11 @@
 import { packageNameKey, type EventFormat, type Filters } from './format';
-import { implementationsOf, type InterfaceImplementation } from './interface-views';
+import type { InterfaceDirectory, InterfaceImplementation } from './interface-views';
 
 /**
  * An EventFormat compiled for matching (the filter semantics of Canton's transaction_filter.proto and FormatValidator).
- * Template filters are keyed `package-name:Module:Entity`; interface filters
- * match the templates the template catalog declares as implementing the interface (interface-views.ts), and nothing
- * else. `filtersForAnyParty` makes the request party-wildcard: every stakeholder/witness is reported.
+ * Template filters are keyed `package-name:Module:Entity`; interface filters match the templates an InterfaceDirectory
+ * says implement the interface (interface-views.ts), and nothing else. `filtersForAnyParty` makes the request
+ * party-wildcard: every stakeholder/witness is reported.
  */
 export interface CompiledEventFormat {
   /** Requested parties; null when the request is party-wildcard (`filtersForAnyParty` set). */
@@ -54,13 +54,13 @@ function compileFilters(filters: Filters | null | undefined): PartyFilter {
   return out;
 }
 
-function matchOne(f: PartyFilter, templateKey: string): Match {
+function matchOne(f: PartyFilter, templateKey: string, interfaces: InterfaceDirectory): Match {
   let m: Match = false;
   const t = f.templates.get(templateKey);
   if (t !== undefined) m = { blob: t || (f.wildcard && f.wildcardBlob) };
   else if (f.wildcard) m = { blob: f.wildcardBlob };
   if (f.interfaces.size === 0) return m;
-  for (const impl of implementationsOf(templateKey)) {
+  for (const impl of interfaces.implementationsOf(templateKey) ?? []) {
     const i = f.interfaces.get(impl.interfaceKey);
     if (i) m = merge(m, { blob: i.blob, views: i.view ? [impl] : undefined });
   }
@@ -74,7 +74,7 @@ function merge(a: Match, b: Match): Match {
   return views ? { blob: a.blob || b.blob, views } : { blob: a.blob || b.blob };
 }
 
-export function compileEventFormat(ef: EventFormat): CompiledEventFormat {
+export function compileEventFormat(ef: EventFormat, interfaces: InterfaceDirectory): CompiledEventFormat {
   const byParty = new Map<string, PartyFilter>();
   for (const [party, filters] of Object.entries(ef.filtersByParty ?? {})) byParty.set(party, compileFilters(filters));
   const any = ef.filtersForAnyParty ? compileFilters(ef.filtersForAnyParty) : null;
@@ -85,10 +85,10 @@ export function compileEventFormat(ef: EventFormat): CompiledEventFormat {
     match(relevant, templateKey) {
       let m: Match = false;
       // A filter for a template defined for any party prevails: it matches whoever the stakeholders are.
-      if (any && relevant.length > 0) m = matchOne(any, templateKey);
+      if (any && relevant.length > 0) m = matchOne(any, templateKey, interfaces);
       for (const p of relevant) {
         const f = byParty.get(p);
-        if (f) m = merge(m, matchOne(f, templateKey));
+        if (f) m = merge(m, matchOne(f, templateKey, interfaces));
       }
       return m;
     },

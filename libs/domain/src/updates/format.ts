@@ -181,6 +181,19 @@ export function packageNameKey(identifier: string): string {
   return `${pkg.slice(1)}:${mod}:${entity}`;
 }
 
+const filtersHaveInterfaces = (filters: Filters | null | undefined): boolean =>
+  (filters?.cumulative ?? []).some((c) => !!c.identifierFilter && 'InterfaceFilter' in c.identifierFilter);
+
+const eventFormatHasInterfaces = (ef: EventFormat | null | undefined): boolean =>
+  !!ef && (filtersHaveInterfaces(ef.filtersForAnyParty) || Object.values(ef.filtersByParty ?? {}).some(filtersHaveInterfaces));
+
+/** Whether a format has an interface filter anywhere (its reads then need the directory of implemented interfaces). */
+export function hasInterfaceFilters(format: EventFormat | UpdateFormat | null | undefined): boolean {
+  if (!format) return false;
+  const uf = format as UpdateFormat;
+  return eventFormatHasInterfaces(format as EventFormat) || eventFormatHasInterfaces(uf.includeTransactions?.eventFormat) || eventFormatHasInterfaces(uf.includeReassignments);
+}
+
 function validateFilters(filters: Filters | null | undefined): void {
   for (const c of filters?.cumulative ?? []) {
     const f = c.identifierFilter;

@@ -7,3 +7,4 @@ export * from './update-id';
 export * from './pruning';
 export * from './point-lookups';
 export * from './interface-views';
+export * from './package-interfaces';

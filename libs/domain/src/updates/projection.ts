@@ -9,7 +9,7 @@ import type {
 } from '../ledger/updates';
 import { compileEventFormat, storedTemplateKey, type CompiledEventFormat, type Match } from './event-filter';
 import type { UpdateFormat } from './format';
-import { renderInterfaceView, type InterfaceImplementation } from './interface-views';
+import type { InterfaceDirectory, InterfaceImplementation } from './interface-views';
 
 /** One stored ledger update as the read side gets it: the header columns and the stored payload. */
 export interface StoredUpdate {
@@ -37,15 +37,15 @@ export interface CompiledUpdateFormat {
   plan: { parties: string[] | null; kinds: UpdateKind[] };
 }
 
-/** Compiles a validated UpdateFormat. */
-export function compileUpdateFormat(uf: UpdateFormat, form: TransactionForm = 'flat'): CompiledUpdateFormat {
+/** Compiles a validated UpdateFormat; interface filters match (and views come from) `interfaces`. */
+export function compileUpdateFormat(uf: UpdateFormat, interfaces: InterfaceDirectory, form: TransactionForm = 'flat'): CompiledUpdateFormat {
   const tx = uf.includeTransactions?.eventFormat
     ? {
-        format: compileEventFormat(uf.includeTransactions.eventFormat),
+        format: compileEventFormat(uf.includeTransactions.eventFormat, interfaces),
         shape: uf.includeTransactions.transactionShape === 'TRANSACTION_SHAPE_LEDGER_EFFECTS' ? ('LEDGER_EFFECTS' as const) : ('ACS_DELTA' as const),
       }
     : null;
-  const re = uf.includeReassignments ? compileEventFormat(uf.includeReassignments) : null;
+  const re = uf.includeReassignments ? compileEventFormat(uf.includeReassignments, interfaces) : null;
   const topoParties = uf.includeTopologyEvents?.includeParticipantAuthorizationEvents?.parties;
   const topo = uf.includeTopologyEvents?.includeParticipantAuthorizationEvents
     ? { parties: topoParties && topoParties.length > 0 ? new Set(topoParties) : null }
@@ -119,7 +119,7 @@ export function renderCreated(c: StoredCreatedEvent, offset: number, witnessPart
     contractKeyHash: c.contractKeyHash ?? '',
     createArgument: c.createArgument,
     createdEventBlob: blob ? c.createdEventBlob : '',
-    interfaceViews: views ? views.map((v) => renderInterfaceView(v, c.createArgument, c.templateId)) : [],
+    interfaceViews: views ? views.map((v) => v.view(c)) : [],
     witnessParties,
     signatories: c.signatories,
     observers: c.observers,

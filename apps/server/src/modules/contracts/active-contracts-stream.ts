@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   authorizeEventFormat,
   compileAcsFormat,
+  compileEventFormat,
   continuationTokens,
   renderActiveContract,
   renderIncompleteUnassigned,
@@ -17,6 +18,7 @@ import {
 import { ContractsRepository, LedgerUpdatesRepository, type ActivationPage } from '@ledgerline/store';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../infrastructure/participant-identity';
+import { InterfaceDirectories } from '../../infrastructure/interface-directories';
 import type { ElementStream } from '../updates/list-collector';
 import type { ByteBudget } from '../updates/update-stream';
 
@@ -144,7 +146,18 @@ export class ActiveContractsReader {
   constructor(
     private readonly runtime: LedgerRuntime,
     private readonly identity: ParticipantIdentity,
+    private readonly interfaces: InterfaceDirectories,
   ) {}
+
+  /** A validated ACS format compiled, with the interfaces its interface filters need. */
+  async acsFormat(format: EventFormat): Promise<ReturnType<typeof compileAcsFormat>> {
+    return compileAcsFormat(format, await this.interfaces.forFormat(format));
+  }
+
+  /** A validated event format compiled, with the interfaces its interface filters need. */
+  async eventFormat(format: EventFormat): Promise<CompiledEventFormat> {
+    return compileEventFormat(format, await this.interfaces.forFormat(format));
+  }
 
   get participant(): string {
     return this.identity.participantId;
@@ -156,7 +169,7 @@ export class ActiveContractsReader {
     authorizeEventFormat(claims, format);
     const position = await this.updates.position(this.runtime.db);
     const checked = validateActiveContractsRequest(req, format, position, this.participant);
-    return { ...checked, format, ...compileAcsFormat(format) };
+    return { ...checked, format, ...(await this.acsFormat(format)) };
   }
 
   /** Ledger end and pruning offset now. */

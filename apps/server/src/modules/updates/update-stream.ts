@@ -9,6 +9,7 @@ import {
   type Claims,
   type CompiledUpdateFormat,
   type GetUpdatesRequest,
+  type InterfaceDirectory,
   type JsGetUpdatesResponse,
   type ReadRange,
   type StoredUpdate,
@@ -17,6 +18,7 @@ import {
 } from '@ledgerline/domain';
 import { CommitNotifier, LedgerUpdatesRepository, LookupCoalescer, type LedgerPosition } from '@ledgerline/store';
 import { LedgerRuntime } from '../../infrastructure/runtime';
+import { InterfaceDirectories } from '../../infrastructure/interface-directories';
 import { ParticipantIdentity } from '../../infrastructure/participant-identity';
 import { PageRenderer } from './rendering/page-renderer';
 import { projectPage, type StoredUpdateText } from './rendering/render-page';
@@ -320,7 +322,13 @@ export class UpdatesReader {
     private readonly notifier: CommitNotifier,
     private readonly identity: ParticipantIdentity,
     private readonly renderer: PageRenderer,
+    private readonly interfaces: InterfaceDirectories,
   ) {}
+
+  /** A validated format compiled, with the interfaces its interface filters need. */
+  async compile(format: UpdateFormat, form: TransactionForm = 'flat'): Promise<CompiledUpdateFormat> {
+    return compileUpdateFormat(format, await this.interfaces.forFormat(format), form);
+  }
 
   /** The stored update with this id, or null. */
   byUpdateId(updateId: string): Promise<StoredUpdate | null> {
@@ -348,8 +356,7 @@ export class UpdatesReader {
   }
 
   /** A bounded stream of JsGetUpdatesResponse objects over a range already checked (the updates page). */
-  openRange(format: UpdateFormat, range: ReadRange, pageSize: number, position: LedgerPosition): UpdateStream {
-    const compiled = compileUpdateFormat(format);
+  openRange(compiled: CompiledUpdateFormat, range: ReadRange, pageSize: number, position: LedgerPosition): UpdateStream {
     return new OffsetStream(this.streamDeps(), range, this.updateSource(compiled, 'json'), pageSize, position, {
       readAhead: { pages: 0, bytes: 0 },
       render: (rows) => projectPage(rows, compiled),
@@ -383,12 +390,12 @@ export class UpdatesReader {
 
   /** A stream of JsGetUpdatesResponse (or, `tree`, JsGetUpdateTreesResponse) JSON texts (the WebSocket), rendered by the PageRenderer. */
   openText(claims: Claims, req: GetUpdatesRequest, pageSize: number, form: TransactionForm = 'flat'): Promise<UpdateStream<string>> {
-    return this.openWith(claims, req, pageSize, form, 'text', (_, format) => ({
+    return this.openWith(claims, req, pageSize, form, 'text', (_, format, interfaces) => ({
       // Pages read ahead keep the database, the renderer's thread and the socket busy at once; the byte caps keep the
       // memory of a paused client bounded whatever the size of its updates.
       readAhead: { pages: 4, bytes: 1 << 20 },
       pageBytes: 512 << 10,
-      render: (rows) => this.renderer.render(rows as unknown as StoredUpdateText[], format, form),
+      render: (rows) => this.renderer.render(rows as unknown as StoredUpdateText[], format, form, interfaces),
       checkpoint: (offset, times) => JSON.stringify(offsetCheckpoint(offset, times)),
     }));
   }
@@ -423,13 +430,14 @@ export class UpdatesReader {
     pageSize: number,
     form: TransactionForm,
     payloadAs: 'json' | 'text' | ByteBudget,
-    rendering: (compiled: CompiledUpdateFormat, format: UpdateFormat) => StreamRendering<StoredUpdate, T>,
+    rendering: (compiled: CompiledUpdateFormat, format: UpdateFormat, interfaces: InterfaceDirectory) => StreamRendering<StoredUpdate, T>,
   ): Promise<UpdateStream<T>> {
     const format = form === 'tree' ? resolveUpdateTreesFormat(req) : resolveUpdateFormat(req);
     authorizeUpdateFormat(claims, format);
     const position = await this.repo.position(this.runtime.db);
     const range = validateUpdatesRequest(req, format, position);
-    const compiled = compileUpdateFormat(format, form);
-    return new OffsetStream<StoredUpdate, T>(this.streamDeps(), range, this.updateSource(compiled, payloadAs), pageSize, position, rendering(compiled, format));
+    const interfaces = await this.interfaces.forFormat(format);
+    const compiled = compileUpdateFormat(format, interfaces, form);
+    return new OffsetStream<StoredUpdate, T>(this.streamDeps(), range, this.updateSource(compiled, payloadAs), pageSize, position, rendering(compiled, format, interfaces));
   }
 }

@@ -2,7 +2,6 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import {
   authorizeEventFormat,
   canReadAs,
-  compileAcsFormat,
   contractEventsNotFound,
   contractPayloadNotFound,
   listBytesExceeded,
@@ -62,7 +61,7 @@ export class GetActiveContractsPageHandler implements IQueryHandler<GetActiveCon
     authorizeEventFormat(claims, request.eventFormat);
     const position = await this.reader.position();
     const checked = validateActiveContractsPageRequest(request, position, this.reader.participant);
-    const snapshot = { ...checked, ...compileAcsFormat(checked.format) };
+    const snapshot = { ...checked, ...(await this.reader.acsFormat(checked.format)) };
     const stream = this.reader.positioned(snapshot, Math.min(checked.pageSize + 1, 1000));
     const got: Array<{ entry: Omit<JsGetActiveContractsResponse, 'streamContinuationToken'>; position: unknown }> = [];
     try {
@@ -101,7 +100,9 @@ export class GetEventsByContractIdHandler implements IQueryHandler<GetEventsByCo
 
   async execute({ claims, request }: GetEventsByContractIdQuery) {
     authorizeEventFormat(claims, request.eventFormat);
-    const { contractId, format } = validateEventsByContractIdRequest(request);
+    const checked = validateEventsByContractIdRequest(request);
+    const { contractId } = checked;
+    const format = await this.reader.eventFormat(checked.format);
     // The contract and its updates from one database: a replica that knows the contract, else the primary.
     const { c, found } = await this.runtime.reads.lookup(
       async (db) => {

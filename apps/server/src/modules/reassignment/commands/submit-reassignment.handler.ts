@@ -19,6 +19,7 @@ import {
 } from '@ledgerline/domain';
 import { EventStore, reassignmentDecider, type ReassignmentDecision } from '@ledgerline/store';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
+import { InterfaceDirectories } from '../../../infrastructure/interface-directories';
 import { InFlightSubmissions } from '../../submission-pipeline/in-flight-submissions';
 import { ReassignmentSettings } from './reassignment-settings';
 import { SubmitReassignmentCommand, type ReassignmentRequestBody } from './submit-reassignment.command';
@@ -57,6 +58,7 @@ export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassign
     private readonly identity: ParticipantIdentity,
     private readonly settings: ReassignmentSettings,
     private readonly inFlight: InFlightSubmissions,
+    private readonly interfaces: InterfaceDirectories,
   ) {}
 
   async execute({ claims, body, wait }: SubmitReassignmentCommand): Promise<ReassignmentResult | null> {
@@ -64,7 +66,7 @@ export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassign
     if (!body.reassignmentCommands) throw missingField('reassignment_commands');
     // The event format is the read side's: one set of filter rules for streams and submission results.
     if (body.eventFormat) validateEventFormat(body.eventFormat);
-    const format = body.eventFormat ? compileEventFormat(body.eventFormat) : null;
+    const format = body.eventFormat ? compileEventFormat(body.eventFormat, await this.interfaces.forFormat(body.eventFormat)) : null;
     const sub = validateReassignmentCommands(body.reassignmentCommands, userId, randomUUID);
     requireReassignmentSynchronizers(
       sub.batch,

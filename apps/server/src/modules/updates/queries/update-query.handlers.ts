@@ -3,6 +3,7 @@ import {
   authorizeUpdateFormat,
   listBytesExceeded,
   compileUpdateFormat,
+  NO_INTERFACES,
   renderTransaction,
   resolveTransactionByIdFormat,
   updateNotFound,
@@ -80,7 +81,7 @@ export class GetTransactionByIdHandler implements IQueryHandler<GetTransactionBy
     authorizeUpdateFormat(claims, format);
     const id = validateUpdateId(request.updateId);
     validateUpdateFormat(format);
-    const compiled = compileUpdateFormat(format);
+    const compiled = await this.reader.compile(format);
     const row = await this.reader.byUpdateId(id);
     const tx = compiled.transactions;
     const rendered = row && row.kind === 'Transaction' && tx ? renderTransaction(row, tx.format, tx.shape) : null;
@@ -102,7 +103,7 @@ export class GetUpdateByIdHandler implements IQueryHandler<GetUpdateByIdQuery> {
     if (request.updateFormat) authorizeUpdateFormat(claims, request.updateFormat);
     const id = validateUpdateId(request.updateId);
     const format = validateLookupFormat(request.updateFormat);
-    return lookUpUpdate(format, () => this.reader.byUpdateId(id), () => updateNotFound(request.updateId ?? ''));
+    return lookUpUpdate(this.reader, format, () => this.reader.byUpdateId(id), () => updateNotFound(request.updateId ?? ''));
   }
 }
 
@@ -111,12 +112,13 @@ export class GetUpdateByIdHandler implements IQueryHandler<GetUpdateByIdQuery> {
  * renderer, and answer UPDATE_NOT_FOUND when nothing is visible.
  */
 async function lookUpUpdate(
+  reader: UpdatesReader,
   format: ReturnType<typeof validateLookupFormat>,
   load: () => ReturnType<UpdatesReader['byOffset']>,
   notFound: () => Error,
 ): Promise<JsGetUpdatesResponse> {
   const row = format ? await load() : null;
-  const rendered = row && format ? projectUpdate(row, compileUpdateFormat(format)) : null;
+  const rendered = row && format ? projectUpdate(row, await reader.compile(format)) : null;
   if (!rendered) throw notFound();
   return rendered;
 }
@@ -130,7 +132,7 @@ export class GetUpdateByOffsetHandler implements IQueryHandler<GetUpdateByOffset
     if (request.updateFormat) authorizeUpdateFormat(claims, request.updateFormat);
     const offset = validateLookupOffset(request.offset);
     const format = validateLookupFormat(request.updateFormat);
-    return lookUpUpdate(format, () => this.reader.byOffset(offset), () => updateNotFoundAtOffset(offset));
+    return lookUpUpdate(this.reader, format, () => this.reader.byOffset(offset), () => updateNotFoundAtOffset(offset));
   }
 }
 
@@ -146,7 +148,7 @@ export class GetUpdateByHashHandler implements IQueryHandler<GetUpdateByHashQuer
     if (request.updateFormat) authorizeUpdateFormat(claims, request.updateFormat);
     const hash = validateTransactionHash(request.transactionHash);
     const format = validateLookupFormat(request.updateFormat);
-    return lookUpUpdate(format, () => this.reader.byTransactionHash(hash), () => updateNotFoundByHash(hash));
+    return lookUpUpdate(this.reader, format, () => this.reader.byTransactionHash(hash), () => updateNotFoundByHash(hash));
   }
 }
 
@@ -161,16 +163,19 @@ export class GetTransactionByOffsetHandler implements IQueryHandler<GetTransacti
     const offset = validateLookupOffset(request.offset);
     validateUpdateFormat(format);
     const row = await this.reader.byOffset(offset);
-    const tx = compileUpdateFormat(format).transactions;
+    const tx = (await this.reader.compile(format)).transactions;
     const rendered = row && row.kind === 'Transaction' && tx ? renderTransaction(row, tx.format, tx.shape) : null;
     if (!rendered) throw updateNotFoundAtOffset(offset);
     return { transaction: rendered };
   }
 }
 
-/** `{transaction: JsTransactionTree}` of a stored update for a tree lookup's format, or null (not a visible transaction). */
+/**
+ * `{transaction: JsTransactionTree}` of a stored update for a tree lookup's format (template wildcards only), or null
+ * (not a visible transaction).
+ */
 function transactionTreeOf(row: StoredUpdate | null, format: UpdateFormat) {
-  const rendered = row && row.kind === 'Transaction' ? projectUpdate(row, compileUpdateFormat(format, 'tree')) : null;
+  const rendered = row && row.kind === 'Transaction' ? projectUpdate(row, compileUpdateFormat(format, NO_INTERFACES, 'tree')) : null;
   return rendered ? { transaction: rendered.update.TransactionTree.value } : null;
 }
 
@@ -226,7 +231,7 @@ export class GetUpdatesPageHandler implements IQueryHandler<GetUpdatesPageQuery>
     const position = await this.reader.position();
     const plan = planUpdatesPage(request, position, this.reader.participant);
     const range = { beginExclusive: plan.begin, endInclusive: plan.end, descending: plan.descending, empty: plan.begin >= plan.end };
-    const stream = this.reader.openRange(plan.format, range, Math.min(plan.pageSize + 1, 1000), position);
+    const stream = this.reader.openRange(await this.reader.compile(plan.format), range, Math.min(plan.pageSize + 1, 1000), position);
     const got: JsGetUpdatesResponse[] = [];
     try {
       while (got.length <= plan.pageSize) {

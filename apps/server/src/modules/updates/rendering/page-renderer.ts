@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import type { TransactionForm, UpdateFormat } from '@ledgerline/domain';
+import { NO_INTERFACES, type InterfaceDirectory, type TransactionForm, type UpdateFormat } from '@ledgerline/domain';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { renderPageText, type StoredUpdateText } from './render-page';
 
@@ -30,7 +30,8 @@ interface Pending {
  * Renders WebSocket pages (payload JSON text → JsGetUpdatesResponse JSON text) on a worker thread, so that parsing and
  * serializing, about half of a streamed update's cost, leave the event loop that serves requests and frames messages:
  * with the page read ahead, the worker renders page n+1 while the loop sends page n. Without the worker script (or
- * after the worker died) pages are rendered in-thread with the same function; the result is the same text.
+ * after the worker died) pages are rendered in-thread with the same function; the result is the same text. Formats with
+ * interface filters render in-thread too: their views are evaluated by the server's engine.
  */
 @Injectable()
 export class PageRenderer implements OnModuleDestroy {
@@ -47,11 +48,11 @@ export class PageRenderer implements OnModuleDestroy {
     return this.ensureWorker() !== null;
   }
 
-  render(rows: StoredUpdateText[], format: UpdateFormat, form: TransactionForm = 'flat'): Promise<string[]> {
-    const worker = rows.length > 0 ? this.ensureWorker() : null;
+  render(rows: StoredUpdateText[], format: UpdateFormat, form: TransactionForm, interfaces: InterfaceDirectory): Promise<string[]> {
+    const worker = rows.length > 0 && interfaces === NO_INTERFACES ? this.ensureWorker() : null;
     if (!worker) {
       try {
-        return Promise.resolve(renderPageText(rows, format, form));
+        return Promise.resolve(renderPageText(rows, format, form, interfaces));
       } catch (e) {
         return Promise.reject(e);
       }
@@ -78,7 +79,7 @@ export class PageRenderer implements OnModuleDestroy {
     }
     // A small young generation: the worker's garbage is per page and short-lived; V8's default would let its heap
     // grow by tens of MB that the server's memory budget (docs/benchmarks.md: < 300 MB resident) does not have.
-    const w = new Worker(script, { resourceLimits: { maxYoungGenerationSizeMb: 12 }, workerData: { catalog: this.runtime.config.templateCatalog } });
+    const w = new Worker(script, { resourceLimits: { maxYoungGenerationSizeMb: 12 } });
     w.unref();
     w.on('message', (m: { id: number; texts?: string[]; error?: string }) => {
       const p = this.pending.get(m.id);
@@ -97,7 +98,7 @@ export class PageRenderer implements OnModuleDestroy {
       this.pending.clear();
       for (const p of pending) {
         try {
-          p.resolve(renderPageText(p.rows, p.format, p.form));
+          p.resolve(renderPageText(p.rows, p.format, p.form, NO_INTERFACES));
         } catch (err) {
           p.reject(err);
         }

@@ -2,6 +2,7 @@ import {
   compileUpdateFormat,
   projectUpdate,
   type CompiledUpdateFormat,
+  type InterfaceDirectory,
   type JsGetUpdatesResponse,
   type StoredUpdate,
   type TransactionForm,
@@ -11,16 +12,21 @@ import {
 /** A stored update whose payload is still JSON text (as read with `payload::text`). */
 export type StoredUpdateText = Omit<StoredUpdate, 'payload'> & { payload: string };
 
-/** Compiled formats by form and JSON text: a stream renders every page with the same format. */
-const compiled = new Map<string, CompiledUpdateFormat>();
+/** Compiled formats by directory, form and JSON text: a stream renders every page with the same format. */
+const compiled = new WeakMap<InterfaceDirectory, Map<string, CompiledUpdateFormat>>();
 
-function compiledFormat(format: UpdateFormat, form: TransactionForm): CompiledUpdateFormat {
+function compiledFormat(format: UpdateFormat, form: TransactionForm, interfaces: InterfaceDirectory): CompiledUpdateFormat {
+  let byText = compiled.get(interfaces);
+  if (!byText) {
+    byText = new Map();
+    compiled.set(interfaces, byText);
+  }
   const key = form + JSON.stringify(format);
-  let c = compiled.get(key);
+  let c = byText.get(key);
   if (!c) {
-    if (compiled.size >= 256) compiled.clear();
-    c = compileUpdateFormat(format, form);
-    compiled.set(key, c);
+    if (byText.size >= 256) byText.clear();
+    c = compileUpdateFormat(format, interfaces, form);
+    byText.set(key, c);
   }
   return c;
 }
@@ -40,7 +46,7 @@ export function projectPage(rows: readonly StoredUpdate[], format: CompiledUpdat
  * leaving out updates with nothing visible to the format. Runs in the rendering worker (or in-thread when there is none);
  * the rules are the domain's projectUpdate.
  */
-export function renderPageText(rows: readonly StoredUpdateText[], format: UpdateFormat, form: TransactionForm = 'flat'): string[] {
+export function renderPageText(rows: readonly StoredUpdateText[], format: UpdateFormat, form: TransactionForm, interfaces: InterfaceDirectory): string[] {
   const parsed = rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as unknown }));
-  return projectPage(parsed, compiledFormat(format, form)).map((e) => JSON.stringify(e));
+  return projectPage(parsed, compiledFormat(format, form, interfaces)).map((e) => JSON.stringify(e));
 }
