@@ -31,6 +31,7 @@ function request(createArguments: unknown, templateId = '#pkg:Main:T', over: Par
     actAs: [alice],
     readAs: [],
     synchronizerId: '',
+    packageIdSelectionPreference: [],
     hashingSchemeVersion: '',
     maxRecordTime: '',
     minLedgerTime: null,

@@ -32,6 +32,8 @@ export interface CommandsRequest {
   submissionId: string;
   disclosedContracts: Array<{ contractId: string; createdEventBlob: string }>;
   synchronizerId: string;
+  /** Package ids pinning the package of a `#name` (see packages/package-preference.ts). */
+  packageIdSelectionPreference: string[];
   prefetchContractKeys: Array<{ limit: number | null }>;
   tapsMaxPasses: number | null;
 }

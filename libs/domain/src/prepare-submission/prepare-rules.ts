@@ -27,6 +27,8 @@ export interface PrepareRequest {
   readAs: string[];
   /** '' = choose. */
   synchronizerId: string;
+  /** Package ids pinning the package of a `#name` (see packages/package-preference.ts). */
+  packageIdSelectionPreference: string[];
   /** Proto enum name; '' or UNSPECIFIED = V2. */
   hashingSchemeVersion: string;
   /** ISO timestamp or ''. */

@@ -65,6 +65,7 @@ export function decodeJsCommands(body: Obj, at = ''): CommandsRequest {
     submissionId: (body.submissionId as string | undefined) ?? '',
     disclosedContracts: ((body.disclosedContracts as Obj[] | undefined) ?? []).map((d) => ({ contractId: (d.contractId as string) ?? '', createdEventBlob: (d.createdEventBlob as string) ?? '' })),
     synchronizerId: (body.synchronizerId as string | undefined) ?? '',
+    packageIdSelectionPreference: (body.packageIdSelectionPreference as string[] | undefined) ?? [],
     prefetchContractKeys: ((body.prefetchContractKeys as Obj[] | undefined) ?? []).map((k) => ({ limit: typeof k.limit === 'number' ? k.limit : null })),
     tapsMaxPasses: typeof body.tapsMaxPasses === 'number' ? body.tapsMaxPasses : null,
   };

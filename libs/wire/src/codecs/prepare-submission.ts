@@ -51,6 +51,7 @@ export function prepareRequestFromJs(body: Obj): PrepareRequest {
     actAs: body.actAs as string[],
     readAs: (body.readAs as string[] | undefined) ?? [],
     synchronizerId: (body.synchronizerId as string | undefined) ?? '',
+    packageIdSelectionPreference: (body.packageIdSelectionPreference as string[] | undefined) ?? [],
     hashingSchemeVersion: enumFromJs(body.hashingSchemeVersion, HASHING_SCHEME_VERSIONS, 'hashingSchemeVersion'),
     maxRecordTime: (body.maxRecordTime as string | undefined) ?? '',
     minLedgerTime: minLedgerTimeFromJs(body.minLedgerTime),
