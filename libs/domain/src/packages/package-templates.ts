@@ -16,8 +16,8 @@ import { vettedAt } from './vetting';
  * Canton's TranscodePackageIdResolver refuses it). References to packages that are not stored fall back to the generic
  * model's directory; in strict mode they are refused as the reference's JSON layer refuses them (PACKAGE_NAMES_NOT_FOUND
  * from PackagePreferenceBackend for a name, TEMPLATES_OR_INTERFACES_NOT_FOUND from SchemaProcessors for an id).
- * Strict mode also refuses a template its package does not define: the names of a package's modules and templates are
- * read from the archive (their headers only; no definition is decoded).
+ * Strict mode also refuses a template or interface its package does not define: the names of a package's modules,
+ * templates and interfaces are read from the archive (their headers only; no definition is decoded).
  */
 
 /** What template resolution reads of the package store (implemented with SQL in the store). */
@@ -80,7 +80,7 @@ export async function packageTemplateDirectory(
     const p = ref.packageRef.startsWith('#') ? preferredFor(ref.packageRef.slice(1)) : (byId.get(ref.packageRef) ?? null);
     if (opts.strict) {
       if (p === null) throw templatesOrInterfacesNotFound(written);
-      // Where the archive's template names were read, the template must be one of them.
+      // Where the archive's template and interface names were read, the template (or interface) must be one of them.
       if (p.templates && !p.templates.includes(`${ref.moduleName}:${ref.entityName}`)) throw templatesOrInterfacesNotFound(written);
     }
     return p;
