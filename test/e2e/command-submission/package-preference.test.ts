@@ -10,7 +10,51 @@ import { versionedPackages, type VersionedPackages } from '../../support/version
  * another; an exercise by `#name` of a contract of an older version runs that version's choice (no data upgrade); an
  * exercise by interface id runs the implementation of the contract's template; and the reference's errors.
  */
+const MEMO = '#pref-memo:Main:Memo';
+const IFACE = '#pref-iface:Iface:Describable';
+
+/** A ledger with pref-memo 1.0.0 and 2.0.0 vetted, 3.0.0 stored unvetted, and a party the admin acts as. */
+async function start(env: Record<string, string> = {}) {
+  const ledger = await startTestLedger(env);
+  const sync = ledger.runtime.identity.defaultSynchronizer.id;
+  const upload = async (dar: Buffer, vet = true): Promise<void> => {
+    const res = await fetch(`${ledger.url}/v2/dars?vetAllPackages=${vet}&synchronizerId=${encodeURIComponent(sync)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await ledger.token()}` },
+      body: dar,
+    });
+    expect(res.status, await res.text()).toBe(200);
+  };
+  const alice: string = (await ledger.call('POST', '/v2/parties', { partyIdHint: 'alice', synchronizerId: sync })).json.partyDetails.party;
+  const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: alice } } } }] });
+  expect(rights.status, rights.text).toBe(200);
+  const pkgs = await versionedPackages(['1.0.0', '2.0.0', '3.0.0']);
+  await upload(pkgs.memo['1.0.0'].dar);
+  await upload(pkgs.memo['2.0.0'].dar);
+  await upload(pkgs.memo['3.0.0'].dar, false); // stored, not vetted: never preferred
+
+  const submit = (commands: unknown[], over: Record<string, unknown> = {}) =>
+    ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', {
+      commands: { commands, commandId: randomUUID(), userId: ledger.config.adminUser, actAs: [alice], ...over },
+      transactionFormat: { transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS', eventFormat: { filtersByParty: { [alice]: { cumulative: [] } }, verbose: true } },
+    });
+  const create = (templateId = MEMO) => ({ CreateCommand: { templateId, createArguments: { owner: alice, text: 'hi' } } });
+  const exercise = (templateId: string, contractId: string, choice: string) => ({ ExerciseCommand: { templateId, contractId, choice, choiceArgument: {} } });
+  const newMemo = async (over: Record<string, unknown> = {}): Promise<{ contractId: string; templateId: string }> => {
+    const r = await submit([create()], over);
+    expect(r.status, r.text).toBe(200);
+    return r.json.transaction.events[0].CreatedEvent;
+  };
+  const exercised = async (templateId: string, contractId: string, choice: string) => {
+    const r = await submit([exercise(templateId, contractId, choice)]);
+    expect(r.status, r.text).toBe(200);
+    return r.json.transaction.events[0].ExercisedEvent;
+  };
+  return { ledger, sync, alice, pkgs, upload, submit, create, exercise, newMemo, exercised };
+}
+
 describe('package preference across versions of a package name', () => {
+  let t: Awaited<ReturnType<typeof start>>;
   let ledger: TestLedger;
   let sync: string;
   let alice: string;
@@ -18,56 +62,22 @@ describe('package preference across versions of a package name', () => {
   let v1: string;
   let v2: string;
   let v3: string;
-  const MEMO = '#pref-memo:Main:Memo';
-
-  async function upload(dar: Buffer, vet = true): Promise<void> {
-    const res = await fetch(`${ledger.url}/v2/dars?vetAllPackages=${vet}&synchronizerId=${encodeURIComponent(sync)}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${await ledger.token()}` },
-      body: dar,
-    });
-    expect(res.status, await res.text()).toBe(200);
-  }
+  let upload: (dar: Buffer, vet?: boolean) => Promise<void>;
 
   beforeAll(async () => {
-    ledger = await startTestLedger();
-    sync = ledger.runtime.identity.defaultSynchronizer.id;
-    alice = (await ledger.call('POST', '/v2/parties', { partyIdHint: 'alice', synchronizerId: sync })).json.partyDetails.party;
-    const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: alice } } } }] });
-    expect(rights.status, rights.text).toBe(200);
-    pkgs = await versionedPackages(['1.0.0', '2.0.0', '3.0.0']);
+    t = await start();
+    ({ ledger, sync, alice, pkgs, upload } = t);
     [v1, v2, v3] = ['1.0.0', '2.0.0', '3.0.0'].map((v) => pkgs.memo[v].packageId);
-    await upload(pkgs.memo['1.0.0'].dar);
-    await upload(pkgs.memo['2.0.0'].dar);
-    await upload(pkgs.memo['3.0.0'].dar, false); // stored, not vetted: never preferred
   });
   afterAll(async () => {
-    await ledger?.close();
+    await t?.ledger.close();
   });
 
-  const ledgerEffects = () => ({
-    transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
-    eventFormat: { filtersByParty: { [alice]: { cumulative: [] } }, verbose: true },
-  });
-  const submit = (commands: unknown[], over: Record<string, unknown> = {}) =>
-    ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', {
-      commands: { commands, commandId: randomUUID(), userId: ledger.config.adminUser, actAs: [alice], ...over },
-      transactionFormat: ledgerEffects(),
-    });
-  const create = (templateId = MEMO) => ({ CreateCommand: { templateId, createArguments: { owner: alice, text: 'hi' } } });
-  const exercise = (templateId: string, contractId: string, choice: string) => ({ ExerciseCommand: { templateId, contractId, choice, choiceArgument: {} } });
-
-  async function newMemo(over: Record<string, unknown> = {}): Promise<{ contractId: string; templateId: string }> {
-    const r = await submit([create()], over);
-    expect(r.status, r.text).toBe(200);
-    return r.json.transaction.events[0].CreatedEvent;
-  }
-
-  async function exercised(templateId: string, contractId: string, choice: string) {
-    const r = await submit([exercise(templateId, contractId, choice)]);
-    expect(r.status, r.text).toBe(200);
-    return r.json.transaction.events[0].ExercisedEvent;
-  }
+  const submit = (commands: unknown[], over: Record<string, unknown> = {}) => t.submit(commands, over);
+  const create = (templateId = MEMO) => t.create(templateId);
+  const exercise = (templateId: string, contractId: string, choice: string) => t.exercise(templateId, contractId, choice);
+  const newMemo = (over: Record<string, unknown> = {}) => t.newMemo(over);
+  const exercised = (templateId: string, contractId: string, choice: string) => t.exercised(templateId, contractId, choice);
 
   it('#name creates with the preferred vetted version, the one the preferred-package endpoints report', async () => {
     const r = await submit([create()]);
@@ -120,15 +130,14 @@ describe('package preference across versions of a package name', () => {
   });
 
   it('an exercise by interface id runs the implementation of the contract’s own package', async () => {
-    const iface = '#pref-iface:Iface:Describable';
     const old = await newMemo({ packageIdSelectionPreference: [v1] });
-    expect(await exercised(iface, old.contractId, 'Explain')).toMatchObject({
+    expect(await exercised(IFACE, old.contractId, 'Explain')).toMatchObject({
       templateId: `${v1}:Main:Memo`,
       interfaceId: `${pkgs.iface.packageId}:Iface:Describable`,
       exerciseResult: 'implementation of 1.0.0',
     });
     const current = await newMemo();
-    expect(await exercised(iface, current.contractId, 'Explain')).toMatchObject({ templateId: `${v2}:Main:Memo`, exerciseResult: 'implementation of 2.0.0' });
+    expect(await exercised(IFACE, current.contractId, 'Explain')).toMatchObject({ templateId: `${v2}:Main:Memo`, exerciseResult: 'implementation of 2.0.0' });
   });
 
   it('refuses preferences the reference refuses', async () => {
@@ -155,5 +164,29 @@ describe('package preference across versions of a package name', () => {
     const r = await submit([create('#pref-unvetted:Main:Memo')]);
     expect({ status: r.status, code: r.json.code }, r.text).toEqual({ status: 400, code: 'JSON_API_PACKAGE_SELECTION_FAILED' });
     expect(r.json.cause).toMatch(/No package with package-name 'pref-unvetted' is consistently vetted/);
+  });
+});
+
+describe('package preference with LEDGER_STRICT_PACKAGES=true', () => {
+  let t: Awaited<ReturnType<typeof start>>;
+
+  beforeAll(async () => {
+    t = await start({ LEDGER_STRICT_PACKAGES: 'true' });
+  });
+  afterAll(async () => {
+    await t?.ledger.close();
+  });
+
+  it('resolves templates and interfaces by #name; refuses unknown names and entities with the reference’s codes', async () => {
+    const memo = await t.newMemo();
+    expect(memo.templateId).toBe(`${t.pkgs.memo['2.0.0'].packageId}:Main:Memo`);
+    expect(await t.exercised(IFACE, memo.contractId, 'Explain')).toMatchObject({ exerciseResult: 'implementation of 2.0.0' });
+
+    const refused = async (commands: unknown[], status: number, code: string) => {
+      const r = await t.submit(commands);
+      expect({ status: r.status, code: r.json.code }, r.text).toEqual({ status, code });
+    };
+    await refused([t.exercise('#pref-iface:Iface:Nope', memo.contractId, 'Explain')], 404, 'TEMPLATES_OR_INTERFACES_NOT_FOUND');
+    await refused([t.create('#never-uploaded:Main:Memo')], 404, 'PACKAGE_NAMES_NOT_FOUND');
   });
 });
