@@ -112,6 +112,8 @@ describe('the commands’ validation of packageIdSelectionPreference', () => {
       code: 'INVALID_ARGUMENT',
       cause: 'The submitted request has invalid arguments: package_id_selection_preference parsing failed with `non expected character 0x21 in Daml-LF Package ID "bad id!"`. The package_id_selection_preference field must contain non-empty and valid package ids',
     });
+    expect(refusal([''])!.cause).toContain('parsing failed with `Daml-LF Package ID is empty`');
+    expect(refusal([id('9') + 'x'])!.cause).toContain('parsing failed with `Daml-LF Package ID is too long (max: 64)`');
     expect(refusal([id('9')])).toEqual({ code: 'INVALID_ARGUMENT', cause: `The submitted request has invalid arguments: user-specified pkg id (${id('9')}) could not be found` });
     expect(refusal([v1.packageId, v2.packageId])).toEqual({ code: 'INVALID_ARGUMENT', cause: `The submitted request has invalid arguments: duplicate preference for package-name memo: ${v1.packageId} vs ${v2.packageId}` });
   });

@@ -12,12 +12,19 @@ import { jsonApiPackageSelectionFailed } from './package-errors';
  * package of that name is the highest vetted one among them.
  */
 
+/** Why `s` is not a Daml-LF package id, in the words of Canton's `Ref.PackageId.fromString` (IdString.scala). */
+function lfPackageIdProblem(s: string): string | null {
+  if (s.length === 0) return 'Daml-LF Package ID is empty';
+  if (s.length > 64) return 'Daml-LF Package ID is too long (max: 64)';
+  return packageIdProblem(s);
+}
+
 /** The JSON layer's reading: the pinned package ids per package name (every id must be stored here). */
 export function pinnedPackagesByName(preference: readonly string[], stored: readonly PackageInfo[]): Map<string, Set<string>> {
   const byId = new Map(stored.map((p) => [p.packageId, p]));
   const pinned = new Map<string, Set<string>>();
   for (const id of new Set(preference)) {
-    const problem = packageIdProblem(id);
+    const problem = lfPackageIdProblem(id);
     if (problem !== null) throw invalidArgument(`packageIdSelectionPreferences: ${problem}`);
     const p = byId.get(id);
     if (!p) throw jsonApiPackageSelectionFailed(`Package-id ${id} not known`);
@@ -29,7 +36,7 @@ export function pinnedPackagesByName(preference: readonly string[], stored: read
 /** The commands' validation: every id well-formed and stored, at most one per package name. */
 export function validatePackageIdSelectionPreference(preference: readonly string[], stored: readonly PackageInfo[]): void {
   for (const id of preference) {
-    const problem = packageIdProblem(id);
+    const problem = lfPackageIdProblem(id);
     if (problem !== null)
       throw invalidArgument(
         `package_id_selection_preference parsing failed with \`${problem}\`. The package_id_selection_preference field must contain non-empty and valid package ids`,
