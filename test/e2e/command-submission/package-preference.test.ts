@@ -124,6 +124,17 @@ describe('package preference across versions of a package name', () => {
     // So is an exercise naming the other version by package id.
     const byId = await submit([exercise(`${v2}:Main:Memo`, old.contractId, 'Describe')]);
     expect(byId.json.code, byId.text).toBe('WRONGLY_TYPED_CONTRACT');
+    // Prepare interprets the same way.
+    const prepared = await ledger.call('POST', '/v2/interactive-submission/prepare', {
+      commandId: randomUUID(),
+      actAs: [alice],
+      synchronizerId: sync,
+      commands: [exercise(MEMO, old.contractId, 'Describe')],
+    });
+    expect(prepared.status, prepared.text).toBe(200);
+    const node = PreparedTransaction.fromBinary(Buffer.from(prepared.json.preparedTransaction, 'base64')).transaction!.nodes[0].versionedNode;
+    if (node.oneofKind !== 'v1' || node.v1.nodeType.oneofKind !== 'exercise') throw new Error('not an exercise');
+    expect(node.v1.nodeType.exercise.templateId?.packageId).toBe(v1);
     // The older version's consuming choice archives it.
     const archived = await exercised(MEMO, old.contractId, 'Archive');
     expect(archived).toMatchObject({ templateId: `${v1}:Main:Memo`, consuming: true });
