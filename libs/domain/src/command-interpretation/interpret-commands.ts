@@ -10,7 +10,8 @@
  * Package preference: a `#name` template resolves to the preferred package of that name (the template directory). An
  * exercise by `#name` of a contract created with another package of that name runs the choice of the contract's own
  * package when that package defines it, because Ledgerline does not upgrade contract data across package versions (Canton
- * would run the preferred package's choice on the contract upgraded to it); when it does not, the preferred package's
+ * would run the preferred package's choice on the contract upgraded to it: `community/daml-lf/engine/.../refinement/
+ * CommandPreprocessor.scala` resolves the name, Speedy upgrades the contract); when it does not, the preferred package's
  * choice is asked for and the engine refuses the contract as WRONGLY_TYPED_CONTRACT. An exercise by package id, and
  * every create, use the package named. An exercise by interface id runs the implementation of the contract's template.
  */
@@ -20,8 +21,8 @@ import { ErrorCategories, LedgerError, invalidArgument, type ErrorCategory } fro
 import { parseIsoMicros } from '../ledger/time';
 import { buildTransaction, inputContractOf, submissionSynchronizer, type BuildEnvironment, type BuildRequest, type BuildState, type BuiltTransaction } from '../transaction-builder/build-transaction';
 import type { StoredContract, TransactionCommand } from '../transaction-builder/commands';
-import type { DirectoryTemplate } from '../transaction-builder/template-directory';
 import { commandName } from '../transaction-builder/commands';
+import type { DirectoryTemplate } from '../transaction-builder/template-directory';
 
 export interface InterpretEnvironment extends BuildEnvironment {
   /** The engine (compiled packages of this process). */
@@ -97,7 +98,8 @@ function contractsOwnPackage(c: TransactionCommand, t: DirectoryTemplate, state:
  */
 export function interpretCommands(req: BuildRequest, state: BuildState, env: InterpretEnvironment): Interpretation {
   const preferred = req.commands.map((c) => env.templates.resolve(c.templateId, c.template));
-  const own = req.commands.map((c, i) => contractsOwnPackage(c, preferred[i], state, new Set([...req.actAs, ...req.readAs])));
+  const visible = new Set([...req.actAs, ...req.readAs]);
+  const own = req.commands.map((c, i) => contractsOwnPackage(c, preferred[i], state, visible));
   const packageIds = [...new Set([...preferred, ...own].filter((t): t is DirectoryTemplate => !!t?.stored).map((t) => t.packageId))];
   const decoded = new Map<string, Package | undefined>();
   const decide = (): Interpretation => {

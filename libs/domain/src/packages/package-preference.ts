@@ -6,10 +6,12 @@ import { jsonApiPackageSelectionFailed } from './package-errors';
 /**
  * A submission's `packageIdSelectionPreference`: package ids that pin the package a `#package-name` reference of the
  * commands resolves to. Checked twice, as the reference checks it: by the JSON layer when a command names a template by
- * `#name` (Canton's TranscodePackageIdResolver: JSON_API_PACKAGE_SELECTION_FAILED), then by the commands' validation in
- * every case (ValidateUpgradingPackageResolutions: INVALID_ARGUMENT). The pinned ids restrict the candidates of their
- * package name (TapsCommandExecutionFactory's package filter, `Commands.package_id_selection_preference`): the preferred
- * package of that name is the highest vetted one among them.
+ * `#name` (`community/ledger/ledger-json-api/.../json/v2/TranscodePackageIdResolver.scala`:
+ * JSON_API_PACKAGE_SELECTION_FAILED), then by the commands' validation in every case
+ * (`community/ledger/ledger-api-core/.../validation/ValidateUpgradingPackageResolutions.scala`: INVALID_ARGUMENT). The
+ * pinned ids restrict the candidates of their package name (the package filter of
+ * `.../apiserver/execution/TapsCommandExecutionFactory.scala`): the preferred package of that name is the highest vetted
+ * one among them.
  */
 
 /** Why `s` is not a Daml-LF package id, in the words of Canton's `Ref.PackageId.fromString` (IdString.scala). */
