@@ -70,15 +70,17 @@ const Lf2PackageMessage = new MessageType<Lf2PackageMessage>('daml_lf2.Package',
   { no: 9, name: 'package_imports', kind: 'message', oneof: 'imports', T: () => PackageImportsMessage },
 ]);
 
-/** LF 2 `Module`, read for its name and its templates' names only (definitions stay bytes). */
+/** LF 2 `Module`, read for its name and its templates' and interfaces' names only (definitions stay bytes). */
 interface ModuleMessage {
   nameInternedDname: number;
   templates: Uint8Array[];
+  interfaces: Uint8Array[];
 }
 
 const ModuleMessage = new MessageType<ModuleMessage>('daml_lf2.Module', [
   { no: 1, name: 'name_interned_dname', kind: 'scalar', T: ScalarType.INT32 },
   opaque(6, 'templates'),
+  opaque(8, 'interfaces'),
 ]);
 
 /** LF 2 `DefTemplate`, read for its name only. */
@@ -87,6 +89,9 @@ interface DefTemplateMessage {
 }
 
 const DefTemplateMessage = new MessageType<DefTemplateMessage>('daml_lf2.DefTemplate', [{ no: 1, name: 'tycon_interned_dname', kind: 'scalar', T: ScalarType.INT32 }]);
+
+/** LF 2 `DefInterface`, read for its name only. */
+const DefInterfaceMessage = new MessageType<DefTemplateMessage>('daml_lf2.DefInterface', [{ no: 2, name: 'tycon_interned_dname', kind: 'scalar', T: ScalarType.INT32 }]);
 
 interface InternedDottedNameMessage {
   segmentsInternedStr: number[];
@@ -147,7 +152,10 @@ export interface DamlLfArchive {
   version: string | null;
   /** LF ≥ 2.2: the package ids the package declares it imports; null where the package does not declare them. */
   imports: string[] | null;
-  /** The package's templates as `Module:Entity` (sorted), or null where they were not read (a refused LF version). */
+  /**
+   * The package's templates and interfaces as `Module:Entity` (sorted): what a command's template id may name. Null where
+   * they were not read (a refused LF version).
+   */
   templates: string[] | null;
 }
 
@@ -248,7 +256,7 @@ function metadataOf(bytes: Uint8Array, strings: readonly string[], packageId: st
   return { name, version };
 }
 
-/** `Module:Entity` of every template of an LF 2 package: names only, read from the module and template headers. */
+/** `Module:Entity` of every template and interface of an LF 2 package: names only, read from the definitions' headers. */
 function templateNames(pkg: Lf2PackageMessage): string[] {
   const dotted = (i: number): string => {
     if (i < 0 || i >= pkg.internedDottedNames.length) throw new ArchiveParseError(`invalid internedDottedName table index ${i}`);
@@ -265,6 +273,7 @@ function templateNames(pkg: Lf2PackageMessage): string[] {
     const module = parse(ModuleMessage, bytes, false);
     const moduleName = dotted(module.nameInternedDname);
     for (const t of module.templates) out.push(`${moduleName}:${dotted(parse(DefTemplateMessage, t, false).tyconInternedDname)}`);
+    for (const i of module.interfaces) out.push(`${moduleName}:${dotted(parse(DefInterfaceMessage, i, false).tyconInternedDname)}`);
   }
   return out.sort();
 }

@@ -117,8 +117,8 @@ describe('command templates with LEDGER_STRICT_PACKAGES=true', () => {
 
   it('refuses unknown packages and templates on submit-and-wait and async/submit, before authorization', async () => {
     for (const path of ['submit-and-wait', 'async/submit']) {
-      for (const name of ['never-uploaded', 'cmd-strict-unvetted'])
-        await refused(path, commands([create(`#${name}:Main:Memo`, alice)], alice), 400, 'JSON_API_PACKAGE_SELECTION_FAILED');
+      await refused(path, commands([create('#never-uploaded:Main:Memo', alice)], alice), 404, 'PACKAGE_NAMES_NOT_FOUND');
+      await refused(path, commands([create('#cmd-strict-unvetted:Main:Memo', alice)], alice), 400, 'JSON_API_PACKAGE_SELECTION_FAILED');
       await refused(path, commands([create('#cmd-strict:Main:Nope', alice)], alice), 404, 'TEMPLATES_OR_INTERFACES_NOT_FOUND');
       await refused(path, commands([create(`${'d'.repeat(64)}:Main:Memo`, alice)], alice), 404, 'TEMPLATES_OR_INTERFACES_NOT_FOUND');
       // The JSON layer answers first: a caller without rights learns of the unknown template, not of its rights.
@@ -132,6 +132,6 @@ describe('command templates with LEDGER_STRICT_PACKAGES=true', () => {
   });
 
   it('submit-and-wait-for-transaction refuses as well', async () => {
-    await refused('submit-and-wait-for-transaction', { commands: commands([create('#never-uploaded:Main:Memo', alice)], alice) }, 400, 'JSON_API_PACKAGE_SELECTION_FAILED');
+    await refused('submit-and-wait-for-transaction', { commands: commands([create('#never-uploaded:Main:Memo', alice)], alice) }, 404, 'PACKAGE_NAMES_NOT_FOUND');
   });
 });

@@ -8,8 +8,8 @@ import { ed25519Signature, onboardExternalParty, type TestKey } from '../../supp
 
 /**
  * Template ids against the package store: `#name` resolves to the preferred (highest vetted) package, events carry the
- * real package name and representative package id, unknown packages fall back to the generic model's derived id; with
- * LEDGER_STRICT_PACKAGES they are refused.
+ * real package name and representative package id, unknown packages fall back to the generic model's derived id (a
+ * name the store knows but vets no package of is refused); with LEDGER_STRICT_PACKAGES unknown packages are refused.
  */
 /** The admin acts as the party (prepare needs ReadAs, execute ExecuteAs). */
 async function actAs(ledger: TestLedger, party: string): Promise<void> {
@@ -148,12 +148,12 @@ describe('template resolution with LEDGER_STRICT_PACKAGES=true', () => {
     }
   });
 
-  it('refuses a name no vetted package serves, and an unknown package id', async () => {
-    for (const name of ['never-uploaded', 'strict-unvetted']) {
-      const r = await prepareCreate(ledger, party, `#${name}:Main:Memo`);
-      expect(r.status, r.text).toBe(400);
-      expect(r.json.code).toBe('JSON_API_PACKAGE_SELECTION_FAILED');
-    }
+  it('refuses an unknown name, a name no vetted package serves, and an unknown package id', async () => {
+    const unknown = await prepareCreate(ledger, party, '#never-uploaded:Main:Memo');
+    expect({ status: unknown.status, code: unknown.json.code }, unknown.text).toEqual({ status: 404, code: 'PACKAGE_NAMES_NOT_FOUND' });
+    expect(unknown.json.cause).toBe('The following package names do not match upgradable packages uploaded on this participant: [never-uploaded].');
+    const unvettedName = await prepareCreate(ledger, party, '#strict-unvetted:Main:Memo');
+    expect({ status: unvettedName.status, code: unvettedName.json.code }, unvettedName.text).toEqual({ status: 400, code: 'JSON_API_PACKAGE_SELECTION_FAILED' });
     const templateId = `${'d'.repeat(64)}:Main:Memo`;
     const r = await prepareCreate(ledger, party, templateId);
     expect(r.status).toBe(404);

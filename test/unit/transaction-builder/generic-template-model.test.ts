@@ -33,6 +33,7 @@ function request(createArguments: unknown, templateId = '#pkg:Main:T', over: Par
     readAs: [],
     disclosedContracts: [],
     synchronizerId: '',
+    packageIdSelectionPreference: [],
     hashingSchemeVersion: '',
     maxRecordTime: '',
     minLedgerTime: null,

@@ -8,6 +8,14 @@
  * reports CONTRACT_NOT_FOUND before it could tell anything about them (their template included) — unless the submission
  * discloses them: a disclosed contract is answered from its blob, without asking the caller, whatever the ledger knows of
  * it (an archived one is the writer's to refuse at commit, as Canton's mediator does).
+ *
+ * Package preference: a `#name` template resolves to the preferred package of that name (the template directory). An
+ * exercise by `#name` of a contract created with another package of that name runs the choice of the contract's own
+ * package when that package defines it, because Ledgerline does not upgrade contract data across package versions (Canton
+ * would run the preferred package's choice on the contract upgraded to it: `community/daml-lf/engine/.../refinement/
+ * CommandPreprocessor.scala` resolves the name, Speedy upgrades the contract); when it does not, the preferred package's
+ * choice is asked for and the engine refuses the contract as WRONGLY_TYPED_CONTRACT. An exercise by package id, and
+ * every create, use the package named. An exercise by interface id runs the implementation of the contract's template.
  */
 import type { Metadata_InputContract } from '@canton-network/core-ledger-proto';
 import type { ContractInstance, Engine, EngineCommand, EngineError, EngineResult, Package, TypeConId } from '@ledgerline/daml-lf';
@@ -19,6 +27,7 @@ import { buildTransaction, inputContractOf, submissionSynchronizer, type BuildEn
 import type { StoredContract, TransactionCommand } from '../transaction-builder/commands';
 import { commandName } from '../transaction-builder/commands';
 import { disclosedContractsSynchronizer, type DisclosedContract } from './disclosed-contracts';
+import type { DirectoryTemplate } from '../transaction-builder/template-directory';
 
 export interface InterpretEnvironment extends BuildEnvironment {
   /** The engine (compiled packages of this process). */
@@ -118,17 +127,37 @@ const invalidChoice = (t: { packageId: string; moduleName: string; entityName: s
   invalidArgument(`Invalid template:${t.packageId}:${t.moduleName}:${t.entityName} or choice:${choice}`);
 
 /**
+ * The template of an exercise by `#name` in the package of the exercised contract, when the contract is one the
+ * submitters see, of that package name and template, created with another package than the preferred one.
+ */
+function contractsOwnPackage(c: TransactionCommand, t: DirectoryTemplate, state: BuildState, visible: ReadonlySet<string>): DirectoryTemplate | undefined {
+  if (c.kind !== 'exercise' || !t.stored || !c.template.packageRef.startsWith('#')) return undefined;
+  const contract = state.contracts.get(c.contractId);
+  if (!contract || contract.status !== 'active' || !contract.stakeholders.some((p) => visible.has(p)) || contract.packageName !== t.packageName) return undefined;
+  const [packageId, moduleName, entityName] = contract.templateId.split(':');
+  if (packageId === t.packageId || moduleName !== t.moduleName || entityName !== t.entityName) return undefined;
+  return { ...t, packageId };
+}
+
+/**
  * Interprets the commands. A command's template runs on the engine when its package is stored here and its archive
  * defines it (the packages are asked for first, to decide); otherwise the generic model builds it. A submission is one
  * or the other as a whole.
  */
 export function interpretCommands(req: InterpretRequest, state: BuildState, env: InterpretEnvironment): Interpretation {
-  const resolved = req.commands.map((c) => env.templates.resolve(c.templateId, c.template));
-  const packageIds = [...new Set(resolved.filter((t) => t.stored).map((t) => t.packageId))];
+  const preferred = req.commands.map((c) => env.templates.resolve(c.templateId, c.template));
+  const visible = new Set([...req.actAs, ...req.readAs]);
+  const own = req.commands.map((c, i) => contractsOwnPackage(c, preferred[i], state, visible));
+  const packageIds = [...new Set([...preferred, ...own].filter((t): t is DirectoryTemplate => !!t?.stored).map((t) => t.packageId))];
   const decoded = new Map<string, Package | undefined>();
   const decide = (): Interpretation => {
     const next = packageIds.find((id) => !decoded.has(id));
     if (next !== undefined) return { tag: 'needPackage', packageId: next, resume: (pkg) => (decoded.set(next, pkg), decide()) };
+    const resolved = preferred.map((t, i) => {
+      const o = own[i];
+      const c = req.commands[i];
+      return o && c.kind !== 'create' && hasChoice(decoded.get(o.packageId), o, c.choice) ? o : t;
+    });
     const onEngine = resolved.filter((t) => t.stored && definesTemplate(decoded.get(t.packageId), t)).length;
     if (onEngine === 0) return { tag: 'built', built: buildTransaction(req, state, env) };
     if (onEngine < resolved.length)

@@ -33,6 +33,8 @@ export interface CommandsRequest {
   submissionId: string;
   disclosedContracts: DisclosedContractInput[];
   synchronizerId: string;
+  /** Package ids pinning the package of a `#name` (see packages/package-preference.ts). */
+  packageIdSelectionPreference: string[];
   prefetchContractKeys: Array<{ limit: number | null }>;
   tapsMaxPasses: number | null;
 }

@@ -9,7 +9,7 @@ export interface PackageInfo {
   sizeBytes: number;
   /** Package ids the package declares it imports (LF ≥ 2.2), or null. */
   imports: string[] | null;
-  /** Its templates as `Module:Entity`, read from the archive's module and template names (null: not known). */
+  /** Its templates and interfaces as `Module:Entity`, read from the archive's definition headers (null: not known). */
   templates?: string[] | null;
 }
 

@@ -5,3 +5,4 @@ export * from './package-rules';
 export * from './vetting';
 export * from './preferred-packages';
 export * from './package-templates';
+export * from './package-preference';

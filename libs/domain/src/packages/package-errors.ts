@@ -90,7 +90,16 @@ export const templatesOrInterfacesNotFound = (templateId: string) =>
     resources: [['TEMPLATE_ID', templateId]],
   });
 
-export const packageSelectionFailed = (packageName: string) =>
-  new LedgerError('JSON_API_PACKAGE_SELECTION_FAILED', C.InvalidGivenCurrentSystemStateOther, `No vetted package of name '${packageName}' is stored on this participant.`, {
-    context: { packageName },
-  });
+/** The JSON layer could not choose a package for a `#package-name` (Canton's JsonApiErrors.JsonApiPackageSelectionFailed). */
+export const jsonApiPackageSelectionFailed = (cause: string) => new LedgerError('JSON_API_PACKAGE_SELECTION_FAILED', C.InvalidGivenCurrentSystemStateOther, cause);
+
+/**
+ * No synchronizer has a candidate for a stored package name: none of its packages is vetted (or, with pinned ids, none
+ * of those), as PackagePreferenceBackend words it.
+ */
+export function packageSelectionFailed(packageName: string, synchronizers: readonly string[], pinned?: ReadonlySet<string>): LedgerError {
+  const reason = pinned
+    ? `No vetted package candidate satisfies the package-id filter 'Commands.packageIdSelectionPreferences'=Map(${packageName} -> Set(${[...pinned].join(', ')}))`
+    : `No package with package-name '${packageName}' is consistently vetted by all hosting participants of the submitting party.`;
+  return jsonApiPackageSelectionFailed(`No synchronizer satisfies the vetting requirements. Discarded synchronizers: ${synchronizers.map((s) => `${s}: ${reason}`).join(', ')}`);
+}

@@ -29,6 +29,8 @@ export interface PrepareRequest {
   disclosedContracts: DisclosedContractInput[];
   /** '' = choose. */
   synchronizerId: string;
+  /** Package ids pinning the package of a `#name` (see packages/package-preference.ts). */
+  packageIdSelectionPreference: string[];
   /** Proto enum name; '' or UNSPECIFIED = V2. */
   hashingSchemeVersion: string;
   /** ISO timestamp or ''. */

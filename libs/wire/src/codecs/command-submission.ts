@@ -80,6 +80,7 @@ export function decodeJsCommands(body: Obj, at = ''): CommandsRequest {
     submissionId: (body.submissionId as string | undefined) ?? '',
     disclosedContracts: disclosedContractsFromJs(body.disclosedContracts, `${prefix}disclosedContracts`),
     synchronizerId: (body.synchronizerId as string | undefined) ?? '',
+    packageIdSelectionPreference: (body.packageIdSelectionPreference as string[] | undefined) ?? [],
     prefetchContractKeys: ((body.prefetchContractKeys as Obj[] | undefined) ?? []).map((k) => ({ limit: typeof k.limit === 'number' ? k.limit : null })),
     tapsMaxPasses: typeof body.tapsMaxPasses === 'number' ? body.tapsMaxPasses : null,
   };

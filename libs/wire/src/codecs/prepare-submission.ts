@@ -53,6 +53,7 @@ export function prepareRequestFromJs(body: Obj): PrepareRequest {
     readAs: (body.readAs as string[] | undefined) ?? [],
     disclosedContracts: disclosedContractsFromJs(body.disclosedContracts, 'disclosedContracts'),
     synchronizerId: (body.synchronizerId as string | undefined) ?? '',
+    packageIdSelectionPreference: (body.packageIdSelectionPreference as string[] | undefined) ?? [],
     hashingSchemeVersion: enumFromJs(body.hashingSchemeVersion, HASHING_SCHEME_VERSIONS, 'hashingSchemeVersion'),
     maxRecordTime: (body.maxRecordTime as string | undefined) ?? '',
     minLedgerTime: minLedgerTimeFromJs(body.minLedgerTime),

@@ -47,7 +47,7 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
 
   async execute({ claims, request, mode, transactionFormat }: SubmitCommandsCommand): Promise<Record<string, unknown>> {
     // 1. The JSON layer, which resolves the templates (as prepare does: #name → the preferred vetted package).
-    const templates = await this.templateDirectories.forCommands(request.commands, request.synchronizerId);
+    const templates = await this.templateDirectories.forCommands(request.commands, request.synchronizerId, request.packageIdSelectionPreference);
     checkCommandsJsonLayer(request, templates);
     // 2. Authorization (the given format's read claims too; a default one is built after it).
     const userId = authorizeCommands(claims, request);
@@ -60,6 +60,7 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
       now,
       maxDeduplicationMicros: BigInt(this.runtime.config.maxDeduplicationSeconds) * 1_000_000n,
     });
+    await this.templateDirectories.validatePreference(request.packageIdSelectionPreference);
     // 4. Interpretation: the transaction from the commands, on the parties and contracts the ledger has now.
     const db = this.runtime.db;
     const [hosting, contracts] = await Promise.all([

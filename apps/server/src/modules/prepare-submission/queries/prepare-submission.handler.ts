@@ -50,11 +50,14 @@ export class PrepareSubmissionHandler implements IQueryHandler<PrepareSubmission
     const contract = cmd.kind === 'exercise' ? await this.contracts.get(db, cmd.contractId) : null;
     const env = {
       connectedSynchronizers: this.identity.synchronizers.map((s) => s.id),
-      templates: await this.templates.forCommands(req.commands, req.synchronizerId),
+      templates: await this.templates.forCommands(req.commands, req.synchronizerId, req.packageIdSelectionPreference),
       now: this.runtime.clock.nowMicros(),
       transactionUuid: randomUUID(),
       submissionSeed: randomBytes(32),
     };
+    // The JSON layer's resolution of the templates first, then the validation of the preference (as for submissions).
+    for (const c of req.commands) env.templates.resolve(c.templateId, c.template);
+    await this.templates.validatePreference(req.packageIdSelectionPreference);
     const ledgerTime = prepareLedgerTime(req, env.now);
     const built = await this.interpreter.interpret({ ...req, disclosedContracts }, { knownParties, contracts: new Map(contract ? [[contract.contractId, contract]] : []) }, { ...env, ledgerTime });
     return decidePrepare(req, version, built, env);
