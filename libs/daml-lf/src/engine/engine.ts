@@ -8,6 +8,7 @@
  * V1 contract id; an exercise (issue 33 extends this) checks controllers and runs the choice body with nested updates.
  */
 import type { Value } from '@canton-network/core-ledger-proto';
+import { isLocalContractId } from '@ledgerline/canton';
 import type { DefInterface, DefTemplate, Package, PackageId, TemplateChoice, Type, TypeConId } from '../language/ast';
 import { qualifiedNameToString } from '../language/ast';
 import type { Code, Env } from '../interpreter/code';
@@ -16,7 +17,7 @@ import { Failure, internal, type InterpretationError } from '../interpreter/erro
 import { Interpreter } from '../interpreter';
 import type { Machine, UpdateEffects } from '../interpreter/machine';
 import { CompiledPackages } from '../interpreter/packages';
-import { listToArray, type SValue } from '../interpreter/values';
+import { forEachContractId, listToArray, type SValue } from '../interpreter/values';
 import { jsonToValue } from '../values/json';
 import { protoToValue, tryValueToProto, valueToProto } from '../values/proto';
 import type { Decoded } from '../values/errors';
@@ -376,11 +377,25 @@ class Submission implements UpdateEffects {
           });
         }
       }
+      if (this.ctx.forbidLocalContractIds) this.checkSuffixedInputs();
       return undefined;
     } catch (e) {
       if (e instanceof Failure) return fromInterpretationError(e.error);
       if (e && typeof e === 'object' && 'code' in e && 'category' in e) return e as EngineError;
       throw e;
+    }
+  }
+
+  /** Canton's preprocessor with `forbidLocalContractIds` (`engine/refinement/ValueTranslator.scala` `validateCid`). */
+  private checkSuffixedInputs(): void {
+    const allowed = this.ctx.storedLocalContractIds;
+    const check = (cid: string) => {
+      if (isLocalContractId(cid) && !allowed?.has(cid)) throw preprocessingError(`Illegal Contract ID "${cid}", non-suffixed V1 Contract IDs are forbidden`);
+    };
+    for (const p of this.prepared) {
+      if (p.kind !== 'create' && p.kind !== 'createAndExercise') check(p.contractId);
+      if (p.kind === 'createAndExercise') forEachContractId(p.createArg, check);
+      forEachContractId(p.arg, check);
     }
   }
 

@@ -8,6 +8,7 @@
  * reports CONTRACT_NOT_FOUND before it could tell anything about them (their template included).
  */
 import type { Metadata_InputContract } from '@canton-network/core-ledger-proto';
+import { isLocalContractId } from '@ledgerline/canton';
 import type { ContractInstance, Engine, EngineCommand, EngineError, EngineResult, Package, TypeConId } from '@ledgerline/daml-lf';
 import { ErrorCategories, LedgerError, invalidArgument, type ErrorCategory } from '../errors';
 import { parseIsoMicros } from '../ledger/time';
@@ -93,12 +94,12 @@ export function interpretCommands(req: BuildRequest, state: BuildState, env: Int
       const t = resolved[i];
       if (!hasChoice(decoded.get(t.packageId), t, c.choice)) throw invalidChoice(t, c.choice);
     });
-    return runEngine(req, resolved, env);
+    return runEngine(req, resolved, state, env);
   };
   return decide();
 }
 
-function runEngine(req: BuildRequest, resolved: readonly { packageId: string; moduleName: string; entityName: string }[], env: InterpretEnvironment): Interpretation {
+function runEngine(req: BuildRequest, resolved: readonly { packageId: string; moduleName: string; entityName: string }[], state: BuildState, env: InterpretEnvironment): Interpretation {
   const commands = req.commands.map((c, i) => engineCommand(c, typeConId(resolved[i])));
   const loaded = new Map<string, StoredContract>();
   const visible = new Set([...req.actAs, ...req.readAs]);
@@ -143,6 +144,10 @@ function runEngine(req: BuildRequest, resolved: readonly { packageId: string; mo
       participantId: env.participantId,
       preparationTime: env.now,
       ledgerTime: env.now,
+      // Committed contracts have Canton's suffix; an unsuffixed id is refused unless it names a contract stored before
+      // this ledger suffixed ids.
+      forbidLocalContractIds: true,
+      storedLocalContractIds: new Set([...state.contracts.keys()].filter(isLocalContractId)),
     }),
   );
 }
