@@ -167,9 +167,11 @@ async function main(): Promise<void> {
 
       const execute = async (signer: ExternalParty, synchronizerId: string, node: Parameters<typeof preparedTransaction>[0]['nodes'][number]) => {
         const pt = preparedTransaction({ nodes: [node], actAs: [signer.party], synchronizerId, commandId: `soak-${seq++}` });
-        const r = await ok('POST', '/v2/interactive-submission/executeAndWait', token, executeRequest(pt, [signer]));
-        lastOffset = Math.max(lastOffset, Number(r.completionOffset));
-        return r.updateId as string;
+        // The transaction's answer names the committed contract ids (the prepared local ids with Canton's suffix).
+        const r = await ok('POST', '/v2/interactive-submission/executeAndWaitForTransaction', token, executeRequest(pt, [signer]));
+        lastOffset = Math.max(lastOffset, Number(r.transaction.offset));
+        const created = (r.transaction.events as Array<{ CreatedEvent?: { contractId: string } }>).flatMap((e) => (e.CreatedEvent ? [e.CreatedEvent.contractId] : []));
+        return { updateId: r.transaction.updateId as string, created };
       };
       const reassign = async (party: string, kind: 'unassign' | 'assign', id: string, source: string, target: string) => {
         const command = kind === 'unassign' ? { UnassignCommand: { value: { contractId: id, source, target } } } : { AssignCommand: { value: { reassignmentId: id, source, target } } };
@@ -194,10 +196,9 @@ async function main(): Promise<void> {
           try {
             switch (op) {
               case 'create': {
-                const contractId = freshContractId();
-                const ref = { contractId, signatories: [signer.party], stakeholders: [signer.party] };
-                const updateId = await execute(signer, A, createNode('0', ref));
-                mine.push({ contractId, synchronizerId: A });
+                const ref = { contractId: freshContractId(), signatories: [signer.party], stakeholders: [signer.party] };
+                const { updateId, created } = await execute(signer, A, createNode('0', ref));
+                mine.push({ contractId: created[0], synchronizerId: A });
                 recentCreates.push(updateId);
                 if (recentCreates.length > 256) recentCreates.shift();
                 break;

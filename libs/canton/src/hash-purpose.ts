@@ -5,6 +5,7 @@ export const HashPurpose = {
   MerkleTreeInnerNode: 3,
   TopologyTransactionSignature: 11,
   PublicKeyFingerprint: 12,
+  Unicum: 29,
   PreparedSubmission: 48,
   MultiTopologyTransaction: 55,
   ReassignmentId: 57,

@@ -12,6 +12,7 @@ export { ed25519WorkerScript } from './ed25519-worker';
 export * from './contract-keys';
 export * from './prepared-transaction-hash';
 export * from './ids';
+export * from './contract-id-suffix';
 export * from './topology';
 export * from './value-json';
 export * from './created-event-blob';

@@ -91,8 +91,10 @@ describe.skipIf(!dars.present && !dars.required)('the ping DAR through prepare +
     const done = await execute(alice, r.json);
     expect(done.status, done.text).toBe(200);
     const created = done.json.transaction.events[0].CreatedEvent;
+    // The prepared (and signed) create has the local id; the committed contract has it with Canton's V12 suffix.
+    expect(create.contractId).toMatch(/^00[0-9a-f]{64}$/);
+    expect(created.contractId).toMatch(new RegExp(`^${create.contractId}ca121220[0-9a-f]{64}$`));
     expect(created).toMatchObject({
-      contractId: create.contractId,
       templateId: PING,
       signatories: [alice.partyId],
       observers: [bob.partyId],

@@ -79,14 +79,17 @@ describe('wallet-sdk 1.4.0 end to end', () => {
     expect(hashPreparedTransaction(pt, 2).toString('base64')).toBe(response.preparedTransactionHash);
     expect((await sdk.utils.hash.preparedTransaction(response.preparedTransaction)).toBase64()).toBe(response.preparedTransactionHash);
     const node = pt.transaction!.nodes[0].versionedNode;
-    const contractId = node.oneofKind === 'v1' && node.v1.nodeType.oneofKind === 'create' ? node.v1.nodeType.create.contractId : '';
-    expect(contractId).toMatch(/^00[0-9a-f]{64}$/);
+    const localId = node.oneofKind === 'v1' && node.v1.nodeType.oneofKind === 'create' ? node.v1.nodeType.create.contractId : '';
+    expect(localId).toMatch(/^00[0-9a-f]{64}$/);
 
     // Sign and executeAndWait.
     const created = await prepared.sign(keys.privateKey).execute({ partyId: party.partyId });
     expect(created.updateId).toMatch(/^1220[0-9a-f]{64}$/);
     expect(created.completionOffset).toBe(start + 2);
-    const row = await ledger.runtime.db.selectFrom('contracts').selectAll().where('contract_id', '=', contractId).executeTakeFirstOrThrow();
+    // Committed with Canton's suffix after the prepared local id.
+    const row = await ledger.runtime.db.selectFrom('contracts').selectAll().where('contract_id', 'like', `${localId}%`).executeTakeFirstOrThrow();
+    const contractId = row.contract_id;
+    expect(contractId).toMatch(new RegExp(`^${localId}ca121220[0-9a-f]{64}$`));
     expect(row).toMatchObject({ status: 'active', signatories: [party.partyId], package_name: 'memo-pkg' });
 
     // Archive it: prepare an Archive exercise, sign, execute.

@@ -157,6 +157,49 @@ describe('submit-and-wait and its variants', () => {
   });
 });
 
+describe('committed contract ids (generic template model): Canton’s V12 suffix', () => {
+  const SUFFIXED = /^00[0-9a-f]{64}ca121220[0-9a-f]{64}$/;
+
+  it('submit-and-wait-for-transaction: every created id is suffixed; CreateAndExercise exercises the suffixed id; the blob holds it', async () => {
+    const r = await post('submit-and-wait-for-transaction', {
+      commands: commands([create({ owner: alice, note: 'a' }), { CreateAndExerciseCommand: { templateId: MEMO, createArguments: { owner: alice }, choice: 'Archive', choiceArgument: {} } }]),
+      transactionFormat: { transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS', eventFormat: { filtersByParty: { [alice]: {} }, verbose: true } },
+    });
+    expect(r.status, r.text).toBe(200);
+    const [first, second, exercised] = r.json.transaction.events;
+    for (const c of [first.CreatedEvent, second.CreatedEvent]) expect(c.contractId).toMatch(SUFFIXED);
+    expect(first.CreatedEvent.contractId).not.toBe(second.CreatedEvent.contractId);
+    expect(exercised.ExercisedEvent.contractId).toBe(second.CreatedEvent.contractId);
+    const stored = await ledger.runtime.db.selectFrom('contracts').select('contract_id').where('contract_id', '=', first.CreatedEvent.contractId).execute();
+    expect(stored).toHaveLength(1);
+  });
+
+  it('async/submit commits the suffixed id', async () => {
+    const body = commands([create()]);
+    expect((await post('async/submit', body)).status).toBe(200);
+    const row = await ledger.runtime.db.selectFrom('ledger_updates').select('payload').where('command_id', '=', body.commandId).executeTakeFirstOrThrow();
+    expect((row.payload as any).events[0].CreatedEvent.contractId).toMatch(SUFFIXED);
+  });
+
+  it('the local id of a committed contract is refused as Canton’s preprocessor does; the suffixed id archives it', async () => {
+    const cid = await createdContract();
+    expect(cid).toMatch(SUFFIXED);
+    const local = cid.slice(0, 66);
+    const refusal = await refused('submit-and-wait', commands([archive(local)]), 400, 'COMMAND_PREPROCESSING_FAILED');
+    expect(refusal.cause).toBe(`Illegal Contract ID "${local}", non-suffixed V1 Contract IDs are forbidden`);
+    expect((await submitAndWait(commands([archive(cid)]))).status).toBe(200);
+  });
+
+  it('a contract stored with an unsuffixed id before ids were suffixed keeps it and can still be archived by it', async () => {
+    const cid = await createdContract();
+    const local = cid.slice(0, 66);
+    // Give the stored contract the id shape committed before suffixing.
+    await sql`UPDATE contracts SET contract_id = ${local}, created_event = jsonb_set(created_event, '{contractId}', to_jsonb(${local}::text)) WHERE contract_id = ${cid}`.execute(ledger.runtime.db);
+    await sql`UPDATE contract_activations SET contract_id = ${local} WHERE contract_id = ${cid}`.execute(ledger.runtime.db);
+    expect((await submitAndWait(commands([archive(local)]))).status).toBe(200);
+  });
+});
+
 describe('synchronous rejections: the reference order, no completion, the ledger end unchanged', () => {
   it('the JSON layer: decode errors, actAs, another choice — before authorization', async () => {
     let r = await post('submit-and-wait', { commands: [create()], actAs: [alice] });
@@ -199,7 +242,7 @@ describe('synchronous rejections: the reference order, no completion, the ledger
 
   it('interpretation and routing: contracts, Daml authorization, submitters, the prescribed synchronizer', async () => {
     const cid = await createdContract({ owner: alice, reader: bob });
-    const unknown = '00' + 'cd'.repeat(32);
+    const unknown = '00' + 'cd'.repeat(32) + 'ca121220' + 'ef'.repeat(32);
     expect((await refused('submit-and-wait', commands([archive(unknown)]), 404, 'CONTRACT_NOT_FOUND')).resources).toEqual([['CONTRACT_ID', unknown]]);
     // An observer cannot archive; a party that does not see the contract does not find it.
     await refused('submit-and-wait', commands([archive(cid)], { actAs: [bob] }), 400, 'DAML_AUTHORIZATION_ERROR');

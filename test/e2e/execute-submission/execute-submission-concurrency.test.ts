@@ -47,9 +47,11 @@ describe('double spend', () => {
     const ref = { signatories: [owner.party], stakeholders: [owner.party], actingParties: [owner.party] };
     const loserCodes = new Set<string>();
     for (let round = 0; round < 20; round++) {
-      const cid = freshContractId();
-      const created = preparedTransaction({ nodes: [createNode('0', { contractId: cid, ...ref })], actAs: [owner.party], synchronizerId: sync });
-      expect((await ledger.call('POST', EXEC, executeRequest(created, [owner]), { as: 'owner-app' })).status).toBe(200);
+      const created = preparedTransaction({ nodes: [createNode('0', { contractId: freshContractId(), ...ref })], actAs: [owner.party], synchronizerId: sync });
+      const answer = await ledger.call('POST', `${EXEC}ForTransaction`, executeRequest(created, [owner]), { as: 'owner-app' });
+      expect(answer.status).toBe(200);
+      // The committed id (the prepared local id with Canton's suffix) is what the next transactions consume.
+      const cid: string = answer.json.transaction.events[0].CreatedEvent.contractId;
       const before = await ledgerEnd(ledger);
       // Eight different transactions (different commands) that all consume `cid`, half of them also creating a successor.
       const bodies = Array.from({ length: 8 }, (_, i) =>

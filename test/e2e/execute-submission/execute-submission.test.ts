@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
-import { hashPreparedTransaction } from '@ledgerline/canton';
+import { hashPreparedTransaction, isCantonSuffixedContractId } from '@ledgerline/canton';
 import {
   createNode,
   executeRequest,
@@ -86,11 +86,26 @@ async function committed(body: unknown, as = 'alice-app') {
   return r.json as { updateId: string; completionOffset: number };
 }
 
+/** The committed ids of the contracts the transaction at this offset created (the local id with Canton's suffix). */
+async function createdIds(offset: number): Promise<string[]> {
+  const row = await ledger.runtime.db.selectFrom('ledger_updates').select('payload').where('ledger_offset', '=', offset).executeTakeFirstOrThrow();
+  return (row.payload as any).events.filter((e: any) => e.CreatedEvent).map((e: any) => e.CreatedEvent.contractId as string);
+}
+
+/** Commits a create of `owner`'s prepared with a fresh local id; its committed id. */
+async function createCommitted(owner: ExternalParty, o: { observers?: string[] } = {}): Promise<string> {
+  const local = freshContractId();
+  const [cid] = await createdIds((await committed(executeRequest(createOf(owner, { cid: local, ...o }), [owner]))).completionOffset);
+  expect(cid.slice(0, 66)).toBe(local);
+  expect(isCantonSuffixedContractId(cid)).toBe(true);
+  return cid;
+}
+
 describe('executeAndWait: happy path', () => {
   it('creates, then archives through a second execute; the update and the contracts projection reflect both', async () => {
-    const cid = freshContractId();
+    const local = freshContractId();
     const before = await ledgerEnd(ledger);
-    const pt = createOf(alice, { cid, observers: [bob.party] });
+    const pt = createOf(alice, { cid: local, observers: [bob.party] });
     const created = await committed(executeRequest(pt, [alice]));
     expect(created.updateId).toMatch(/^1220[0-9a-f]{64}$/);
     expect(created.completionOffset).toBe(before + 1);
@@ -100,6 +115,10 @@ describe('executeAndWait: happy path', () => {
     expect(row).toMatchObject({ update_id: created.updateId, kind: 'Transaction', synchronizer_id: sync, command_id: pt.metadata!.submitterInfo!.commandId });
     const payload = row.payload as any;
     expect(payload.externalTransactionHash).toBe('1220' + hashPreparedTransaction(pt, 2).toString('hex'));
+    // The signed transaction has the local id; the committed contract has it with Canton's suffix.
+    const cid = payload.events[0].CreatedEvent.contractId as string;
+    expect(cid).toMatch(new RegExp(`^${local}ca121220[0-9a-f]{64}$`));
+    expect(await contractStatus(local)).toBeUndefined();
     expect(payload.events[0].CreatedEvent).toMatchObject({
       nodeId: 0,
       contractId: cid,
@@ -310,15 +329,20 @@ describe('executeAndWait: rejections (code, status, unchanged ledger end)', () =
   it('consistency: archived, unknown, wrong synchronizer, mismatching node, existing contract id (rejected completions)', async () => {
     // Not UNKNOWN_CONTRACT_SYNCHRONIZERS: a prepared transaction discloses all its input contracts, and routing leaves
     // disclosed contracts to the confirmers (Canton's ExternalTransactionProcessor.scala, ContractsSynchronizerData.scala).
-    const cid = freshContractId();
-    await committed(executeRequest(createOf(alice, { cid }), [alice]));
+    const cid = await createCommitted(alice);
     await committed(executeRequest(archiveOf(alice, cid), [alice]));
     expect((await rejected(executeRequest(archiveOf(alice, cid), [alice]), 404, 'LOCAL_VERDICT_INACTIVE_CONTRACTS')).resources).toEqual([['CONTRACT_ID', cid]]);
     await rejected(executeRequest(archiveOf(alice, freshContractId()), [alice]), 404, 'LOCAL_VERDICT_INACTIVE_CONTRACTS');
+    // The local id of a committed contract names no contract.
+    expect((await rejected(executeRequest(archiveOf(alice, cid.slice(0, 66)), [alice]), 404, 'LOCAL_VERDICT_INACTIVE_CONTRACTS')).resources).toEqual([['CONTRACT_ID', cid.slice(0, 66)]]);
+    // A create stating a committed id (a suffixed one, kept as it is) creates an existing contract.
     await rejected(executeRequest(createOf(alice, { cid }), [alice]), 409, 'LOCAL_VERDICT_CREATES_EXISTING_CONTRACTS');
+    // The same local id again is suffixed anew: another contract.
+    const [again] = await createdIds((await committed(executeRequest(createOf(alice, { cid: cid.slice(0, 66) }), [alice]))).completionOffset);
+    expect(again.slice(0, 66)).toBe(cid.slice(0, 66));
+    expect(again).not.toBe(cid);
 
-    const live = freshContractId();
-    await committed(executeRequest(createOf(alice, { cid: live }), [alice]));
+    const live = await createCommitted(alice);
     const elsewhere = preparedTransaction({
       nodes: [exerciseNode('0', { contractId: live, signatories: [alice.party], stakeholders: [alice.party], actingParties: [alice.party] })],
       actAs: [alice.party],
@@ -334,10 +358,8 @@ describe('executeAndWait: rejections (code, status, unchanged ledger end)', () =
   });
 
   it('consuming the same contract twice in one transaction → CONTRACT_NOT_ACTIVE', async () => {
-    const cid = freshContractId();
-    const parent = freshContractId();
-    await committed(executeRequest(createOf(alice, { cid }), [alice]));
-    await committed(executeRequest(createOf(alice, { cid: parent }), [alice]));
+    const cid = await createCommitted(alice);
+    const parent = await createCommitted(alice);
     const ref = { signatories: [alice.party], stakeholders: [alice.party], actingParties: [alice.party] };
     const pt = preparedTransaction({
       nodes: [exerciseNode('0', { ...ref, contractId: parent, choiceId: 'Twice', consuming: false, children: ['1', '2'] }), exerciseNode('1', { ...ref, contractId: cid }), exerciseNode('2', { ...ref, contractId: cid })],
@@ -387,11 +409,13 @@ describe('executeAndWaitForTransaction', () => {
   const FOR_TX = '/v2/interactive-submission/executeAndWaitForTransaction';
 
   it('answers the transaction: the default format (ACS_DELTA for the prepared actAs), a given one, events: [] for a non-informee; the external hash', async () => {
-    const cid = freshContractId();
-    let r = await ledger.call('POST', FOR_TX, executeRequest(createOf(alice, { cid }), [alice]), { as: 'alice-app' });
+    const local = freshContractId();
+    let r = await ledger.call('POST', FOR_TX, executeRequest(createOf(alice, { cid: local }), [alice]), { as: 'alice-app' });
     expect(r.status, r.text).toBe(200);
     const tx = r.json.transaction;
-    expect(tx.events.map((e: any) => e.CreatedEvent.contractId)).toEqual([cid]);
+    const cid = tx.events[0].CreatedEvent.contractId as string;
+    expect(cid).toMatch(new RegExp(`^${local}ca121220[0-9a-f]{64}$`));
+    expect(tx.events.map((e: any) => e.CreatedEvent.contractId)).toEqual(await createdIds(tx.offset));
     expect(tx.externalTransactionHash).toMatch(/^1220[0-9a-f]{64}$/);
     expect(tx.offset).toBe(await ledgerEnd(ledger));
     // A completion carries the signed hash as bytes.

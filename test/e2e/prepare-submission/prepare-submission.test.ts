@@ -177,8 +177,11 @@ describe('prepare ExerciseCommand Archive', () => {
     let r = await prepare({ commands: archive({ choice: 'Transfer', choiceArgument: { newOwner: bob } }) });
     expect([r.status, r.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
     expect(r.json.cause).toMatch(/Choice 'Transfer' .*does not run Daml code.*build the prepared transaction yourself.*executeAndWait/);
-    r = await prepare({ commands: archive({}, MEMO, '00' + 'ab'.repeat(32)) });
+    r = await prepare({ commands: archive({}, MEMO, '00' + 'ab'.repeat(32) + 'ca121220' + 'cd'.repeat(32)) });
     expect([r.status, r.json.code]).toEqual([404, 'CONTRACT_NOT_FOUND']);
+    // An id without suffix names no committed contract: Canton's preprocessor refuses it.
+    r = await prepare({ commands: archive({}, MEMO, '00' + 'ab'.repeat(32)) });
+    expect([r.status, r.json.code, r.json.cause]).toEqual([400, 'COMMAND_PREPROCESSING_FAILED', `Illegal Contract ID "00${'ab'.repeat(32)}", non-suffixed V1 Contract IDs are forbidden`]);
     r = await prepare({ commands: archive({}, MEMO, 'not-a-contract-id') });
     expect([r.status, r.json.code]).toEqual([400, 'INVALID_FIELD']);
     r = await prepare({ commands: archive({}, '#memo-pkg:Main:Other') });

@@ -430,6 +430,23 @@ describe('the resumable seam', () => {
     expect(d.transaction.roots).toEqual(['0']);
   });
 
+  it('forbidLocalContractIds: unsuffixed ids in commands → COMMAND_PREPROCESSING_FAILED unless stored from before suffixing', () => {
+    const local = '00' + '55'.repeat(32);
+    const suffixed = local + 'ca121220' + '66'.repeat(32);
+    const illegal = { code: 'COMMAND_PREPROCESSING_FAILED', message: `Illegal Contract ID "${local}", non-suffixed V1 Contract IDs are forbidden` };
+    const stamp = (contractId: string, over: Partial<SubmitContext> = {}) =>
+      engine().submit([{ kind: 'exercise', templateId: stampId, contractId, choice: 'Stamp', argument: { json: null } }], ctx({ forbidLocalContractIds: true, ...over }));
+    expect(errorOf(stamp(local))).toMatchObject(illegal);
+    expect(stamp(suffixed)).toMatchObject({ tag: 'needContract', contractId: suffixed });
+    expect(stamp(local, { storedLocalContractIds: new Set([local]) })).toMatchObject({ tag: 'needContract', contractId: local });
+    expect(stamp(local, { forbidLocalContractIds: false })).toMatchObject({ tag: 'needContract', contractId: local });
+    // Inside a choice argument too, before any contract is asked for.
+    const target = (cid: string) =>
+      engine().submit([{ kind: 'exercise', templateId: holderId, contractId: suffixed, choice: 'ArchiveThenFail', argument: { json: { cid } } }], ctx({ forbidLocalContractIds: true }));
+    expect(errorOf(target(local))).toMatchObject(illegal);
+    expect(target(suffixed).tag).toBe('needContract');
+  });
+
   it('a malformed answer ends in an error result, never an exception', () => {
     const cid = '00' + '44'.repeat(32);
     const ask = () => engine().submit([{ kind: 'exercise', templateId: stampId, contractId: cid, choice: 'Stamp', argument: { json: {} } }], ctx());

@@ -3,12 +3,13 @@
  * one partial transaction; the machine asks for packages, contracts and the time and resumes with the answers.
  */
 import type { Value } from '@canton-network/core-ledger-proto';
+import { isLocalContractId } from '@ledgerline/canton';
 import type { Package, PackageId, Type, TypeConId } from '../language/ast';
 import type { Code, Env } from '../interpreter/code';
 import { Failure, internal } from '../interpreter/errors';
 import type { Machine, UpdateEffects } from '../interpreter/machine';
 import type { CompiledPackages } from '../interpreter/packages';
-import type { SValue } from '../interpreter/values';
+import { forEachContractId, type SValue } from '../interpreter/values';
 import { protoToValue, tryValueToProto } from '../values/proto';
 import { PartialTransaction, LF_VERSION, choiceAuthority } from '../transaction/partial-transaction';
 import { deriveTransactionSeed } from '../transaction/seeds';
@@ -163,11 +164,25 @@ export class Submission implements UpdateEffects {
           });
         }
       }
+      if (this.ctx.forbidLocalContractIds) this.checkSuffixedInputs();
       return undefined;
     } catch (e) {
       if (e instanceof Failure) return fromInterpretationError(e.error);
       if (e && typeof e === 'object' && 'code' in e && 'category' in e) return e as EngineError;
       throw e;
+    }
+  }
+
+  /** Canton's preprocessor with `forbidLocalContractIds` (`engine/refinement/ValueTranslator.scala` `validateCid`). */
+  private checkSuffixedInputs(): void {
+    const allowed = this.ctx.storedLocalContractIds;
+    const check = (cid: string) => {
+      if (isLocalContractId(cid) && !allowed?.has(cid)) throw preprocessingError(`Illegal Contract ID "${cid}", non-suffixed V1 Contract IDs are forbidden`);
+    };
+    for (const p of this.prepared) {
+      if (p.kind !== 'create' && p.kind !== 'createAndExercise') check(p.contractId);
+      if (p.kind === 'createAndExercise') forEachContractId(p.createArg, check);
+      forEachContractId(p.arg, check);
     }
   }
 

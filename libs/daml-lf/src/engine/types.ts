@@ -36,6 +36,13 @@ export interface SubmitContext {
   readonly ledgerTime?: bigint;
   /** Record ids and labels in node values (prepared transactions); default true. */
   readonly enrichValues?: boolean;
+  /**
+   * Refuse contract ids without a suffix (`00` ‖ discriminator alone) in the commands: exercised ids and ids inside
+   * arguments (Canton's `EngineConfig.forbidLocalContractIds`, on for a participant's submissions); default false.
+   */
+  readonly forbidLocalContractIds?: boolean;
+  /** Unsuffixed ids `forbidLocalContractIds` still accepts: contracts a ledger committed before it suffixed ids. */
+  readonly storedLocalContractIds?: ReadonlySet<string>;
   /** Bound on interpreter steps (INTERPRETATION_TIME_EXCEEDED); default 50 million. */
   readonly maxSteps?: number;
   /** Receives the TRACE messages of the interpretation as they happen (Canton logs them at debug level). */

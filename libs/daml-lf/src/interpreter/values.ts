@@ -36,6 +36,38 @@ export function listToArray(l: Cons | null): SValue[] {
   return out;
 }
 
+/** Calls `f` on every contract id of a serializable value, in order. */
+export function forEachContractId(v: SValue, f: (cid: string) => void): void {
+  switch (v.t) {
+    case 'cid':
+      return f(v.v);
+    case 'list':
+      for (let c = v.v; c; c = c.tl) forEachContractId(c.h, f);
+      return;
+    case 'optional':
+      if (v.v) forEachContractId(v.v, f);
+      return;
+    case 'textmap':
+      for (const [, x] of v.v) forEachContractId(x, f);
+      return;
+    case 'genmap':
+      for (const [k, x] of v.v) {
+        forEachContractId(k, f);
+        forEachContractId(x, f);
+      }
+      return;
+    case 'record':
+    case 'struct':
+      for (const x of v.v) forEachContractId(x, f);
+      return;
+    case 'variant':
+    case 'any':
+      return forEachContractId(v.v, f);
+    default:
+      return;
+  }
+}
+
 /** A stable textual key of a type (for Any/TypeRep equality and ordering). */
 export function typeKey(t: Type): string {
   switch (t.tag) {

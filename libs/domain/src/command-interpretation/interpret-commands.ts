@@ -18,6 +18,7 @@
  * every create, use the package named. An exercise by interface id runs the implementation of the contract's template.
  */
 import type { Metadata_InputContract } from '@canton-network/core-ledger-proto';
+import { isLocalContractId } from '@ledgerline/canton';
 import type { ContractInstance, Engine, EngineCommand, EngineError, EngineResult, Package, TypeConId } from '@ledgerline/daml-lf';
 import { ErrorCategories, LedgerError, invalidArgument, type ErrorCategory } from '../errors';
 import { parseIsoMicros } from '../ledger/time';
@@ -173,7 +174,7 @@ export function interpretCommands(req: InterpretRequest, state: BuildState, env:
       if (c.kind === 'create') return;
       if (!hasChoice(pkg, t, c.choice)) throw invalidChoice(t, c.choice);
     });
-    return runEngine(req, resolved, env);
+    return runEngine(req, resolved, state, env);
   };
   return decide();
 }
@@ -189,6 +190,7 @@ const LEDGER_TIME_RETRIES = 3;
 function runEngine(
   req: InterpretRequest,
   resolved: readonly { packageId: string; moduleName: string; entityName: string }[],
+  state: BuildState,
   env: InterpretEnvironment,
   retriesLeft = LEDGER_TIME_RETRIES,
 ): Interpretation {
@@ -225,7 +227,7 @@ function runEngine(
         const late = lastCreated !== undefined && lastCreated > ledgerTime;
         if (late && r.metadata.dependsOnTime) {
           if (retriesLeft === 0) throw failedToDetermineLedgerTime(LEDGER_TIME_RETRIES);
-          return runEngine(req, resolved, { ...env, ledgerTime: lastCreated }, retriesLeft - 1);
+          return runEngine(req, resolved, state, { ...env, ledgerTime: lastCreated }, retriesLeft - 1);
         }
         return {
           tag: 'built',
@@ -270,6 +272,10 @@ function runEngine(
       preparationTime: env.now,
       ...(env.maxSteps !== undefined ? { maxSteps: env.maxSteps } : {}),
       ...(env.stepsBetweenInterruptions !== undefined ? { stepsBetweenInterruptions: env.stepsBetweenInterruptions } : {}),
+      // Committed contracts have Canton's suffix; an unsuffixed id is refused unless it names a contract stored before
+      // this ledger suffixed ids.
+      forbidLocalContractIds: true,
+      storedLocalContractIds: new Set([...state.contracts.keys()].filter(isLocalContractId)),
     }),
   );
 }

@@ -22,7 +22,7 @@ import {
   type Exercise,
   type Value,
 } from '@canton-network/core-ledger-proto';
-import { isContractId, isPartyId, jsonToValue, makeContractId, CantonError } from '@ledgerline/canton';
+import { isContractId, isLocalContractId, isPartyId, jsonToValue, makeContractId, CantonError } from '@ledgerline/canton';
 import { deriveContractDiscriminator, deriveNodeSeed, deriveTransactionSeed } from '@ledgerline/daml-lf';
 import { invalidArgument, invalidField } from '../errors';
 import { contractNotActive } from '../ledger-model/errors';
@@ -31,6 +31,7 @@ import {
   choiceNotInterpreted,
   contractKeysNotModelled,
   contractNotFound,
+  nonSuffixedContractId,
   damlAuthorizationError,
   noSynchronizerForSubmission,
   partiesNotKnown,
@@ -252,6 +253,8 @@ function buildArchive(
   if (cmd.choice !== 'Archive') throw choiceNotInterpreted(cmd.choice, cmd.templateId);
   if (!isContractId(cmd.contractId)) throw invalidField('contract_id', `Invalid contract id ${JSON.stringify(cmd.contractId)}`);
   const c = state.contracts.get(cmd.contractId);
+  // Committed contracts have Canton's suffix; an unsuffixed id names only a contract stored before ids were suffixed.
+  if (!c && isLocalContractId(cmd.contractId)) throw nonSuffixedContractId(cmd.contractId);
   if (!c || c.status !== 'active') throw contractNotFound(cmd.contractId);
   // Visibility before the template: a contract the submitters cannot see is not found, whatever template was named (else
   // WRONGLY_TYPED_CONTRACT would tell a non-stakeholder that it exists, and its template).

@@ -13,6 +13,10 @@ export const damlAuthorizationError = (msg: string) =>
 export const contractNotFound = (contractId: string) =>
   notFound('CONTRACT_NOT_FOUND', `Contract could not be found with id ${contractId}`, [['CONTRACT_ID', contractId]]);
 
+/** Canton's preprocessor on a command naming an id without suffix (`IllegalContractId.NonSuffixV1ContractId`). */
+export const nonSuffixedContractId = (contractId: string) =>
+  new LedgerError('COMMAND_PREPROCESSING_FAILED', C.InvalidIndependentOfSystemState, `Illegal Contract ID "${contractId}", non-suffixed V1 Contract IDs are forbidden`);
+
 export const wronglyTypedContract = (contractId: string, actual: string, expected: string) =>
   failedPrecondition(
     'WRONGLY_TYPED_CONTRACT',

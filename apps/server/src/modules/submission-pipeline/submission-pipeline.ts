@@ -1,13 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
   changeIdOf,
   checkAuthorization,
   checkInputContractRouting,
+  chooseLedgerTime,
   isLedgerError,
   prerenderTransaction,
   rejectionEvent,
   routedInputs,
   storedDeduplicationPeriod,
+  suffixContractIds,
   type DeduplicationPeriod,
   type PreparedTimes,
   type WellFormedTransaction,
@@ -74,13 +77,13 @@ export class SubmissionPipeline {
 
   private async handOver(s: TransactionSubmission, changeId: string): Promise<ExecuteSubmissionResult> {
     const cfg = this.runtime.config;
-    const { wf, submission: sub } = s;
-    const consumed = consumedInputs(wf);
+    const { submission: sub } = s;
+    const consumed = consumedInputs(s.wf);
     // Another submission of the change in flight: a synchronous refusal, before anything is registered.
     const unregister = this.inFlight.register(changeId, sub.submissionId);
     let release: () => void;
     try {
-      const unlock = this.inFlight.lock(changeId, wf.inputContractIds, consumed);
+      const unlock = this.inFlight.lock(changeId, s.wf.inputContractIds, consumed);
       release = () => {
         unlock();
         unregister();
@@ -95,10 +98,18 @@ export class SubmissionPipeline {
     const submission = { ...sub, deduplicationPeriod: storedDeduplicationPeriod(s.deduplicationPeriod) };
     try {
       // The committed form is rendered now, outside the writer's batch (which holds the ledger lock); the writer only
-      // decides on the state it reads.
+      // decides on the state it reads. Created contracts get their committed ids (Canton's suffix) at the ledger
+      // effective time chosen now, which the writer keeps.
+      const submittedAt = this.runtime.clock.nowMicros();
+      const { wf } = suffixContractIds({
+        wf: s.wf,
+        ledgerEffectiveTime: chooseLedgerTime(s.times, submittedAt, s.minLedgerTime),
+        synchronizerId: s.synchronizerId,
+        saltSeed: randomBytes(32),
+      });
       const rendered = prerenderTransaction(
         { wf, commandId: s.commandId, workflowId: s.workflowId, submission, times: s.times, minLedgerTime: s.minLedgerTime, externalTransactionHash: s.externalTransactionHash },
-        this.runtime.clock.nowMicros(),
+        submittedAt,
       );
       // The writer loads the change's last completion and the contracts for many submissions at once (executeSubmissionDecider).
       return await this.store.decide(executeSubmissionDecider, {
