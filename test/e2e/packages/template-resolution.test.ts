@@ -82,7 +82,8 @@ describe('template resolution (default)', () => {
       hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
     });
     expect(exec.status, exec.text).toBe(200);
-    const row = await ledger.runtime.db.selectFrom('contracts').selectAll().where('contract_id', '=', create.contractId).executeTakeFirstOrThrow();
+    // The commit suffixes the prepared (local) contract id.
+    const row = await ledger.runtime.db.selectFrom('contracts').selectAll().where('contract_id', 'like', `${create.contractId}ca12%`).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ package_name: 'memo', template_id: `${v2.packageId}:Main:Memo` });
     const updates = await ledger.call('POST', '/v2/updates', {
       beginExclusive: 0,
