@@ -17,6 +17,7 @@ import { scopeToken } from './server-process';
 
 export const LOAD_USER = 'fault-load';
 export const EXEC = '/v2/interactive-submission/executeAndWait';
+export const EXEC_FOR_TRANSACTION = '/v2/interactive-submission/executeAndWaitForTransaction';
 export const REASSIGN = '/v2/commands/submit-and-wait-for-reassignment';
 export const ASYNC_SUBMIT = '/v2/commands/async/submit';
 
@@ -233,10 +234,13 @@ export class MixedLoad {
       const sync = syncs[0];
       const pt = preparedTransaction({ nodes: [createNode('0', { contractId: cid, signatories: [party.party], stakeholders })], actAs: [party.party], synchronizerId: sync, commandId });
       this.attempted.add(commandId);
-      const r = await call(url, 'POST', EXEC, token, executeRequest(pt, [party]));
+      // The transaction's answer names the committed id (the prepared local id with Canton's suffix).
+      const r = await call(url, 'POST', EXEC_FOR_TRANSACTION, token, executeRequest(pt, [party]));
       if (r.status !== 200) return this.fail(r);
-      this.acks.push({ kind: 'create', round: this.round, commandId, updateId: r.json.updateId, offset: r.json.completionOffset, contractId: cid, at: performance.now(), url });
-      held.push({ cid, sync });
+      const tx = r.json.transaction as { updateId: string; offset: number; events: Array<{ CreatedEvent?: { contractId: string } }> };
+      const committed = tx.events.find((e) => e.CreatedEvent?.contractId.startsWith(cid))?.CreatedEvent?.contractId ?? cid;
+      this.acks.push({ kind: 'create', round: this.round, commandId, updateId: tx.updateId, offset: tx.offset, contractId: committed, at: performance.now(), url });
+      held.push({ cid: committed, sync });
     }
   }
 }

@@ -75,8 +75,10 @@ describe('completion-by-hash', () => {
   });
 
   it('rejected only: a stale archive is LOCAL_VERDICT_INACTIVE_CONTRACTS, found with no accepted completion', async () => {
-    const cid = freshContractId();
-    expect((await exec(executeRequest(createOf(alice, cid), [alice]))).status).toBe(200);
+    const local = freshContractId();
+    expect((await exec(executeRequest(createOf(alice, local), [alice]))).status).toBe(200);
+    // The commit suffixes the prepared (local) id; the archives name the committed one.
+    const cid = (await ledger.runtime.db.selectFrom('contracts').select('contract_id').where('contract_id', 'like', `${local}ca12%`).executeTakeFirstOrThrow()).contract_id;
     const stale = archiveOf(alice, cid, 'stale-archive');
     expect((await exec(executeRequest(archiveOf(alice, cid, 'fresh-archive'), [alice]))).status).toBe(200);
     const failed = await exec(executeRequest(stale, [alice]));

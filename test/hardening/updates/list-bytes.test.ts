@@ -10,7 +10,7 @@ import { wsCollect } from '../../support/ws-client';
  * the bound are unchanged.
  */
 const MAX = 8192;
-const NOTE = 1000;
+const NOTE = 600;
 let ledger: TestLedger;
 let alice: string;
 let begin: number;
