@@ -11,8 +11,9 @@ import { conformanceDars } from '../../support/dars';
  * by the instrument admin, a transfer by `TransferFactory_Transfer` exercised by interface id on the admin's
  * `TokenRules`, then the resulting `TokenTransferOffer` accepted, rejected or withdrawn by the `TransferInstruction`
  * interface — as Splice's `TestTransferInstructionV1.daml` (token-standard/examples/splice-test-token-v1-test) drives it,
- * with its failure cases and their messages. The sender reads the admin's `TokenRules` through `readAs` (the Daml
- * tests disclose it instead).
+ * with its failure cases and their messages. The sender is no stakeholder of the admin's `TokenRules`: as Splice's
+ * registry hands the factory to wallets, the admin reads the contract's created-event blob from its active contracts and
+ * the sender's commands carry it in `disclosedContracts` (without it, the contract is not found).
  */
 const dars = conformanceDars();
 const DAR = 'splice/splice-test-token-v1-1.0.0.dar';
@@ -41,6 +42,8 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
   let alice: string;
   let bob: string;
   let rulesCid: string;
+  /** The admin's TokenRules as a disclosed contract (its blob read by the admin). */
+  let rulesDisclosed: { contractId: string; templateId: string; createdEventBlob: string; synchronizerId: string };
   let party: (hint: string) => Promise<string>;
   let fresh = 0;
   const newParty = (hint: string) => party(`${hint}-${++fresh}`);
@@ -68,14 +71,28 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
     const rules = await submit([{ CreateCommand: { templateId: TOKEN_RULES, createArguments: { admin } } }], [admin]);
     expect(rules.status, rules.text).toBe(200);
     rulesCid = rules.json.transaction.events[0].CreatedEvent.contractId;
+    rulesDisclosed = await adminDisclosure(rulesCid);
   });
   afterAll(async () => {
     await ledger?.close();
   });
 
-  const submit = (cmds: unknown[], actAs: string[], readAs: string[] = [], parties = [...actAs, ...readAs]) =>
+  /** The admin's read of one of its active contracts with the created-event blob, as the disclosed contract. */
+  async function adminDisclosure(contractId: string, templateId = TOKEN_RULES) {
+    const end = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
+    const acs = await ledger.call('POST', '/v2/state/active-contracts', {
+      activeAtOffset: end,
+      eventFormat: { filtersByParty: { [admin]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId, includeCreatedEventBlob: true } } } }] } }, verbose: true },
+    });
+    expect(acs.status, acs.text).toBe(200);
+    const created = acs.json.map((e: any) => e.contractEntry.JsActiveContract.createdEvent).find((e: any) => e.contractId === contractId);
+    expect(created.createdEventBlob).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    return { contractId, templateId: created.templateId as string, createdEventBlob: created.createdEventBlob as string, synchronizerId: sync };
+  }
+
+  const submit = (cmds: unknown[], actAs: string[], disclosedContracts: unknown[] = [], parties = actAs) =>
     ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', {
-      commands: { commands: cmds, commandId: randomUUID(), userId: ledger.config.adminUser, actAs, readAs, synchronizerId: sync },
+      commands: { commands: cmds, commandId: randomUUID(), userId: ledger.config.adminUser, actAs, readAs: [], disclosedContracts, synchronizerId: sync },
       transactionFormat: {
         transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
         eventFormat: { filtersByParty: Object.fromEntries(parties.map((p) => [p, { cumulative: [] }])), verbose: true },
@@ -121,8 +138,8 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
     },
     extraArgs: EMPTY_EXTRA_ARGS,
   });
-  const transfer = (arg: unknown, sender: string) =>
-    submit([{ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: rulesCid, choice: 'TransferFactory_Transfer', choiceArgument: arg } }], [sender], [admin]);
+  const transferCommand = (arg: unknown) => ({ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: rulesCid, choice: 'TransferFactory_Transfer', choiceArgument: arg } });
+  const transfer = (arg: unknown, sender: string, disclosed = [rulesDisclosed]) => submit([transferCommand(arg)], [sender], disclosed);
 
   const ids = (pkgQualified: string) => pkgQualified.split(':').slice(1).join(':');
   const exercised = (r: { json: any }) => r.json.transaction.events.filter((e: any) => e.ExercisedEvent).map((e: any) => e.ExercisedEvent);
@@ -164,6 +181,16 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
     expect(created[0].createArgument.holding).toMatchObject({ owner: alice, amount: '990.0000000000', lock: null });
     expect(created[1].createArgument.transfer).toMatchObject({ sender: alice, receiver: bob, amount: '10.0000000000', inputHoldingCids: [held] });
     expect(created[1].observers).toEqual([bob]);
+  });
+
+  it('without the disclosed TokenRules the sender cannot see the factory: CONTRACT_NOT_FOUND', async () => {
+    const held = await mint(alice, '1000.0');
+    const before = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
+    const r = await transfer(transferArg(alice, bob, '10.0', [held]), alice, []);
+    expect({ status: r.status, code: r.json.code }, r.text).toEqual({ status: 404, code: 'CONTRACT_NOT_FOUND' });
+    expect(r.json.cause).toContain(rulesCid);
+    expect((await ledger.call('GET', '/v2/state/ledger-end')).json.offset).toBe(before);
+    expect(await balance(alice)).toBeGreaterThanOrEqual(1000);
   });
 
   it('TransferInstruction_Accept by the receiver: the receiver holds the amount', async () => {
@@ -211,7 +238,7 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
     const f = await submit(
       [{ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: rulesCid, choice: 'TransferFactory_PublicFetch', choiceArgument: { expectedAdmin: admin, actor: sender } } }],
       [sender],
-      [admin],
+      [rulesDisclosed],
     );
     expect(f.status, f.text).toBe(200);
     expect(exercised(f)[0].exerciseResult).toEqual({ admin, meta: EMPTY_META });
@@ -223,7 +250,8 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
       userId: '',
       commandId: randomUUID(),
       actAs: [alice],
-      readAs: [admin],
+      readAs: [],
+      disclosedContracts: [rulesDisclosed],
       synchronizerId: sync,
       packageIdSelectionPreference: [],
       verboseHashing: false,
@@ -260,7 +288,7 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
         transferLeg: { sender, receiver, amount: '10.0', instrumentId: instrumentId(), meta: EMPTY_META },
       };
       const arg = { expectedAdmin: admin, allocation, requestedAt: iso(-60_000), inputHoldingCids: [held], extraArgs: EMPTY_EXTRA_ARGS };
-      const r = await submit([{ ExerciseCommand: { templateId: ALLOCATION_FACTORY, contractId: rulesCid, choice: 'AllocationFactory_Allocate', choiceArgument: arg } }], [sender], [admin]);
+      const r = await submit([{ ExerciseCommand: { templateId: ALLOCATION_FACTORY, contractId: rulesCid, choice: 'AllocationFactory_Allocate', choiceArgument: arg } }], [sender], [rulesDisclosed]);
       expect(r.status, r.text).toBe(200);
       const root = exercised(r)[0];
       expect(ids(root.interfaceId)).toBe('Splice.Api.Token.AllocationInstructionV1:AllocationFactory');
@@ -304,8 +332,8 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
   });
 
   describe('TransferFactory_Transfer failures, with the messages Splice’s tests expect', () => {
-    const failure = async (arg: unknown, sender = alice) => {
-      const r = await transfer(arg, sender);
+    const failure = async (arg: unknown, disclosed = [rulesDisclosed]) => {
+      const r = await transfer(arg, alice, disclosed);
       expect(r.status, r.text).toBe(400);
       return r.json;
     };
@@ -329,7 +357,8 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
 
     it('a holding of another owner, and a locked holding', async () => {
       const bobs = await mint(bob, '500.0');
-      const wrongOwner = await failure(transferArg(alice, bob, '10.0', [bobs]));
+      // alice sees bob's holding only when it is disclosed to her (the admin signs it and reads its blob)
+      const wrongOwner = await failure(transferArg(alice, bob, '10.0', [bobs]), [rulesDisclosed, await adminDisclosure(bobs, TOKEN)]);
       expect(wrongOwner.cause).toContain("'holding owner' is not equal to 'expected value'.");
       expect(wrongOwner.cause).toContain(`expected value: '${alice}'`);
       // a locked holding: a transfer offer to oneself, as Splice's createLockedHoldings makes it
@@ -381,7 +410,7 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
     });
 
     it('a choice the interface does not have: the JSON layer’s invalid choice', async () => {
-      const r = await submit([{ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: rulesCid, choice: 'TransferFactory_Steal', choiceArgument: {} } }], [alice], [admin]);
+      const r = await submit([{ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: rulesCid, choice: 'TransferFactory_Steal', choiceArgument: {} } }], [alice], [rulesDisclosed]);
       expect(r.status, r.text).toBe(400);
       expect(r.json.cause).toBe(
         `The submitted request has invalid arguments: Invalid template:${TRANSFER_INSTRUCTION_PKG}:Splice.Api.Token.TransferInstructionV1:TransferFactory or choice:TransferFactory_Steal`,
@@ -392,7 +421,7 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
       const r = await submit(
         [{ ExerciseCommand: { templateId: TOKEN_RULES, contractId: rulesCid, choice: 'TransferFactory_PublicFetch', choiceArgument: { expectedAdmin: admin, actor: alice } } }],
         [alice],
-        [admin],
+        [rulesDisclosed],
       );
       expect(r.status, r.text).toBe(400);
       expect(r.json.code).toBe('INVALID_ARGUMENT');
