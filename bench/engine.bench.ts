@@ -122,7 +122,8 @@ async function submitBench(root: string): Promise<void> {
       let tokens: TokenTransfers | undefined;
       if ('dar' in tokenFile) {
         await ok('POST', `/v2/dars?vetAllPackages=true&synchronizerId=${encodeURIComponent(sync)}`, admin, undefined, tokenFile.dar);
-        tokens = await setUpTokenTransfers((method, pathname, body) => ok(method, pathname, token, body), sync, initiators, responders, () => seq++);
+        const tokenAdmin = (await ok('POST', '/v2/parties', admin, { partyIdHint: 'token-admin', synchronizerId: sync })).partyDetails.party;
+        tokens = await setUpTokenTransfers((method, pathname, body) => ok(method, pathname, token, body), sync, tokenAdmin, initiators, responders, () => seq++);
       } else {
         console.log(`\n!!!!! SKIPPED: token-standard transfers (${TOKEN_DAR}): ${tokenFile.skipped} !!!!!\n`);
       }

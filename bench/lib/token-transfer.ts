@@ -34,11 +34,10 @@ export interface TokenTransfers {
 }
 
 /**
- * Sets the workload up on a service whose test-token DAR is uploaded: an admin party, its `TokenRules` and their
+ * Sets the workload up on a service whose test-token DAR is uploaded: the instrument admin's `TokenRules` and their
  * created-event blob, and a holding large enough for every transfer the run makes per sender.
  */
-export async function setUpTokenTransfers(api: Api, sync: string, senders: string[], receivers: string[], seq: () => number): Promise<TokenTransfers> {
-  const admin = (await api('POST', '/v2/parties', { partyIdHint: 'token-admin', synchronizerId: sync })).partyDetails.party as string;
+export async function setUpTokenTransfers(api: Api, sync: string, admin: string, senders: string[], receivers: string[], seq: () => number): Promise<TokenTransfers> {
   const commands = (cmds: unknown[], actAs: string[], disclosedContracts: unknown[] = []) => ({
     commands: cmds,
     commandId: `engine-bench-token-${seq()}`,
