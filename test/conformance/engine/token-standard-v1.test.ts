@@ -193,7 +193,12 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
     expect({ status: r.status, code: r.json.code }, r.text).toEqual({ status: 404, code: 'CONTRACT_NOT_FOUND' });
     expect(r.json.cause).toContain(rulesCid);
     expect((await ledger.call('GET', '/v2/state/ledger-end')).json.offset).toBe(before);
-    expect(await balance(alice)).toBeGreaterThanOrEqual(1000);
+    // nothing was committed: the input holding is still active
+    const acs = await ledger.call('POST', '/v2/state/active-contracts', {
+      activeAtOffset: before,
+      eventFormat: { filtersByParty: { [alice]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: TOKEN } } } }] } } },
+    });
+    expect(acs.json.map((e: any) => e.contractEntry.JsActiveContract.createdEvent.contractId)).toContain(held);
   });
 
   it('TransferInstruction_Accept by the receiver: the receiver holds the amount', async () => {
