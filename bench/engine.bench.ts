@@ -5,6 +5,10 @@
  *   create (`Canton.Internal.Ping:Ping`, typed argument, signatories/observers evaluated) and of one `Respond` exercise
  *   (each on a Ping created before the window), at BENCH_CONCURRENCY clients, in BENCH_ROUNDS interleaved rounds; each
  *   ratio is against the generic create of its round, and the median of the rounds is the figure (goal ≥ 0.8×);
+ * - in the same rounds, token-standard transfers on Splice's test token (`splice/splice-test-token-v1-1.0.0.dar`):
+ *   `TransferFactory_Transfer` by interface id with the admin's `TokenRules` disclosed, then the receiver's
+ *   `TransferInstruction_Accept` (two submissions; bench/lib/token-transfer.ts), as transfers/s against the generic
+ *   create of the round (skipped, with a banner, when that DAR is not in the folder);
  * - in the same rounds, whole Bong rounds (`Canton.Internal.Bong`, as Bong.daml's explodeScript runs it at maxLevel 1:
  *   proposal, Accept, ProcessExplode, ProcessMerge, Ack — five submissions, BONG_ROUND_NODES committed nodes), one
  *   round per client at a time: the time per committed node beside the generic create's time per (one-node) create;
@@ -31,6 +35,7 @@ import { loadParticipantIdentity } from '@ledgerline/server/infrastructure/parti
 import { envInt, fmt, printTable, runConcurrent, serverNodeArgs, withBenchDatabase, type RunResult } from './lib';
 import { closeFastFetch, fastFetch } from './lib/http-client';
 import { FOLD_CHOICES, foldArgument, foldPackageDar } from '../test/support/fold-package';
+import { setUpTokenTransfers, tokenDar, TOKEN_DAR, type TokenTransfers } from './lib/token-transfer';
 
 const concurrency = envInt('BENCH_CONCURRENCY', 16);
 const durationMs = envInt('BENCH_DURATION_MS', 4000);
@@ -113,6 +118,15 @@ async function submitBench(root: string): Promise<void> {
       await ok('POST', `/v2/dars?vetAllPackages=true&synchronizerId=${encodeURIComponent(sync)}`, admin, undefined, fold.dar);
 
       let seq = 0;
+      const tokenFile = tokenDar(root);
+      let tokens: TokenTransfers | undefined;
+      if ('dar' in tokenFile) {
+        await ok('POST', `/v2/dars?vetAllPackages=true&synchronizerId=${encodeURIComponent(sync)}`, admin, undefined, tokenFile.dar);
+        const tokenAdmin = (await ok('POST', '/v2/parties', admin, { partyIdHint: 'token-admin', synchronizerId: sync })).partyDetails.party;
+        tokens = await setUpTokenTransfers((method, pathname, body) => ok(method, pathname, token, body), sync, tokenAdmin, initiators, responders, () => seq++);
+      } else {
+        console.log(`\n!!!!! SKIPPED: token-standard transfers (${TOKEN_DAR}): ${tokenFile.skipped} !!!!!\n`);
+      }
       const submit = async (pathname: string, command: unknown, actAs: string, transactionFormat?: unknown): Promise<any> => {
         const commands = { commands: [command], commandId: `engine-bench-${seq++}`, actAs: [actAs], userId: USER };
         return ok('POST', pathname, token, pathname.endsWith('-for-transaction') ? { commands, ...(transactionFormat ? { transactionFormat } : {}) } : commands);
@@ -131,8 +145,9 @@ async function submitBench(root: string): Promise<void> {
       await runConcurrent({ concurrency, durationMs: warmupMs, op: (w, i) => submit('/v2/commands/submit-and-wait', generic(w, i), initiators[w]) });
       await runConcurrent({ concurrency, durationMs: warmupMs, op: (w, i) => submit('/v2/commands/submit-and-wait', ping(w, i), initiators[w]) });
       await runConcurrent({ concurrency, durationMs: warmupMs, op: bongRound });
+      if (tokens) await runConcurrent({ concurrency, durationMs: warmupMs, op: (w) => tokens.transfer(w) });
       // Interleaved rounds (generic create, engine create, Respond, Bong rounds): each ratio is against the generic create of its round.
-      type Round = { generic: RunResult; create: RunResult; respond: RunResult; bong: RunResult };
+      type Round = { generic: RunResult; create: RunResult; respond: RunResult; bong: RunResult; token?: RunResult };
       const rounds: Round[] = [];
       for (let round = 0; round < roundCount; round++) {
         const genericRun = await measure((w, i) => submit('/v2/commands/submit-and-wait', generic(w, i), initiators[w]));
@@ -154,7 +169,8 @@ async function submitBench(root: string): Promise<void> {
           return submit('/v2/commands/submit-and-wait', { ExerciseCommand: { templateId: PING, contractId: cid, choice: 'Respond', choiceArgument: {} } }, responders[w]);
         });
         const bong = await measure(bongRound);
-        rounds.push({ generic: genericRun, create, respond, bong });
+        const tokenRun = tokens ? await measure((w) => tokens.transfer(w)) : undefined;
+        rounds.push({ generic: genericRun, create, respond, bong, token: tokenRun });
       }
 
       console.log(`\nsubmit-and-wait at ${concurrency} clients, ${roundCount} interleaved rounds of ${durationMs} ms windows after ${warmupMs} ms warm-up (ping DAR on the engine)`);
@@ -178,6 +194,16 @@ async function submitBench(root: string): Promise<void> {
       });
       printTable(bongRows);
       console.log(`per committed node (median of the rounds): ${fmt(median(rounds.map((r) => (r.bong.opsPerSec * BONG_ROUND_NODES) / r.generic.opsPerSec)))}× the generic create's rate`);
+
+      if (tokens) {
+        console.log('\ntoken-standard transfers (TransferFactory_Transfer with the disclosed TokenRules, then TransferInstruction_Accept: two submissions), beside the generic create of the same round');
+        const tokenRows: Array<Array<string | number>> = [['round', 'transfers/s', 'transfer p50 ms', 'transfer p99 ms', 'generic creates/s', 'transfers/s ÷ creates/s']];
+        rounds.forEach((r, i) => tokenRows.push([String(i + 1), r.token!.opsPerSec, r.token!.latency.p50, r.token!.latency.p99, r.generic.opsPerSec, r.token!.opsPerSec / r.generic.opsPerSec]));
+        printTable(tokenRows);
+        console.log(`token-standard transfers (median of the rounds): ${fmt(median(rounds.map((r) => r.token!.opsPerSec / r.generic.opsPerSec)))}× the generic create's rate`);
+      } else {
+        console.log(`\n!!!!! SKIPPED: token-standard transfers (${TOKEN_DAR} not in LEDGERLINE_CONFORMANCE_DARS) !!!!!`);
+      }
 
       await foldBench(submit, initiators[0], fold.main.packageId);
       await closeFastFetch();

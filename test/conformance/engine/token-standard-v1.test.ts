@@ -5,14 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { conformanceDars } from '../../support/dars';
+import { ed25519Signature, onboardExternalParty } from '../../support/external-party';
 
 /**
  * The token standard v1 run on the engine over HTTP with Splice's test token (`splice-test-token-v1`): holdings minted
  * by the instrument admin, a transfer by `TransferFactory_Transfer` exercised by interface id on the admin's
  * `TokenRules`, then the resulting `TokenTransferOffer` accepted, rejected or withdrawn by the `TransferInstruction`
  * interface — as Splice's `TestTransferInstructionV1.daml` (token-standard/examples/splice-test-token-v1-test) drives it,
- * with its failure cases and their messages. The sender reads the admin's `TokenRules` through `readAs` (the Daml
- * tests disclose it instead).
+ * with its failure cases and their messages. The sender is no stakeholder of the admin's `TokenRules`: as Splice's
+ * registry hands the factory to wallets, the admin reads the contract's created-event blob from its active contracts and
+ * the sender's commands carry it in `disclosedContracts` (without it, the contract is not found). One transfer is
+ * prepared and executed by an external party that signs it.
  */
 const dars = conformanceDars();
 const DAR = 'splice/splice-test-token-v1-1.0.0.dar';
@@ -27,6 +30,7 @@ const EMPTY_META = { values: {} };
 const TOKEN_PKG = 'aaa0b576b5a3db49b3a4f7a4710fe6f8ae462aabbde4da89f639eb87fd62e90c';
 const TRANSFER_INSTRUCTION_PKG = '55ba4deb0ad4662c4168b39859738a0e91388d252286480c7331b3f71a517281';
 const EMPTY_EXTRA_ARGS = { context: { values: {} }, meta: EMPTY_META };
+const HOLDING = '#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding';
 
 describe.skipIf(!dars.present && !dars.required)('the token standard v1 test token on the engine (LEDGERLINE_CONFORMANCE_DARS)', () => {
   if (!dars.present) {
@@ -41,6 +45,8 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
   let alice: string;
   let bob: string;
   let rulesCid: string;
+  /** The admin's TokenRules as a disclosed contract (its blob read by the admin). */
+  let rulesDisclosed: { contractId: string; templateId: string; createdEventBlob: string; synchronizerId: string };
   let party: (hint: string) => Promise<string>;
   let fresh = 0;
   const newParty = (hint: string) => party(`${hint}-${++fresh}`);
@@ -68,14 +74,28 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
     const rules = await submit([{ CreateCommand: { templateId: TOKEN_RULES, createArguments: { admin } } }], [admin]);
     expect(rules.status, rules.text).toBe(200);
     rulesCid = rules.json.transaction.events[0].CreatedEvent.contractId;
+    rulesDisclosed = await adminDisclosure(rulesCid);
   });
   afterAll(async () => {
     await ledger?.close();
   });
 
-  const submit = (cmds: unknown[], actAs: string[], readAs: string[] = [], parties = [...actAs, ...readAs]) =>
+  /** The admin's read of one of its active contracts with the created-event blob, as the disclosed contract. */
+  async function adminDisclosure(contractId: string, templateId = TOKEN_RULES) {
+    const end = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
+    const acs = await ledger.call('POST', '/v2/state/active-contracts', {
+      activeAtOffset: end,
+      eventFormat: { filtersByParty: { [admin]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId, includeCreatedEventBlob: true } } } }] } }, verbose: true },
+    });
+    expect(acs.status, acs.text).toBe(200);
+    const created = acs.json.map((e: any) => e.contractEntry.JsActiveContract.createdEvent).find((e: any) => e.contractId === contractId);
+    expect(created.createdEventBlob).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    return { contractId, templateId: created.templateId as string, createdEventBlob: created.createdEventBlob as string, synchronizerId: sync };
+  }
+
+  const submit = (cmds: unknown[], actAs: string[], disclosedContracts: unknown[] = [], parties = actAs) =>
     ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', {
-      commands: { commands: cmds, commandId: randomUUID(), userId: ledger.config.adminUser, actAs, readAs, synchronizerId: sync },
+      commands: { commands: cmds, commandId: randomUUID(), userId: ledger.config.adminUser, actAs, readAs: [], disclosedContracts, synchronizerId: sync },
       transactionFormat: {
         transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
         eventFormat: { filtersByParty: Object.fromEntries(parties.map((p) => [p, { cumulative: [] }])), verbose: true },
@@ -121,8 +141,8 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
     },
     extraArgs: EMPTY_EXTRA_ARGS,
   });
-  const transfer = (arg: unknown, sender: string) =>
-    submit([{ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: rulesCid, choice: 'TransferFactory_Transfer', choiceArgument: arg } }], [sender], [admin]);
+  const transferCommand = (arg: unknown) => ({ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: rulesCid, choice: 'TransferFactory_Transfer', choiceArgument: arg } });
+  const transfer = (arg: unknown, sender: string, disclosed = [rulesDisclosed]) => submit([transferCommand(arg)], [sender], disclosed);
 
   const ids = (pkgQualified: string) => pkgQualified.split(':').slice(1).join(':');
   const exercised = (r: { json: any }) => r.json.transaction.events.filter((e: any) => e.ExercisedEvent).map((e: any) => e.ExercisedEvent);
@@ -164,6 +184,21 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
     expect(created[0].createArgument.holding).toMatchObject({ owner: alice, amount: '990.0000000000', lock: null });
     expect(created[1].createArgument.transfer).toMatchObject({ sender: alice, receiver: bob, amount: '10.0000000000', inputHoldingCids: [held] });
     expect(created[1].observers).toEqual([bob]);
+  });
+
+  it('without the disclosed TokenRules the sender cannot see the factory: CONTRACT_NOT_FOUND', async () => {
+    const held = await mint(alice, '1000.0');
+    const before = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
+    const r = await transfer(transferArg(alice, bob, '10.0', [held]), alice, []);
+    expect({ status: r.status, code: r.json.code }, r.text).toEqual({ status: 404, code: 'CONTRACT_NOT_FOUND' });
+    expect(r.json.cause).toContain(rulesCid);
+    expect((await ledger.call('GET', '/v2/state/ledger-end')).json.offset).toBe(before);
+    // nothing was committed: the input holding is still active
+    const acs = await ledger.call('POST', '/v2/state/active-contracts', {
+      activeAtOffset: before,
+      eventFormat: { filtersByParty: { [alice]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: TOKEN } } } }] } } },
+    });
+    expect(acs.json.map((e: any) => e.contractEntry.JsActiveContract.createdEvent.contractId)).toContain(held);
   });
 
   it('TransferInstruction_Accept by the receiver: the receiver holds the amount', async () => {
@@ -211,7 +246,7 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
     const f = await submit(
       [{ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: rulesCid, choice: 'TransferFactory_PublicFetch', choiceArgument: { expectedAdmin: admin, actor: sender } } }],
       [sender],
-      [admin],
+      [rulesDisclosed],
     );
     expect(f.status, f.text).toBe(200);
     expect(exercised(f)[0].exerciseResult).toEqual({ admin, meta: EMPTY_META });
@@ -223,7 +258,8 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
       userId: '',
       commandId: randomUUID(),
       actAs: [alice],
-      readAs: [admin],
+      readAs: [],
+      disclosedContracts: [rulesDisclosed],
       synchronizerId: sync,
       packageIdSelectionPreference: [],
       verboseHashing: false,
@@ -237,6 +273,111 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
       ['Archive', 'Token', 'Holding'],
     ]);
     expect(exercises[0].interfaceId?.packageId).toBe(TRANSFER_INSTRUCTION_PKG);
+  });
+
+  describe('an external sender: prepare + executeAndWait with the disclosed TokenRules', () => {
+    type External = Awaited<ReturnType<typeof onboardExternalParty>>;
+    let ext: External;
+    beforeAll(async () => {
+      ext = await onboardExternalParty(ledger, 'ext-sender');
+      const r = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: ext.partyId } } } }] });
+      expect(r.status, r.text).toBe(200);
+    });
+
+    /** Prepares `command` for the external party, signs the hash with its key and executes it. */
+    async function prepareAndExecute(command: unknown, disclosedContracts: unknown[]) {
+      const prepared = await ledger.call('POST', '/v2/interactive-submission/prepare', {
+        userId: '',
+        commandId: randomUUID(),
+        actAs: [ext.partyId],
+        readAs: [],
+        disclosedContracts,
+        synchronizerId: sync,
+        packageIdSelectionPreference: [],
+        verboseHashing: false,
+        commands: [command],
+      });
+      expect(prepared.status, prepared.text).toBe(200);
+      const hash = Buffer.from(prepared.json.preparedTransactionHash, 'base64');
+      const done = await ledger.call('POST', '/v2/interactive-submission/executeAndWaitForTransaction', {
+        preparedTransaction: prepared.json.preparedTransaction,
+        partySignatures: { signatures: [{ party: ext.partyId, signatures: [ed25519Signature(ext.key, hash, ext.fingerprint)] }] },
+        deduplicationPeriod: { Empty: {} },
+        submissionId: randomUUID(),
+        userId: '',
+        hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+        transactionFormat: { transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS', eventFormat: { filtersByParty: { [ext.partyId]: { cumulative: [] } }, verbose: true } },
+      });
+      expect(done.status, done.text).toBe(200);
+      return { prepared: PreparedTransaction.fromBinary(Buffer.from(prepared.json.preparedTransaction, 'base64')), done };
+    }
+
+    /** The holdings `party` sees through the Holding interface filter: the views the package computes, as [owner, amount, locked]. */
+    async function holdings(party: string): Promise<Array<[string, string, boolean]>> {
+      const end = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
+      const acs = await ledger.call('POST', '/v2/state/active-contracts', {
+        activeAtOffset: end,
+        eventFormat: { filtersByParty: { [party]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: HOLDING, includeInterfaceView: true } } } }] } }, verbose: true },
+      });
+      expect(acs.status, acs.text).toBe(200);
+      return acs.json
+        .map((e: any) => e.contractEntry.JsActiveContract.createdEvent.interfaceViews)
+        .map(([view]: any[]) => {
+          expect(ids(view.interfaceId)).toBe('Splice.Api.Token.HoldingV1:Holding');
+          expect(view.viewValue.instrumentId).toEqual(instrumentId());
+          return [view.viewValue.owner, view.viewValue.amount, view.viewValue.lock !== null] as [string, string, boolean];
+        })
+        .sort();
+    }
+
+    it('the external party accepts a transfer in, sends part on by TransferFactory_Transfer; its holdings by interface', async () => {
+      // 100 X1 to the external party: alice's transfer (disclosed factory), the external receiver's Accept
+      const held = await mint(alice, '100.0');
+      const toExt = await transfer(transferArg(alice, ext.partyId, '100.0', [held]), alice);
+      expect(toExt.status, toExt.text).toBe(200);
+      const offerCid = exercised(toExt)[0].exerciseResult.output.value.transferInstructionCid;
+      const accept = await prepareAndExecute(
+        { ExerciseCommand: { templateId: TRANSFER_INSTRUCTION, contractId: offerCid, choice: 'TransferInstruction_Accept', choiceArgument: { extraArgs: EMPTY_EXTRA_ARGS } } },
+        [],
+      );
+      expect(exercised(accept.done)[0]).toMatchObject({ contractId: offerCid, choice: 'TransferInstruction_Accept', actingParties: [ext.partyId] });
+      expect(await holdings(ext.partyId)).toEqual([[ext.partyId, '100.0000000000', false]]);
+      const extHolding = (await ledger.call('POST', '/v2/state/active-contracts', {
+        activeAtOffset: (await ledger.call('GET', '/v2/state/ledger-end')).json.offset,
+        eventFormat: { filtersByParty: { [ext.partyId]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: TOKEN } } } }] } } },
+      })).json[0].contractEntry.JsActiveContract.createdEvent.contractId as string;
+
+      // without the disclosed factory the external sender's prepare does not find it
+      const hidden = await ledger.call('POST', '/v2/interactive-submission/prepare', {
+        userId: '',
+        commandId: randomUUID(),
+        actAs: [ext.partyId],
+        synchronizerId: sync,
+        commands: [transferCommand(transferArg(ext.partyId, bob, '30.0', [extHolding]))],
+      });
+      expect({ status: hidden.status, code: hidden.json.code }, hidden.text).toEqual({ status: 404, code: 'CONTRACT_NOT_FOUND' });
+
+      // 30 X1 on to bob, prepared with the disclosed TokenRules, signed by the external party
+      const { prepared, done } = await prepareAndExecute(transferCommand(transferArg(ext.partyId, bob, '30.0', [extHolding])), [rulesDisclosed]);
+      const inputs = prepared.metadata!.inputContracts.map((c) => (c.contract.oneofKind === 'v1' ? c.contract.v1.contractId : ''));
+      expect(inputs.sort()).toEqual([extHolding, rulesCid].sort());
+      const root = exercised(done)[0];
+      expect(root).toMatchObject({ contractId: rulesCid, choice: 'TransferFactory_Transfer', actingParties: [ext.partyId] });
+      expect(root.exerciseResult.output.tag).toBe('TransferInstructionResult_Pending');
+      // the change and the pending offer (a locked holding of the sender, which the receiver observes)
+      expect(await holdings(ext.partyId)).toEqual([
+        [ext.partyId, '30.0000000000', true],
+        [ext.partyId, '70.0000000000', false],
+      ]);
+      expect(await holdings(bob)).toContainEqual([ext.partyId, '30.0000000000', true]);
+
+      const bobAccepts = await instruction(root.exerciseResult.output.value.transferInstructionCid, 'TransferInstruction_Accept', bob);
+      expect(bobAccepts.status, bobAccepts.text).toBe(200);
+      expect(await holdings(ext.partyId)).toEqual([[ext.partyId, '70.0000000000', false]]);
+      const bobs = await holdings(bob);
+      expect(bobs).toContainEqual([bob, '30.0000000000', false]);
+      expect(bobs.filter(([owner]) => owner === ext.partyId)).toEqual([]);
+    });
   });
 
   describe('allocations (as TestAllocationHappyV1.daml): AllocationFactory_Allocate, then the Allocation interface', () => {
@@ -260,7 +401,7 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
         transferLeg: { sender, receiver, amount: '10.0', instrumentId: instrumentId(), meta: EMPTY_META },
       };
       const arg = { expectedAdmin: admin, allocation, requestedAt: iso(-60_000), inputHoldingCids: [held], extraArgs: EMPTY_EXTRA_ARGS };
-      const r = await submit([{ ExerciseCommand: { templateId: ALLOCATION_FACTORY, contractId: rulesCid, choice: 'AllocationFactory_Allocate', choiceArgument: arg } }], [sender], [admin]);
+      const r = await submit([{ ExerciseCommand: { templateId: ALLOCATION_FACTORY, contractId: rulesCid, choice: 'AllocationFactory_Allocate', choiceArgument: arg } }], [sender], [rulesDisclosed]);
       expect(r.status, r.text).toBe(200);
       const root = exercised(r)[0];
       expect(ids(root.interfaceId)).toBe('Splice.Api.Token.AllocationInstructionV1:AllocationFactory');
@@ -304,8 +445,8 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
   });
 
   describe('TransferFactory_Transfer failures, with the messages Splice’s tests expect', () => {
-    const failure = async (arg: unknown, sender = alice) => {
-      const r = await transfer(arg, sender);
+    const failure = async (arg: unknown, disclosed = [rulesDisclosed]) => {
+      const r = await transfer(arg, alice, disclosed);
       expect(r.status, r.text).toBe(400);
       return r.json;
     };
@@ -329,7 +470,8 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
 
     it('a holding of another owner, and a locked holding', async () => {
       const bobs = await mint(bob, '500.0');
-      const wrongOwner = await failure(transferArg(alice, bob, '10.0', [bobs]));
+      // alice sees bob's holding only when it is disclosed to her (the admin signs it and reads its blob)
+      const wrongOwner = await failure(transferArg(alice, bob, '10.0', [bobs]), [rulesDisclosed, await adminDisclosure(bobs, TOKEN)]);
       expect(wrongOwner.cause).toContain("'holding owner' is not equal to 'expected value'.");
       expect(wrongOwner.cause).toContain(`expected value: '${alice}'`);
       // a locked holding: a transfer offer to oneself, as Splice's createLockedHoldings makes it
@@ -381,7 +523,7 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
     });
 
     it('a choice the interface does not have: the JSON layer’s invalid choice', async () => {
-      const r = await submit([{ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: rulesCid, choice: 'TransferFactory_Steal', choiceArgument: {} } }], [alice], [admin]);
+      const r = await submit([{ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: rulesCid, choice: 'TransferFactory_Steal', choiceArgument: {} } }], [alice], [rulesDisclosed]);
       expect(r.status, r.text).toBe(400);
       expect(r.json.cause).toBe(
         `The submitted request has invalid arguments: Invalid template:${TRANSFER_INSTRUCTION_PKG}:Splice.Api.Token.TransferInstructionV1:TransferFactory or choice:TransferFactory_Steal`,
@@ -392,7 +534,7 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
       const r = await submit(
         [{ ExerciseCommand: { templateId: TOKEN_RULES, contractId: rulesCid, choice: 'TransferFactory_PublicFetch', choiceArgument: { expectedAdmin: admin, actor: alice } } }],
         [alice],
-        [admin],
+        [rulesDisclosed],
       );
       expect(r.status, r.text).toBe(400);
       expect(r.json.code).toBe('INVALID_ARGUMENT');
