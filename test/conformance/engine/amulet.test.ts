@@ -84,6 +84,7 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin (splice-amulet) on
   let bob: string;
   let rulesCid: string;
   let openRoundCid: string;
+  let laterRoundCid: string;
 
   const party = async (hint: string) => {
     const r = await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync });
@@ -148,6 +149,7 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin (splice-amulet) on
     const open = await active(dso, { TemplateFilter: { value: { templateId: OPEN_ROUND } } });
     expect(open.map((e: any) => e.contractId)).toContain(newest);
     openRoundCid = open.find((e: any) => e.createArgument.round.number === '0').contractId;
+    laterRoundCid = open.find((e: any) => e.createArgument.round.number === '2').contractId;
   }, 300_000);
   afterAll(async () => {
     await ledger?.close();
@@ -214,5 +216,24 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin (splice-amulet) on
     // zero transfer fees, and no holding fee is due within the round the input was created in
     expect(change[0].createArgument.amount.initialAmount).toBe('400.0000000000');
     expect(change[0].contractId).not.toBe(input.contractId);
+  });
+
+  it('AmuletRules_Transfer in a round that has not opened yet fails with the deadline error of failWithStatus', async () => {
+    const payer = await party('early');
+    expect((await tap(payer, '10.0')).status).toBe(200);
+    const [input] = await amuletsOf(payer);
+    const transfer = {
+      sender: payer,
+      provider: payer,
+      inputs: [{ tag: 'InputAmulet', value: input.contractId }],
+      outputs: [{ receiver: bob, receiverFeeRatio: '0.0', amount: '1.0', lock: null, meta: null }],
+      beneficiaries: null,
+    };
+    const context = { openMiningRound: laterRoundCid, issuingMiningRounds: [], validatorRights: [], featuredAppRight: null };
+    const r = await onRules('AmuletRules_Transfer', { transfer, context, expectedDso: dso }, [payer, bob]);
+    expect([r.status, r.json.code]).toEqual([400, 'DAML_FAILURE']);
+    expect(r.json.context.error_id).toBe('stdlib.daml.com/deadline-not-exceeded');
+    expect(r.json.cause).toContain("deadline 'openRound.opensAt'");
+    expect((await amuletsOf(payer)).map((e: any) => e.contractId)).toEqual([input.contractId]);
   });
 });
