@@ -185,11 +185,22 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin (splice-amulet) on
 
   it('the tapped Amulet is a token-standard Holding of Amulet administered by the DSO', async () => {
     const holdings = await active(alice, { InterfaceFilter: { value: { interfaceId: HOLDING, includeInterfaceView: true, includeCreatedEventBlob: false } } });
-    expect(holdings.length).toBeGreaterThan(0);
-    const view = holdings[0].interfaceViews[0];
+    expect(holdings).toHaveLength(1);
+    const [view] = holdings[0].interfaceViews;
     expect(view.viewStatus).toMatchObject({ code: 0 });
-    expect(view.viewValue).toMatchObject({ owner: alice, instrumentId: { admin: dso, id: 'Amulet' }, lock: null });
-    expect(Number(view.viewValue.amount)).toBeGreaterThan(0);
+    // the view reports the initial amount; the round it was created in and the holding fee rate go into the metadata
+    expect(view.viewValue).toEqual({
+      owner: alice,
+      instrumentId: { admin: dso, id: 'Amulet' },
+      amount: '1000.0000000000',
+      lock: null,
+      meta: {
+        values: {
+          'amulet.splice.lfdecentralizedtrust.org/created-in-round': '0',
+          'amulet.splice.lfdecentralizedtrust.org/rate-per-round': '0.0000190259',
+        },
+      },
+    });
   });
 
   it('AmuletRules_Transfer pays the receiver the amount and gives the sender the rest as change', async () => {
