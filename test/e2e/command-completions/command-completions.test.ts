@@ -3,6 +3,7 @@ import { dumpProjections, rebuildProjections } from '@ledgerline/store';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { defaultSynchronizer, ledgerEnd } from '../../support/external-party';
 import { wsCollect } from '../../support/ws-client';
+import { waitFor } from '../../support/wait-for';
 
 /**
  * Command completions: POST /v2/commands/completions (the list form: limit, stream_idle_timeout_ms, 413) and the
@@ -75,6 +76,7 @@ describe('the completion list', () => {
     expect([r.status, r.json.code]).toEqual([413, 'JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED']);
     const end = await ledgerEnd(ledger);
     const waiting = list({ parties: [alice], beginExclusive: end }, 'limit=1&stream_idle_timeout_ms=5000');
+    // A long poll gives no sign that it reached the wait; 100 ms lets it (if not, the commit is read on its first page).
     await new Promise((res) => setTimeout(res, 100));
     const c = await submit([alice], 'app', 'async/submit');
     expect(c.json).toEqual({});
@@ -160,8 +162,10 @@ describe('command-completions (GetCompletions): no user id, parties optional', (
     const begin = await ledgerEnd(ledger);
     await submit([bob]);
     const token = await ledger.token('auditor');
-    const streaming = wsCollect(ledger.url, '/v2/commands/command-completions', token, { beginExclusive: begin }, (m) => completionsOf(m).length >= 2);
-    await new Promise((res) => setTimeout(res, 200));
+    let received = 0;
+    const streaming = wsCollect(ledger.url, '/v2/commands/command-completions', token, { beginExclusive: begin }, (m) => (received = completionsOf(m).length) >= 2);
+    // The first completion arrived: the stream is at the ledger end, so the next one is tailed.
+    await waitFor(() => received >= 1, { message: 'the first completion' });
     expect((await submit([alice], 'other', 'async/submit')).json).toEqual({});
     const seen = completionsOf((await streaming).messages);
     expect(seen.map((c: any) => [c.offset, c.userId])).toEqual([
@@ -178,8 +182,9 @@ describe('the completion WebSocket', () => {
     const begin = await ledgerEnd(ledger);
     await submit([alice]);
     const token = await ledger.token('app');
-    const streaming = wsCollect(ledger.url, '/v2/commands/completions', token, { userId: 'app', parties: [alice], beginExclusive: begin }, (m) => completionsOf(m).length >= 2);
-    await new Promise((res) => setTimeout(res, 200));
+    let received = 0;
+    const streaming = wsCollect(ledger.url, '/v2/commands/completions', token, { userId: 'app', parties: [alice], beginExclusive: begin }, (m) => (received = completionsOf(m).length) >= 2);
+    await waitFor(() => received >= 1, { message: 'the first completion' });
     const second = await submit([alice], 'app', 'async/submit');
     expect(second.json).toEqual({});
     const { messages } = await streaming;
