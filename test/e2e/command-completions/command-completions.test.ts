@@ -4,6 +4,7 @@ import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { defaultSynchronizer, ledgerEnd } from '../../support/external-party';
 import { wsCollect } from '../../support/ws-client';
 import { waitFor } from '../../support/wait-for';
+import { expectCantonError } from '../../support/canton-error';
 
 /**
  * Command completions: POST /v2/commands/completions (the list form: limit, stream_idle_timeout_ms, 413) and the
@@ -87,17 +88,13 @@ describe('the completion list', () => {
 
   it('the request checks, in order: authorization, user id, parties, offsets', async () => {
     const end = await ledgerEnd(ledger);
-    const expectError = async (body: Record<string, unknown>, status: number, code: string, as = 'app') => {
-      const r = await list(body, undefined, as);
-      expect([r.status, r.json.code], r.text).toEqual([status, code]);
-    };
-    await expectError({ userId: 'other', parties: [alice] }, 403, 'NA');
-    await expectError({ parties: [bob] }, 403, 'NA', 'other');
-    await expectError({ userId: 'bad user!', parties: [alice] }, 400, 'INVALID_FIELD', 'auditor');
-    await expectError({ parties: ['bad party!'] }, 400, 'INVALID_ARGUMENT', 'auditor');
-    await expectError({ parties: [alice], beginExclusive: -1 }, 400, 'NEGATIVE_OFFSET');
-    await expectError({ parties: [alice], beginExclusive: end + 5 }, 400, 'OFFSET_AFTER_LEDGER_END');
-    await expectError({ parties: [] }, 400, 'MISSING_FIELD');
+    expectCantonError(await list({ userId: 'other', parties: [alice] }), 403, 'NA');
+    expectCantonError(await list({ parties: [bob] }, undefined, 'other'), 403, 'NA');
+    expectCantonError(await list({ userId: 'bad user!', parties: [alice] }, undefined, 'auditor'), 400, 'INVALID_FIELD');
+    expectCantonError(await list({ parties: ['bad party!'] }, undefined, 'auditor'), 400, 'INVALID_ARGUMENT');
+    expectCantonError(await list({ parties: [alice], beginExclusive: -1 }), 400, 'NEGATIVE_OFFSET');
+    expectCantonError(await list({ parties: [alice], beginExclusive: end + 5 }), 400, 'OFFSET_AFTER_LEDGER_END');
+    expectCantonError(await list({ parties: [] }), 400, 'MISSING_FIELD');
     const r = await ledger.call('POST', '/v2/commands/completions?limit=x', { parties: [alice] }, { as: 'app' });
     expect([r.status, r.text]).toEqual([400, 'Invalid value for: query parameter limit']);
   });
@@ -141,15 +138,11 @@ describe('command-completions (GetCompletions): no user id, parties optional', (
 
   it('the request checks, in order: ReadAs per party (the any-party right for none), parties, offsets; the list limit', async () => {
     const end = await ledgerEnd(ledger);
-    const expectError = async (body: Record<string, unknown>, as: string, status: number, code: string) => {
-      const r = await get(body, as);
-      expect([r.status, r.json.code], r.text).toEqual([status, code]);
-    };
-    await expectError({}, 'app', 403, 'NA');
-    await expectError({ parties: [alice] }, 'bob-reader', 403, 'NA');
-    await expectError({ parties: ['bad party!'] }, 'auditor', 400, 'INVALID_ARGUMENT');
-    await expectError({ parties: [alice], beginExclusive: -1 }, 'app', 400, 'NEGATIVE_OFFSET');
-    await expectError({ beginExclusive: end + 5 }, 'auditor', 400, 'OFFSET_AFTER_LEDGER_END');
+    expectCantonError(await get({}, 'app'), 403, 'NA');
+    expectCantonError(await get({ parties: [alice] }, 'bob-reader'), 403, 'NA');
+    expectCantonError(await get({ parties: ['bad party!'] }, 'auditor'), 400, 'INVALID_ARGUMENT');
+    expectCantonError(await get({ parties: [alice], beginExclusive: -1 }, 'app'), 400, 'NEGATIVE_OFFSET');
+    expectCantonError(await get({ beginExclusive: end + 5 }, 'auditor'), 400, 'OFFSET_AFTER_LEDGER_END');
     let r = await get({ beginExclusive: 0 }, 'auditor');
     expect([r.status, r.json.code]).toEqual([413, 'JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED']);
     r = await get({ beginExclusive: 0 }, 'auditor', 'limit=2&stream_idle_timeout_ms=100');
