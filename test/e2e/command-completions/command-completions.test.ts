@@ -3,6 +3,8 @@ import { dumpProjections, rebuildProjections } from '@ledgerline/store';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { defaultSynchronizer, ledgerEnd } from '../../support/external-party';
 import { wsCollect } from '../../support/ws-client';
+import { waitFor } from '../../support/wait-for';
+import { expectCantonError } from '../../support/canton-error';
 
 /**
  * Command completions: POST /v2/commands/completions (the list form: limit, stream_idle_timeout_ms, 413) and the
@@ -75,6 +77,7 @@ describe('the completion list', () => {
     expect([r.status, r.json.code]).toEqual([413, 'JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED']);
     const end = await ledgerEnd(ledger);
     const waiting = list({ parties: [alice], beginExclusive: end }, 'limit=1&stream_idle_timeout_ms=5000');
+    // A long poll gives no sign that it reached the wait; 100 ms lets it (if not, the commit is read on its first page).
     await new Promise((res) => setTimeout(res, 100));
     const c = await submit([alice], 'app', 'async/submit');
     expect(c.json).toEqual({});
@@ -85,17 +88,13 @@ describe('the completion list', () => {
 
   it('the request checks, in order: authorization, user id, parties, offsets', async () => {
     const end = await ledgerEnd(ledger);
-    const expectError = async (body: Record<string, unknown>, status: number, code: string, as = 'app') => {
-      const r = await list(body, undefined, as);
-      expect([r.status, r.json.code], r.text).toEqual([status, code]);
-    };
-    await expectError({ userId: 'other', parties: [alice] }, 403, 'NA');
-    await expectError({ parties: [bob] }, 403, 'NA', 'other');
-    await expectError({ userId: 'bad user!', parties: [alice] }, 400, 'INVALID_FIELD', 'auditor');
-    await expectError({ parties: ['bad party!'] }, 400, 'INVALID_ARGUMENT', 'auditor');
-    await expectError({ parties: [alice], beginExclusive: -1 }, 400, 'NEGATIVE_OFFSET');
-    await expectError({ parties: [alice], beginExclusive: end + 5 }, 400, 'OFFSET_AFTER_LEDGER_END');
-    await expectError({ parties: [] }, 400, 'MISSING_FIELD');
+    expectCantonError(await list({ userId: 'other', parties: [alice] }), 403, 'NA');
+    expectCantonError(await list({ parties: [bob] }, undefined, 'other'), 403, 'NA');
+    expectCantonError(await list({ userId: 'bad user!', parties: [alice] }, undefined, 'auditor'), 400, 'INVALID_FIELD');
+    expectCantonError(await list({ parties: ['bad party!'] }, undefined, 'auditor'), 400, 'INVALID_ARGUMENT');
+    expectCantonError(await list({ parties: [alice], beginExclusive: -1 }), 400, 'NEGATIVE_OFFSET');
+    expectCantonError(await list({ parties: [alice], beginExclusive: end + 5 }), 400, 'OFFSET_AFTER_LEDGER_END');
+    expectCantonError(await list({ parties: [] }), 400, 'MISSING_FIELD');
     const r = await ledger.call('POST', '/v2/commands/completions?limit=x', { parties: [alice] }, { as: 'app' });
     expect([r.status, r.text]).toEqual([400, 'Invalid value for: query parameter limit']);
   });
@@ -139,15 +138,11 @@ describe('command-completions (GetCompletions): no user id, parties optional', (
 
   it('the request checks, in order: ReadAs per party (the any-party right for none), parties, offsets; the list limit', async () => {
     const end = await ledgerEnd(ledger);
-    const expectError = async (body: Record<string, unknown>, as: string, status: number, code: string) => {
-      const r = await get(body, as);
-      expect([r.status, r.json.code], r.text).toEqual([status, code]);
-    };
-    await expectError({}, 'app', 403, 'NA');
-    await expectError({ parties: [alice] }, 'bob-reader', 403, 'NA');
-    await expectError({ parties: ['bad party!'] }, 'auditor', 400, 'INVALID_ARGUMENT');
-    await expectError({ parties: [alice], beginExclusive: -1 }, 'app', 400, 'NEGATIVE_OFFSET');
-    await expectError({ beginExclusive: end + 5 }, 'auditor', 400, 'OFFSET_AFTER_LEDGER_END');
+    expectCantonError(await get({}, 'app'), 403, 'NA');
+    expectCantonError(await get({ parties: [alice] }, 'bob-reader'), 403, 'NA');
+    expectCantonError(await get({ parties: ['bad party!'] }, 'auditor'), 400, 'INVALID_ARGUMENT');
+    expectCantonError(await get({ parties: [alice], beginExclusive: -1 }, 'app'), 400, 'NEGATIVE_OFFSET');
+    expectCantonError(await get({ beginExclusive: end + 5 }, 'auditor'), 400, 'OFFSET_AFTER_LEDGER_END');
     let r = await get({ beginExclusive: 0 }, 'auditor');
     expect([r.status, r.json.code]).toEqual([413, 'JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED']);
     r = await get({ beginExclusive: 0 }, 'auditor', 'limit=2&stream_idle_timeout_ms=100');
@@ -160,8 +155,10 @@ describe('command-completions (GetCompletions): no user id, parties optional', (
     const begin = await ledgerEnd(ledger);
     await submit([bob]);
     const token = await ledger.token('auditor');
-    const streaming = wsCollect(ledger.url, '/v2/commands/command-completions', token, { beginExclusive: begin }, (m) => completionsOf(m).length >= 2);
-    await new Promise((res) => setTimeout(res, 200));
+    let received = 0;
+    const streaming = wsCollect(ledger.url, '/v2/commands/command-completions', token, { beginExclusive: begin }, (m) => (received = completionsOf(m).length) >= 2);
+    // The first completion arrived: the stream is at the ledger end, so the next one is tailed.
+    await waitFor(() => received >= 1, { message: 'the first completion' });
     expect((await submit([alice], 'other', 'async/submit')).json).toEqual({});
     const seen = completionsOf((await streaming).messages);
     expect(seen.map((c: any) => [c.offset, c.userId])).toEqual([
@@ -178,8 +175,9 @@ describe('the completion WebSocket', () => {
     const begin = await ledgerEnd(ledger);
     await submit([alice]);
     const token = await ledger.token('app');
-    const streaming = wsCollect(ledger.url, '/v2/commands/completions', token, { userId: 'app', parties: [alice], beginExclusive: begin }, (m) => completionsOf(m).length >= 2);
-    await new Promise((res) => setTimeout(res, 200));
+    let received = 0;
+    const streaming = wsCollect(ledger.url, '/v2/commands/completions', token, { userId: 'app', parties: [alice], beginExclusive: begin }, (m) => (received = completionsOf(m).length) >= 2);
+    await waitFor(() => received >= 1, { message: 'the first completion' });
     const second = await submit([alice], 'app', 'async/submit');
     expect(second.json).toEqual({});
     const { messages } = await streaming;

@@ -4,6 +4,7 @@ import type { CommittedEvent } from '@ledgerline/domain';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { ALICE, BOB, CAROL, cid, IOU_NAME, S1, S2, TOKEN_NAME, writeScenario } from '../../support/updates-scenario';
 import { wsCollect } from '../../support/ws-client';
+import { expectCantonError } from '../../support/canton-error';
 
 /**
  * The contract and update reads on the fixed scenario (offsets 1…11): the active contract set (list, page, WebSocket),
@@ -23,11 +24,6 @@ async function createUser(id: string, rights: unknown[]) {
   expect((await ledger.call('POST', '/v2/users', { user: { id }, rights })).status).toBe(200);
 }
 
-function expectError(r: { status: number; json: any }, status: number, code: string, cause?: string) {
-  expect(r.status, JSON.stringify(r.json)).toBe(status);
-  expect(r.json.code).toBe(code);
-  if (cause !== undefined) expect(r.json.cause).toBe(cause);
-}
 
 /** A GET with a JSON body (fetch cannot send one). */
 function getWithBody(path: string, body: unknown, token: string | null): Promise<{ status: number; json: any; text: string }> {
@@ -117,20 +113,20 @@ describe('active contracts on the fixed scenario', () => {
   it('rejections in the reference order, with their codes and statuses', async () => {
     const usage = 'Please use either backwards compatible arguments (filter and verbose) or event_format';
     const prefix = 'The submitted request has invalid arguments: ';
-    expectError(await acs({ activeAtOffset: 1 }), 400, 'INVALID_ARGUMENT', `${prefix}Either filter/verbose or event_format is required. ${usage}.`);
-    expectError(await acs({ eventFormat: anyParty, filter: { filtersForAnyParty: {} } }), 400, 'INVALID_ARGUMENT', `${prefix}Both event_format and filter are set. ${usage}, but not both.`);
-    expectError(await acs({ eventFormat: anyParty, verbose: true }), 400, 'INVALID_ARGUMENT', `${prefix}Both event_format and verbose are set. ${usage}, but not both.`);
+    expectCantonError(await acs({ activeAtOffset: 1 }), 400, 'INVALID_ARGUMENT', { cause: `${prefix}Either filter/verbose or event_format is required. ${usage}.` });
+    expectCantonError(await acs({ eventFormat: anyParty, filter: { filtersForAnyParty: {} } }), 400, 'INVALID_ARGUMENT', { cause: `${prefix}Both event_format and filter are set. ${usage}, but not both.` });
+    expectCantonError(await acs({ eventFormat: anyParty, verbose: true }), 400, 'INVALID_ARGUMENT', { cause: `${prefix}Both event_format and verbose are set. ${usage}, but not both.` });
     // the JSON layer's matrix comes before authorization
-    expectError(await acs({ activeAtOffset: 1 }, 'nobody'), 400, 'INVALID_ARGUMENT');
-    expectError(await acs({ activeAtOffset: -1, eventFormat: {} }), 400, 'INVALID_ARGUMENT', `${prefix}filtersByParty and filtersForAnyParty cannot be empty simultaneously`);
-    expectError(await acs({ activeAtOffset: -1, eventFormat: anyParty }), 400, 'NEGATIVE_OFFSET');
+    expectCantonError(await acs({ activeAtOffset: 1 }, 'nobody'), 400, 'INVALID_ARGUMENT');
+    expectCantonError(await acs({ activeAtOffset: -1, eventFormat: {} }), 400, 'INVALID_ARGUMENT', { cause: `${prefix}filtersByParty and filtersForAnyParty cannot be empty simultaneously` });
+    expectCantonError(await acs({ activeAtOffset: -1, eventFormat: anyParty }), 400, 'NEGATIVE_OFFSET');
     const after = await acs({ activeAtOffset: 12, eventFormat: anyParty });
-    expectError(after, 400, 'OFFSET_AFTER_LEDGER_END', 'active_at_offset offset (12) is after ledger end (11)');
+    expectCantonError(after, 400, 'OFFSET_AFTER_LEDGER_END', { cause: 'active_at_offset offset (12) is after ledger end (11)' });
     expect(after.json.retryInfo).toBe('1 second');
-    expectError(await acs({ eventFormat: { filtersByParty: { [ALICE]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: 'abc:Iou:Iou' } } } }] } } } }, 'alice-reader'), 400, 'INVALID_FIELD');
-    expectError(await acs({ eventFormat: anyParty, streamContinuationToken: '!!' }), 400, 'INVALID_FIELD');
+    expectCantonError(await acs({ eventFormat: { filtersByParty: { [ALICE]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: 'abc:Iou:Iou' } } } }] } } } }, 'alice-reader'), 400, 'INVALID_FIELD');
+    expectCantonError(await acs({ eventFormat: anyParty, streamContinuationToken: '!!' }), 400, 'INVALID_FIELD');
     const token = (await acs({ activeAtOffset: 8, eventFormat: anyParty })).json[0].streamContinuationToken;
-    expectError(await acs({ activeAtOffset: 8, eventFormat: byParty(ALICE), streamContinuationToken: token }, 'all-reader'), 400, 'INVALID_CONTINUATION_TOKEN');
+    expectCantonError(await acs({ activeAtOffset: 8, eventFormat: byParty(ALICE), streamContinuationToken: token }, 'all-reader'), 400, 'INVALID_CONTINUATION_TOKEN');
     const bad = await ledger.call('POST', '/v2/state/active-contracts?limit=x', { eventFormat: anyParty }, { as: 'any-reader' });
     expect(bad.status).toBe(400);
     expect(bad.text).toMatch(/^Invalid value for: query parameter limit/);
@@ -138,12 +134,12 @@ describe('active contracts on the fixed scenario', () => {
 
   it('rights: redacted 403 for a party not readable, 401 without a token', async () => {
     const denied = await acs({ activeAtOffset: 5, eventFormat: byParty(BOB) }, 'alice-reader');
-    expectError(denied, 403, 'NA');
-    expectError(await acs({ activeAtOffset: 5, eventFormat: anyParty }, 'alice-reader'), 403, 'NA');
-    expectError(await acs({ activeAtOffset: 5, eventFormat: byParty(ALICE) }, null as never), 401, 'NA');
+    expectCantonError(denied, 403, 'NA');
+    expectCantonError(await acs({ activeAtOffset: 5, eventFormat: anyParty }, 'alice-reader'), 403, 'NA');
+    expectCantonError(await acs({ activeAtOffset: 5, eventFormat: byParty(ALICE) }, null as never), 401, 'NA');
     // CanActAs implies ReadAs; admin alone reads no party
     expect((await acs({ activeAtOffset: 5, eventFormat: byParty(CAROL) }, 'carol-actor')).status).toBe(200);
-    expectError(await acs({ activeAtOffset: 5, eventFormat: byParty(CAROL) }, ledger.config.adminUser), 403, 'NA');
+    expectCantonError(await acs({ activeAtOffset: 5, eventFormat: byParty(CAROL) }, ledger.config.adminUser), 403, 'NA');
   });
 
   it('the page form: GET with a body, chained pages equal the list, token rules', async () => {
@@ -160,14 +156,14 @@ describe('active contracts on the fixed scenario', () => {
     expect(withoutTokens([...p1.json.activeContracts, ...p2.json.activeContracts])).toEqual(withoutTokens(list));
     // absent offset: the ledger end, reported
     expect((await getWithBody('/v2/state/active-contracts-page', { eventFormat: anyParty }, token)).json.activeAtOffset).toBe(11);
-    expectError(await getWithBody('/v2/state/active-contracts-page', { activeAtOffset: 7, eventFormat: anyParty, pageToken: p1.json.nextPageToken }, token), 400, 'INVALID_ACS_PAGE_TOKEN');
-    expectError(await getWithBody('/v2/state/active-contracts-page', { eventFormat: anyParty, maxPageSize: 0 }, token), 400, 'INVALID_ARGUMENT', 'The submitted request has invalid arguments: Requested page size must be positive, but got 0');
-    expectError(await getWithBody('/v2/state/active-contracts-page', { eventFormat: anyParty, maxPageSize: 10001 }, token), 400, 'INVALID_ARGUMENT');
-    expectError(await getWithBody('/v2/state/active-contracts-page', {}, token), 400, 'MISSING_FIELD');
+    expectCantonError(await getWithBody('/v2/state/active-contracts-page', { activeAtOffset: 7, eventFormat: anyParty, pageToken: p1.json.nextPageToken }, token), 400, 'INVALID_ACS_PAGE_TOKEN');
+    expectCantonError(await getWithBody('/v2/state/active-contracts-page', { eventFormat: anyParty, maxPageSize: 0 }, token), 400, 'INVALID_ARGUMENT', { cause: 'The submitted request has invalid arguments: Requested page size must be positive, but got 0' });
+    expectCantonError(await getWithBody('/v2/state/active-contracts-page', { eventFormat: anyParty, maxPageSize: 10001 }, token), 400, 'INVALID_ARGUMENT');
+    expectCantonError(await getWithBody('/v2/state/active-contracts-page', {}, token), 400, 'MISSING_FIELD');
     const bare = await getWithBody('/v2/state/active-contracts-page', undefined, token);
     expect(bare.status).toBe(400);
     expect(bare.text).toMatch(/^Invalid value for: body/);
-    expectError(await getWithBody('/v2/state/active-contracts-page', { eventFormat: anyParty }, await ledger.token('alice-reader')), 403, 'NA');
+    expectCantonError(await getWithBody('/v2/state/active-contracts-page', { eventFormat: anyParty }, await ledger.token('alice-reader')), 403, 'NA');
   });
 });
 
@@ -195,8 +191,8 @@ describe('POST /v2/state/active-contracts-page (Canton 3.5.10; the GET form is d
     const bare = await ledger.call('POST', '/v2/state/active-contracts-page', undefined, { as: 'any-reader' });
     expect(bare.status).toBe(400);
     expect(bare.text).toMatch(/^Invalid value for: body/);
-    expectError(await page({ eventFormat: anyParty }, 'alice-reader'), 403, 'NA');
-    expectError(await page({ eventFormat: anyParty }, null), 401, 'NA');
+    expectCantonError(await page({ eventFormat: anyParty }, 'alice-reader'), 403, 'NA');
+    expectCantonError(await page({ eventFormat: anyParty }, null), 401, 'NA');
   });
 });
 
@@ -217,14 +213,14 @@ describe('events by contract id and contract by id', () => {
 
   it('not found: unknown, not a stakeholder, template filtered; rejections; rights', async () => {
     const missing = await events({ contractId: cid(77), eventFormat: anyParty });
-    expectError(missing, 404, 'CONTRACT_EVENTS_NOT_FOUND', 'Contract events not found, or not visible.');
+    expectCantonError(missing, 404, 'CONTRACT_EVENTS_NOT_FOUND', { cause: 'Contract events not found, or not visible.' });
     expect(missing.json.resources).toEqual([['CONTRACT_ID', cid(77)]]);
-    expectError(await events({ contractId: cid(2), eventFormat: byParty(ALICE) }, 'alice-reader'), 404, 'CONTRACT_EVENTS_NOT_FOUND');
-    expectError(await events({ contractId: cid(4), eventFormat: anyParty }), 404, 'CONTRACT_EVENTS_NOT_FOUND');
-    expectError(await events({ contractId: '', eventFormat: anyParty }), 400, 'MISSING_FIELD');
-    expectError(await events({ contractId: 'zz', eventFormat: anyParty }), 400, 'INVALID_FIELD', 'The submitted command has a field with invalid value: Invalid field contract_id: cannot parse ContractId "zz"');
-    expectError(await events({ contractId: cid(3), requestingParties: [ALICE] }), 400, 'MISSING_FIELD');
-    expectError(await events({ contractId: cid(3), eventFormat: byParty(BOB) }, 'alice-reader'), 403, 'NA');
+    expectCantonError(await events({ contractId: cid(2), eventFormat: byParty(ALICE) }, 'alice-reader'), 404, 'CONTRACT_EVENTS_NOT_FOUND');
+    expectCantonError(await events({ contractId: cid(4), eventFormat: anyParty }), 404, 'CONTRACT_EVENTS_NOT_FOUND');
+    expectCantonError(await events({ contractId: '', eventFormat: anyParty }), 400, 'MISSING_FIELD');
+    expectCantonError(await events({ contractId: 'zz', eventFormat: anyParty }), 400, 'INVALID_FIELD', { cause: 'The submitted command has a field with invalid value: Invalid field contract_id: cannot parse ContractId "zz"' });
+    expectCantonError(await events({ contractId: cid(3), requestingParties: [ALICE] }), 400, 'MISSING_FIELD');
+    expectCantonError(await events({ contractId: cid(3), eventFormat: byParty(BOB) }, 'alice-reader'), 403, 'NA');
   });
 
   it('contract by id: witnesses, blob, fixed fields; not found; ReadAsAnyParty without parties', async () => {
@@ -232,10 +228,10 @@ describe('events by contract id and contract by id', () => {
     expect(r.status, r.text).toBe(200);
     expect(r.json.createdEvent).toMatchObject({ contractId: cid(3), offset: 1, nodeId: 0, acsDelta: false, witnessParties: [CAROL] });
     expect(r.json.createdEvent.createdEventBlob).not.toBe('');
-    expectError(await ledger.call('POST', '/v2/contracts/contract-by-id', { contractId: cid(3), queryingParties: [] }, { as: 'carol-actor' }), 403, 'NA');
+    expectCantonError(await ledger.call('POST', '/v2/contracts/contract-by-id', { contractId: cid(3), queryingParties: [] }, { as: 'carol-actor' }), 403, 'NA');
     expect((await ledger.call('POST', '/v2/contracts/contract-by-id', { contractId: cid(3) }, { as: 'any-reader' })).json.createdEvent.witnessParties).toEqual([ALICE, CAROL]);
     const nf = await ledger.call('POST', '/v2/contracts/contract-by-id', { contractId: cid(2), queryingParties: [ALICE] }, { as: 'alice-reader' });
-    expectError(nf, 404, 'CONTRACT_PAYLOAD_NOT_FOUND', 'Contract payload not found, or not visible.');
+    expectCantonError(nf, 404, 'CONTRACT_PAYLOAD_NOT_FOUND', { cause: 'Contract payload not found, or not visible.' });
     expect(nf.json.resources).toEqual([['CONTRACT_ID', cid(2)]]);
   });
 });
@@ -268,24 +264,24 @@ describe('update lookups and pages', () => {
 
   it('not found and rejections', async () => {
     const nf = await ledger.call('POST', '/v2/updates/update-by-offset', { offset: 99, updateFormat: acsDelta(anyParty) }, { as: 'any-reader' });
-    expectError(nf, 404, 'UPDATE_NOT_FOUND', 'Update not found, or not visible.');
+    expectCantonError(nf, 404, 'UPDATE_NOT_FOUND', { cause: 'Update not found, or not visible.' });
     expect(nf.json.resources).toEqual([['OFFSET', '99']]);
-    expectError(await ledger.call('POST', '/v2/updates/update-by-offset', { offset: 1, updateFormat: acsDelta(anyParty) }, { as: 'any-reader' }), 404, 'UPDATE_NOT_FOUND');
-    expectError(await ledger.call('POST', '/v2/updates/update-by-offset', { offset: 3, updateFormat: {} }, { as: 'any-reader' }), 404, 'UPDATE_NOT_FOUND');
-    expectError(
+    expectCantonError(await ledger.call('POST', '/v2/updates/update-by-offset', { offset: 1, updateFormat: acsDelta(anyParty) }, { as: 'any-reader' }), 404, 'UPDATE_NOT_FOUND');
+    expectCantonError(await ledger.call('POST', '/v2/updates/update-by-offset', { offset: 3, updateFormat: {} }, { as: 'any-reader' }), 404, 'UPDATE_NOT_FOUND');
+    expectCantonError(
       await ledger.call('POST', '/v2/updates/update-by-offset', { offset: 0, updateFormat: acsDelta(anyParty) }, { as: 'any-reader' }),
       400,
       'NON_POSITIVE_OFFSET',
-      'Offset 0 in offset is not a positive integer: the offset has to be a positive integer (>0)',
+      { cause: 'Offset 0 in offset is not a positive integer: the offset has to be a positive integer (>0)' },
     );
-    expectError(await ledger.call('POST', '/v2/updates/update-by-offset', { offset: 3 }, { as: 'any-reader' }), 400, 'MISSING_FIELD');
+    expectCantonError(await ledger.call('POST', '/v2/updates/update-by-offset', { offset: 3 }, { as: 'any-reader' }), 400, 'MISSING_FIELD');
     const byId = await ledger.call('POST', '/v2/updates/update-by-id', { updateId: idAt(4), updateFormat: acsDelta(byParty(ALICE)) }, { as: 'alice-reader' });
-    expectError(byId, 404, 'UPDATE_NOT_FOUND');
+    expectCantonError(byId, 404, 'UPDATE_NOT_FOUND');
     expect(byId.json.resources).toEqual([['UPDATE_ID', idAt(4)]]);
-    expectError(await ledger.call('POST', '/v2/updates/update-by-id', { updateId: 'xyz', updateFormat: acsDelta(anyParty) }, { as: 'any-reader' }), 400, 'INVALID_ARGUMENT');
-    expectError(await ledger.call('POST', '/v2/updates/update-by-id', { updateId: idAt(4), updateFormat: acsDelta(byParty(BOB)) }, { as: 'alice-reader' }), 403, 'NA');
-    expectError(await ledger.call('POST', '/v2/updates/transaction-by-offset', { offset: 8, requestingParties: [BOB] }, { as: 'all-reader' }), 404, 'UPDATE_NOT_FOUND');
-    expectError(await ledger.call('POST', '/v2/updates/transaction-by-offset', { offset: 5 }, { as: 'all-reader' }), 400, 'INVALID_ARGUMENT');
+    expectCantonError(await ledger.call('POST', '/v2/updates/update-by-id', { updateId: 'xyz', updateFormat: acsDelta(anyParty) }, { as: 'any-reader' }), 400, 'INVALID_ARGUMENT');
+    expectCantonError(await ledger.call('POST', '/v2/updates/update-by-id', { updateId: idAt(4), updateFormat: acsDelta(byParty(BOB)) }, { as: 'alice-reader' }), 403, 'NA');
+    expectCantonError(await ledger.call('POST', '/v2/updates/transaction-by-offset', { offset: 8, requestingParties: [BOB] }, { as: 'all-reader' }), 404, 'UPDATE_NOT_FOUND');
+    expectCantonError(await ledger.call('POST', '/v2/updates/transaction-by-offset', { offset: 5 }, { as: 'all-reader' }), 400, 'INVALID_ARGUMENT');
   });
 
   it('updates pages chained by their tokens equal the bounded list, both directions', async () => {
@@ -304,10 +300,10 @@ describe('update lookups and pages', () => {
       expect(got).toEqual(descendingOrder ? [...list].reverse() : list);
     }
     const r = await ledger.call('POST', '/v2/updates/get-updates-page', { maxPageSize: 2, updateFormat: format }, { as: 'any-reader' });
-    expectError(await ledger.call('POST', '/v2/updates/get-updates-page', { maxPageSize: 3, updateFormat: format, pageToken: r.json.nextPageToken }, { as: 'any-reader' }), 400, 'INVALID_UPDATES_PAGE_TOKEN');
-    expectError(await ledger.call('POST', '/v2/updates/get-updates-page', { maxPageSize: 2001, updateFormat: format }, { as: 'any-reader' }), 400, 'INVALID_ARGUMENT');
-    expectError(await ledger.call('POST', '/v2/updates/get-updates-page', { endOffsetInclusive: 12, updateFormat: format }, { as: 'any-reader' }), 400, 'OFFSET_AFTER_LEDGER_END');
-    expectError(await ledger.call('POST', '/v2/updates/get-updates-page', { beginOffsetExclusive: 5, endOffsetInclusive: 4, updateFormat: format }, { as: 'any-reader' }), 400, 'INVALID_ARGUMENT');
+    expectCantonError(await ledger.call('POST', '/v2/updates/get-updates-page', { maxPageSize: 3, updateFormat: format, pageToken: r.json.nextPageToken }, { as: 'any-reader' }), 400, 'INVALID_UPDATES_PAGE_TOKEN');
+    expectCantonError(await ledger.call('POST', '/v2/updates/get-updates-page', { maxPageSize: 2001, updateFormat: format }, { as: 'any-reader' }), 400, 'INVALID_ARGUMENT');
+    expectCantonError(await ledger.call('POST', '/v2/updates/get-updates-page', { endOffsetInclusive: 12, updateFormat: format }, { as: 'any-reader' }), 400, 'OFFSET_AFTER_LEDGER_END');
+    expectCantonError(await ledger.call('POST', '/v2/updates/get-updates-page', { beginOffsetExclusive: 5, endOffsetInclusive: 4, updateFormat: format }, { as: 'any-reader' }), 400, 'INVALID_ARGUMENT');
   });
 });
 
@@ -320,7 +316,7 @@ describe('the list-size limit', () => {
     );
     const at = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
     const over = await acs({ activeAtOffset: at, eventFormat: anyParty });
-    expectError(over, 413, 'JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED', `The number of matching elements (${MAX + 1}) is greater than the node limit (${MAX}).`);
+    expectCantonError(over, 413, 'JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED', { cause: `The number of matching elements (${MAX + 1}) is greater than the node limit (${MAX}).` });
     expect((await acs({ activeAtOffset: at, eventFormat: anyParty }, 'any-reader', '?limit=2')).json).toHaveLength(2);
     expect((await acs({ activeAtOffset: at, eventFormat: byParty(ALICE) }, 'alice-reader')).json).toHaveLength(MAX);
     const ws = await wsCollect(ledger.url, '/v2/state/active-contracts', await ledger.token('any-reader'), { activeAtOffset: at, eventFormat: anyParty });

@@ -97,6 +97,7 @@ describe('snapshot → writes → restore', () => {
     const request = { beginExclusive: end, updateFormat: { includeTransactions: { eventFormat: { filtersForAnyParty: {} }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } };
     const ws = wsCollect(ledger.url, '/v2/updates', token, request);
     const poll = ledger.call('POST', '/v2/updates?stream_idle_timeout_ms=60000', request, { as: 'snap-reader' });
+    // Neither stream signals that it waits at the ledger end; 300 ms lets both get there before the restore.
     await new Promise((r) => setTimeout(r, 300));
     const restored = await admin('POST', '/snapshots/streams/restore');
     expect(restored.status, restored.text).toBe(200);

@@ -5,6 +5,7 @@ import { ALICE, BOB, CAROL, cid, IOU, IOU_NAME, IOU_PKG, PARTICIPANT, S1, S2, TO
 import { wsCollect } from '../../support/ws-client';
 import { expectSameFrameworkEdges } from '../../support/framework-edges';
 import { PageRenderer } from '@ledgerline/server/modules/updates/rendering/page-renderer';
+import { expectCantonError } from '../../support/canton-error';
 
 // The list maximum is lowered to 7 so that the 413 edges are reachable with the 11-update scenario.
 const MAX = 7;
@@ -57,12 +58,6 @@ async function ok(body: unknown, as: string, query = ''): Promise<any[]> {
 const offsets = (list: any[]) => list.map((u) => Object.values(u.update as Record<string, any>)[0].value.offset);
 const kinds = (list: any[]) => list.map((u) => Object.keys(u.update)[0]);
 
-function expectError(r: { status: number; json: any }, status: number, code: string, cause: string, category: number) {
-  expect(r.status).toBe(status);
-  expect(r.json.code).toBe(code);
-  expect(r.json.cause).toBe(cause);
-  expect(r.json.errorCategory).toBe(category);
-}
 
 describe('filters, shapes and witnesses on the fixed scenario', () => {
   it('legacy filter for one party: ACS_DELTA transactions, its reassignments and (seed) its topology events', async () => {
@@ -370,7 +365,7 @@ describe('endpoints agree', () => {
 describe('transaction-by-id errors', () => {
   const call = (body: unknown, as = 'all-reader') => ledger.call('POST', '/v2/updates/transaction-by-id', body, { as });
   const notFound = (r: any, id: string) => {
-    expectError(r, 404, 'UPDATE_NOT_FOUND', 'Update not found, or not visible.', 11);
+    expectCantonError(r, 404, 'UPDATE_NOT_FOUND', { cause: 'Update not found, or not visible.', category: 11 });
     expect(r.json.resources).toEqual([['UPDATE_ID', id]]);
     expect(r.json.grpcCodeValue).toBe(5);
   };
@@ -387,25 +382,23 @@ describe('transaction-by-id errors', () => {
 
   it('both or neither of requestingParties and transactionFormat', async () => {
     const tf = { eventFormat: { filtersByParty: { [ALICE]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' };
-    expectError(
+    expectCantonError(
       await call({ updateId: idAt(3), requestingParties: [ALICE], transactionFormat: tf }),
       400,
       'INVALID_ARGUMENT',
-      'The submitted request has invalid arguments: Both transaction_format and requesting_parties are set. Please use either backwards compatible arguments (requesting_parties) or transaction_format but not both.',
-      8,
+      { cause: 'The submitted request has invalid arguments: Both transaction_format and requesting_parties are set. Please use either backwards compatible arguments (requesting_parties) or transaction_format but not both.', category: 8 },
     );
-    expectError(
+    expectCantonError(
       await call({ updateId: idAt(3) }),
       400,
       'INVALID_ARGUMENT',
-      'The submitted request has invalid arguments: Either transaction_format or requesting_parties is required. Please use either backwards compatible arguments (requesting_parties) or transaction_format.',
-      8,
+      { cause: 'The submitted request has invalid arguments: Either transaction_format or requesting_parties is required. Please use either backwards compatible arguments (requesting_parties) or transaction_format.', category: 8 },
     );
   });
 
   it('update id syntax: missing, not hex, not a SHA-256 multihash', async () => {
-    expectError(await call({ requestingParties: [ALICE] }), 400, 'MISSING_FIELD', 'The submitted command is missing a mandatory field: update_id', 8);
-    expectError(await call({ updateId: 'not-hex', requestingParties: [ALICE] }), 400, 'INVALID_ARGUMENT', 'The submitted request has invalid arguments: Failed to parse hex string: not-hex', 8);
+    expectCantonError(await call({ requestingParties: [ALICE] }), 400, 'MISSING_FIELD', { cause: 'The submitted command is missing a mandatory field: update_id', category: 8 });
+    expectCantonError(await call({ updateId: 'not-hex', requestingParties: [ALICE] }), 400, 'INVALID_ARGUMENT', { cause: 'The submitted request has invalid arguments: Failed to parse hex string: not-hex', category: 8 });
     const r = await call({ updateId: '1221' + 'ab'.repeat(32), requestingParties: [ALICE] });
     expect(r.status).toBe(400);
     expect(r.json.code).toBe('INVALID_ARGUMENT');
@@ -431,37 +424,35 @@ describe('update list validation (JsUpdateService, UpdateServiceRequestValidator
 
   it('legacy filter versus updateFormat', async () => {
     const uf = txFormat({ [ALICE]: {} });
-    expectError(await flats({ ...legacy(ALICE), updateFormat: uf }, 'alice-reader'), 400, 'INVALID_ARGUMENT', `${IA}Both update_format and filter are set. ${USE}, but not both.`, 8);
-    expectError(await flats(format(uf, { verbose: true }), 'alice-reader'), 400, 'INVALID_ARGUMENT', `${IA}Both update_format and verbose are set. ${USE}, but not both.`, 8);
-    expectError(await flats({ beginExclusive: 0 }, 'alice-reader'), 400, 'INVALID_ARGUMENT', `${IA}Either filter/verbose or update_format is required. ${USE}.`, 8);
+    expectCantonError(await flats({ ...legacy(ALICE), updateFormat: uf }, 'alice-reader'), 400, 'INVALID_ARGUMENT', { cause: `${IA}Both update_format and filter are set. ${USE}, but not both.`, category: 8 });
+    expectCantonError(await flats(format(uf, { verbose: true }), 'alice-reader'), 400, 'INVALID_ARGUMENT', { cause: `${IA}Both update_format and verbose are set. ${USE}, but not both.`, category: 8 });
+    expectCantonError(await flats({ beginExclusive: 0 }, 'alice-reader'), 400, 'INVALID_ARGUMENT', { cause: `${IA}Either filter/verbose or update_format is required. ${USE}.`, category: 8 });
     expect(offsets(await ok(format(uf, { verbose: false }), 'alice-reader'))).toEqual([3, 5, 10]);
   });
 
   it('offsets: negative, descending without end, non-positive end, after the ledger end, out of range, empty', async () => {
-    expectError(
+    expectCantonError(
       await flats(legacy(ALICE, {}, { beginExclusive: -1 }), 'alice-reader'),
       400,
       'NEGATIVE_OFFSET',
-      'Offset -1 in begin_exclusive is a negative integer: the offset in begin_exclusive field has to be a non-negative integer (>=0)',
-      8,
+      { cause: 'Offset -1 in begin_exclusive is a negative integer: the offset in begin_exclusive field has to be a non-negative integer (>=0)', category: 8 },
     );
     const noEnd = await flats({ beginExclusive: 0, descendingOrder: true, filter: { filtersByParty: { [ALICE]: {} } } }, 'alice-reader');
     expect(noEnd.status).toBe(400);
     expect(noEnd.json.code).toBe('DESCENDING_ORDER_MISSING_END');
     expect(noEnd.json.errorCategory).toBe(8);
-    expectError(
+    expectCantonError(
       await flats(legacy(ALICE, {}, { endInclusive: 0 }), 'alice-reader'),
       400,
       'NON_POSITIVE_OFFSET',
-      'Offset 0 in end_inclusive is not a positive integer: the offset has to be either a positive integer (>0) or not defined at all',
-      8,
+      { cause: 'Offset 0 in end_inclusive is not a positive integer: the offset has to be either a positive integer (>0) or not defined at all', category: 8 },
     );
     const begin = await flats(legacy(ALICE, {}, { beginExclusive: 12, endInclusive: 20 }), 'alice-reader');
-    expectError(begin, 400, 'OFFSET_AFTER_LEDGER_END', 'Begin offset (12) is after ledger end (11)', 12);
+    expectCantonError(begin, 400, 'OFFSET_AFTER_LEDGER_END', { cause: 'Begin offset (12) is after ledger end (11)', category: 12 });
     expect(begin.json.retryInfo).toBe('1 second');
     expect(begin.json.grpcCodeValue).toBe(11);
-    expectError(await flats(legacy(ALICE, {}, { endInclusive: 20 }), 'alice-reader'), 400, 'OFFSET_AFTER_LEDGER_END', 'End offset (20) is after ledger end (11)', 12);
-    expectError(await flats(legacy(ALICE, {}, { beginExclusive: 5, endInclusive: 3 }), 'alice-reader'), 400, 'OFFSET_OUT_OF_RANGE', 'End offset 3 is before begin offset 5.', 9);
+    expectCantonError(await flats(legacy(ALICE, {}, { endInclusive: 20 }), 'alice-reader'), 400, 'OFFSET_AFTER_LEDGER_END', { cause: 'End offset (20) is after ledger end (11)', category: 12 });
+    expectCantonError(await flats(legacy(ALICE, {}, { beginExclusive: 5, endInclusive: 3 }), 'alice-reader'), 400, 'OFFSET_OUT_OF_RANGE', { cause: 'End offset 3 is before begin offset 5.', category: 9 });
     expect(await ok(legacy(ALICE, {}, { beginExclusive: 5, endInclusive: 5 }), 'alice-reader')).toEqual([]);
     // int64 as a decimal string is accepted.
     expect(offsets(await ok(legacy(ALICE, {}, { beginExclusive: '3', endInclusive: '5' }), 'alice-reader'))).toEqual([5]);
@@ -489,7 +480,7 @@ describe('update list validation (JsUpdateService, UpdateServiceRequestValidator
     ];
     for (const body of noParty) {
       for (const path of ['/v2/updates/flats', '/v2/updates']) {
-        for (const as of ['alice-reader', 'nobody']) expectError(await ledger.call('POST', path, body, { as }), 400, 'INVALID_ARGUMENT', empty, 8);
+        for (const as of ['alice-reader', 'nobody']) expectCantonError(await ledger.call('POST', path, body, { as }), 400, 'INVALID_ARGUMENT', { cause: empty, category: 8 });
       }
     }
     // The WebSocket channels answer the same, as their one JsCantonError frame.
@@ -503,33 +494,30 @@ describe('update list validation (JsUpdateService, UpdateServiceRequestValidator
     }
     // transaction-by-id: a transactionFormat naming no party passes authorization and the id check, then fails the format.
     const byId = await ledger.call('POST', '/v2/updates/transaction-by-id', { updateId: idAt(1), transactionFormat: acsDelta }, { as: 'nobody' });
-    expectError(byId, 400, 'INVALID_ARGUMENT', empty, 8);
+    expectCantonError(byId, 400, 'INVALID_ARGUMENT', { cause: empty, category: 8 });
     // A party the user may not read is still refused first, and filtersForAnyParty still needs ReadAsAnyParty.
     expect((await flats({ ...noParty[0], filter: { filtersByParty: { [BOB]: {} } } }, 'alice-reader')).status).toBe(403);
     expect((await flats({ ...noParty[0], filter: { filtersByParty: {}, filtersForAnyParty: {} } }, 'alice-reader')).status).toBe(403);
   });
 
   it('event formats: empty filters, unspecified shape, package-id templates, malformed identifiers and enums, bad party ids', async () => {
-    expectError(
+    expectCantonError(
       await flats(format({ includeTransactions: { eventFormat: { filtersByParty: {} }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } }), 'any-reader'),
       400,
       'INVALID_ARGUMENT',
-      `${IA}filtersByParty and filtersForAnyParty cannot be empty simultaneously`,
-      8,
+      { cause: `${IA}filtersByParty and filtersForAnyParty cannot be empty simultaneously`, category: 8 },
     );
-    expectError(
+    expectCantonError(
       await flats(format(txFormat({ [ALICE]: {} }, 'TRANSACTION_SHAPE_UNSPECIFIED')), 'alice-reader'),
       400,
       'MISSING_FIELD',
-      'The submitted command is missing a mandatory field: transaction_shape',
-      8,
+      { cause: 'The submitted command is missing a mandatory field: transaction_shape', category: 8 },
     );
-    expectError(
+    expectCantonError(
       await flats(format(txFormat({ [ALICE]: template(IOU) })), 'alice-reader'),
       400,
       'INVALID_FIELD',
-      `The submitted command has a field with invalid value: Invalid field packageId: Received an identifier with package ID ${IOU_PKG}, but expected a package name.`,
-      8,
+      { cause: `The submitted command has a field with invalid value: Invalid field packageId: Received an identifier with package ID ${IOU_PKG}, but expected a package name.`, category: 8 },
     );
     const malformed = await flats(format(txFormat({ [ALICE]: template('no-colons') })), 'alice-reader');
     expect(malformed.status).toBe(400);

@@ -47,6 +47,7 @@ describe('tailing (open-ended) requests', () => {
   it('a request waiting at the ledger end is woken by a commit of this instance', async () => {
     const end = await ledgerEnd();
     const pending = ledger.call('POST', '/v2/updates/flats?limit=1&stream_idle_timeout_ms=60000', anyParty(end), { as: 'reader' });
+    // A long poll gives no sign that it reached the wait; 100 ms lets it (if not, the commit is read on its first page).
     await new Promise((r) => setTimeout(r, 100));
     const [e] = await ledger.runtime.eventStore.append([createFor(ALICE)]);
     const r = await pending;
@@ -58,6 +59,7 @@ describe('tailing (open-ended) requests', () => {
     const other = new EventStore(ledger.runtime.db, { participantId: ledger.participantId });
     const end = await ledgerEnd();
     const pending = ledger.call('POST', '/v2/updates?limit=1&stream_idle_timeout_ms=60000', anyParty(end), { as: 'reader' });
+    // As above: lets the long poll reach the wait.
     await new Promise((r) => setTimeout(r, 100));
     const [e] = await other.append([createFor(BOB)]);
     const r = await pending;

@@ -3,6 +3,7 @@ import type { CommittedEvent } from '@ledgerline/domain';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { ALICE, BOB, CAROL, cid, IOU_NAME, S1, writeScenario } from '../../support/updates-scenario';
 import { wsCollect } from '../../support/ws-client';
+import { expectCantonError } from '../../support/canton-error';
 
 /**
  * The deprecated tree forms on the fixed scenario (offsets 1…11): the trees list and WebSocket, transaction-tree-by-id
@@ -18,11 +19,6 @@ const effects = (...parties: string[]) => ({
   includeTransactions: { eventFormat: { filtersByParty: Object.fromEntries(parties.map((p) => [p, wildcard])) }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
 });
 
-function expectError(r: { status: number; json: any }, status: number, code: string, cause?: string) {
-  expect(r.status, JSON.stringify(r.json)).toBe(status);
-  expect(r.json.code).toBe(code);
-  if (cause !== undefined) expect(r.json.cause).toBe(cause);
-}
 
 beforeAll(async () => {
   ledger = await startTestLedger();
@@ -85,10 +81,10 @@ describe('transaction-tree-by-offset and transaction-tree-by-id', () => {
   it('reject as the reference: no party, offsets, ids, invisible or other updates, rights', async () => {
     const a = `?parties=${encodeURIComponent(ALICE)}`;
     const get = (path: string, as: string | null = 'alice-reader') => ledger.call('GET', path, undefined, { as });
-    expectError(await get('/v2/updates/transaction-tree-by-offset/5'), 400, 'INVALID_ARGUMENT', 'The submitted request has invalid arguments: filtersByParty and filtersForAnyParty cannot be empty simultaneously');
-    expectError(await get(`/v2/updates/transaction-tree-by-id/${idAt(5)}`), 400, 'INVALID_ARGUMENT');
-    expectError(await get(`/v2/updates/transaction-tree-by-offset/0${a}`), 400, 'NON_POSITIVE_OFFSET');
-    expectError(await get(`/v2/updates/transaction-tree-by-offset/-3${a}`), 400, 'NON_POSITIVE_OFFSET');
+    expectCantonError(await get('/v2/updates/transaction-tree-by-offset/5'), 400, 'INVALID_ARGUMENT', { cause: 'The submitted request has invalid arguments: filtersByParty and filtersForAnyParty cannot be empty simultaneously' });
+    expectCantonError(await get(`/v2/updates/transaction-tree-by-id/${idAt(5)}`), 400, 'INVALID_ARGUMENT');
+    expectCantonError(await get(`/v2/updates/transaction-tree-by-offset/0${a}`), 400, 'NON_POSITIVE_OFFSET');
+    expectCantonError(await get(`/v2/updates/transaction-tree-by-offset/-3${a}`), 400, 'NON_POSITIVE_OFFSET');
     const bad = await get(`/v2/updates/transaction-tree-by-offset/five${a}`);
     expect(bad.status).toBe(400);
     expect(bad.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -96,15 +92,15 @@ describe('transaction-tree-by-offset and transaction-tree-by-id', () => {
     // a topology transaction, a reassignment, beyond the ledger end, not witnessed by alice
     for (const offset of [1, 8, 99, 4]) {
       const r = await get(`/v2/updates/transaction-tree-by-offset/${offset}${a}`);
-      expectError(r, 404, 'UPDATE_NOT_FOUND', 'Update not found, or not visible.');
+      expectCantonError(r, 404, 'UPDATE_NOT_FOUND', { cause: 'Update not found, or not visible.' });
       expect(r.json.resources).toEqual([['OFFSET', String(offset)]]);
     }
     const unknown = '1220' + '0f'.repeat(32);
     const nf = await get(`/v2/updates/transaction-tree-by-id/${unknown}${a}`);
-    expectError(nf, 404, 'UPDATE_NOT_FOUND');
+    expectCantonError(nf, 404, 'UPDATE_NOT_FOUND');
     expect(nf.json.resources).toEqual([['UPDATE_ID', unknown]]);
-    expectError(await get(`/v2/updates/transaction-tree-by-id/${idAt(4)}${a}`), 404, 'UPDATE_NOT_FOUND');
-    expectError(await get(`/v2/updates/transaction-tree-by-id/not-hex${a}`), 400, 'INVALID_ARGUMENT');
+    expectCantonError(await get(`/v2/updates/transaction-tree-by-id/${idAt(4)}${a}`), 404, 'UPDATE_NOT_FOUND');
+    expectCantonError(await get(`/v2/updates/transaction-tree-by-id/not-hex${a}`), 400, 'INVALID_ARGUMENT');
     // rights come first: bob's tree for alice's reader is a redacted 403 even for an id that does not parse
     expect((await get(`/v2/updates/transaction-tree-by-offset/5?parties=${encodeURIComponent(BOB)}`)).status).toBe(403);
     expect((await get(`/v2/updates/transaction-tree-by-id/not-hex?parties=${encodeURIComponent(BOB)}`)).json.code).toBe('NA');
@@ -151,19 +147,19 @@ describe('the trees list and WebSocket', () => {
 
   it('rejects as the update stream does, and a format with topology events', async () => {
     const both = await ledger.call('POST', '/v2/updates/trees', { ...legacy, updateFormat: effects(CAROL) }, { as: 'all-reader' });
-    expectError(
+    expectCantonError(
       both,
       400,
       'INVALID_ARGUMENT',
-      'The submitted request has invalid arguments: Both update_format and filter are set. Please use either backwards compatible arguments (filter and verbose) or update_format, but not both.',
+      { cause: 'The submitted request has invalid arguments: Both update_format and filter are set. Please use either backwards compatible arguments (filter and verbose) or update_format, but not both.' },
     );
-    expectError(await ledger.call('POST', '/v2/updates/trees', { beginExclusive: 0 }, { as: 'all-reader' }), 400, 'INVALID_ARGUMENT');
+    expectCantonError(await ledger.call('POST', '/v2/updates/trees', { beginExclusive: 0 }, { as: 'all-reader' }), 400, 'INVALID_ARGUMENT');
     const topology = { beginExclusive: 0, endInclusive: 11, updateFormat: { ...effects(CAROL), includeTopologyEvents: { includeParticipantAuthorizationEvents: { parties: [CAROL] } } } };
-    expectError(await ledger.call('POST', '/v2/updates/trees', topology, { as: 'all-reader' }), 400, 'INVALID_ARGUMENT');
+    expectCantonError(await ledger.call('POST', '/v2/updates/trees', topology, { as: 'all-reader' }), 400, 'INVALID_ARGUMENT');
     const ws = await wsCollect(ledger.url, '/v2/updates/trees', await ledger.token('all-reader'), topology);
     expect(ws.messages).toHaveLength(1);
     expect(ws.messages[0].code).toBe('INVALID_ARGUMENT');
-    expectError(await ledger.call('POST', '/v2/updates/trees', { ...legacy, endInclusive: 99 }, { as: 'all-reader' }), 400, 'OFFSET_AFTER_LEDGER_END');
+    expectCantonError(await ledger.call('POST', '/v2/updates/trees', { ...legacy, endInclusive: 99 }, { as: 'all-reader' }), 400, 'OFFSET_AFTER_LEDGER_END');
     expect((await ledger.call('POST', '/v2/updates/trees', legacy, { as: 'alice-reader' })).status).toBe(403);
     expect((await ledger.call('POST', '/v2/updates/trees', legacy, { as: null })).status).toBe(401);
     const notNumber = await ledger.call('POST', '/v2/updates/trees?limit=x', legacy, { as: 'all-reader' });

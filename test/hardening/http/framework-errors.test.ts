@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { wsCollect } from '../../support/ws-client';
+import { expectCantonError, JS_CANTON_ERROR_KEYS } from '../../support/canton-error';
 
 /**
  * Every answer the HTTP layers give by themselves — Node's parser and timers, Fastify's router and URL decoding, the
@@ -65,16 +66,12 @@ function rawExchange(baseUrl: string, request: string | Buffer): Promise<RawAnsw
 const raw = (request: string | Buffer) => rawExchange(ledger.url, request);
 const get = (path: string, headers = '') => raw(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n${headers}Connection: close\r\n\r\n`);
 
-const JS_CANTON_ERROR_KEYS = ['cause', 'code', 'context', 'correlationId', 'definiteAnswer', 'errorCategory', 'grpcCodeValue', 'resources', 'retryInfo', 'traceId'];
-
-/** A JsCantonError with every key, as JSON; returns the parsed body. */
+/** A raw answer that is JSON and a JsCantonError with every key (expectCantonError) and a trace id; returns the body. */
 function expectJsCantonError(a: RawAnswer, status: number, code: string): any {
   const label = `${a.status} ${a.headers['content-type']} ${a.body.slice(0, 300)}`;
   expect(a.status, label).toBe(status);
   expect(a.headers['content-type'], label).toMatch(/^application\/json/);
-  const body = JSON.parse(a.body);
-  expect(Object.keys(body).sort(), label).toEqual(JS_CANTON_ERROR_KEYS);
-  expect(body.code, label).toBe(code);
+  const body = expectCantonError({ status: a.status, json: JSON.parse(a.body) }, status, code, { everyKey: true });
   expect(body.traceId, label).toMatch(/^[0-9a-f]{32}$/);
   return body;
 }

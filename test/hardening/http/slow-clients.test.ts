@@ -140,6 +140,7 @@ describe('a client resetting its connection mid-body', () => {
       head('/v2/users', { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': '100000', traceparent: `00-${traceId}-b7ad6b7169203331-01` }),
     );
     c.socket.write('{"user": {"id": "reset"'.padEnd(20_000, ' '));
+    // Lets the server read part of the body before the reset (there is no signal of what it has read).
     await new Promise((r) => setTimeout(r, 200));
     c.socket.resetAndDestroy();
     const line = () =>

@@ -43,6 +43,7 @@ describe('crash and restart under mixed load', () => {
 
     // Warm-up without a kill: every kind of write succeeds (the load itself is valid) and contracts are held to move.
     const warm = load.run([server.url]);
+    // A load window: the load runs this long, whatever it manages to write.
     await new Promise((r) => setTimeout(r, 1200));
     load.stop();
     await warm;
@@ -87,6 +88,7 @@ describe('crash and restart under mixed load', () => {
     // The last restart serves and keeps writing.
     load.round = KILLS + 1;
     const running = load.run([server.url]);
+    // A load window, as in the warm-up.
     await new Promise((r) => setTimeout(r, 300));
     load.stop();
     await running;

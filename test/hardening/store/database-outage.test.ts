@@ -49,6 +49,7 @@ describe('database outage', () => {
     // Light background load all along (retrying on its own failures).
     const load = new MixedLoad(setup, { pauseMs: 25 });
     const background = load.run([server.url], { onNetworkError: 'retry' });
+    // A load window before the outage.
     await new Promise((r) => setTimeout(r, 700));
     const ackedBefore = load.acks.length;
     expect(ackedBefore).toBeGreaterThan(0);
@@ -80,6 +81,7 @@ describe('database outage', () => {
       const readyz = (await call(server.url, 'GET', '/readyz', null, undefined, CLIENT_TIMEOUT_MS)).status;
       const livez = (await call(server.url, 'GET', '/livez', null, undefined, CLIENT_TIMEOUT_MS)).status;
       expect({ readyz, livez }).toEqual({ readyz: 503, livez: 200 });
+      // Probes spread over the outage (a poll interval, not a wait for a state).
       await new Promise((r) => setTimeout(r, 100));
     }
     // Every answer during the outage: 503, TransientServerFailure with retryInfo (the first ones may still succeed
@@ -112,6 +114,7 @@ describe('database outage', () => {
     }
     expect((await call(server.url, 'GET', '/readyz', null)).status).toBe(200);
     const ackedAtRecovery = load.acks.length;
+    // A load window after recovery.
     await new Promise((r) => setTimeout(r, 700));
     load.stop();
     await background;

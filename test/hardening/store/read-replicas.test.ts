@@ -103,6 +103,7 @@ describe.runIf(RUN)('read replicas and failover on a real primary and hot standb
           const slow = sql<{ n: number; standby: boolean }>`SELECT count(*) AS n, pg_is_in_recovery() AS standby FROM conflict_probe, pg_sleep(5)`.execute(db);
           // Its cancellation may arrive before it is awaited below (where the retry sees it): not an unhandled rejection.
           slow.catch(() => undefined);
+          // Lets the slow query take its snapshot on the standby first (it signals nothing before it ends).
           await sleep(500);
           await primary.query('DELETE FROM conflict_probe', pair.database);
           await primary.query('VACUUM conflict_probe', pair.database);
@@ -151,6 +152,7 @@ describe.runIf(RUN)('read replicas and failover on a real primary and hot standb
     const load = new MixedLoad(setup);
     load.round = 1;
     let running = load.run([a]);
+    // A load window.
     await sleep(2500);
     load.stop();
     await running;
@@ -192,6 +194,7 @@ describe.runIf(RUN)('read replicas and failover on a real primary and hot standb
     // replay resumes within the bound: the waiting read is answered (by the replica once it has replayed the offset)
     t0 = performance.now();
     const pending = listAt();
+    // Lets the read reach its wait while replay is paused (a long poll signals nothing).
     await sleep(200);
     await standby.query('SELECT pg_wal_replay_resume()');
     const resumed = await pending;
@@ -204,6 +207,7 @@ describe.runIf(RUN)('read replicas and failover on a real primary and hot standb
     const mark = load.acks.length;
     load.round = 2;
     running = load.run([a]);
+    // A load window with the standby stopped.
     await sleep(2000);
     load.stop();
     await running;
@@ -233,6 +237,7 @@ describe.runIf(RUN)('read replicas and failover on a real primary and hot standb
     load.round = 3;
     const beforeSwitch = load.acks.length;
     running = load.run([a], { onNetworkError: 'retry' });
+    // A load window, then the primary is lost mid-load and a request is made while it is gone.
     await sleep(1500);
     primary.stop('immediate');
     await sleep(300);
@@ -249,6 +254,7 @@ describe.runIf(RUN)('read replicas and failover on a real primary and hot standb
     }
     expect(recovered).toBe(true);
     const afterSwitch = load.acks.length;
+    // A load window after the switch.
     await sleep(1500);
     load.stop();
     await running;

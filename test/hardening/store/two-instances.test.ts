@@ -85,6 +85,7 @@ describe('two instances on one database', () => {
     const urls = [a.url, b.url];
     load.round = 1;
     let running = load.run(urls, { onNetworkError: 'retry' });
+    // A load window: both instances take writes this long.
     await new Promise((r) => setTimeout(r, 2500));
     load.stop();
     await running;
@@ -108,6 +109,7 @@ describe('two instances on one database', () => {
     expect(await b.exited).toBe('SIGKILL');
     urls.splice(1, 1);
     const killedAt = load.acks.length;
+    // A load window after the kill: the clients move to A and keep writing.
     await new Promise((r) => setTimeout(r, 1500));
     load.stop();
     await running;

@@ -77,12 +77,14 @@ describe('memory under WebSocket clients that never read', () => {
     // Warm up the code paths (one full stream, read), then take the baseline.
     const warm = open(token, { ...request, endInclusive: 600 }, false);
     expect(await warm.closed).toBe(1000);
+    // Lets the warm-up's garbage settle before the baseline is read.
     await sleep(500);
     const baseline = rssMiB();
 
     const paused = Array.from({ length: SOCKETS }, () => open(token, request, true));
     let peak = baseline;
     for (let i = 0; i < 24; i++) {
+      // RSS is sampled over a window while the streams stay paused.
       await sleep(250);
       peak = Math.max(peak, rssMiB());
     }
