@@ -118,6 +118,19 @@ describe('RowBuffer and the write statement', () => {
     expect(after.rows[0].v).toBe(1);
   });
 
+  it('keyed updates look their keys up by index, not by scanning the table', async () => {
+    await sql`CREATE TABLE rb_scan (k text PRIMARY KEY, v bigint NOT NULL, meta jsonb, note text)`.execute(database.db);
+    await sql`INSERT INTO rb_scan SELECT 'k' || g, g, NULL, NULL FROM generate_series(1, 20000) g`.execute(database.db);
+    await sql`ANALYZE rb_scan`.execute(database.db);
+    const buffer = new RowBuffer<TestDB>();
+    buffer.update({ table: 'rb_scan' as 'rb_keyed', key: { column: 'k', value: 'k7' }, set: { v: 1 } });
+    const statement = buildWriteStatement(buffer.take(), { ...COLUMNS, rb_scan: COLUMNS.rb_keyed })!;
+    const { rows } = await database.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement.text}`, statement.values);
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(plan).toMatch(/Index Scan using rb_scan_pkey/);
+    expect(plan).not.toMatch(/Seq Scan on rb_scan/);
+  });
+
   it('the last statement, then COMMIT, on a WriteConnection: commits once; a compare-and-set that fails leaves nothing committed', async () => {
     await sql`CREATE TABLE rb_commit (k text PRIMARY KEY, v bigint NOT NULL)`.execute(database.db);
     await sql`INSERT INTO rb_commit VALUES ('a', 0)`.execute(database.db);

@@ -107,8 +107,11 @@ export function buildWriteStatement<D>(writes: BufferedWrites, columns: ColumnTy
     const name = `w${ctes.length}`;
     const assignments = setCols.map((c, i) => `${ident(c)} = v.${ident(`s${i}`)}`).join(', ');
     const where = expect ? `t.${ident(key.column)} = v.k AND t.${ident(expect.column)} = v.e` : `t.${ident(key.column)} = v.k`;
+    // The LIMIT gives the planner the key count (it assumes 100 rows from a set-returning function), so the keys are
+    // looked up by index instead of a hash join over the whole table, whose cost grows with the ledger.
+    const keys = `(SELECT * FROM ${recordset(cols, types, rows, param, 'r')} LIMIT ${rows.length}) AS v`;
     ctes.push(`${ident(name)} AS (UPDATE ${ident(table)} AS t SET ${assignments}
-        FROM ${recordset(cols, types, rows, param, 'v')} WHERE ${where}${expect ? ' RETURNING 1' : ''})`);
+        FROM ${keys} WHERE ${where}${expect ? ' RETURNING 1' : ''})`);
     if (expect) counted.push([name, group.length]);
   }
   if (tail) {
