@@ -3,9 +3,10 @@
  * `Engine.submit` and `Result` (`engine/…/Engine.scala`, `Result.scala`). Pure: packages, contracts and the ledger time
  * come in as answers to questions; randomness (the submission seed) and the clock (preparation time) are inputs.
  *
- * Commands run in order on one partial transaction: a create evaluates the template's precondition, signatories and
- * observers, checks that the authorizers (actAs at the root) cover the signatories and derives the node seed and the
- * V1 contract id; an exercise (issue 33 extends this) checks controllers and runs the choice body with nested updates.
+ * Commands run in order on one partial transaction (`submission.ts`): a create evaluates the template's precondition,
+ * signatories and observers, checks that the authorizers (actAs at the root) cover the signatories and derives the node
+ * seed and the V1 contract id; an exercise checks controllers, choice observers and authorizers and runs the choice body
+ * with nested updates.
  */
 import type { Value } from '@canton-network/core-ledger-proto';
 import type { DefInterface, Package, TemplateChoice, Type, TypeConId } from '../language/ast';
