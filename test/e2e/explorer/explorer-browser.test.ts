@@ -48,9 +48,12 @@ async function commitCreate(note: string): Promise<{ updateId: string; contractI
     commandId: `explorer-${note}`,
   });
   const token = await mintHs256Token({ secret, userId: 'alice-app', participantId });
-  const r = await apiAs(token).call('POST', '/v2/interactive-submission/executeAndWait', executeRequest(pt, [alice]));
+  const r = await apiAs(token).call('POST', '/v2/interactive-submission/executeAndWaitForTransaction', executeRequest(pt, [alice]));
   expect(r.status, r.text).toBe(200);
-  return { updateId: r.json.updateId, contractId };
+  // The committed id is the prepared (local) one with Canton's suffix.
+  const created = (r.json.transaction.events as Array<{ CreatedEvent?: { contractId: string } }>).find((e) => e.CreatedEvent);
+  expect(created?.CreatedEvent?.contractId.startsWith(contractId)).toBe(true);
+  return { updateId: r.json.transaction.updateId, contractId: created!.CreatedEvent!.contractId };
 }
 
 async function shot(name: string): Promise<void> {
