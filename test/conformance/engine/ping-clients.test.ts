@@ -9,7 +9,7 @@ import { ledgerEnd } from '../../support/external-party';
  * Canton's ping DAR on the engine, driven by the unmodified clients over HTTP: a `Canton.Internal.Ping:Ping` create
  * submitted by a local party through @canton-network/core-ledger-client (submit-and-wait-for-transaction, then
  * `awaitCompletion` over async/submit), and the same create by an external party through @canton-network/wallet-sdk's
- * prepare → sign → execute. Signatories and observers come from the template (`signatory initiator`, `observer responder`
+ * prepare → sign → execute; then an exercise (`AbortPing`) by each client, awaited to its completion. Signatories and observers come from the template (`signatory initiator`, `observer responder`
  * in `Canton/Internal/Ping.daml`), not from the submitter.
  */
 const dars = conformanceDars();
@@ -148,5 +148,37 @@ describe.skipIf(!dars.present && !dars.required)('the ping DAR through the unmod
     });
     const row = await ledger.runtime.db.selectFrom('contracts').selectAll().where('contract_id', '=', created.contractId).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'active', signatories: [party.partyId], package_name: 'canton-builtin-admin-workflow-ping' });
+  }, 60_000);
+
+  it('core-ledger-client: async/submit of an exercise (AbortPing), awaitCompletion, the Ping archived', async () => {
+    const created = await client.post('/v2/commands/submit-and-wait-for-transaction', {
+      commands: { commands: [createPing('pc-ping-abort', alice, bob)], commandId: `pc-${randomUUID()}`, userId: USER, actAs: [alice], readAs: [], synchronizerId: sync },
+    });
+    const cid = created.transaction.events[0].CreatedEvent.contractId as string;
+    const begin = await ledgerEnd(ledger);
+    const commandId = `pc-abort-${randomUUID()}`;
+    const exercise = { ExerciseCommand: { templateId: PING, contractId: cid, choice: 'AbortPing', choiceArgument: { anyone: alice } } };
+    expect(await client.post('/v2/commands/async/submit', { commands: [exercise], commandId, actAs: [alice], userId: USER })).toEqual({});
+    const completion = await awaitCompletion(client, begin, alice, USER, commandId);
+    expect(completion).toMatchObject({ commandId, status: { code: 0 }, offset: begin + 1 });
+    const row = await ledger.runtime.db.selectFrom('contracts').selectAll().where('contract_id', '=', cid).executeTakeFirstOrThrow();
+    expect(row.status).toBe('archived');
+  });
+
+  it('wallet-sdk: an external party exercises AbortPing on its Ping through prepare → sign → execute', async () => {
+    const keys = sdk.keys.generate();
+    const party = await sdk.party.external.create(keys.publicKey, { partyHint: 'pc-ext-abort' }).sign(keys.privateKey).execute();
+    const made = await sdk.ledger
+      .prepare({ partyId: party.partyId, commands: [createPing('pc-ping-ext-abort', party.partyId, bob)] })
+      .sign(keys.privateKey)
+      .execute({ partyId: party.partyId });
+    const [ping] = await ledger.runtime.db.selectFrom('contracts').select('contract_id').where('created_offset', '=', made.completionOffset).execute();
+    expect(ping).toBeDefined();
+    const start = await ledgerEnd(ledger);
+    const exercise = { ExerciseCommand: { templateId: PING, contractId: ping.contract_id, choice: 'AbortPing', choiceArgument: { anyone: party.partyId } } };
+    const executed = await sdk.ledger.prepare({ partyId: party.partyId, commands: [exercise] }).sign(keys.privateKey).execute({ partyId: party.partyId });
+    expect(executed.completionOffset).toBe(start + 1);
+    const row = await ledger.runtime.db.selectFrom('contracts').selectAll().where('contract_id', '=', ping.contract_id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('archived');
   }, 60_000);
 });
