@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestLedger, type TestLedger } from '../../support/ledger';
+import type { TestLedger } from '../../support/ledger';
 import { conformanceDars } from '../../support/dars';
+import { HOLDING, micros, OPEN_ROUND, createdEvents, exercisedEvents, startAmuletLedger, type AmuletLedger } from '../../support/amulet-ledger';
 
 /**
  * Canton Coin (Splice's Amulet, `splice-amulet` 0.1.22) on the engine over HTTP: the groundwork of a Canton Coin
@@ -16,59 +14,6 @@ import { conformanceDars } from '../../support/dars';
  * scripts do the same). No `IssuingMiningRound` is needed: nothing here claims rewards.
  */
 const dars = conformanceDars();
-const DAR = 'splice/splice-amulet-0.1.22.dar';
-const AMULET_RULES = '#splice-amulet:Splice.AmuletRules:AmuletRules';
-const OPEN_ROUND = '#splice-amulet:Splice.Round:OpenMiningRound';
-const AMULET = '#splice-amulet:Splice.Amulet:Amulet';
-const HOLDING = '#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding';
-const micros = (seconds: number) => ({ microseconds: String(seconds * 1_000_000) });
-
-/**
- * A development configuration: Splice's default holding fee and issuance curve, one synchronizer, 10-minute ticks. This
- * version's `AmuletRules` precondition only accepts zero create, transfer and lock-holder fees, and a featured-app
- * activity-marker amount equal to the extra featured-app reward amount.
- */
-function devAmuletConfig(synchronizer: string) {
-  return {
-    transferConfig: {
-      createFee: { fee: '0.0' },
-      holdingFee: { rate: '0.0000190259' },
-      transferFee: { initialRate: '0.0', steps: [{ _1: '100.0', _2: '0.0' }, { _1: '1000.0', _2: '0.0' }, { _1: '1000000.0', _2: '0.0' }] },
-      lockHolderFee: { fee: '0.0' },
-      extraFeaturedAppRewardAmount: '1.0',
-      maxNumInputs: '100',
-      maxNumOutputs: '100',
-      maxNumLockHolders: '50',
-      tokenStandardMaxTTL: null,
-    },
-    issuanceCurve: {
-      initialValue: {
-        amuletToIssuePerYear: '40000000000.0',
-        validatorRewardPercentage: '0.05',
-        appRewardPercentage: '0.15',
-        validatorRewardCap: '0.2',
-        featuredAppRewardCap: '100.0',
-        unfeaturedAppRewardCap: '0.6',
-        optValidatorFaucetCap: '2.85',
-        optDevelopmentFundPercentage: null,
-      },
-      futureValues: [],
-    },
-    decentralizedSynchronizer: {
-      requiredSynchronizers: { map: [[synchronizer, {}]] },
-      activeSynchronizer: synchronizer,
-      fees: { baseRateTrafficLimits: { burstAmount: '400000', burstWindow: micros(1200) }, extraTrafficPrice: '16.67', readVsWriteScalingFactor: '4', minTopupAmount: '200000' },
-    },
-    tickDuration: micros(600),
-    packageConfig: { amulet: '0.1.22', amuletNameService: '0.1.22', dsoGovernance: '0.1.22', validatorLifecycle: '0.1.22', wallet: '0.1.23', walletPayments: '0.1.22' },
-    transferPreapprovalFee: null,
-    featuredAppActivityMarkerAmount: '1.0',
-    optDevelopmentFundManager: null,
-    externalPartyConfigStateTickDuration: null,
-    rewardConfig: null,
-    transferPreapprovalBaseDuration: null,
-  };
-}
 
 describe.skipIf(!dars.present && !dars.required)('Canton Coin (splice-amulet) on the engine (LEDGERLINE_CONFORMANCE_DARS)', () => {
   if (!dars.present) {
@@ -77,79 +22,29 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin (splice-amulet) on
     });
     return;
   }
+  let coin: AmuletLedger;
   let ledger: TestLedger;
-  let sync: string;
   let dso: string;
   let alice: string;
   let bob: string;
   let rulesCid: string;
   let openRoundCid: string;
   let laterRoundCid: string;
-
-  const party = async (hint: string) => {
-    const r = await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync });
-    expect(r.status, r.text).toBe(200);
-    const id = r.json.partyDetails.party as string;
-    const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: id } } } }] });
-    expect(rights.status, rights.text).toBe(200);
-    return id;
-  };
-  const submit = (cmds: unknown[], actAs: string[], readAs: string[] = []) =>
-    ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', {
-      commands: { commands: cmds, commandId: randomUUID(), userId: ledger.config.adminUser, actAs, readAs, synchronizerId: sync },
-      transactionFormat: {
-        transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
-        eventFormat: { filtersByParty: Object.fromEntries([...actAs, ...readAs].map((p) => [p, { cumulative: [] }])), verbose: true },
-      },
-    });
-  const onRules = (choice: string, choiceArgument: unknown, actAs: string[]) =>
-    submit([{ ExerciseCommand: { templateId: AMULET_RULES, contractId: rulesCid, choice, choiceArgument } }], actAs, actAs.includes(dso) ? [] : [dso]);
-  const exercised = (r: { json: any }) => r.json.transaction.events.filter((e: any) => e.ExercisedEvent).map((e: any) => e.ExercisedEvent);
-  const created = (r: { json: any }, entity: string) =>
-    r.json.transaction.events.filter((e: any) => e.CreatedEvent && e.CreatedEvent.templateId.endsWith(entity)).map((e: any) => e.CreatedEvent);
-  const active = async (p: string, filter: unknown) => {
-    const end = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
-    const acs = await ledger.call('POST', '/v2/state/active-contracts', {
-      activeAtOffset: end,
-      eventFormat: { filtersByParty: { [p]: { cumulative: [{ identifierFilter: filter }] } }, verbose: true },
-    });
-    expect(acs.status, acs.text).toBe(200);
-    return acs.json.map((e: any) => e.contractEntry?.JsActiveContract?.createdEvent).filter(Boolean);
-  };
-  const amuletsOf = async (owner: string) =>
-    (await active(owner, { TemplateFilter: { value: { templateId: AMULET } } })).filter((e: any) => e.createArgument.owner === owner);
-  const tap = (receiver: string, amount: string) => onRules('AmuletRules_DevNet_Tap', { receiver, amount, openRound: openRoundCid }, [receiver]);
+  const onRules = (choice: string, choiceArgument: unknown, actAs: string[]) => coin.onRules(choice, choiceArgument, actAs);
+  const active = (p: string, filter: unknown) => coin.active(p, filter);
+  const amuletsOf = (owner: string) => coin.amuletsOf(owner);
+  const tap = (receiver: string, amount: string) => coin.tap(receiver, amount);
+  const party = (hint: string) => coin.party(hint);
+  const exercised = exercisedEvents;
+  const created = createdEvents;
 
   beforeAll(async () => {
-    ledger = await startTestLedger();
-    sync = ledger.runtime.identity.defaultSynchronizer.id;
-    const started = Date.now();
-    const up = await fetch(`${ledger.url}/v2/dars?vetAllPackages=true&synchronizerId=${encodeURIComponent(sync)}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${await ledger.token()}` },
-      body: fs.readFileSync(path.join(dars.root!, DAR)),
-    });
-    expect(up.status, await up.text()).toBe(200);
-    const uploaded = Date.now();
-    dso = await party('dso');
+    const started = await startAmuletLedger(dars.root!);
+    console.info(`[amulet] DAR upload ${started.timings.uploadMs} ms; first command (AmuletRules create) ${started.timings.firstCommandMs} ms`);
+    coin = started;
+    ({ ledger, dso, rulesCid, openRoundCid, laterRoundCid } = coin);
     alice = await party('alice');
     bob = await party('bob');
-    const firstCommand = Date.now();
-    const rules = await submit(
-      [{ CreateCommand: { templateId: AMULET_RULES, createArguments: { dso, configSchedule: { initialValue: devAmuletConfig(sync), futureValues: [] }, isDevNet: true, contractStateSchemaVersion: null } } }],
-      [dso],
-    );
-    expect(rules.status, rules.text).toBe(200);
-    console.info(`[amulet] DAR upload ${uploaded - started} ms; first command (AmuletRules create) ${Date.now() - firstCommand} ms`);
-    rulesCid = rules.json.transaction.events[0].CreatedEvent.contractId;
-    const rounds = await onRules('AmuletRules_Bootstrap_Rounds', { amuletPrice: '1.0', round0Duration: micros(24 * 3600), initialRound: null }, [dso]);
-    expect(rounds.status, rounds.text).toBe(200);
-    // the choice returns the newest round (round 2, opening later); commands use the round that is open now (round 0)
-    const newest = exercised(rounds)[0].exerciseResult.openMiningRoundCid;
-    const open = await active(dso, { TemplateFilter: { value: { templateId: OPEN_ROUND } } });
-    expect(open.map((e: any) => e.contractId)).toContain(newest);
-    openRoundCid = open.find((e: any) => e.createArgument.round.number === '0').contractId;
-    laterRoundCid = open.find((e: any) => e.createArgument.round.number === '2').contractId;
   }, 300_000);
   afterAll(async () => {
     await ledger?.close();
