@@ -40,6 +40,8 @@ export interface Wallet {
   ledgerEnd(): Promise<number>;
   /** TransferFactory_Transfer as a command, with the factory's context for that sender and receiver. */
   transferCommand(sender: string, receiver: string, amount: string, inputHoldingCids: string[]): Promise<{ command: unknown; disclosed: unknown[]; kind: string }>;
+  /** AmuletRules_DevNet_Tap in round 0 for an external party: prepared with the disclosed AmuletRules and round, signed. */
+  tap(signer: External, amount: string): Promise<Reply>;
   /** A choice of the TransferInstruction interface with the two-step context of the instruction's locked amulet. */
   instructionCommand(instructionCid: string, choice: string): Promise<{ command: unknown; disclosed: unknown[] }>;
 }
@@ -146,6 +148,13 @@ export function amuletWallet(coin: AmuletLedger): Wallet {
         disclosed: factory.disclosedContracts,
         kind: factory.transferKind,
       };
+    },
+    async tap(signer, amount) {
+      const contracts = await registry.dsoContracts([TEMPLATES.amuletRules, TEMPLATES.openRound]);
+      const disclosed = contracts.filter((c) => c.contractId === coin.rulesCid || c.contractId === coin.openRoundCid).map((c) => registry.disclose(c));
+      expect(disclosed).toHaveLength(2);
+      const choiceArgument = { receiver: signer.partyId, amount, openRound: coin.openRoundCid };
+      return wallet.signed([signer], [{ ExerciseCommand: { templateId: TEMPLATES.amuletRules, contractId: coin.rulesCid, choice: 'AmuletRules_DevNet_Tap', choiceArgument } }], disclosed);
     },
     async instructionCommand(instructionCid, choice) {
       const acs = await read('POST', '/v2/state/active-contracts', {

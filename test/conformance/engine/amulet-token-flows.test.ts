@@ -13,8 +13,9 @@ import { amuletWallet, DAY_MS, iso, type External, type Wallet } from '../../sup
  * party onboarded, tapped, paying a receiver that holds a `TransferPreapproval` in one step, and receivers without one in
  * two steps (an `AmuletTransferInstruction` over the sender's `LockedAmulet`), accepted, rejected and withdrawn. Commands
  * of the external party are prepared with the DSO's contracts disclosed and the choice contexts Splice's registry would
- * hand out (test/support/amulet-registry.ts), signed and executed. Allocations, holdings and the transaction history
- * follow in amulet-token-allocations.test.ts.
+ * hand out (test/support/amulet-registry.ts), signed and executed. Then its holdings are listed through the Holding
+ * interface and merged, and the parties' transaction histories are read back by core-tx-parser. Allocations are in
+ * amulet-token-allocations.test.ts.
  */
 const dars = conformanceDars();
 
