@@ -102,8 +102,8 @@ export class AmuletRegistry {
     const open = of(':Splice.Round:OpenMiningRound')
       .filter((r) => Date.parse(r.createArgument.opensAt) <= now)
       .sort((a, b) => Number(b.createArgument.round.number) - Number(a.createArgument.round.number))[0];
-    const state = of(':Splice.ExternalPartyConfigState:ExternalPartyConfigState').sort((a, b) =>
-      b.createArgument.targetArchiveAfter.localeCompare(a.createArgument.targetArchiveAfter),
+    const state = of(':Splice.ExternalPartyConfigState:ExternalPartyConfigState').sort(
+      (a, b) => Date.parse(b.createArgument.targetArchiveAfter) - Date.parse(a.createArgument.targetArchiveAfter),
     )[0];
     if (!rules || !open || !state) throw new Error('the DSO has no AmuletRules, open round or ExternalPartyConfigState');
     return {

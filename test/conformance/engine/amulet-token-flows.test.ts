@@ -33,6 +33,7 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin token-standard flo
   let validator: string;
   let bob: string;
   let carol: string;
+  let preapprovalCid: string;
 
   beforeAll(async () => {
     coin = await startAmuletLedger(dars.root!);
@@ -99,6 +100,7 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin token-standard flo
       const [preapproval] = createdEvents(r, ':Splice.AmuletRules:TransferPreapproval');
       expect(preapproval.createArgument).toMatchObject({ dso, receiver: bob, provider: validator, expiresAt });
       expect(preapproval.signatories.sort()).toEqual([bob, dso, validator].sort());
+      preapprovalCid = preapproval.contractId;
       // the preapproval's base duration (90 days) covers it: nothing is paid
       expect(exercisedEvents(r)[0].exerciseResult).toMatchObject({ transferPreapprovalCid: preapproval.contractId, amuletPaid: '0.0000000000' });
     });
@@ -126,6 +128,8 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin token-standard flo
       expect(amounts(change)).toEqual([['900.0000000000', false]]);
       expect(result.senderChangeCids).toEqual([change[0].contractId]);
       expect(await wallet.isActive(ext.partyId, input.contractId)).toBe(false);
+      // the preapproval serves further transfers: TransferPreapproval_SendV2 does not consume it
+      expect(await wallet.isActive(bob, preapprovalCid)).toBe(true);
     });
   });
 
