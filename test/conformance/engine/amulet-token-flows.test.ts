@@ -131,6 +131,22 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin token-standard flo
       // the preapproval serves further transfers: TransferPreapproval_SendV2 does not consume it
       expect(await wallet.isActive(bob, preapprovalCid)).toBe(true);
     });
+
+    it('another receiver’s preapproval in the context is refused by the factory, changing nothing', async () => {
+      const [input] = await wallet.holdings(ext.partyId);
+      const t = await wallet.transferCommand(ext.partyId, carol, '1.0', [input.contractId]);
+      expect(t.kind).toBe('offer');
+      const forBob = await wallet.transferCommand(ext.partyId, bob, '1.0', [input.contractId]);
+      const command = JSON.parse(JSON.stringify(t.command));
+      command.ExerciseCommand.choiceArgument.extraArgs.context.values['transfer-preapproval'] = { tag: 'AV_ContractId', value: preapprovalCid };
+      const end = await wallet.ledgerEnd();
+      const e = expectCantonError(await wallet.signed([ext], [command], forBob.disclosed), 400, 'DAML_FAILURE');
+      // splice-util's fetchChecked: the preapproval must belong to the transfer's receiver
+      expect(e.context.error_id).toBe('UNHANDLED_EXCEPTION/DA.Exception.GeneralError:GeneralError');
+      expect(e.cause).toContain(`Contract group identifier mismatch: expected ForOwner {dso = '${dso}', owner = '${carol}'}, got ForOwner {dso = '${dso}', owner = '${bob}'}`);
+      expect(await wallet.ledgerEnd()).toBe(end);
+      expect(await wallet.isActive(ext.partyId, input.contractId)).toBe(true);
+    });
   });
 
   describe('two-step transfers: an AmuletTransferInstruction over the sender’s locked amulet', () => {
