@@ -5,6 +5,15 @@ import { expect } from 'vitest';
  * each field's JSON type, whether it is required, and for a nested object the schema it follows. `expectShape` checks
  * an answer against them: every required field present, every field of the schema's type, no field the schema lacks.
  */
+export type SchemaName =
+  | 'ErrorResponse'
+  | 'GetRegistryInfoResponse'
+  | 'Instrument'
+  | 'ListInstrumentsResponse'
+  | 'DisclosedContract'
+  | 'ChoiceContext'
+  | 'TransferFactoryWithChoiceContext'
+  | 'FactoryWithChoiceContext';
 type FieldType = 'string' | 'integer' | 'boolean' | 'object' | { array: SchemaName | 'string' } | { schema: SchemaName } | { enum: readonly string[] } | { map: 'integer' };
 interface Field {
   type: FieldType;
@@ -15,7 +24,7 @@ type Schema = Record<string, Field>;
 const req = (type: FieldType): Field => ({ type, required: true });
 const opt = (type: FieldType): Field => ({ type, required: false });
 
-const SCHEMAS = {
+const SCHEMAS: Record<SchemaName, Schema> = {
   ErrorResponse: { error: req('string') },
   GetRegistryInfoResponse: { adminId: req('string'), supportedApis: req({ map: 'integer' }) },
   Instrument: {
@@ -44,13 +53,11 @@ const SCHEMAS = {
   ChoiceContext: { choiceContextData: req('object'), disclosedContracts: req({ array: 'DisclosedContract' }) },
   TransferFactoryWithChoiceContext: { factoryId: req('string'), transferKind: req({ enum: ['self', 'direct', 'offer'] }), choiceContext: req({ schema: 'ChoiceContext' }) },
   FactoryWithChoiceContext: { factoryId: req('string'), choiceContext: req({ schema: 'ChoiceContext' }) },
-} satisfies Record<string, Schema>;
-
-export type SchemaName = keyof typeof SCHEMAS;
+};
 
 function problems(schema: SchemaName, value: unknown, path: string): string[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return [`${path || '$'} is not an object`];
-  const fields: Schema = SCHEMAS[schema];
+  const fields = SCHEMAS[schema];
   const out: string[] = [];
   const v = value as Record<string, unknown>;
   for (const [k, f] of Object.entries(fields)) if (f.required && !(k in v)) out.push(`${path}${k} is required by ${schema}`);

@@ -1,4 +1,4 @@
-import { ChoiceContextBuilder, type RegistryChoiceContext, type RegistryContract } from './choice-context';
+import { ChoiceContextBuilder, textIn, type RegistryChoiceContext, type RegistryContract } from './choice-context';
 import { registryNotFound } from './errors';
 import { parseIsoMicros } from '../ledger/time';
 
@@ -44,8 +44,8 @@ export interface AmuletReferenceContracts {
   configStates: readonly RegistryContract[];
 }
 
-type Arg = Record<string, any>;
-const argOf = (c: RegistryContract): Arg => c.createdEvent.createArgument as Arg;
+/** A text field of a contract's create argument. */
+const arg = (c: RegistryContract, ...path: string[]): string => textIn(c.createdEvent.createArgument, ...path);
 /** A Daml `Time` as the JSON API renders it, in microseconds since the epoch. */
 export const timeMicros = (iso: string): bigint => parseIsoMicros(iso);
 const createdOrder = (a: RegistryContract, b: RegistryContract) => (a.createdEvent.createdAt < b.createdEvent.createdAt ? -1 : a.createdEvent.createdAt > b.createdEvent.createdAt ? 1 : 0);
@@ -53,45 +53,45 @@ const createdOrder = (a: RegistryContract, b: RegistryContract) => (a.createdEve
 /** The DSO of the oldest active AmuletRules, or null when there is none (no Amulet on this ledger). */
 export function amuletDsoOf(rules: readonly RegistryContract[]): string | null {
   const oldest = [...rules].sort(createdOrder)[0];
-  return oldest ? (argOf(oldest).dso as string) : null;
+  return oldest ? arg(oldest, 'dso') : null;
 }
 
 /** The DSO's contract of a kind: the oldest one it signs (there is one of each), else 404 as scan's `get…` lookups. */
 export function dsoContract(contracts: readonly RegistryContract[], dso: string, what: string): RegistryContract {
-  const found = contracts.filter((c) => argOf(c).dso === dso).sort(createdOrder)[0];
+  const found = contracts.filter((c) => arg(c, 'dso') === dso).sort(createdOrder)[0];
   if (!found) throw registryNotFound(`No active ${what} contract found for ${dso}.`);
   return found;
 }
 
 /** The newest OpenMiningRound (highest round number) that has opened at `nowMicros` (scan's latest usable round). */
 export function latestUsableOpenRound(rounds: readonly RegistryContract[], dso: string, nowMicros: bigint): RegistryContract {
-  const usable = rounds.filter((r) => argOf(r).dso === dso && timeMicros(argOf(r).opensAt) <= nowMicros);
-  const newest = usable.sort((a, b) => Number(BigInt(argOf(b).round.number) - BigInt(argOf(a).round.number)))[0];
+  const usable = rounds.filter((r) => arg(r, 'dso') === dso && timeMicros(arg(r, 'opensAt')) <= nowMicros);
+  const newest = usable.sort((a, b) => Number(BigInt(arg(b, 'round', 'number')) - BigInt(arg(a, 'round', 'number'))))[0];
   if (!newest) throw registryNotFound('No open usable OpenMiningRound found.');
   return newest;
 }
 
 /** The ExternalPartyConfigState that is archived last (the newer of the pair the DSO keeps), or null. */
 export function latestConfigState(states: readonly RegistryContract[], dso: string): RegistryContract | null {
-  const own = states.filter((s) => argOf(s).dso === dso);
-  own.sort((a, b) => Number(timeMicros(argOf(b).targetArchiveAfter) - timeMicros(argOf(a).targetArchiveAfter)) || createdOrder(b, a));
+  const own = states.filter((s) => arg(s, 'dso') === dso);
+  own.sort((a, b) => Number(timeMicros(arg(b, 'targetArchiveAfter')) - timeMicros(arg(a, 'targetArchiveAfter'))) || createdOrder(b, a));
   return own[0] ?? null;
 }
 
 /** The receiver's TransferPreapproval that expires last among those not expired at `nowMicros`, or null. */
 export function usablePreapproval(preapprovals: readonly RegistryContract[], dso: string, receiver: string, nowMicros: bigint): RegistryContract | null {
-  const usable = preapprovals.filter((p) => argOf(p).dso === dso && argOf(p).receiver === receiver && timeMicros(argOf(p).expiresAt) > nowMicros);
-  usable.sort((a, b) => Number(timeMicros(argOf(b).expiresAt) - timeMicros(argOf(a).expiresAt)));
+  const usable = preapprovals.filter((p) => arg(p, 'dso') === dso && arg(p, 'receiver') === receiver && timeMicros(arg(p, 'expiresAt')) > nowMicros);
+  usable.sort((a, b) => Number(timeMicros(arg(b, 'expiresAt')) - timeMicros(arg(a, 'expiresAt'))));
   return usable[0] ?? null;
 }
 
 /** The provider's FeaturedAppRight (the oldest, should it have several), or null. */
 export function featuredAppRightOf(rights: readonly RegistryContract[], dso: string, provider: string): RegistryContract | null {
-  return rights.filter((r) => argOf(r).dso === dso && argOf(r).provider === provider).sort(createdOrder)[0] ?? null;
+  return rights.filter((r) => arg(r, 'dso') === dso && arg(r, 'provider') === provider).sort(createdOrder)[0] ?? null;
 }
 
 /** The provider of a TransferPreapproval. */
-export const preapprovalProvider = (preapproval: RegistryContract): string => argOf(preapproval).provider as string;
+export const preapprovalProvider = (preapproval: RegistryContract): string => arg(preapproval, 'provider');
 
 /** self: sender and receiver are one party; direct: the receiver pre-approved transfers; offer: otherwise. */
 export function amuletTransferKind(sender: string, receiver: string, preapproval: RegistryContract | null): TransferKind {
@@ -174,12 +174,14 @@ export function amuletTwoStepContext(ref: AmuletReferenceContracts, t: TwoStepTr
 
 /** The LockedAmulet and expiry of an AmuletTransferInstruction. */
 export function transferInstructionLock(instruction: RegistryContract): { lockedAmuletId: string; expiresAt: string } {
-  const a = argOf(instruction);
-  return { lockedAmuletId: a.lockedAmulet as string, expiresAt: a.transfer.executeBefore as string };
+  return { lockedAmuletId: arg(instruction, 'lockedAmulet'), expiresAt: arg(instruction, 'transfer', 'executeBefore') };
 }
 
 /** The LockedAmulet, expiry and executor of an AmuletAllocation. */
 export function allocationLock(allocation: RegistryContract): { lockedAmuletId: string; expiresAt: string; executor: string } {
-  const a = argOf(allocation);
-  return { lockedAmuletId: a.lockedAmulet as string, expiresAt: a.allocation.settlement.settleBefore as string, executor: a.allocation.settlement.executor as string };
+  return {
+    lockedAmuletId: arg(allocation, 'lockedAmulet'),
+    expiresAt: arg(allocation, 'allocation', 'settlement', 'settleBefore'),
+    executor: arg(allocation, 'allocation', 'settlement', 'executor'),
+  };
 }

@@ -6,6 +6,19 @@ export interface RegistryContract {
   synchronizerId: string;
 }
 
+/** The value at `path` in a JSON value (a create argument or an interface view as the JSON API renders them), or undefined. */
+export function pathIn(value: unknown, ...path: string[]): unknown {
+  let v = value;
+  for (const k of path) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined;
+  return v;
+}
+
+/** The text at `path` ('' when absent: a contract of the template always has it). */
+export const textIn = (value: unknown, ...path: string[]): string => {
+  const v = pathIn(value, ...path);
+  return typeof v === 'string' ? v : '';
+};
+
 /** `Splice.Api.Token.MetadataV1.AnyValue` in the JSON API's encoding: the constructor in `tag`, its argument in `value`. */
 export type AnyValue = { tag: 'AV_ContractId'; value: string } | { tag: 'AV_Bool'; value: boolean } | { tag: 'AV_Text'; value: string };
 

@@ -1,4 +1,4 @@
-import { ChoiceContextBuilder, type RegistryChoiceContext, type RegistryContract } from './choice-context';
+import { ChoiceContextBuilder, pathIn, type RegistryChoiceContext, type RegistryContract } from './choice-context';
 import type { FactoryWithChoiceContext, TransferFactoryWithChoiceContext } from './amulet';
 import { registryNotFound } from './errors';
 import { ALLOCATION_API, ALLOCATION_INSTRUCTION_API, HOLDING_API, METADATA_API, TRANSFER_INSTRUCTION_API, type Instrument, type SupportedApis } from './metadata';
@@ -20,7 +20,7 @@ export const TOKEN_INTERFACES = {
 /** A contract with its view of the interface it was read through. */
 export interface ViewedRegistryContract {
   contract: RegistryContract;
-  view: Record<string, any>;
+  view: Record<string, unknown>;
 }
 
 const oldestFirst = (a: ViewedRegistryContract, b: ViewedRegistryContract) =>
@@ -45,8 +45,8 @@ export function tokenTransferFactory(
 }
 
 /** The admin a TransferInstruction's or an Allocation's view names as its instrument's admin. */
-function instrumentAdminOf(kind: 'TransferInstruction' | 'Allocation', view: Record<string, any>): unknown {
-  return kind === 'TransferInstruction' ? view.transfer?.instrumentId?.admin : view.allocation?.transferLeg?.instrumentId?.admin;
+function instrumentAdminOf(kind: 'TransferInstruction' | 'Allocation', view: Record<string, unknown>): unknown {
+  return kind === 'TransferInstruction' ? pathIn(view, 'transfer', 'instrumentId', 'admin') : pathIn(view, 'allocation', 'transferLeg', 'instrumentId', 'admin');
 }
 
 /** The (empty) context of a choice on the admin's transfer instruction or allocation; 404 when it is not one. */
@@ -59,9 +59,12 @@ export function tokenChoiceContext(found: ViewedRegistryContract | null, id: str
  * The instruments of the admin's holdings (distinct instrument ids whose admin it is), named by their id, 10 decimals,
  * with the APIs its factories support.
  */
-export function tokenInstruments(holdingViews: readonly Record<string, any>[], admin: string, factories: { transfer: boolean; allocation: boolean }): Instrument[] {
+export function tokenInstruments(holdingViews: readonly Record<string, unknown>[], admin: string, factories: { transfer: boolean; allocation: boolean }): Instrument[] {
   const ids = new Set<string>();
-  for (const v of holdingViews) if (v.instrumentId?.admin === admin && typeof v.instrumentId.id === 'string') ids.add(v.instrumentId.id);
+  for (const v of holdingViews) {
+    const id = pathIn(v, 'instrumentId', 'id');
+    if (pathIn(v, 'instrumentId', 'admin') === admin && typeof id === 'string') ids.add(id);
+  }
   const supportedApis: SupportedApis = { [METADATA_API]: 1, [HOLDING_API]: 1 };
   if (factories.transfer) supportedApis[TRANSFER_INSTRUCTION_API] = 1;
   if (factories.allocation) Object.assign(supportedApis, { [ALLOCATION_API]: 1, [ALLOCATION_INSTRUCTION_API]: 1 });

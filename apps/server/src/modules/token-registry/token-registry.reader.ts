@@ -203,7 +203,7 @@ export class TokenRegistryReader {
       const e = contract.createdEvent;
       const impl = directory.implementationsOf(`${e.packageName}:${e.templateId.slice(e.templateId.indexOf(':') + 1)}`)?.find((i) => i.interfaceKey === interfaceKey);
       const view = impl?.view(e);
-      if (view && view.viewStatus.code === 0 && view.viewValue && typeof view.viewValue === 'object') out.push({ contract, view: view.viewValue as Record<string, any> });
+      if (view && view.viewStatus.code === 0 && view.viewValue && typeof view.viewValue === 'object') out.push({ contract, view: view.viewValue as Record<string, unknown> });
     }
     return out;
   }
