@@ -143,8 +143,9 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin token registry (LE
       expectShape('Instrument', one.json);
       expect(one.json).toEqual(amulet);
       expect(expectRegistryError(await coin.ledger.call('GET', '/registry/metadata/v1/instruments/Gold'), 404)).toBe('No instrument with id Gold found');
-      // the same registry under the DSO's own prefix
+      // the same registry under the DSO's own prefix and where a validator's scan proxy serves it
       expect((await coin.ledger.call('GET', `/token-registries/${encodeURIComponent(dso)}/registry/metadata/v1/info`)).json.adminId).toBe(dso);
+      expect((await coin.ledger.call('GET', '/api/validator/v0/scan-proxy/registry/metadata/v1/instruments')).json).toEqual({ instruments: [amulet] });
     });
 
     it('needs a token like the rest of the API', async () => {
@@ -190,6 +191,33 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin token registry (LE
       expect(exercised.status, exercised.text).toBe(200);
       expect(exercisedEvents(exercised)[0].exerciseResult.output.tag).toBe('TransferInstructionResult_Completed');
       expect(await amountsOf(alice)).toEqual(['20.0000000000', '30.0000000000']);
+    });
+
+    it('tap as the wallet SDK does it: the factory asked for a transfer from the DSO discloses the rules and round the tap needs', async () => {
+      const eve = await newParty('tapper');
+      const args = transferArgs(dso, eve, '10000.0000000000', []);
+      const asked = { ...args, transfer: { ...args.transfer, lock: null } };
+      const r = await post('/registry/transfer-instruction/v1/transfer-factory', { choiceArguments: asked, excludeDebugFields: true });
+      expect(r.status, r.text).toBe(200);
+      expect(r.json.transferKind).toBe('offer');
+      const values = r.json.choiceContext.choiceContextData.values;
+      const tap = await coin.submit(
+        [
+          {
+            ExerciseCommand: {
+              templateId: '#splice-amulet:Splice.AmuletRules:AmuletRules',
+              contractId: values['amulet-rules'].value,
+              choice: 'AmuletRules_DevNet_Tap',
+              choiceArgument: { receiver: eve, amount: '10000.0', openRound: values['open-round'].value },
+            },
+          },
+        ],
+        [eve],
+        [],
+        disclosures(r.json.choiceContext),
+      );
+      expect(tap.status, tap.text).toBe(200);
+      expect(await amountsOf(eve)).toEqual(['10000.0000000000']);
     });
 
     it('without the context the factory choice fails: the registry supplies what the choice needs', async () => {

@@ -12,8 +12,12 @@ import {
   ListInstrumentsQuery,
 } from './queries/token-registry.queries';
 
-/** Each route at /registry/… (the default registry) and at /token-registries/:admin/registry/… (the admin's). */
-const both = (path: string) => [`registry/${path}`, `token-registries/:admin/registry/${path}`];
+/**
+ * Each route at /registry/… (the default registry), at /api/validator/v0/scan-proxy/registry/… (the same: where a
+ * Splice validator proxies scan's registry, the wallet SDK's usual registry URL) and at
+ * /token-registries/:admin/registry/… (the admin's).
+ */
+const both = (path: string) => [`registry/${path}`, `api/validator/v0/scan-proxy/registry/${path}`, `token-registries/:admin/registry/${path}`];
 
 /**
  * The token standard's off-ledger registry API (splice's token-standard `token-metadata-v1.yaml`,
