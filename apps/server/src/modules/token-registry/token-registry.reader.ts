@@ -16,6 +16,7 @@ import {
   preapprovalProvider,
   registryInfo,
   registryNotFound,
+  selectRegistry,
   templateIdsImplementing,
   templateIdsNamed,
   tokenChoiceContext,
@@ -30,6 +31,7 @@ import {
   type Instrument,
   type RegistryChoiceContext,
   type RegistryContract,
+  type Registry,
   type RegistryInfo,
   type TransferFactoryWithChoiceContext,
   type ViewedRegistryContract,
@@ -38,9 +40,6 @@ import { TokenRegistryRepository } from '@ledgerline/store';
 import { CommandInterpreter } from '../../infrastructure/command-interpreter';
 import { InterfaceDirectories } from '../../infrastructure/interface-directories';
 import { LedgerRuntime } from '../../infrastructure/runtime';
-
-/** Which registry a request addresses: Canton Coin's (its DSO) or a configured admin's generic one. */
-export type Registry = { kind: 'amulet'; admin: string } | { kind: 'token'; admin: string };
 
 export type TransferInstructionChoice = 'accept' | 'reject' | 'withdraw';
 export type AllocationChoice = 'execute-transfer' | 'withdraw' | 'cancel';
@@ -85,26 +84,11 @@ export class TokenRegistryReader {
     return this.runtime.db;
   }
 
-  /**
-   * The registry at the root (`admin` undefined): Canton Coin's if an AmuletRules is active, else the first configured
-   * one. Under /token-registries/<admin>: Canton Coin's for its DSO, a configured admin's, else 404. With the DSO's
-   * reference contracts, read in one statement.
-   */
+  /** The registry a request addresses (`selectRegistry`), with the DSO's reference contracts. */
   async registry(admin: string | undefined): Promise<{ registry: Registry; coin: AmuletContracts }> {
     await this.interpreter.warmAll();
     const coin = await this.amuletContracts();
-    const dso = amuletDsoOf(coin.amuletRules);
-    const registry = ((): Registry => {
-      if (admin === undefined) {
-        if (dso) return { kind: 'amulet', admin: dso };
-        const first = this.runtime.config.tokenRegistries[0];
-        if (first) return { kind: 'token', admin: first };
-        throw registryNotFound('This ledger serves no token registry: no AmuletRules is active and LEDGER_TOKEN_REGISTRIES names no admin.');
-      }
-      if (admin === dso) return { kind: 'amulet', admin };
-      if (this.runtime.config.tokenRegistries.includes(admin)) return { kind: 'token', admin };
-      throw registryNotFound(`No token registry is served for admin ${admin}.`);
-    })();
+    const registry = selectRegistry(admin, amuletDsoOf(coin.amuletRules), this.runtime.config.tokenRegistries);
     return { registry, coin };
   }
 
@@ -173,8 +157,8 @@ export class TokenRegistryReader {
   }
 
   /**
-   * The active contracts of the `splice-amulet` templates the answers are built from, in one statement (the table has no
-   * index on templates: one scan instead of one per template), grouped by template.
+   * The active contracts of the `splice-amulet` templates the answers are built from, in one statement, grouped by
+   * template.
    */
   private async amuletContracts(): Promise<AmuletContracts> {
     const byId = new Map<string, keyof AmuletContracts>();
