@@ -16,6 +16,7 @@ import {
   preapprovalProvider,
   registryInfo,
   registryNotFound,
+  registryReassigning,
   selectRegistry,
   templateIdsImplementing,
   templateIdsNamed,
@@ -25,6 +26,7 @@ import {
   tokenTransferFactory,
   transferInstructionLock,
   TOKEN_INTERFACES,
+  TokenRegistryError,
   usablePreapproval,
   type AmuletContracts,
   type FactoryWithChoiceContext,
@@ -127,9 +129,13 @@ export class TokenRegistryReader {
   async transferInstructionContext(admin: string | undefined, id: string, choice: TransferInstructionChoice, body: unknown): Promise<RegistryChoiceContext> {
     const request = decodeChoiceContextRequest(body);
     const { registry: r, coin } = await this.registry(admin);
-    if (r.kind === 'token') return tokenChoiceContext(await this.viewedById(TOKEN_INTERFACES.transferInstruction, id, r.admin), id, r.admin, 'TransferInstruction');
+    if (r.kind === 'token') {
+      const found = await this.viewedById(TOKEN_INTERFACES.transferInstruction, id, r.admin);
+      if (!found) throw await this.missing(id, `TransferInstruction '${id}' not found.`);
+      return tokenChoiceContext(found, id, r.admin, 'TransferInstruction');
+    }
     const instruction = await this.repo.activeById(this.db, id, this.ids(AMULET_TEMPLATES.transferInstruction, 'template'), r.admin);
-    if (!instruction) throw registryNotFound(`AmuletTransferInstruction '${id}' not found.`);
+    if (!instruction) throw await this.missing(id, `AmuletTransferInstruction '${id}' not found.`);
     const lock = transferInstructionLock(instruction);
     const lockedAmulet = await this.repo.activeById(this.db, lock.lockedAmuletId, this.ids(AMULET_TEMPLATES.lockedAmulet, 'template'), r.admin);
     const twoStep = {
@@ -145,15 +151,24 @@ export class TokenRegistryReader {
   async allocationContext(admin: string | undefined, id: string, choice: AllocationChoice, body: unknown): Promise<RegistryChoiceContext> {
     const request = decodeChoiceContextRequest(body);
     const { registry: r, coin } = await this.registry(admin);
-    if (r.kind === 'token') return tokenChoiceContext(await this.viewedById(TOKEN_INTERFACES.allocation, id, r.admin), id, r.admin, 'Allocation');
+    if (r.kind === 'token') {
+      const found = await this.viewedById(TOKEN_INTERFACES.allocation, id, r.admin);
+      if (!found) throw await this.missing(id, `Allocation '${id}' not found.`);
+      return tokenChoiceContext(found, id, r.admin, 'Allocation');
+    }
     const allocation = await this.repo.activeById(this.db, id, this.ids(AMULET_TEMPLATES.allocation, 'template'), r.admin);
-    if (!allocation) throw registryNotFound(`AmuletAllocation '${id}' not found.`);
+    if (!allocation) throw await this.missing(id, `AmuletAllocation '${id}' not found.`);
     const { executor, ...lock } = allocationLock(allocation);
     const lockedAmulet = await this.repo.activeById(this.db, lock.lockedAmuletId, this.ids(AMULET_TEMPLATES.lockedAmulet, 'template'), r.admin);
     const executing = choice === 'execute-transfer';
     const featuredAppRight = executing ? featuredAppRightOf(coin.featuredAppRight, r.admin, executor) : null;
     const twoStep = { description: `AmuletAllocation '${id}'`, ...lock, lockedAmulet, requireLockedAmulet: executing, featuredAppRight };
     return amuletTwoStepContext(amuletReferences(coin, r.admin), twoStep, this.runtime.clock.nowMicros(), request.excludeDebugFields);
+  }
+
+  /** Why a contract the request names is not found: 409 while it is being reassigned, else 404 with `notFound`. */
+  private async missing(id: string, notFound: string): Promise<TokenRegistryError> {
+    return (await this.repo.inFlight(this.db, id)) ? registryReassigning(id) : registryNotFound(notFound);
   }
 
   /**
