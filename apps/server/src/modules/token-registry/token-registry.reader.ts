@@ -9,6 +9,7 @@ import {
   amuletInstrument,
   amuletTransferFactory,
   amuletTwoStepContext,
+  contractIdOrNotFound,
   decodeChoiceContextRequest,
   decodeFactoryRequest,
   decodeTransferFactoryArguments,
@@ -130,12 +131,14 @@ export class TokenRegistryReader {
     const request = decodeChoiceContextRequest(body);
     const { registry: r, coin } = await this.registry(admin);
     if (r.kind === 'token') {
-      const found = await this.viewedById(TOKEN_INTERFACES.transferInstruction, id, r.admin);
-      if (!found) throw await this.missing(id, `TransferInstruction '${id}' not found.`);
+      const notFound = `TransferInstruction '${id}' not found.`;
+      const found = await this.viewedById(TOKEN_INTERFACES.transferInstruction, contractIdOrNotFound(id, notFound), r.admin);
+      if (!found) throw await this.missing(id, notFound);
       return tokenChoiceContext(found, id, r.admin, 'TransferInstruction');
     }
-    const instruction = await this.repo.activeById(this.db, id, this.ids(AMULET_TEMPLATES.transferInstruction, 'template'), r.admin);
-    if (!instruction) throw await this.missing(id, `AmuletTransferInstruction '${id}' not found.`);
+    const notFound = `AmuletTransferInstruction '${id}' not found.`;
+    const instruction = await this.repo.activeById(this.db, contractIdOrNotFound(id, notFound), this.ids(AMULET_TEMPLATES.transferInstruction, 'template'), r.admin);
+    if (!instruction) throw await this.missing(id, notFound);
     const lock = transferInstructionLock(instruction);
     const lockedAmulet = await this.repo.activeById(this.db, lock.lockedAmuletId, this.ids(AMULET_TEMPLATES.lockedAmulet, 'template'), r.admin);
     const twoStep = {
@@ -152,12 +155,14 @@ export class TokenRegistryReader {
     const request = decodeChoiceContextRequest(body);
     const { registry: r, coin } = await this.registry(admin);
     if (r.kind === 'token') {
-      const found = await this.viewedById(TOKEN_INTERFACES.allocation, id, r.admin);
-      if (!found) throw await this.missing(id, `Allocation '${id}' not found.`);
+      const notFound = `Allocation '${id}' not found.`;
+      const found = await this.viewedById(TOKEN_INTERFACES.allocation, contractIdOrNotFound(id, notFound), r.admin);
+      if (!found) throw await this.missing(id, notFound);
       return tokenChoiceContext(found, id, r.admin, 'Allocation');
     }
-    const allocation = await this.repo.activeById(this.db, id, this.ids(AMULET_TEMPLATES.allocation, 'template'), r.admin);
-    if (!allocation) throw await this.missing(id, `AmuletAllocation '${id}' not found.`);
+    const notFound = `AmuletAllocation '${id}' not found.`;
+    const allocation = await this.repo.activeById(this.db, contractIdOrNotFound(id, notFound), this.ids(AMULET_TEMPLATES.allocation, 'template'), r.admin);
+    if (!allocation) throw await this.missing(id, notFound);
     const { executor, ...lock } = allocationLock(allocation);
     const lockedAmulet = await this.repo.activeById(this.db, lock.lockedAmuletId, this.ids(AMULET_TEMPLATES.lockedAmulet, 'template'), r.admin);
     const executing = choice === 'execute-transfer';
