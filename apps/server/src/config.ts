@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readBootstrapFile } from './infrastructure/bootstrap-file';
+import { isPartyId } from '@ledgerline/canton';
 import { EMPTY_TEMPLATE_CATALOG, parseIsoMicros, templateCatalogProblems, type BootstrapSpec, type TemplateCatalog } from '@ledgerline/domain';
 
 /**
@@ -103,6 +104,13 @@ export interface LedgerConfig {
    * except with NODE_ENV=production, where it is off unless set to true.
    */
   testingApi: boolean;
+  /**
+   * The token standard registries served besides Canton Coin's (LEDGER_TOKEN_REGISTRIES: instrument admin party ids,
+   * comma-separated), each under /token-registries/<admin>/registry/….
+   */
+  tokenRegistries: string[];
+  /** Canton Coin's instrument as the registry's metadata names it (LEDGER_AMULET_NAME, LEDGER_AMULET_SYMBOL). */
+  amuletInstrumentNames: { name: string; symbol: string };
 }
 
 export class ConfigError extends Error {
@@ -251,10 +259,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     staticTimeStart,
     bootstrap: loadBootstrapFile(str('LEDGER_BOOTSTRAP_FILE'), cwd, problems),
     testingApi: bool('LEDGER_TESTING_API', env.NODE_ENV !== 'production'),
+    tokenRegistries: tokenRegistriesOf(str('LEDGER_TOKEN_REGISTRIES'), problems),
+    amuletInstrumentNames: { name: str('LEDGER_AMULET_NAME') ?? 'Amulet', symbol: str('LEDGER_AMULET_SYMBOL') ?? 'AMT' },
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 16) problems.push('LEDGER_JWT_SECRET must be at least 16 characters');
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** Instrument admin party ids separated by commas, each once. */
+function tokenRegistriesOf(raw: string | undefined, problems: string[]): string[] {
+  if (raw === undefined) return [];
+  const admins = raw.split(',').map((a) => a.trim()).filter(Boolean);
+  for (const a of admins) if (!isPartyId(a)) problems.push(`LEDGER_TOKEN_REGISTRIES must be party ids (<hint>::<namespace>) separated by commas (got '${a}')`);
+  if (new Set(admins).size !== admins.length) problems.push('LEDGER_TOKEN_REGISTRIES names a party twice');
+  return admins;
 }
 
 /** `host:port,host:port` (a port defaults to 5432; `[v6]:port` for IPv6 addresses). */
