@@ -1,7 +1,8 @@
 /**
- * Every event type the event log holds, with the type of its `data`: the one list a projection, a reader of the log or a
- * test names event types from. An event type that is not here is not in the log (the ledger-updates projection still
- * stores any event that carries an update header, whatever its type).
+ * Every event type the service appends to the event log, with the type of its `data`: the one list a projection or a
+ * reader of the log names event types from. The constants and data types live with their capability; this file joins
+ * them. (The writer stores any `NewEvent`; an event of another type, as tests append, reaches only the ledger-updates
+ * projection, which takes every event with an update header.)
  */
 import { COMMAND_REJECTED, type StoredRejection } from '../command-completions/events';
 import { EXTERNAL_PARTY_ALLOCATED, type ExternalPartyAllocatedData } from '../external-parties/events';

@@ -14,7 +14,7 @@ import { reassignmentsProjection } from './reassignments.projection';
 import { ledgerPruningProjection } from './ledger-pruning.projection';
 import { packagesProjection } from './packages.projection';
 
-/** A projection as the registry runs it: its functions take any event of the types it handles. */
+/** A projection as the registry runs it: `run` takes any event and hands the projection the ones of its types. */
 export interface RegisteredProjection {
   readonly name: string;
   readonly tables: readonly Table[];
