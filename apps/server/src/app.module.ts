@@ -22,6 +22,7 @@ import { BootstrapModule } from './modules/bootstrap/bootstrap.module';
 import { AdminSnapshotsModule } from './modules/admin-snapshots/admin-snapshots.module';
 import { AdminLedgersModule } from './modules/admin-ledgers/admin-ledgers.module';
 import { TokenRegistryModule } from './modules/token-registry/token-registry.module';
+import { CantonCoinModule } from './modules/canton-coin/canton-coin.module';
 
 /** The service: one module per capability. Add a capability by adding its module here. */
 export const CAPABILITY_MODULES = [
@@ -43,6 +44,7 @@ export const CAPABILITY_MODULES = [
   AdminSnapshotsModule,
   AdminLedgersModule,
   TokenRegistryModule,
+  CantonCoinModule,
 ];
 
 @Module({})

@@ -20,3 +20,4 @@ export * from './paging';
 export * from './contracts';
 export * from './bootstrap';
 export * from './token-registry';
+export * from './canton-coin';
