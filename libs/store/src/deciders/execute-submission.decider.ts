@@ -12,7 +12,7 @@ import {
 } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { prepared } from '../prepared-statements';
-import { changes, type Decider } from '../writer';
+import { changes, type Decider, type Decision } from '../writer';
 import { changesContracts, readsContracts } from './contract-conflicts';
 
 /**
@@ -119,7 +119,7 @@ export const executeSubmissionDecider: Decider<ExecuteSubmission, ExecuteSubmiss
       contracts: new Map((r.c ?? []).map((c) => [c.id as string, contractState(c)])),
     }));
   },
-  async decide(state, command, tx) {
+  decide(state, command): Decision<ExecuteSubmissionResult> {
     let decided;
     try {
       decided = decideTransaction({
@@ -131,12 +131,11 @@ export const executeSubmissionDecider: Decider<ExecuteSubmission, ExecuteSubmiss
     } catch (e) {
       if (!isLedgerError(e)) throw e;
       const t = command.transaction;
-      const [rejected] = await tx.append([
-        rejectionEvent({ ...t.submission, commandId: t.commandId, synchronizerId: t.synchronizerId, deduplicationPeriod: command.deduplicationPeriod, externalTransactionHash: t.externalTransactionHash }, e),
-      ]);
-      return { rejection: e, completionOffset: rejected.offset! };
+      return {
+        events: [rejectionEvent({ ...t.submission, commandId: t.commandId, synchronizerId: t.synchronizerId, deduplicationPeriod: command.deduplicationPeriod, externalTransactionHash: t.externalTransactionHash }, e)],
+        answer: ([rejected]) => ({ rejection: e, completionOffset: rejected.offset! }),
+      };
     }
-    const [committed] = await tx.append([decided.event]);
-    return { updateId: committed.update!.updateId, completionOffset: committed.update!.offset };
+    return { events: [decided.event], answer: ([committed]) => ({ updateId: committed.update!.updateId, completionOffset: committed.update!.offset }) };
   },
 };

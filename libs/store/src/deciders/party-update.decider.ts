@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { decideUpdatePartyDetails, type PartyRecord, type PartyUpdateState, type ValidatedPartyUpdate } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { prepared } from '../prepared-statements';
-import { changes, reads, type Decider } from '../writer';
+import { changes, decision, reads, type Decider } from '../writer';
 import { partyRecordOf, type PartyRow } from '../repositories/parties.repository';
 
 /** Which party a PATCH changes, and the identity provider it names. */
@@ -30,9 +30,8 @@ export const partyUpdateDecider: Decider<ValidatedPartyUpdate, PartyUpdateKey, P
       ORDER BY k.n`).execute(db);
     return rows.map((r) => ({ record: r.record ? partyRecordOf(r.record) : null, identityProviderExists: r.idp_exists }));
   },
-  async decide(state, request, tx) {
-    const decision = decideUpdatePartyDetails(state, request);
-    await tx.append(decision.events);
-    return decision.record;
+  decide(state, request) {
+    const { events, record } = decideUpdatePartyDetails(state, request);
+    return decision(events, record);
   },
 };

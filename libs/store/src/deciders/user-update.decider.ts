@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { decideUpdateUser, type UserRecord, type UserUpdateState, type ValidatedUserUpdate } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { prepared } from '../prepared-statements';
-import { changes, reads, type Decider } from '../writer';
+import { changes, decision, reads, type Decider } from '../writer';
 
 /** Which user a PATCH changes, and the identity provider it names. */
 export interface UserUpdateKey {
@@ -53,9 +53,8 @@ export const userUpdateDecider: Decider<ValidatedUserUpdate, UserUpdateKey, User
         : null,
     }));
   },
-  async decide(state, request, tx) {
-    const decision = decideUpdateUser(state, request);
-    await tx.append(decision.events);
-    return decision.user;
+  decide(state, request) {
+    const { events, user } = decideUpdateUser(state, request);
+    return decision(events, user);
   },
 };

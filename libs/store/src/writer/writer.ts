@@ -3,10 +3,10 @@ import type { Kysely } from 'kysely';
 import { isLedgerError, transientFailure, type CommittedEvent, type LedgerError, type NewEvent } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { isDatabaseUnavailable } from '../database';
-import type { Appender, Decider } from './decider';
+import type { Decider } from './decider';
 
 /** What a unit of work sees: its transaction (reads see earlier works of the same transaction) and `append`. */
-export interface WriteTx extends Appender {
+export interface WriteTx {
   /** The transaction's statements. The writer begins and ends the transaction: `db.transaction()` fails. */
   readonly db: Kysely<DB>;
   /**

@@ -7,7 +7,6 @@ import {
   chooseLedgerTime,
   isLedgerError,
   prerenderTransaction,
-  rejectionEvent,
   routedInputs,
   storedDeduplicationPeriod,
   suffixContractIds,
@@ -15,7 +14,7 @@ import {
   type PreparedTimes,
   type WellFormedTransaction,
 } from '@ledgerline/domain';
-import { consumedInputs, ContractLookupRepository, EventStore, executeSubmissionDecider, type ExecuteSubmissionResult } from '@ledgerline/store';
+import { consumedInputs, ContractLookupRepository, EventStore, executeSubmissionDecider, submissionRejectionDecider, type ExecuteSubmissionResult } from '@ledgerline/store';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { InFlightSubmissions } from './in-flight-submissions';
 
@@ -92,8 +91,11 @@ export class SubmissionPipeline {
       unregister();
       if (!isLedgerError(e)) throw e;
       // The submission was accepted: the locked contracts are its rejected completion.
-      const [rejected] = await this.store.append([rejectionEvent({ ...sub, commandId: s.commandId, synchronizerId: s.synchronizerId, deduplicationPeriod: s.deduplicationPeriod, externalTransactionHash: s.externalTransactionHash }, e)]);
-      return { rejection: e, completionOffset: rejected.offset! };
+      return await this.store.decide(submissionRejectionDecider, {
+        changeId,
+        submission: { ...sub, commandId: s.commandId, synchronizerId: s.synchronizerId, deduplicationPeriod: s.deduplicationPeriod, externalTransactionHash: s.externalTransactionHash },
+        error: e,
+      });
     }
     const submission = { ...sub, deduplicationPeriod: storedDeduplicationPeriod(s.deduplicationPeriod) };
     try {
