@@ -19,7 +19,7 @@ import {
 import {
   dumpProjections,
   EventStore,
-  executeSubmissionDecider,
+  transactionSubmissionDecider,
   externalPartyAllocationDecider,
   identityProviderConfigDecider,
   partyAllocationDecider,
@@ -32,7 +32,7 @@ import {
   userRightsDecider,
   type DB,
   type Database,
-  type ExecuteSubmission,
+  type CheckedTransactionSubmission,
   type WriterKind,
 } from '@ledgerline/store';
 import { createNode, exerciseNode, preparedTransaction } from '../../../bench/lib/external-signing';
@@ -137,7 +137,7 @@ const workload = fc.record({
 });
 
 /** An execution of one action by alice on contract `contract` (or creating `created`). */
-function execution(c: Extract<Command, { kind: 'execute' }>, index: number, moved?: string): ExecuteSubmission {
+function execution(c: Extract<Command, { kind: 'execute' }>, index: number, moved?: string): CheckedTransactionSubmission {
   const ref = (k: number) => ({ contractId: k < 0 && moved ? moved : contractId(k), signatories: [alice], stakeholders: [alice, bob] });
   const nodes =
     c.action === 'create'
@@ -230,11 +230,11 @@ function submit(store: EventStore, c: Command, index: number, unassignments: Una
       return store.decide(partyUpdateDecider, request);
     }
     case 'execute':
-      return store.decide(executeSubmissionDecider, execution(c, index));
+      return store.decide(transactionSubmissionDecider, execution(c, index));
     case 'executeMoved': {
       const ref = unassignments[unassignments.length - 1 - c.unassignment];
       const sync = ref?.target ?? SYNC_B;
-      return store.decide(executeSubmissionDecider, execution({ kind: 'execute', command: c.command, action: c.action, contract: -1, created: 0, sync }, index, ref?.contract ?? contractId(0)));
+      return store.decide(transactionSubmissionDecider, execution({ kind: 'execute', command: c.command, action: c.action, contract: -1, created: 0, sync }, index, ref?.contract ?? contractId(0)));
     }
     case 'unassign':
     case 'assign': {

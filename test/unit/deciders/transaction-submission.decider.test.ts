@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { makeContractId } from '@ledgerline/canton';
 import { changeIdOf, checkWellFormed, prerenderTransaction, type StoredContractState } from '@ledgerline/domain';
-import { executeSubmissionDecider, type ExecuteSubmission, type ExecuteSubmissionState } from '@ledgerline/store';
+import { transactionSubmissionDecider, type CheckedTransactionSubmission, type TransactionSubmissionState } from '@ledgerline/store';
 import { createNode, exerciseNode, PACKAGE_NAME, preparedTransaction, TEMPLATE } from '../../../bench/lib/external-signing';
 import { conflictKeysOf, spec } from '../../support/decider-spec';
 import { alice, bob, SYNC_A } from './fixtures';
@@ -24,7 +24,7 @@ const stored = (contractId: string, status: StoredContractState['status'] = 'act
 });
 
 /** Alice archives c0 and creates c1 (a transfer), as submitted with command id `cmd-1`. */
-function transfer(): ExecuteSubmission {
+function transfer(): CheckedTransactionSubmission {
   const nodes = [exerciseNode('0', { ...ref(c0), actingParties: [alice], children: ['1'] }), createNode('1', ref(c1))];
   const wf = checkWellFormed(preparedTransaction({ nodes, actAs: [alice], synchronizerId: SYNC_A, commandId: 'cmd-1', preparationTime: NOW }).transaction);
   const submission = { userId: 'u1', actAs: [alice], submissionId: 's-1' };
@@ -47,10 +47,10 @@ function transfer(): ExecuteSubmission {
   };
 }
 
-const execution = spec(executeSubmissionDecider, { ledgerEnd: 100 });
-const active: ExecuteSubmissionState = { completed: undefined, contracts: new Map([[c0, stored(c0)]]) };
+const execution = spec(transactionSubmissionDecider, { ledgerEnd: 100 });
+const active: TransactionSubmissionState = { completed: undefined, contracts: new Map([[c0, stored(c0)]]) };
 
-describe('execute submission decider', () => {
+describe('transaction submission decider', () => {
   it('given its input active, commits one transaction update; answers its update id and offset', () => {
     const { events, answer } = execution.given(active).when(transfer()).decision();
     expect(events).toHaveLength(1);
@@ -74,6 +74,6 @@ describe('execute submission decider', () => {
   });
 
   it('changes its change, the contract it consumes and the one it creates', () => {
-    expect(conflictKeysOf(executeSubmissionDecider, transfer()).writes).toEqual([`change:${transfer().changeId}`, `contract:${c0}`, `contract:${c1}`]);
+    expect(conflictKeysOf(transactionSubmissionDecider, transfer()).writes).toEqual([`change:${transfer().changeId}`, `contract:${c0}`, `contract:${c1}`]);
   });
 });

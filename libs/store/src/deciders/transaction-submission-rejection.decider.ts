@@ -1,9 +1,9 @@
 import { rejectionEvent, type LedgerError, type RejectedSubmission } from '@ledgerline/domain';
 import { changes, type Decider } from '../writer';
-import type { ExecuteSubmissionResult } from './execute-submission.decider';
+import type { TransactionSubmissionResult } from './transaction-submission.decider';
 
 /** A submission accepted for processing and then rejected before the writer (its contracts locked by another in flight). */
-export interface RejectSubmission {
+export interface RejectTransactionSubmission {
   /** The change it would have completed: its rejected completion is that change's latest one. */
   changeId: string;
   submission: RejectedSubmission;
@@ -11,8 +11,8 @@ export interface RejectSubmission {
 }
 
 /** Records the rejected completion of a submission: a CommandRejected event at an offset of its own. Reads no state. */
-export const submissionRejectionDecider: Decider<RejectSubmission, { changeId: string }, undefined, ExecuteSubmissionResult> = {
-  name: 'submission-rejection',
+export const transactionSubmissionRejectionDecider: Decider<RejectTransactionSubmission, { changeId: string }, undefined, TransactionSubmissionResult> = {
+  name: 'transaction-submission-rejection',
   key: ({ changeId }) => ({ changeId }),
   conflicts: { changeId: changes('change') },
   load: async (_db, keys) => keys.map(() => undefined),
