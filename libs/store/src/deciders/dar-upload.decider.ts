@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { darPackageIdsToLookUp, decideUploadDar, type ParsedDar, type UploadDarState } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { changes, type Decider } from '../writer';
-import { PackagesRepository } from '../repositories/packages.repository';
 import { keyByKey } from './key-by-key';
+import { repositories } from './repositories';
 
 /** An inspected DAR to store, vetted on `vetOn` (null: not vetted). */
 export interface UploadDar {
@@ -18,7 +18,7 @@ export interface DarUploadKey {
   vetOn: string;
 }
 
-const packages = new PackagesRepository();
+const packages = repositories.packages;
 
 /**
  * POST /v2/packages: which of the DAR's packages are stored and the vetting state it changes, then `decideUploadDar`.

@@ -8,10 +8,8 @@ import {
 } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { changes, decision, reads, type Decider } from '../writer';
-import { IdentityProvidersRepository } from '../repositories/identity-providers.repository';
-import { PartiesRepository } from '../repositories/parties.repository';
-import { UsersRepository } from '../repositories/users.repository';
 import { keyByKey } from './key-by-key';
+import { repositories } from './repositories';
 import type { PartyAllocationKey } from './party-allocation.decider';
 
 /** An external party whose onboarding transaction and signatures have been verified. */
@@ -21,9 +19,9 @@ export interface AllocateExternalParty {
   options: ExternalPartyAllocationOptions;
 }
 
-const parties = new PartiesRepository();
-const idps = new IdentityProvidersRepository();
-const users = new UsersRepository();
+const parties = repositories.parties;
+const idps = repositories.identityProviders;
+const users = repositories.users;
 
 /**
  * POST /v2/parties/external/allocate, after verification: whether the party exists, the identity provider and the user,

@@ -8,8 +8,8 @@ import {
 } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { changes, decision, type Decider } from '../writer';
-import { IdentityProvidersRepository } from '../repositories/identity-providers.repository';
 import { keyByKey } from './key-by-key';
+import { repositories } from './repositories';
 
 /** A change of the identity-provider configs: create, update (the fields of `maskPaths`) or delete. */
 export type ChangeIdentityProviderConfig =
@@ -23,7 +23,7 @@ export interface IdentityProviderConfigKey {
   issuer: string;
 }
 
-const idps = new IdentityProvidersRepository();
+const idps = repositories.identityProviders;
 
 /**
  * The identity-provider config service: `decideCreateIdentityProvider`, `decideUpdateIdentityProvider`,

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { decidePruneStep, type PruningState } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { decision, everything, type Decider } from '../writer';
-import { LedgerUpdatesRepository } from '../repositories/ledger-updates.repository';
 import { keyByKey } from './key-by-key';
+import { repositories } from './repositories';
 
 /** One step of pruning the ledger up to `upTo`. */
 export interface PruneLedgerStep {
@@ -11,7 +11,7 @@ export interface PruneLedgerStep {
   stepOffsets: number;
 }
 
-const updates = new LedgerUpdatesRepository();
+const updates = repositories.ledgerUpdates;
 
 /** The pruning offset after a step, whether the prune is complete, and whether the step appended anything. */
 export interface PruneStepResult {

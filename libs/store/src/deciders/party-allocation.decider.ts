@@ -2,10 +2,8 @@ import type { Kysely } from 'kysely';
 import { decideAllocateParty, localPartyId, type AllocatePartyRequest, type AllocationState, type PartyRecord } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { changes, decision, reads, type Decider } from '../writer';
-import { IdentityProvidersRepository } from '../repositories/identity-providers.repository';
-import { PartiesRepository } from '../repositories/parties.repository';
-import { UsersRepository } from '../repositories/users.repository';
 import { keyByKey } from './key-by-key';
+import { repositories } from './repositories';
 
 /** A local party to allocate (authorized and validated; `partyIdHint` is set), and what the decision knows of the participant. */
 export interface AllocateParty {
@@ -22,9 +20,9 @@ export interface PartyAllocationKey {
 
 export type PartyAllocationState = Pick<AllocationState, 'existing' | 'identityProviderExists' | 'user'>;
 
-const parties = new PartiesRepository();
-const idps = new IdentityProvidersRepository();
-const users = new UsersRepository();
+const parties = repositories.parties;
+const idps = repositories.identityProviders;
+const users = repositories.users;
 
 /** POST /v2/parties: the party's record, the identity provider and the user, then `decideAllocateParty`. */
 export const partyAllocationDecider: Decider<AllocateParty, PartyAllocationKey, PartyAllocationState, PartyRecord> = {

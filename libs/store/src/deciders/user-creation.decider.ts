@@ -12,9 +12,9 @@ import {
 } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { changes, decision, reads, type Decider } from '../writer';
-import { PartiesRepository } from '../repositories/parties.repository';
-import { UsersRepository, type StoredUser } from '../repositories/users.repository';
+import type { StoredUser } from '../repositories/users.repository';
 import { keyByKey } from './key-by-key';
+import { repositories } from './repositories';
 
 /** A user to create (authorized and validated), with its rights. */
 export interface CreateUser {
@@ -37,8 +37,8 @@ export interface UserCreationState {
   parties: PartyRecord[];
 }
 
-const users = new UsersRepository();
-const partyRecords = new PartiesRepository();
+const users = repositories.users;
+const partyRecords = repositories.parties;
 
 /** The rights' parties whose records are in `identityProviderId`. */
 export const partiesInProvider = (records: readonly PartyRecord[], identityProviderId: string): Set<string> =>

@@ -2,15 +2,15 @@ import type { Kysely } from 'kysely';
 import { decideDeleteUser, requireUserInCallerIdentityProvider, type Claims, type UserState } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { changes, decision, type Decider } from '../writer';
-import { UsersRepository } from '../repositories/users.repository';
 import { keyByKey } from './key-by-key';
+import { repositories } from './repositories';
 
 export interface DeleteUser {
   claims: Claims;
   userId: string;
 }
 
-const users = new UsersRepository();
+const users = repositories.users;
 
 /** DELETE /v2/users/{user-id}: the user must be in the caller's identity provider, then `decideDeleteUser`. */
 export const userDeletionDecider: Decider<DeleteUser, { userId: string }, UserState, void> = {

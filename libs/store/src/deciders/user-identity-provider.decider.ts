@@ -2,9 +2,8 @@ import type { Kysely } from 'kysely';
 import { decideMoveUserIdentityProvider, type MoveUserState } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { changes, decision, reads, type Decider } from '../writer';
-import { IdentityProvidersRepository } from '../repositories/identity-providers.repository';
-import { UsersRepository } from '../repositories/users.repository';
 import { keyByKey } from './key-by-key';
+import { repositories } from './repositories';
 
 /** A user to move from identity provider `source` to `target` (validated). */
 export interface MoveUserIdentityProvider {
@@ -13,8 +12,8 @@ export interface MoveUserIdentityProvider {
   target: string;
 }
 
-const users = new UsersRepository();
-const idps = new IdentityProvidersRepository();
+const users = repositories.users;
+const idps = repositories.identityProviders;
 
 /** PATCH /v2/users/{user-id}/identity-provider-id: the user and both providers, then `decideMoveUserIdentityProvider`. */
 export const userIdentityProviderDecider: Decider<MoveUserIdentityProvider, MoveUserIdentityProvider, MoveUserState, void> = {

@@ -9,9 +9,8 @@ import {
 } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { changes, decision, reads, type Decider } from '../writer';
-import { PartiesRepository } from '../repositories/parties.repository';
-import { UsersRepository } from '../repositories/users.repository';
 import { keyByKey } from './key-by-key';
+import { repositories } from './repositories';
 import { partiesInProvider, partiesToVerify, type UserCreationKey, type UserCreationState } from './user-creation.decider';
 
 /** Rights to grant or revoke (authorized: `identityProviderId` is the one the caller may act in). */
@@ -23,8 +22,8 @@ export interface ChangeUserRights {
   identityProviderId: string;
 }
 
-const users = new UsersRepository();
-const partyRecords = new PartiesRepository();
+const users = repositories.users;
+const partyRecords = repositories.parties;
 
 /**
  * POST and PATCH /v2/users/{user-id}/rights: the parties named must be in the caller's identity provider (non-admins),

@@ -2,8 +2,9 @@ import type { Kysely } from 'kysely';
 import { decideVettingUpdate, vettingEntry, type VettedPackagesEntry, type VettingState, type VettingUpdateRequest } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { changes, decision, reads, type Decider } from '../writer';
-import { PackagesRepository, type StoredPackage } from '../repositories/packages.repository';
+import type { StoredPackage } from '../repositories/packages.repository';
 import { keyByKey } from './key-by-key';
+import { repositories } from './repositories';
 
 /** A vetting change on `synchronizerId` (resolved). */
 export interface UpdateVetting {
@@ -18,7 +19,7 @@ export interface VettingUpdateState {
   packages: StoredPackage[];
 }
 
-const packages = new PackagesRepository();
+const packages = repositories.packages;
 
 /**
  * POST /v2/package-vetting (update): the synchronizer's vetting state and every stored package, then
