@@ -1,6 +1,5 @@
-import { decidePrune } from '@ledgerline/domain';
 import type { LedgerWriter } from './writer';
-import { LedgerUpdatesRepository } from './repositories/ledger-updates.repository';
+import { ledgerPruningDecider } from './deciders/ledger-pruning.decider';
 
 /**
  * How many offsets one pruning step covers. Each step is its own writer work (one `LedgerPruned` event, its deletions in
@@ -21,7 +20,7 @@ export interface PruneOptions {
 }
 
 /**
- * Prunes the ledger up to `upTo` (inclusive) through the event log, in steps: each step reads the ledger end and the
+ * Prunes the ledger up to `upTo` (inclusive) through the event log, in steps (`ledgerPruningDecider`): each step reads the ledger end and the
  * current pruning offset in the write transaction, checks the whole request against them (a bad request fails at its
  * first step and changes nothing), then appends 'LedgerPruned' for at most `stepOffsets` offsets past the current pruning
  * offset (its projection deletes the rows). Between steps the head lock is free and other writes commit; each step is
@@ -31,19 +30,10 @@ export interface PruneOptions {
  * `ledgerctl prune`.
  */
 export async function pruneLedger(store: LedgerWriter, upTo: number, opts: PruneOptions = {}): Promise<number> {
-  const repo = new LedgerUpdatesRepository();
-  const step = Math.max(1, opts.stepOffsets ?? PRUNE_STEP_OFFSETS);
+  const stepOffsets = Math.max(1, opts.stepOffsets ?? PRUNE_STEP_OFFSETS);
   for (;;) {
     const started = performance.now();
-    const { prunedUpTo, done, stepped } = await store.execute(async (tx) => {
-      const pos = await repo.position(tx.db);
-      // The ledger end with the updates committed earlier in the same transaction (the head row is written at its end).
-      const state = { ledgerEnd: tx.ledgerEnd(), prunedUpTo: pos.prunedUpTo };
-      if (!decidePrune(state, upTo).length) return { prunedUpTo: pos.prunedUpTo, done: true, stepped: false };
-      const target = Math.min(upTo, pos.prunedUpTo + step);
-      await tx.append(decidePrune(state, target));
-      return { prunedUpTo: target, done: target >= upTo, stepped: true };
-    });
+    const { prunedUpTo, done, stepped } = await store.decide(ledgerPruningDecider, { upTo, stepOffsets });
     if (stepped) opts.onStep?.(prunedUpTo);
     if (done) return prunedUpTo;
     if (opts.paced ?? true) await new Promise((r) => setTimeout(r, performance.now() - started));

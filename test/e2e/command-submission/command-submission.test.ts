@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ErrorInfo } from '@canton-network/core-ledger-proto';
 import { parseIsoMicros } from '@ledgerline/domain';
-import { InFlightSubmissions } from '@ledgerline/server/modules/submission-pipeline/in-flight-submissions';
+import { InFlightSubmissions } from '@ledgerline/server/modules/transaction-submission/in-flight-submissions';
 import { SubmitCommandsHandler } from '@ledgerline/server/modules/command-submission/commands/submit-commands.handler';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { defaultSynchronizer, ledgerEnd, onboardExternalParty } from '../../support/external-party';

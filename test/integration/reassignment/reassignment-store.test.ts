@@ -8,7 +8,7 @@ import { ParticipantIdentity } from '@ledgerline/server/infrastructure/participa
 import { ReassignmentSettings } from '@ledgerline/server/modules/reassignment/commands/reassignment-settings';
 import { SubmitReassignmentCommand, type ReassignmentRequestBody } from '@ledgerline/server/modules/reassignment/commands/submit-reassignment.command';
 import { SubmitReassignmentHandler } from '@ledgerline/server/modules/reassignment/commands/submit-reassignment.handler';
-import { InFlightSubmissions } from '@ledgerline/server/modules/submission-pipeline/in-flight-submissions';
+import { InFlightSubmissions } from '@ledgerline/server/modules/transaction-submission/in-flight-submissions';
 import { allocateLocalParties, archiveIfActive, createContract, createContracts, partyId } from '../../support/contracts';
 import { openTestDatabase } from '../../support/database';
 

@@ -168,10 +168,8 @@ describe('event store', () => {
         await sleep(40);
         return keys.map(() => 0);
       },
-      decide: async (_state, _id, tx) => {
-        await sleep(60);
-        return tx.append([update(1)]);
-      },
+      // The decision's own write (data its events refer to) runs in the decide phase.
+      decide: () => ({ events: [update(1)], answer: (committed) => [...committed], writeFirst: async () => void (await sleep(60)) }),
     };
     await store.decide(slow, 'k');
     // onBatch follows the works' answers
@@ -226,7 +224,7 @@ describe('event store', () => {
         const { rows } = await sql<{ v: string }>`SELECT (1 / (CASE WHEN k = 'bad' THEN 0 ELSE 1 END))::text AS v FROM unnest(${keys.map((k) => k.id)}::text[]) AS k`.execute(db);
         return rows.map((r) => r.v);
       },
-      decide: async (_state, _id, tx) => tx.append([update(1)]),
+      decide: () => ({ events: [update(1)], answer: (committed) => [...committed] }),
     };
     // A first work holds its batch until the others have queued, so they form the next batch (one segment) together.
     const { held, release } = await holdBatch(store, update(0));
@@ -290,9 +288,9 @@ describe('event store', () => {
     // The party-update decider, counting its loads.
     const counting: typeof partyUpdateDecider = {
       ...partyUpdateDecider,
-      load: (db, keys) => {
+      load: (db, keys, at) => {
         loads.push(keys.map((k) => k.party));
-        return partyUpdateDecider.load(db, keys);
+        return partyUpdateDecider.load(db, keys, at);
       },
     };
     const patch = async (party: string, key: string, version: string) => {

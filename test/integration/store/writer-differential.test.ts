@@ -6,19 +6,12 @@ import { makeContractId } from '@ledgerline/canton';
 import {
   changeIdOf,
   checkWellFormed,
-  decideAllocateExternalParty,
   decideAllocateParty,
-  decideCreateIdentityProvider,
-  decideCreateUser,
-  decideDeleteIdentityProvider,
-  decideDeleteUser,
-  decideGrantRights,
-  decideRevokeRights,
-  decideUpdateIdentityProvider,
   isLedgerError,
   localPartyId,
   prerenderTransaction,
   validateUpdatePartyDetails,
+  type Claims,
   type NewEvent,
   type ReassignmentSubmission,
   type Right,
@@ -26,17 +19,20 @@ import {
 import {
   dumpProjections,
   EventStore,
-  executeSubmissionDecider,
-  IdentityProvidersRepository,
-  PartiesRepository,
+  transactionSubmissionDecider,
+  externalPartyAllocationDecider,
+  identityProviderConfigDecider,
+  partyAllocationDecider,
   partyUpdateDecider,
   projectionTables,
   pruneLedger,
   reassignmentDecider,
-  UsersRepository,
+  userCreationDecider,
+  userDeletionDecider,
+  userRightsDecider,
   type DB,
   type Database,
-  type ExecuteSubmission,
+  type CheckedTransactionSubmission,
   type WriterKind,
 } from '@ledgerline/store';
 import { createNode, exerciseNode, preparedTransaction } from '../../../bench/lib/external-signing';
@@ -64,9 +60,7 @@ const alice = party('alice');
 const bob = party('bob');
 const contractId = (k: number) => makeContractId(Buffer.from(hex(`contract-${k}`), 'hex'));
 const CONTRACTS = 8; // contract ids c0..c7; c0..c3 exist after set-up
-const users = new UsersRepository();
-const parties = new PartiesRepository();
-const idps = new IdentityProvidersRepository();
+const ADMIN: Claims = { userId: 'admin', identityProviderId: '', rights: [{ kind: 'ParticipantAdmin' }] };
 
 type Command =
   | { kind: 'createUser'; user: number; rights: Right[] }
@@ -143,7 +137,7 @@ const workload = fc.record({
 });
 
 /** An execution of one action by alice on contract `contract` (or creating `created`). */
-function execution(c: Extract<Command, { kind: 'execute' }>, index: number, moved?: string): ExecuteSubmission {
+function execution(c: Extract<Command, { kind: 'execute' }>, index: number, moved?: string): CheckedTransactionSubmission {
   const ref = (k: number) => ({ contractId: k < 0 && moved ? moved : contractId(k), signatories: [alice], stakeholders: [alice, bob] });
   const nodes =
     c.action === 'create'
@@ -190,70 +184,41 @@ type Unassignments = Array<{ id: string; source: string; target: string; submitt
 function submit(store: EventStore, c: Command, index: number, unassignments: Unassignments): Promise<unknown> {
   switch (c.kind) {
     case 'createUser':
-      return store.execute(async (tx) => {
-        const id = `u${c.user}`;
-        await tx.append(decideCreateUser(await users.state(tx.db, id), { id, primaryParty: '', isDeactivated: false, annotations: { n: String(index) }, identityProviderId: '' }, c.rights));
-        return users.get(tx.db, id);
+      return store.decide(userCreationDecider, {
+        claims: ADMIN,
+        user: { id: `u${c.user}`, primaryParty: '', isDeactivated: false, annotations: { n: String(index) }, identityProviderId: '' },
+        rights: c.rights,
       });
     case 'grant':
     case 'revoke':
-      return store.execute(async (tx) => {
-        const state = await users.state(tx.db, `u${c.user}`);
-        const { events } = c.kind === 'grant' ? decideGrantRights(state, `u${c.user}`, [c.right]) : decideRevokeRights(state, `u${c.user}`, [c.right]);
-        if (events.length) await tx.append(events);
-        return events.length;
-      });
+      return store.decide(userRightsDecider, { kind: c.kind, claims: ADMIN, userId: `u${c.user}`, rights: [c.right], identityProviderId: '' }).then((changed) => changed.length);
     case 'deleteUser':
-      return store.execute(async (tx) => tx.append(decideDeleteUser(await users.state(tx.db, `u${c.user}`), `u${c.user}`)));
+      return store.decide(userDeletionDecider, { claims: ADMIN, userId: `u${c.user}` });
     case 'createIdp':
-    case 'updateIdp':
-      return store.execute(async (tx) => {
-        const config = { identityProviderId: `idp${c.idp}`, issuer: `https://issuer-${c.issuer}.example`, jwksUrl: 'https://keys.example/jwks', audience: '', isDeactivated: false };
-        const state = await idps.state(tx.db, config.identityProviderId, config.issuer);
-        const events = c.kind === 'createIdp' ? decideCreateIdentityProvider(state, config) : decideUpdateIdentityProvider(state, config, ['issuer']).events;
-        await tx.append(events);
-        return events.length;
-      });
+    case 'updateIdp': {
+      const config = { identityProviderId: `idp${c.idp}`, issuer: `https://issuer-${c.issuer}.example`, jwksUrl: 'https://keys.example/jwks', audience: '', isDeactivated: false };
+      return store.decide(identityProviderConfigDecider, c.kind === 'createIdp' ? { kind: 'create', config } : { kind: 'update', config, maskPaths: ['issuer'] });
+    }
     case 'deleteIdp':
-      return store.execute(async (tx) => tx.append(decideDeleteIdentityProvider(await idps.state(tx.db, `idp${c.idp}`, ''), `idp${c.idp}`)));
+      return store.decide(identityProviderConfigDecider, { kind: 'delete', identityProviderId: `idp${c.idp}` });
     case 'allocate':
-      return store.execute(async (tx) => {
-        const hint = `h${c.hint}`;
-        const decision = decideAllocateParty(
-          {
-            existing: await parties.get(tx.db, party(hint)),
-            identityProviderExists: await idps.exists(tx.db, c.idp),
-            user: c.user ? await users.state(tx.db, c.user) : null,
-            connectedSynchronizers: [SYNC_A, SYNC_B],
-            participantId: PARTICIPANT,
-            namespace: NAMESPACE,
-            selfAllocationQuota: null,
-          },
-          { partyIdHint: hint, annotations: {}, resourceVersion: '', identityProviderId: c.idp, synchronizerId: SYNC_A, userId: c.user },
-        );
-        await tx.append(decision.events);
-        return decision.record;
+      return store.decide(partyAllocationDecider, {
+        request: { partyIdHint: `h${c.hint}`, annotations: {}, resourceVersion: '', identityProviderId: c.idp, synchronizerId: SYNC_A, userId: c.user },
+        participant: { connectedSynchronizers: [SYNC_A, SYNC_B], participantId: PARTICIPANT, namespace: NAMESPACE, selfAllocationQuota: null },
       });
-    case 'allocateExternal':
-      return store.execute(async (tx) => {
-        const fingerprint = `1220${hex(`key-${c.hint}`)}`;
-        const partyId = `e${c.hint}::${fingerprint}`;
-        const state = {
-          partyExists: (await parties.get(tx.db, partyId)) !== null,
-          identityProviderExists: true,
-          user: c.user ? await users.state(tx.db, c.user) : null,
-        };
-        const verified = {
-          partyId,
-          permission: 'PARTICIPANT_PERMISSION_CONFIRMATION' as const,
-          keys: [{ fingerprint, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' as const, keyFormat: 'CRYPTO_KEY_FORMAT_RAW' as const, publicKey: Buffer.from(hex(`pk-${c.hint}`), 'hex').toString('base64') }],
-          threshold: 1,
-          synchronizerId: SYNC_A,
-          topologyTransactionHash: `1220${hex(`topology-${c.hint}`)}`,
-        };
-        await tx.append(decideAllocateExternalParty(state, verified, { participantId: PARTICIPANT, connectedSynchronizers: [SYNC_A, SYNC_B] }, { identityProviderId: '', userId: c.user }));
-        return partyId;
-      });
+    case 'allocateExternal': {
+      const fingerprint = `1220${hex(`key-${c.hint}`)}`;
+      const partyId = `e${c.hint}::${fingerprint}`;
+      const verified = {
+        partyId,
+        permission: 'PARTICIPANT_PERMISSION_CONFIRMATION' as const,
+        keys: [{ fingerprint, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' as const, keyFormat: 'CRYPTO_KEY_FORMAT_RAW' as const, publicKey: Buffer.from(hex(`pk-${c.hint}`), 'hex').toString('base64') }],
+        threshold: 1,
+        synchronizerId: SYNC_A,
+        topologyTransactionHash: `1220${hex(`topology-${c.hint}`)}`,
+      };
+      return store.decide(externalPartyAllocationDecider, { verified, hosting: { participantId: PARTICIPANT, connectedSynchronizers: [SYNC_A, SYNC_B] }, options: { identityProviderId: '', userId: c.user } });
+    }
     case 'patchParty': {
       const request = validateUpdatePartyDetails(
         {
@@ -265,11 +230,11 @@ function submit(store: EventStore, c: Command, index: number, unassignments: Una
       return store.decide(partyUpdateDecider, request);
     }
     case 'execute':
-      return store.decide(executeSubmissionDecider, execution(c, index));
+      return store.decide(transactionSubmissionDecider, execution(c, index));
     case 'executeMoved': {
       const ref = unassignments[unassignments.length - 1 - c.unassignment];
       const sync = ref?.target ?? SYNC_B;
-      return store.decide(executeSubmissionDecider, execution({ kind: 'execute', command: c.command, action: c.action, contract: -1, created: 0, sync }, index, ref?.contract ?? contractId(0)));
+      return store.decide(transactionSubmissionDecider, execution({ kind: 'execute', command: c.command, action: c.action, contract: -1, created: 0, sync }, index, ref?.contract ?? contractId(0)));
     }
     case 'unassign':
     case 'assign': {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   changes,
   conflictsOf,
-  executeSubmissionDecider,
+  transactionSubmissionDecider,
   namesNoState,
   partyUpdateDecider,
   reads,
@@ -21,7 +21,7 @@ describe('decider conflict keys', () => {
 
   it('an execution changes its change id, the contracts it consumes and creates, and reads the ones it only uses', () => {
     const key = { changeId: 'ch', readContractIds: ['r'], consumedContractIds: ['c1', 'c2'], createdContractIds: ['n'] };
-    expect(conflictsOf(executeSubmissionDecider.conflicts, key)).toEqual({
+    expect(conflictsOf(transactionSubmissionDecider.conflicts, key)).toEqual({
       reads: ['change:ch', 'contract:r', 'assignments:any', 'contract:c1', 'contract:c2', 'assignments:any', 'contract:n', 'assignments:any'],
       writes: ['change:ch', 'contract:c1', 'contract:c2', 'contract:n'],
     });

@@ -9,7 +9,7 @@ import {
   type InterpretedTransaction,
 } from '@ledgerline/domain';
 import { decodeArchivePayload, Engine, type Package } from '@ledgerline/daml-lf';
-import { ContractLookupRepository, PackagesRepository } from '@ledgerline/store';
+import { ContractsRepository, PackagesRepository } from '@ledgerline/store';
 import { LedgerRuntime } from './runtime';
 
 /** Engine steps between two looks at the clock (Canton's default `iterationsBetweenInterruptions`). */
@@ -29,13 +29,11 @@ const STEPS_BETWEEN_INTERRUPTIONS = 10_000;
 export class CommandInterpreter implements OnApplicationBootstrap {
   private readonly log = new Logger('CommandInterpreter');
   readonly engine = new Engine();
-  private readonly packageRepository = new PackagesRepository();
-  private readonly contracts = new ContractLookupRepository();
   private readonly refused = new Set<string>();
   /** Packages being read and decoded now: a second caller waits for the same decoding. */
   private readonly loading = new Map<string, Promise<Package | undefined>>();
 
-  constructor(private readonly runtime: LedgerRuntime) {}
+  constructor(private readonly contracts: ContractsRepository, private readonly packageRepository: PackagesRepository, private readonly runtime: LedgerRuntime) {}
 
   /** Decodes the stored packages in the background once the server runs, so the first command after a restart pays nothing. */
   onApplicationBootstrap(): void {

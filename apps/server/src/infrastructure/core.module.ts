@@ -3,7 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { AuthSettings, ClaimsResolver, KeyResolver, LedgerAuthGuard, LedgerJwtStrategy } from '@ledgerline/auth';
 import { SignatureVerifier } from '@ledgerline/canton';
-import { CommitNotifier, EventStore, UsersRepository } from '@ledgerline/store';
+import { CommitNotifier, EventStore } from '@ledgerline/store';
 import { HttpMetrics } from './metrics';
 import { ParticipantIdentity } from './participant-identity';
 import { LedgerRuntime } from './runtime';
@@ -12,10 +12,11 @@ import { IdentityProviderDirectoryRef } from './identity-provider-directory';
 import { TemplateDirectories } from './template-directories';
 import { CommandInterpreter } from './command-interpreter';
 import { InterfaceDirectories } from './interface-directories';
+import { STORE_REPOSITORIES } from './repositories';
 
 /**
- * Makes the runtime (database, event store, identity, metrics, signature verifier) and authentication available to every
- * capability module.
+ * Makes the runtime (database, event store, identity, metrics, signature verifier), the store's repositories and
+ * authentication available to every capability module.
  */
 @Global()
 @Module({})
@@ -44,7 +45,7 @@ export class CoreModule {
         { provide: SignatureVerifier, useValue: runtime.signatures },
         { provide: IdentityProviderDirectoryRef, useValue: idps },
         { provide: AuthSettings, useValue: settings },
-        UsersRepository,
+        ...STORE_REPOSITORIES,
         { provide: ClaimsResolver, useClass: UserClaimsResolver },
         LedgerJwtStrategy,
         { provide: APP_GUARD, useClass: LedgerAuthGuard },
@@ -52,7 +53,7 @@ export class CoreModule {
         CommandInterpreter,
         InterfaceDirectories,
       ],
-      exports: [LedgerRuntime, EventStore, CommitNotifier, ParticipantIdentity, HttpMetrics, SignatureVerifier, UsersRepository, IdentityProviderDirectoryRef, TemplateDirectories, CommandInterpreter, InterfaceDirectories],
+      exports: [LedgerRuntime, EventStore, CommitNotifier, ParticipantIdentity, HttpMetrics, SignatureVerifier, ...STORE_REPOSITORIES, IdentityProviderDirectoryRef, TemplateDirectories, CommandInterpreter, InterfaceDirectories],
     };
   }
 }

@@ -12,11 +12,11 @@ import {
   ReadDatabase,
   startEmbeddedPostgres,
   LedgerTimeRepository,
-  UsersRepository,
+  userCreationDecider,
   type Database,
   type EmbeddedPostgresHandle,
 } from '@ledgerline/store';
-import { decideCreateUser, StaticClock, WallClock, type LedgerClock } from '@ledgerline/domain';
+import { StaticClock, WallClock, type LedgerClock } from '@ledgerline/domain';
 import { Ed25519Verifier, ed25519WorkerScript, SignatureVerifier } from '@ledgerline/canton';
 import type { LedgerConfig } from '../config';
 import { HttpMetrics } from './metrics';
@@ -208,14 +208,10 @@ export async function ledgerClockFor(config: Pick<LedgerConfig, 'timeMode' | 'st
 
 /** The bootstrap admin exists from the first start (idempotent across restarts and instances). */
 export async function ensureAdminUser(store: EventStore, adminUser: string): Promise<void> {
-  const users = new UsersRepository();
-  await store.execute(async (tx) => {
-    const state = await users.state(tx.db, adminUser);
-    if (state.user) return;
-    await tx.append(
-      decideCreateUser(state, { id: adminUser, primaryParty: '', isDeactivated: false, annotations: {}, identityProviderId: '' }, [
-        { kind: 'ParticipantAdmin' },
-      ]),
-    );
+  await store.decide(userCreationDecider, {
+    claims: null,
+    user: { id: adminUser, primaryParty: '', isDeactivated: false, annotations: {}, identityProviderId: '' },
+    rights: [{ kind: 'ParticipantAdmin' }],
+    ifAbsent: true,
   });
 }

@@ -41,22 +41,3 @@ export type PartyEvent =
   | NewEvent<typeof TOPOLOGY_TRANSACTION_COMMITTED, StoredTopologyTransaction>;
 
 export const partyStream = (party: string) => `party:${party}`;
-
-/** Evolve: the record after an event (the projection does the same in SQL). */
-export function evolveParty(record: PartyRecord | null, e: PartyEvent): PartyRecord | null {
-  switch (e.type) {
-    case PARTY_ALLOCATED:
-      return {
-        party: e.data.party,
-        isLocal: e.data.isLocal,
-        identityProviderId: e.data.identityProviderId,
-        annotations: e.data.annotations,
-        resourceVersion: 0,
-        synchronizerId: e.data.synchronizerId,
-      };
-    case PARTY_DETAILS_UPDATED:
-      return record ? { ...record, annotations: e.data.annotations, resourceVersion: e.data.resourceVersion } : record;
-    default:
-      return record;
-  }
-}

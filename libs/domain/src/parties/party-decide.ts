@@ -3,7 +3,7 @@ import type { Right } from '../auth/rights';
 import { TOPOLOGY_TRANSACTION_COMMITTED, type StoredTopologyTransaction } from '../ledger/updates';
 import { decideGrantRights, userNotFound, validateUserId, type UserState } from '../users/user-rules';
 import type { NewEvent } from '../ledger/events';
-import { annotationsTooLarge, mergeAnnotations, parseResourceVersion, parseUpdateMask, validateRequestAnnotations } from '../object-meta';
+import { decideObjectMetaUpdate, mergeAnnotations, parseResourceVersion, parseUpdateMask, validateRequestAnnotations } from '../object-meta';
 import { partyStream, type PartyAllocatedData, type PartyDetailsUpdatedData, type PartyRecord } from './events';
 import {
   cannotDetermineSynchronizer,
@@ -190,22 +190,26 @@ export function decideUpdatePartyDetails(state: PartyUpdateState, req: Validated
   const parsed = parseUpdateMask(req.maskPaths, PARTY_DETAILS_UPDATE_LEAVES);
   if (!parsed.ok) throw invalidPartyDetailsUpdateRequest(req.party, parsed.problem.message);
   const mask = parsed.mask;
-  const record = state.record;
-  if (!record) throw partyNotFound(req.party);
-  if (mask.exact('is_local') && req.isLocal !== record.isLocal) {
-    throw invalidPartyDetailsUpdateRequest(req.party, "Update request attempted to modify not-modifiable 'is_local' attribute");
-  }
-  if (record.identityProviderId !== req.identityProviderId) {
-    throw permissionDenied(`Party ${req.party} belongs to identity provider '${record.identityProviderId}', the request names '${req.identityProviderId}'`);
-  }
-  if (req.expectedVersion !== null && req.expectedVersion !== BigInt(record.resourceVersion)) throw concurrentPartyUpdate(req.party);
-  const annotations = mask.covers('local_metadata.annotations') ? mergeAnnotations(record.annotations, req.annotations) : record.annotations;
-  if (annotationsTooLarge(annotations)) throw maxPartyAnnotationsSizeExceeded(req.party);
+  const { record, annotations, resourceVersion } = decideObjectMetaUpdate(
+    state.record,
+    { identityProviderId: req.identityProviderId, expectedVersion: req.expectedVersion, annotations: mask.covers('local_metadata.annotations') ? req.annotations : null },
+    {
+      notFound: () => partyNotFound(req.party),
+      checkRecord: (r) => {
+        if (mask.exact('is_local') && req.isLocal !== r.isLocal) {
+          throw invalidPartyDetailsUpdateRequest(req.party, "Update request attempted to modify not-modifiable 'is_local' attribute");
+        }
+      },
+      otherProvider: (current) => permissionDenied(`Party ${req.party} belongs to identity provider '${current}', the request names '${req.identityProviderId}'`),
+      concurrentUpdate: () => concurrentPartyUpdate(req.party),
+      annotationsTooLarge: () => maxPartyAnnotationsSizeExceeded(req.party),
+    },
+  );
   const data: PartyDetailsUpdatedData = {
     party: record.party,
     annotations,
     previousResourceVersion: record.resourceVersion,
-    resourceVersion: record.resourceVersion + 1,
+    resourceVersion,
   };
   return {
     events: [{ type: 'PartyDetailsUpdated', stream: partyStream(record.party), data }],

@@ -5,6 +5,7 @@ export * from './projection';
 export * from './authorization';
 export * from './update-id';
 export * from './pruning';
+export * from './pruning-step';
 export * from './point-lookups';
 export * from './interface-views';
 export * from './package-interfaces';

@@ -62,23 +62,3 @@ export function dedupeRights(rights: Right[]): Right[] {
     return true;
   });
 }
-
-/** Applies user events to a state: the evolve half of the decider, used by tests and by replays. */
-export function evolveUser(state: UserState, e: UserEvent): UserState {
-  switch (e.type) {
-    case 'UserCreated':
-      return { user: e.data.user, rights: e.data.rights };
-    case 'UserRightsGranted':
-      return { ...state, rights: [...state.rights, ...e.data.rights] };
-    case 'UserRightsRevoked': {
-      const gone = new Set(e.data.rights.map(rightKey));
-      return { ...state, rights: state.rights.filter((r) => !gone.has(rightKey(r))) };
-    }
-    case 'UserUpdated':
-      return { ...state, user: e.data.user };
-    case 'UserIdentityProviderChanged':
-      return state.user ? { ...state, user: { ...state.user, identityProviderId: e.data.identityProviderId } } : state;
-    case 'UserDeleted':
-      return { user: null, rights: [] };
-  }
-}

@@ -2,7 +2,7 @@ import { invalidArgument, jsonInvalidArgument, LedgerError, missingField, permis
 import { ErrorCategories } from '../errors/error-category';
 import type { Claims } from '../auth/rights';
 import { matchIdentityProviderId, requireAdminOrIdpAdmin } from '../auth/requirements';
-import { annotationsTooLarge, maskedValue, mergeAnnotations, parseResourceVersion, parseUpdateMask, validateRequestAnnotations } from '../object-meta';
+import { decideObjectMetaUpdate, maskedValue, parseResourceVersion, parseUpdateMask, validateRequestAnnotations } from '../object-meta';
 import { identityProviderNotFoundArgument } from '../parties/party-errors';
 import { requireParty, validateIdentityProviderIdField } from '../parties/party-rules';
 import { userStream, type UserEvent, type UserRecord } from './events';
@@ -127,14 +127,16 @@ export function decideUpdateUser(state: UserUpdateState, req: ValidatedUserUpdat
   const mask = parsed.mask;
   if (!state.identityProviderExists) throw identityProviderNotFoundArgument(req.identityProviderId);
   if (req.callerUserId === req.id && req.isDeactivated && mask.covers('is_deactivated')) throw invalidArgument('Requesting user cannot self-deactivate');
-  const current = state.user;
-  if (!current) throw userNotFoundForUpdate(req.id);
-  if (current.identityProviderId !== req.identityProviderId) {
-    throw permissionDenied(`User ${req.id} belongs to identity provider '${current.identityProviderId}', the request names '${req.identityProviderId}'`);
-  }
-  if (req.expectedVersion !== null && req.expectedVersion !== BigInt(current.resourceVersion)) throw concurrentUserUpdate(req.id);
-  const annotations = mask.covers('metadata.annotations') ? mergeAnnotations(current.annotations, req.annotations) : current.annotations;
-  if (annotationsTooLarge(annotations)) throw maxUserAnnotationsSizeExceeded(req.id);
+  const { record: current, annotations, resourceVersion } = decideObjectMetaUpdate(
+    state.user,
+    { identityProviderId: req.identityProviderId, expectedVersion: req.expectedVersion, annotations: mask.covers('metadata.annotations') ? req.annotations : null },
+    {
+      notFound: () => userNotFoundForUpdate(req.id),
+      otherProvider: (current) => permissionDenied(`User ${req.id} belongs to identity provider '${current}', the request names '${req.identityProviderId}'`),
+      concurrentUpdate: () => concurrentUserUpdate(req.id),
+      annotationsTooLarge: () => maxUserAnnotationsSizeExceeded(req.id),
+    },
+  );
   const user: UserRecord = {
     id: current.id,
     identityProviderId: current.identityProviderId,
@@ -143,6 +145,5 @@ export function decideUpdateUser(state: UserUpdateState, req: ValidatedUserUpdat
     primaryParty: maskedValue(mask, 'primary_party', req.primaryParty, current.primaryParty, (v) => v === ''),
     primaryPartyAuthentication: maskedValue(mask, 'primary_party_authentication', req.primaryPartyAuthentication, current.primaryPartyAuthentication ?? false, (v) => !v),
   };
-  const resourceVersion = current.resourceVersion + 1;
   return { events: [{ type: 'UserUpdated', stream: userStream(req.id), data: { user, resourceVersion } }], user: { ...user, resourceVersion } };
 }

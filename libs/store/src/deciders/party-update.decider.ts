@@ -1,9 +1,9 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { decideUpdatePartyDetails, type PartyRecord, type PartyUpdateState, type ValidatedPartyUpdate } from '@ledgerline/domain';
 import type { DB } from '../schema';
-import { prepared } from '../prepared-statements';
-import { changes, reads, type Decider } from '../writer';
+import { changes, decision, reads, type Decider } from '../writer';
 import { partyRecordOf, type PartyRow } from '../repositories/parties.repository';
+import { loadObjectMetaState } from './object-meta-state';
 
 /** Which party a PATCH changes, and the identity provider it names. */
 export interface PartyUpdateKey {
@@ -23,16 +23,11 @@ export const partyUpdateDecider: Decider<ValidatedPartyUpdate, PartyUpdateKey, P
     identityProviderId: reads('idp'),
   },
   async load(db: Kysely<DB>, keys: readonly PartyUpdateKey[]): Promise<PartyUpdateState[]> {
-    const { rows } = await prepared(sql<{ record: PartyRow | null; idp_exists: boolean }>`
-      SELECT (SELECT to_jsonb(p) FROM party_details p WHERE p.party = k.party) AS record,
-             (k.idp = '' OR EXISTS (SELECT 1 FROM identity_providers i WHERE i.id = k.idp)) AS idp_exists
-      FROM unnest(${keys.map((k) => k.party)}::text[], ${keys.map((k) => k.identityProviderId)}::text[]) WITH ORDINALITY AS k(party, idp, n)
-      ORDER BY k.n`).execute(db);
-    return rows.map((r) => ({ record: r.record ? partyRecordOf(r.record) : null, identityProviderExists: r.idp_exists }));
+    const states = await loadObjectMetaState<PartyRow>(db, 'party_details', 'party', keys.map((k) => ({ id: k.party, identityProviderId: k.identityProviderId })));
+    return states.map((s) => ({ record: s.row ? partyRecordOf(s.row) : null, identityProviderExists: s.identityProviderExists }));
   },
-  async decide(state, request, tx) {
-    const decision = decideUpdatePartyDetails(state, request);
-    await tx.append(decision.events);
-    return decision.record;
+  decide(state, request) {
+    const { events, record } = decideUpdatePartyDetails(state, request);
+    return decision(events, record);
   },
 };

@@ -16,7 +16,7 @@ import {
 } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { prepared } from '../prepared-statements';
-import { changes, namesNoState, reads, type Decider } from '../writer';
+import { changes, namesNoState, reads, type Decider, type Decision } from '../writer';
 import { changesContracts, changesContractsOfAssignment } from './contract-conflicts';
 
 /** A reassignment submission (a batch of unassigns or one assign), validated and authorized, to decide in the writer. */
@@ -172,14 +172,13 @@ export const reassignmentDecider: Decider<SubmitReassignment, ReassignmentKey, R
     for (const r of rows) out[(r.kind === 'u' ? unassigns : assigns)[Number(r.n) - 1]] = toState(r);
     return out;
   },
-  async decide(state, { submission: sub, participantId, deduplicationMicros, exclusivityTimeoutMicros, now }, tx) {
+  decide(state, { submission: sub, participantId, deduplicationMicros, exclusivityTimeoutMicros, now }): Decision<ReassignmentDecision> {
     const nowMicros = now();
     try {
       checkReassignmentDeduplication(state.completion, nowMicros, deduplicationMicros);
     } catch (e) {
       if (!isLedgerError(e)) throw e;
-      const [rejected] = await tx.append([reassignmentRejection(sub, deduplicationMicros, e)]);
-      return { rejection: e, completionOffset: rejected.offset! };
+      return { events: [reassignmentRejection(sub, deduplicationMicros, e)], answer: ([rejected]) => ({ rejection: e, completionOffset: rejected.offset! }) };
     }
     const context = { participantId, nowMicros, isHosted: (p: string) => p === sub.submitter && state.submitterHosted };
     const batch = sub.batch;
@@ -187,7 +186,7 @@ export const reassignmentDecider: Decider<SubmitReassignment, ReassignmentKey, R
       batch.kind === 'unassign'
         ? decideUnassign({ ...sub, batch }, state.contracts, { ...context, exclusivityTimeoutMicros })
         : decideAssign({ ...sub, batch }, state.unassignment, state.contracts, context);
-    return { committed: (await tx.append([event]))[0] };
+    return { events: [event], answer: ([committed]) => ({ committed }) };
   },
 };
 

@@ -1,8 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { decideUpdateUser, type UserRecord, type UserUpdateState, type ValidatedUserUpdate } from '@ledgerline/domain';
 import type { DB } from '../schema';
-import { prepared } from '../prepared-statements';
-import { changes, reads, type Decider } from '../writer';
+import { loadObjectMetaState } from './object-meta-state';
+import { changes, decision, reads, type Decider } from '../writer';
 
 /** Which user a PATCH changes, and the identity provider it names. */
 export interface UserUpdateKey {
@@ -33,29 +33,24 @@ export const userUpdateDecider: Decider<ValidatedUserUpdate, UserUpdateKey, User
     identityProviderId: reads('idp'),
   },
   async load(db: Kysely<DB>, keys: readonly UserUpdateKey[]): Promise<UserUpdateState[]> {
-    const { rows } = await prepared(sql<{ record: UserRow | null; idp_exists: boolean }>`
-      SELECT (SELECT to_jsonb(u) FROM users u WHERE u.id = k.id) AS record,
-             (k.idp = '' OR EXISTS (SELECT 1 FROM identity_providers i WHERE i.id = k.idp)) AS idp_exists
-      FROM unnest(${keys.map((k) => k.userId)}::text[], ${keys.map((k) => k.identityProviderId)}::text[]) WITH ORDINALITY AS k(id, idp, n)
-      ORDER BY k.n`).execute(db);
-    return rows.map((r) => ({
-      identityProviderExists: r.idp_exists,
-      user: r.record
+    const states = await loadObjectMetaState<UserRow>(db, 'users', 'id', keys.map((k) => ({ id: k.userId, identityProviderId: k.identityProviderId })));
+    return states.map(({ row, identityProviderExists }) => ({
+      identityProviderExists,
+      user: row
         ? {
-            id: r.record.id,
-            primaryParty: r.record.primary_party,
-            isDeactivated: r.record.is_deactivated,
-            annotations: r.record.annotations,
-            identityProviderId: r.record.identity_provider_id,
-            primaryPartyAuthentication: r.record.primary_party_authentication,
-            resourceVersion: Number(r.record.resource_version),
+            id: row.id,
+            primaryParty: row.primary_party,
+            isDeactivated: row.is_deactivated,
+            annotations: row.annotations,
+            identityProviderId: row.identity_provider_id,
+            primaryPartyAuthentication: row.primary_party_authentication,
+            resourceVersion: Number(row.resource_version),
           }
         : null,
     }));
   },
-  async decide(state, request, tx) {
-    const decision = decideUpdateUser(state, request);
-    await tx.append(decision.events);
-    return decision.user;
+  decide(state, request) {
+    const { events, user } = decideUpdateUser(state, request);
+    return decision(events, user);
   },
 };

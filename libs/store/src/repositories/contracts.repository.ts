@@ -1,7 +1,18 @@
-import { sql, type Kysely } from 'kysely';
-import type { StoredActivation, StoredCreatedEvent, StoredIncompleteUnassignment } from '@ledgerline/domain';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { ContractLocation, StoredActivation, StoredContract, StoredCreatedEvent, StoredIncompleteUnassignment } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { prepared } from '../prepared-statements';
+
+const storedContractOf = (r: Selectable<DB['contracts']>): StoredContract => ({
+  contractId: r.contract_id,
+  templateId: r.template_id,
+  packageName: r.package_name,
+  signatories: r.signatories,
+  stakeholders: r.stakeholders,
+  status: r.status,
+  synchronizerId: r.synchronizer_id,
+  createdEvent: r.created_event as StoredCreatedEvent,
+});
 
 export interface ActivationPageRequest {
   /** The snapshot offset. */
@@ -44,7 +55,8 @@ interface ActivationRow {
 }
 
 /**
- * Reads of the contract projections (migrations 0003, 0014): the active contract set at an offset and single contracts.
+ * Reads of the contract projections (migrations 0003, 0014): the active contract set at an offset, single contracts and
+ * their locations (routing), and the contracts the transaction builder exercises.
  *
  * A snapshot page costs what it scans: party-filtered pages take at most `limit` activations per requested party from the
  * (party, offset, node) key of `contract_activation_parties` (a `LATERAL` per party), merge them and join the activations
@@ -182,5 +194,33 @@ export class ContractsRepository {
     const r = rows[0];
     if (!r) return null;
     return { createdEvent: r.created_event, createdOffset: Number(r.created_offset), archivedOffset: r.archived_offset === null ? null : Number(r.archived_offset) };
+  }
+
+  /** A contract as the transaction builder needs it to exercise it (any status), or null if unknown. */
+  async get(db: Kysely<DB>, contractId: string): Promise<StoredContract | null> {
+    const r = await db.selectFrom('contracts').selectAll().where('contract_id', '=', contractId).executeTakeFirst();
+    return r ? storedContractOf(r) : null;
+  }
+
+  /**
+   * Where the ledger has these contracts now, for routing: the status and synchronizer (an archived contract's: that of
+   * the update that archived it); unknown ones are absent.
+   */
+  async locations(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, ContractLocation>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('contracts as c')
+      .leftJoin('ledger_updates as u', (j) => j.on('c.status', '=', 'archived').onRef('u.ledger_offset', '=', 'c.archived_offset'))
+      .select(['c.contract_id', 'c.status', 'c.synchronizer_id', 'u.synchronizer_id as archived_on'])
+      .where('c.contract_id', 'in', [...ids])
+      .execute();
+    return new Map(rows.map((r) => [r.contract_id, { status: r.status, synchronizerId: r.synchronizer_id ?? r.archived_on }]));
+  }
+
+  /** The contracts with these ids that the ledger knows (any status). */
+  async getMany(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, StoredContract>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db.selectFrom('contracts').selectAll().where('contract_id', 'in', [...ids]).execute();
+    return new Map(rows.map((r) => [r.contract_id, storedContractOf(r)]));
   }
 }

@@ -5,6 +5,7 @@ import { COLUMN_TYPES } from '../column-types';
 import { BufferedSink } from './buffered-sink';
 import { appendEvents, LedgerHead, type HeadRow } from './ledger-head';
 import { RowBuffer } from './row-buffer';
+import { carryOut } from './decider';
 import { loadSegment, takeSegment } from './segments';
 import { buildWriteStatement, type Param } from './statement-builder';
 import type { PendingWork } from './work-queue';
@@ -132,11 +133,11 @@ export class BatchRun {
   private async runSegment(segment: readonly PendingWork[]): Promise<void> {
     if (!this.rows.isEmpty) await this.guarded(() => this.writeBuffered());
     const loadStarted = performance.now();
-    const states = await this.guarded(() => loadSegment(this.connection.db, segment));
+    const states = await this.guarded(() => loadSegment(this.connection.db, segment, { ledgerEnd: this.head.offset }));
     this.loading += performance.now() - loadStarted;
     for (let k = 0; k < segment.length; k++) {
       const { decider, command } = segment[k].keyed!;
-      await this.runWork((tx) => decider.decide(states[k], command, tx));
+      await this.runWork((tx) => carryOut(decider.decide(states[k], command), tx.db, (events) => tx.append(events)));
     }
   }
 

@@ -19,7 +19,17 @@ export type ConflictNamespace =
   /** The change of a reassignment submission (deduplication). */
   | 'reassignment-change'
   /** An unassignment, by reassignment id (its assign completes it). */
-  | 'reassignment';
+  | 'reassignment'
+  /** `packages:all`: the stored packages (DAR uploads). */
+  | 'packages'
+  /** `vetting:all`: this participant's vetting state. */
+  | 'vetting'
+  /** `identity-providers:all`: the set of identity provider configs (their count is capped). */
+  | 'identity-providers'
+  /** An identity provider's issuer, by issuer (issuers are unique). */
+  | 'idp-issuer'
+  /** `*:all`: the whole ledger (pruning); such a command shares a run with no other (decider.ts `EVERYTHING`). */
+  | '*';
 
 export type ConflictKey = `${ConflictNamespace}:${string}`;
 

@@ -3,16 +3,33 @@ import type { CommittedEvent, NewEvent } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { conflictKey, type ConflictKey, type ConflictNamespace } from './conflict-key';
 
-/** What a decision may do in its transaction: append its events (see WriteTx). */
-export interface Appender {
-  append(events: NewEvent[]): Promise<CommittedEvent[]>;
+/**
+ * What a decision comes to: the events to append (none: the command changes nothing) and the caller's answer, made from
+ * the committed events (their offsets and update ids are assigned by the writer). A rejection is a thrown LedgerError.
+ */
+export interface Decision<R> {
+  readonly events: NewEvent[];
+  answer(committed: readonly CommittedEvent[]): R;
+  /**
+   * Data outside the event log that the events refer to (package archives), written in the same transaction before
+   * them. The decision only describes it; the writer runs it.
+   */
+  readonly writeFirst?: (db: Kysely<DB>) => Promise<void>;
+}
+
+/** A decision with these events whose answer needs nothing of their commit. */
+export const decision = <R>(events: NewEvent[], answer: R): Decision<R> => ({ events, answer: () => answer });
+
+/** What a state load sees besides the database: the ledger end with every update appended before it in its transaction. */
+export interface LoadContext {
+  readonly ledgerEnd: number;
 }
 
 /**
  * A command's write path as one object: the key its state is looked up by, the SQL that loads that state for many keys
- * at once, the conflict keys of each field of the key, and the decision. The batched writer loads the state of a run of
- * commands with one statement and decides them one after the other; the conflict keys tell it which commands may share
- * such a run (no command of a run changes what another one reads or changes).
+ * at once, the conflict keys of each field of the key, and the pure decision. The batched writer loads the state of a
+ * run of commands at once and decides them one after the other; the conflict keys tell it which commands may share such
+ * a run (no command of a run changes what another one reads or changes).
  *
  * The conflict keys come from the key's fields (`conflicts` has one entry per field, required by the compiler), so the
  * state the SQL reads by a field and the keys that protect it are declared side by side.
@@ -22,12 +39,21 @@ export interface Decider<C, K, S, R> {
   readonly name: string;
   /** What `load` looks the command's state up by. */
   key(command: C): K;
-  /** Per field of the key: the state it names (see `reads`, `changes`). */
+  /** Per field of the key: the state it names (see `reads`, `changes`, `everything`). */
   readonly conflicts: KeyConflicts<K>;
-  /** The state of each key, in the order of `keys` (one statement for all of them). */
-  load(db: Kysely<DB>, keys: readonly K[]): Promise<S[]>;
-  /** Checks the command against its state, then appends its events (decide, then append). */
-  decide(state: S, command: C, tx: Appender): Promise<R>;
+  /**
+   * The state of each key, in the order of `keys`. The hot deciders (execute, reassignment, PATCH party and user) read
+   * all keys with one statement; the rare ones read key by key.
+   */
+  load(db: Kysely<DB>, keys: readonly K[], at: LoadContext): Promise<S[]>;
+  /** Checks the command against its state: its events and answer, or a thrown LedgerError. No I/O. */
+  decide(state: S, command: C): Decision<R>;
+}
+
+/** What a writer does with a decision inside its transaction: its data first, then its events, then the answer. */
+export async function carryOut<R>(d: Decision<R>, db: Kysely<DB>, append: (events: NewEvent[]) => Promise<CommittedEvent[]>): Promise<R> {
+  if (d.writeFirst) await d.writeFirst(db);
+  return d.answer(d.events.length ? await append(d.events) : []);
 }
 
 /** How one field of a key names state: conflict keys `<namespace>:<id>`, one per id the field holds. */
@@ -67,6 +93,13 @@ export function changes<V>(namespace: ConflictNamespace, ids: Ids<V>): FieldConf
 export function changes(namespace: ConflictNamespace, ids: Ids<string | readonly string[]> = asIds): FieldConflict<string | readonly string[]> {
   return { namespace, access: 'changes', ids };
 }
+
+/**
+ * The conflict key of a command that depends on, or changes, the whole ledger (pruning): it shares a run with no other
+ * command.
+ */
+export const EVERYTHING: ConflictKey = '*:all';
+export const everything: FieldConflict<unknown> = { namespace: '*', access: 'changes', ids: () => 'all' };
 
 /** A field that looks up no state (a discriminant of the key): no conflict key. */
 export const namesNoState: NoStateConflict = { access: 'none' };

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { sql, type Kysely } from 'kysely';
 import { isLedgerError, nowMicros, type CommittedEvent, type NewEvent } from '@ledgerline/domain';
 import type { DB } from '../schema';
-import type { Decider } from './decider';
+import { carryOut, type Decider } from './decider';
 import { DirectSink } from './direct-sink';
 import { appendEvents, LedgerHead } from './ledger-head';
 import { COMMIT_CHANNEL, failureOfTransaction, shuttingDown, type LedgerWriter, type Work, type WriteTx, type WriterOptions } from './writer';
@@ -43,8 +43,8 @@ export class ReferenceWriter implements LedgerWriter {
       return Promise.reject(e);
     }
     return this.execute(async (tx) => {
-      const [state] = await decider.load(tx.db, [key]);
-      return decider.decide(state, command, tx);
+      const [state] = await decider.load(tx.db, [key], { ledgerEnd: tx.ledgerEnd() });
+      return carryOut(decider.decide(state, command), tx.db, (events) => tx.append(events));
     });
   }
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../schema';
 import type { ConflictKey } from './conflict-key';
-import type { Decider } from './decider';
+import { EVERYTHING, type Decider, type LoadContext } from './decider';
 import type { KeyedCall, PendingWork } from './work-queue';
 
 /**
@@ -18,6 +18,7 @@ export function takeSegment(batch: readonly PendingWork[], start: number): Pendi
     if (!w) break;
     const c = w.conflicts;
     if (segment.length > 0) {
+      if (writes.has(EVERYTHING) || c.writes.includes(EVERYTHING)) break;
       if (c.writes.some((k) => reads.has(k) || writes.has(k)) || c.reads.some((k) => writes.has(k))) break;
     }
     segment.push(batch[i]);
@@ -28,7 +29,7 @@ export function takeSegment(batch: readonly PendingWork[], start: number): Pendi
 }
 
 /** The state of every work of a segment: one `load` per decider, for the keys of all the works that use it. */
-export async function loadSegment(db: Kysely<DB>, segment: readonly PendingWork[]): Promise<unknown[]> {
+export async function loadSegment(db: Kysely<DB>, segment: readonly PendingWork[], at: LoadContext): Promise<unknown[]> {
   const states = new Array<unknown>(segment.length);
   const byDecider = new Map<Decider<unknown, unknown, unknown, unknown>, number[]>();
   segment.forEach((p, i) => {
@@ -38,7 +39,7 @@ export async function loadSegment(db: Kysely<DB>, segment: readonly PendingWork[
     else byDecider.set(decider, [i]);
   });
   for (const [decider, indexes] of byDecider) {
-    const out = await decider.load(db, indexes.map((i) => segment[i].keyed!.key));
+    const out = await decider.load(db, indexes.map((i) => segment[i].keyed!.key), at);
     if (out.length !== indexes.length) throw new Error(`decider ${decider.name} loaded ${out.length} states for ${indexes.length} keys`);
     indexes.forEach((w, j) => (states[w] = out[j]));
   }

@@ -3,10 +3,10 @@ import type { Kysely } from 'kysely';
 import { isLedgerError, transientFailure, type CommittedEvent, type LedgerError, type NewEvent } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { isDatabaseUnavailable } from '../database';
-import type { Appender, Decider } from './decider';
+import type { Decider } from './decider';
 
 /** What a unit of work sees: its transaction (reads see earlier works of the same transaction) and `append`. */
-export interface WriteTx extends Appender {
+export interface WriteTx {
   /** The transaction's statements. The writer begins and ends the transaction: `db.transaction()` fails. */
   readonly db: Kysely<DB>;
   /**
@@ -33,11 +33,11 @@ export type Work<R> = (tx: WriteTx) => Promise<R>;
  * commit wrote).
  */
 export interface LedgerWriter {
-  /** Runs `work` in a write transaction and resolves once that has committed. */
-  execute<R>(work: Work<R>): Promise<R>;
-  /** Loads the decider's state for `command`, decides and appends, and resolves once committed. */
+  /** Loads the decider's state for `command`, decides and appends, and resolves once committed: how the service writes. */
   decide<C, K, S, R>(decider: Decider<C, K, S, R>, command: C): Promise<R>;
-  /** Appends events that need no decision. */
+  /** Runs `work` in a write transaction and resolves once that has committed (tests and benchmarks: failure injection). */
+  execute<R>(work: Work<R>): Promise<R>;
+  /** Appends events that need no decision (tests and benchmarks: seeding). */
   append(events: NewEvent[]): Promise<CommittedEvent[]>;
   /** Stops accepting work and waits for the queued work to commit. */
   close(): Promise<void>;

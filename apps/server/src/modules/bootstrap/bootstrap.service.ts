@@ -39,11 +39,10 @@ export interface BootstrapReport {
  */
 @Injectable()
 export class BootstrapService {
-  private readonly parties = new PartiesRepository();
-  private readonly users = new UsersRepository();
-  private readonly applied = new BootstrapRepository();
-
   constructor(
+    private readonly applied: BootstrapRepository,
+    private readonly users: UsersRepository,
+    private readonly parties: PartiesRepository,
     private readonly commands: CommandBus,
     private readonly runtime: LedgerRuntime,
     private readonly identity: ParticipantIdentity,

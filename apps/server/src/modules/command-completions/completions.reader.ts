@@ -12,9 +12,8 @@ import { UpdatesReader, type OffsetStream } from '../updates/update-stream';
  */
 @Injectable()
 export class CompletionsReader {
-  private readonly repo = new CommandCompletionsRepository();
-
   constructor(
+    private readonly repo: CommandCompletionsRepository,
     private readonly runtime: LedgerRuntime,
     private readonly updates: UpdatesReader,
   ) {}

@@ -15,8 +15,7 @@ const TTL_MS = 5_000;
 export class SubmitterHostingCache {
   private readonly cache: PartyCache<SubmitterHosting>;
 
-  constructor(runtime: LedgerRuntime) {
-    const repo = new CommandSubmissionRepository();
+  constructor(runtime: LedgerRuntime, repo: CommandSubmissionRepository) {
     this.cache = new PartyCache(TTL_MS, (parties) => repo.hosting(runtime.db, parties));
     runtime.maintenance.onReplaced(() => this.cache.clear());
   }

@@ -140,10 +140,9 @@ export class ActiveContractsStream<T> implements ElementStream<T> {
  */
 @Injectable()
 export class ActiveContractsReader {
-  readonly repo = new ContractsRepository();
-  private readonly updates = new LedgerUpdatesRepository();
-
   constructor(
+    private readonly updates: LedgerUpdatesRepository,
+    readonly repo: ContractsRepository,
     private readonly runtime: LedgerRuntime,
     private readonly identity: ParticipantIdentity,
     private readonly interfaces: InterfaceDirectories,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SubmissionPipelineModule } from '../submission-pipeline/submission-pipeline.module';
+import { TransactionSubmissionModule } from '../transaction-submission/transaction-submission.module';
 import { ExecuteSubmissionHandler } from './commands/execute-submission.handler';
 import { ExecuteAndWaitRoute } from './execute-and-wait.route';
 import { ExecuteSubmissionController } from './execute-submission.controller';
@@ -7,7 +7,7 @@ import { SigningKeysCache } from './signing-keys.cache';
 
 /** Interactive submission, execution side: executeAndWait, executeAndWaitForTransaction and execute. */
 @Module({
-  imports: [SubmissionPipelineModule],
+  imports: [TransactionSubmissionModule],
   controllers: [ExecuteSubmissionController],
   providers: [ExecuteSubmissionHandler, SigningKeysCache, ExecuteAndWaitRoute],
 })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { parsePublicKey } from '@ledgerline/canton';
 import { failedToExecute, type PartySigningKeys } from '@ledgerline/domain';
-import { ExecuteSubmissionRepository } from '@ledgerline/store';
+import { PartySigningKeysRepository } from '@ledgerline/store';
 import { PartyCache } from '../../infrastructure/party-cache';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 
@@ -16,8 +16,7 @@ const TTL_MS = 5_000;
 export class SigningKeysCache {
   private readonly cache: PartyCache<PartySigningKeys>;
 
-  constructor(runtime: LedgerRuntime) {
-    const repo = new ExecuteSubmissionRepository();
+  constructor(runtime: LedgerRuntime, repo: PartySigningKeysRepository) {
     this.cache = new PartyCache(TTL_MS, async (parties) => {
       const out = new Map<string, PartySigningKeys>();
       for (const [party, entry] of await repo.signingKeys(runtime.db, parties)) {

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { ExternalPartiesRepository, IdentityProvidersRepository, PartiesRepository } from '@ledgerline/store';
 import { AllocateExternalPartyHandler } from './commands/allocate-external-party.handler';
 import { ExternalPartiesController } from './external-parties.controller';
 import { JoseController } from './jose.controller';
@@ -8,7 +7,6 @@ import { GetJwksHandler } from './queries/get-jwks.query';
 
 @Module({
   controllers: [ExternalPartiesController, JoseController],
-  providers: [ExternalPartiesRepository, PartiesRepository, IdentityProvidersRepository, AllocateExternalPartyHandler, GenerateExternalPartyTopologyHandler, GetJwksHandler],
-  exports: [ExternalPartiesRepository],
+  providers: [AllocateExternalPartyHandler, GenerateExternalPartyTopologyHandler, GetJwksHandler],
 })
 export class ExternalPartiesModule {}

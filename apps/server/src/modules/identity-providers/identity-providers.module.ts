@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { IdentityProvidersRepository } from '@ledgerline/store';
 import {
   CreateIdentityProviderHandler,
   DeleteIdentityProviderHandler,
@@ -13,7 +12,6 @@ import { ProjectionIdentityProviderDirectory } from './identity-provider-directo
 @Module({
   controllers: [IdentityProvidersController],
   providers: [
-    IdentityProvidersRepository,
     ProjectionIdentityProviderDirectory,
     CreateIdentityProviderHandler,
     UpdateIdentityProviderHandler,

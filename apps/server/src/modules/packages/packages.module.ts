@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { PackagesRepository } from '@ledgerline/store';
 import { UpdateVettedPackagesHandler, UploadDarHandler, ValidateDarHandler } from './commands/package-command.handlers';
 import {
   GetPackageHandler,
@@ -13,7 +12,6 @@ import { PackagesController } from './packages.controller';
 @Module({
   controllers: [PackagesController],
   providers: [
-    PackagesRepository,
     UploadDarHandler,
     ValidateDarHandler,
     UpdateVettedPackagesHandler,

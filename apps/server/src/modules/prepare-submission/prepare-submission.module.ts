@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
-import { ContractLookupRepository, PartiesRepository } from '@ledgerline/store';
 import { PrepareSubmissionController } from './prepare-submission.controller';
 import { PrepareSubmissionHandler } from './queries/prepare-submission.handler';
 
 @Module({
   controllers: [PrepareSubmissionController],
-  providers: [PartiesRepository, ContractLookupRepository, PrepareSubmissionHandler],
+  providers: [PrepareSubmissionHandler],
 })
 export class PrepareSubmissionModule {}

@@ -3,10 +3,10 @@ import { LedgerRuntime } from '../../infrastructure/runtime';
 import { ReassignmentSettings } from './commands/reassignment-settings';
 import { SubmitReassignmentHandler } from './commands/submit-reassignment.handler';
 import { ReassignmentController } from './reassignment.controller';
-import { SubmissionPipelineModule } from '../submission-pipeline/submission-pipeline.module';
+import { TransactionSubmissionModule } from '../transaction-submission/transaction-submission.module';
 
 @Module({
-  imports: [SubmissionPipelineModule],
+  imports: [TransactionSubmissionModule],
   controllers: [ReassignmentController],
   providers: [
     SubmitReassignmentHandler,

@@ -23,9 +23,7 @@ const sameRights = (a: readonly Right[], b: readonly Right[]) => {
  */
 @Injectable()
 export class StreamAuthorization {
-  private readonly users = new UsersRepository();
-
-  constructor(private readonly runtime: LedgerRuntime) {}
+  constructor(private readonly users: UsersRepository, private readonly runtime: LedgerRuntime) {}
 
   /** Watches the stream opened with `claims`; `end` is called once, with the reason. Returns the function that stops watching. */
   watch(claims: Claims, end: (reason: LedgerError) => void): () => void {

@@ -25,9 +25,7 @@ export class GetCompletionByHashQuery {
  */
 @QueryHandler(GetCompletionByHashQuery)
 export class GetCompletionByHashHandler implements IQueryHandler<GetCompletionByHashQuery> {
-  private readonly repo = new CommandCompletionsRepository();
-
-  constructor(private readonly runtime: LedgerRuntime) {}
+  constructor(private readonly repo: CommandCompletionsRepository, private readonly runtime: LedgerRuntime) {}
 
   async execute({ claims, transactionHash }: GetCompletionByHashQuery): Promise<CompletionByHashResponse> {
     const parties = completionByHashParties(claims);

@@ -12,13 +12,13 @@ import {
   validateCommands,
   validateUpdateFormat,
 } from '@ledgerline/domain';
-import { ContractLookupRepository } from '@ledgerline/store';
+import { ContractsRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { TemplateDirectories } from '../../../infrastructure/template-directories';
 import { CommandInterpreter } from '../../../infrastructure/command-interpreter';
-import { SubmissionPipeline } from '../../submission-pipeline/submission-pipeline';
-import { SubmittedTransactions } from '../../submission-pipeline/submitted-transactions';
+import { TransactionSubmissionService } from '../../transaction-submission/transaction-submission.service';
+import { SubmittedTransactions } from '../../transaction-submission/submitted-transactions';
 import { SubmitterHostingCache } from '../submitter-hosting.cache';
 import { SubmitCommandsCommand } from './submit-commands.command';
 
@@ -33,12 +33,11 @@ const laterOf = (a: bigint | undefined, b: bigint | undefined) => (a === undefin
 
 @CommandHandler(SubmitCommandsCommand)
 export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsCommand, Record<string, unknown>> {
-  private readonly contracts = new ContractLookupRepository();
-
   constructor(
+    private readonly contracts: ContractsRepository,
     private readonly runtime: LedgerRuntime,
     private readonly identity: ParticipantIdentity,
-    private readonly pipeline: SubmissionPipeline,
+    private readonly pipeline: TransactionSubmissionService,
     private readonly transactions: SubmittedTransactions,
     private readonly hostingOf: SubmitterHostingCache,
     private readonly templateDirectories: TemplateDirectories,

@@ -91,9 +91,8 @@ export class GetActiveContractsPageHandler implements IQueryHandler<GetActiveCon
  */
 @QueryHandler(GetEventsByContractIdQuery)
 export class GetEventsByContractIdHandler implements IQueryHandler<GetEventsByContractIdQuery> {
-  private readonly updates = new LedgerUpdatesRepository();
-
   constructor(
+    private readonly updates: LedgerUpdatesRepository,
     private readonly runtime: LedgerRuntime,
     private readonly reader: ActiveContractsReader,
   ) {}

@@ -22,8 +22,8 @@ import {
 } from '@ledgerline/domain';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
-import { SubmissionPipeline } from '../../submission-pipeline/submission-pipeline';
-import { SubmittedTransactions } from '../../submission-pipeline/submitted-transactions';
+import { TransactionSubmissionService } from '../../transaction-submission/transaction-submission.service';
+import { SubmittedTransactions } from '../../transaction-submission/submitted-transactions';
 import { SigningKeysCache } from '../signing-keys.cache';
 import { ExecuteSubmissionCommand, type ExecuteSubmissionAnswer } from './execute-submission.command';
 
@@ -46,7 +46,7 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
     private readonly runtime: LedgerRuntime,
     private readonly identity: ParticipantIdentity,
     private readonly keys: SigningKeysCache,
-    private readonly pipeline: SubmissionPipeline,
+    private readonly pipeline: TransactionSubmissionService,
     private readonly transactions: SubmittedTransactions,
     private readonly signatures: SignatureVerifier,
   ) {}

@@ -1,7 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
   checkSelfAllocationQuota,
-  decideAllocateExternalParty,
   isIdpAdmin,
   matchIdentityProviderId,
   permissionDenied,
@@ -10,7 +9,7 @@ import {
   type HostingContext,
 } from '@ledgerline/domain';
 import { SignatureVerifier } from '@ledgerline/canton';
-import { EventStore, IdentityProvidersRepository, PartiesRepository, UsersRepository } from '@ledgerline/store';
+import { EventStore, externalPartyAllocationDecider, UsersRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { AllocateExternalPartyCommand } from './allocate-external-party.command';
@@ -20,17 +19,15 @@ export function hostingContext(identity: ParticipantIdentity): HostingContext {
 }
 
 /**
- * Verifies the onboarding transaction and its signatures (CPU, outside the write transaction), then, in one commit:
- * refuses a party that exists, registers the party (party_details) and its keys, appends the topology update, and grants
- * `userId` CanActAs if asked.
+ * Verifies the onboarding transaction and its signatures (CPU, outside the write transaction), then the writer decides
+ * (externalPartyAllocationDecider), in one commit: refuses a party that exists, registers the party (party_details) and
+ * its keys, appends the topology update, and grants `userId` CanActAs if asked.
  */
 @CommandHandler(AllocateExternalPartyCommand)
 export class AllocateExternalPartyHandler implements ICommandHandler<AllocateExternalPartyCommand> {
   constructor(
     private readonly store: EventStore,
     private readonly identity: ParticipantIdentity,
-    private readonly parties: PartiesRepository,
-    private readonly idps: IdentityProvidersRepository,
     private readonly users: UsersRepository,
     private readonly signatures: SignatureVerifier,
     private readonly runtime: LedgerRuntime,
@@ -48,15 +45,6 @@ export class AllocateExternalPartyHandler implements ICommandHandler<AllocateExt
     if (selfAllocationQuota !== null) checkSelfAllocationQuota(await this.users.state(this.runtime.db, userId), selfAllocationQuota);
     const ctx = hostingContext(this.identity);
     const verified = verifyExternalPartyAllocation(request, ctx, this.signatures);
-    return this.store.execute(async (tx) => {
-      const state = {
-        partyExists: (await this.parties.get(tx.db, verified.partyId)) !== null,
-        identityProviderExists: await this.idps.exists(tx.db, idp),
-        user: userId ? await this.users.state(tx.db, userId) : null,
-      };
-      const events = decideAllocateExternalParty(state, verified, ctx, { identityProviderId: idp, userId, selfAllocationQuota });
-      await tx.append(events);
-      return verified.partyId;
-    });
+    return this.store.decide(externalPartyAllocationDecider, { verified, hosting: ctx, options: { identityProviderId: idp, userId, selfAllocationQuota } });
   }
 }

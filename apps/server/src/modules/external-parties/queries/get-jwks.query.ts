@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { jwkOf, parsePublicKey, type Jwk } from '@ledgerline/canton';
 import { jwksIdentifier, partySigningKeysNotFound, synchronizerNotFound } from '@ledgerline/domain';
-import { ExternalPartiesRepository } from '@ledgerline/store';
+import { PartySigningKeysRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 
@@ -19,7 +19,7 @@ export class GetJwksHandler implements IQueryHandler<GetJwksQuery> {
   constructor(
     private readonly runtime: LedgerRuntime,
     private readonly identity: ParticipantIdentity,
-    private readonly repo: ExternalPartiesRepository,
+    private readonly repo: PartySigningKeysRepository,
   ) {}
 
   async execute({ synchronizer, party }: GetJwksQuery): Promise<{ keys: Jwk[] }> {

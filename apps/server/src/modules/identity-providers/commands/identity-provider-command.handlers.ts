@@ -1,9 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
-  decideCreateIdentityProvider,
-  decideDeleteIdentityProvider,
-  decideMoveUserIdentityProvider,
-  decideUpdateIdentityProvider,
   jsonInvalidArgument,
   missingField,
   requireIdentityProviderId,
@@ -12,7 +8,7 @@ import {
   validateUserId,
   type IdentityProviderConfig,
 } from '@ledgerline/domain';
-import { EventStore, IdentityProvidersRepository, UsersRepository } from '@ledgerline/store';
+import { EventStore, identityProviderConfigDecider, userIdentityProviderDecider } from '@ledgerline/store';
 import {
   CreateIdentityProviderCommand,
   DeleteIdentityProviderCommand,
@@ -24,21 +20,17 @@ import {
 
 @CommandHandler(CreateIdentityProviderCommand)
 export class CreateIdentityProviderHandler implements ICommandHandler<CreateIdentityProviderCommand> {
-  constructor(private readonly store: EventStore, private readonly idps: IdentityProvidersRepository) {}
+  constructor(private readonly store: EventStore) {}
 
   async execute({ claims, config }: CreateIdentityProviderCommand): Promise<IdentityProviderConfig> {
     requireParticipantAdmin(claims);
-    return this.store.execute(async (tx) => {
-      const state = await this.idps.state(tx.db, config.identityProviderId, config.issuer);
-      await tx.append(decideCreateIdentityProvider(state, config));
-      return config;
-    });
+    return (await this.store.decide(identityProviderConfigDecider, { kind: 'create', config }))!;
   }
 }
 
 @CommandHandler(UpdateIdentityProviderCommand)
 export class UpdateIdentityProviderHandler implements ICommandHandler<UpdateIdentityProviderCommand> {
-  constructor(private readonly store: EventStore, private readonly idps: IdentityProvidersRepository) {}
+  constructor(private readonly store: EventStore) {}
 
   async execute({ claims, pathId, config, maskPaths }: UpdateIdentityProviderCommand): Promise<IdentityProviderConfig> {
     const request = { ...config, identityProviderId: config.identityProviderId || pathId };
@@ -47,31 +39,24 @@ export class UpdateIdentityProviderHandler implements ICommandHandler<UpdateIden
     }
     requireParticipantAdmin(claims);
     if (maskPaths === null) throw missingField('update_mask');
-    return this.store.execute(async (tx) => {
-      const state = await this.idps.state(tx.db, request.identityProviderId, request.issuer);
-      const { events, config: next } = decideUpdateIdentityProvider(state, request, maskPaths);
-      await tx.append(events);
-      return next;
-    });
+    return (await this.store.decide(identityProviderConfigDecider, { kind: 'update', config: request, maskPaths }))!;
   }
 }
 
 @CommandHandler(DeleteIdentityProviderCommand)
 export class DeleteIdentityProviderHandler implements ICommandHandler<DeleteIdentityProviderCommand> {
-  constructor(private readonly store: EventStore, private readonly idps: IdentityProvidersRepository) {}
+  constructor(private readonly store: EventStore) {}
 
   async execute({ claims, id }: DeleteIdentityProviderCommand): Promise<void> {
     requireParticipantAdmin(claims);
     requireIdentityProviderId(id);
-    await this.store.execute(async (tx) => {
-      await tx.append(decideDeleteIdentityProvider(await this.idps.state(tx.db, id, ''), id));
-    });
+    await this.store.decide(identityProviderConfigDecider, { kind: 'delete', identityProviderId: id });
   }
 }
 
 @CommandHandler(UpdateUserIdentityProviderCommand)
 export class UpdateUserIdentityProviderHandler implements ICommandHandler<UpdateUserIdentityProviderCommand> {
-  constructor(private readonly store: EventStore, private readonly idps: IdentityProvidersRepository, private readonly users: UsersRepository) {}
+  constructor(private readonly store: EventStore) {}
 
   async execute({ claims, pathUserId, userId, source, target }: UpdateUserIdentityProviderCommand): Promise<void> {
     const id = userId || pathUserId;
@@ -80,13 +65,6 @@ export class UpdateUserIdentityProviderHandler implements ICommandHandler<Update
     validateUserId(id);
     validateIdentityProviderIdField(source, 'source_identity_provider_id');
     validateIdentityProviderIdField(target, 'target_identity_provider_id');
-    await this.store.execute(async (tx) => {
-      const user = await this.users.get(tx.db, id);
-      const events = decideMoveUserIdentityProvider(
-        { user, sourceExists: await this.idps.exists(tx.db, source), targetExists: await this.idps.exists(tx.db, target) },
-        { userId: id, source, target },
-      );
-      await tx.append(events);
-    });
+    await this.store.decide(userIdentityProviderDecider, { userId: id, source, target });
   }
 }

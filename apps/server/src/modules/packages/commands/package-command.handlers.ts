@@ -2,16 +2,13 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
   checkDarDependencies,
   darPackageIdsToLookUp,
-  decideUploadDar,
-  decideVettingUpdate,
   inspectDar,
   requireParticipantAdmin,
   resolvePackageSynchronizer,
   validatePackageSynchronizerId,
-  vettingEntry,
   type VettedPackagesEntry,
 } from '@ledgerline/domain';
-import { EventStore, PackagesRepository } from '@ledgerline/store';
+import { darUploadDecider, EventStore, PackagesRepository, vettingUpdateDecider } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { CommandInterpreter } from '../../../infrastructure/command-interpreter';
@@ -27,7 +24,6 @@ export class UploadDarHandler implements ICommandHandler<UploadDarCommand> {
     private readonly store: EventStore,
     private readonly runtime: LedgerRuntime,
     private readonly identity: ParticipantIdentity,
-    private readonly packages: PackagesRepository,
     private readonly interpreter: CommandInterpreter,
   ) {}
 
@@ -36,15 +32,8 @@ export class UploadDarHandler implements ICommandHandler<UploadDarCommand> {
     validatePackageSynchronizerId(synchronizerId);
     const vetOn = vetAllPackages ? resolvePackageSynchronizer(synchronizerId, this.identity.synchronizers.map((s) => s.id)) : null;
     const parsed = await inspectDar(await dar(), { maxUncompressedBytes: this.runtime.config.darMaxUncompressedBytes });
-    const lookUp = darPackageIdsToLookUp(parsed);
-    await this.store.execute(async (tx) => {
-      const stored = await this.packages.stored(tx.db, lookUp);
-      const vetting = vetOn ? (await this.packages.vetting(tx.db, [vetOn]))[0] : null;
-      const decision = decideUploadDar({ stored, vetting }, parsed, this.identity.participantId);
-      // The archives first, then the event that names them: one transaction.
-      for (const p of decision.newPackages) await this.packages.writeArchive(tx.db, p.info.packageId, p.payload);
-      if (decision.events.length) await tx.append(decision.events);
-    });
+    // The archives first, then the event that names them: one transaction.
+    await this.store.decide(darUploadDecider, { dar: parsed, vetOn, participantId: this.identity.participantId });
     // The new packages are decoded for the engine in the background: the first command using them finds them ready.
     void this.interpreter.warm(parsed.packages.map((p) => p.info.packageId));
   }
@@ -72,7 +61,6 @@ export class UpdateVettedPackagesHandler implements ICommandHandler<UpdateVetted
   constructor(
     private readonly store: EventStore,
     private readonly identity: ParticipantIdentity,
-    private readonly packages: PackagesRepository,
   ) {}
 
   async execute({ claims, request: decode }: UpdateVettedPackagesCommand): Promise<{ past: VettedPackagesEntry | null; next: VettedPackagesEntry }> {
@@ -80,14 +68,6 @@ export class UpdateVettedPackagesHandler implements ICommandHandler<UpdateVetted
     const request = decode();
     validatePackageSynchronizerId(request.synchronizerId);
     const synchronizerId = resolvePackageSynchronizer(request.synchronizerId, this.identity.synchronizers.map((s) => s.id));
-    const participantId = this.identity.participantId;
-    return this.store.execute(async (tx) => {
-      const [state] = await this.packages.vetting(tx.db, [synchronizerId]);
-      const all = await this.packages.all(tx.db);
-      const decision = decideVettingUpdate(state, all, request, participantId);
-      if (decision.events.length) await tx.append(decision.events);
-      const byId = new Map(all.map((p) => [p.packageId, p]));
-      return { past: decision.past && vettingEntry(decision.past, byId, participantId), next: vettingEntry(decision.next, byId, participantId) };
-    });
+    return this.store.decide(vettingUpdateDecider, { synchronizerId, request, participantId: this.identity.participantId });
   }
 }

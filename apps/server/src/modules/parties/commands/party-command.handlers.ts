@@ -5,14 +5,12 @@ import {
   authorizeUpdatePartyDetails,
   checkPathMatchesBody,
   checkSelfAllocationQuota,
-  decideAllocateParty,
   generatedPartyHint,
-  localPartyId,
   validateAllocatePartyRequest,
   validateUpdatePartyDetails,
   type PartyRecord,
 } from '@ledgerline/domain';
-import { EventStore, IdentityProvidersRepository, PartiesRepository, partyUpdateDecider, UsersRepository } from '@ledgerline/store';
+import { EventStore, partyAllocationDecider, partyUpdateDecider, UsersRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { AllocatePartyCommand, UpdatePartyDetailsCommand } from './party.commands';
@@ -23,8 +21,6 @@ export class AllocatePartyHandler implements ICommandHandler<AllocatePartyComman
     private readonly store: EventStore,
     private readonly runtime: LedgerRuntime,
     private readonly identity: ParticipantIdentity,
-    private readonly parties: PartiesRepository,
-    private readonly idps: IdentityProvidersRepository,
     private readonly users: UsersRepository,
   ) {}
 
@@ -36,27 +32,14 @@ export class AllocatePartyHandler implements ICommandHandler<AllocatePartyComman
     const request = { ...input, identityProviderId };
     validateAllocatePartyRequest(request);
     const hint = request.partyIdHint || generatedPartyHint(randomUUID());
-    const party = localPartyId(hint, this.identity.fingerprint);
-    return this.store.execute(async (tx) => {
-      const [existing, identityProviderExists, user] = [
-        await this.parties.get(tx.db, party),
-        await this.idps.exists(tx.db, identityProviderId),
-        request.userId ? await this.users.state(tx.db, request.userId) : null,
-      ];
-      const decision = decideAllocateParty(
-        {
-          existing,
-          identityProviderExists,
-          user,
-          connectedSynchronizers: this.identity.synchronizers.map((s) => s.id),
-          participantId: this.identity.participantId,
-          namespace: this.identity.fingerprint,
-          selfAllocationQuota,
-        },
-        { ...request, partyIdHint: hint },
-      );
-      await tx.append(decision.events);
-      return decision.record;
+    return this.store.decide(partyAllocationDecider, {
+      request: { ...request, partyIdHint: hint },
+      participant: {
+        connectedSynchronizers: this.identity.synchronizers.map((s) => s.id),
+        participantId: this.identity.participantId,
+        namespace: this.identity.fingerprint,
+        selfAllocationQuota,
+      },
     });
   }
 }

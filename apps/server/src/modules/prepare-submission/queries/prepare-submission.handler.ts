@@ -12,7 +12,7 @@ import {
   validatePrepareRequest,
   type PreparedResult,
 } from '@ledgerline/domain';
-import { ContractLookupRepository, PartiesRepository } from '@ledgerline/store';
+import { ContractsRepository, PartiesRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { TemplateDirectories } from '../../../infrastructure/template-directories';
@@ -30,7 +30,7 @@ export class PrepareSubmissionHandler implements IQueryHandler<PrepareSubmission
     private readonly runtime: LedgerRuntime,
     private readonly identity: ParticipantIdentity,
     private readonly parties: PartiesRepository,
-    private readonly contracts: ContractLookupRepository,
+    private readonly contracts: ContractsRepository,
     private readonly templates: TemplateDirectories,
     private readonly interpreter: CommandInterpreter,
   ) {}

@@ -20,7 +20,7 @@ import {
 import { EventStore, reassignmentDecider, type ReassignmentDecision } from '@ledgerline/store';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import { InterfaceDirectories } from '../../../infrastructure/interface-directories';
-import { InFlightSubmissions } from '../../submission-pipeline/in-flight-submissions';
+import { InFlightSubmissions } from '../../transaction-submission/in-flight-submissions';
 import { ReassignmentSettings } from './reassignment-settings';
 import { SubmitReassignmentCommand, type ReassignmentRequestBody } from './submit-reassignment.command';
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { UpdatesModule } from '../updates/updates.module';
 import { InFlightSubmissions } from './in-flight-submissions';
-import { SubmissionPipeline } from './submission-pipeline';
+import { TransactionSubmissionService } from './transaction-submission.service';
 import { SubmittedTransactions } from './submitted-transactions';
 
 /**
@@ -10,7 +10,7 @@ import { SubmittedTransactions } from './submitted-transactions';
  */
 @Module({
   imports: [UpdatesModule],
-  providers: [SubmissionPipeline, InFlightSubmissions, SubmittedTransactions],
-  exports: [SubmissionPipeline, SubmittedTransactions, InFlightSubmissions],
+  providers: [TransactionSubmissionService, InFlightSubmissions, SubmittedTransactions],
+  exports: [TransactionSubmissionService, SubmittedTransactions, InFlightSubmissions],
 })
-export class SubmissionPipelineModule {}
+export class TransactionSubmissionModule {}

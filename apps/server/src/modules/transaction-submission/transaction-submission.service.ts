@@ -7,7 +7,6 @@ import {
   chooseLedgerTime,
   isLedgerError,
   prerenderTransaction,
-  rejectionEvent,
   routedInputs,
   storedDeduplicationPeriod,
   suffixContractIds,
@@ -15,7 +14,7 @@ import {
   type PreparedTimes,
   type WellFormedTransaction,
 } from '@ledgerline/domain';
-import { consumedInputs, ContractLookupRepository, EventStore, executeSubmissionDecider, type ExecuteSubmissionResult } from '@ledgerline/store';
+import { consumedInputs, ContractsRepository, EventStore, transactionSubmissionDecider, transactionSubmissionRejectionDecider, type TransactionSubmissionResult } from '@ledgerline/store';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { InFlightSubmissions } from './in-flight-submissions';
 
@@ -51,16 +50,15 @@ export interface TransactionSubmission {
  * result carries the error and that offset.
  */
 @Injectable()
-export class SubmissionPipeline {
-  private readonly contracts = new ContractLookupRepository();
-
+export class TransactionSubmissionService {
   constructor(
+    private readonly contracts: ContractsRepository,
     private readonly store: EventStore,
     private readonly runtime: LedgerRuntime,
     private readonly inFlight: InFlightSubmissions,
   ) {}
 
-  async submit(s: TransactionSubmission): Promise<ExecuteSubmissionResult> {
+  async submit(s: TransactionSubmission): Promise<TransactionSubmissionResult> {
     const { wf, submission: sub } = s;
     checkAuthorization(wf, sub.actAs);
     const changeId = changeIdOf(sub.userId, sub.actAs, s.commandId);
@@ -75,7 +73,7 @@ export class SubmissionPipeline {
     }
   }
 
-  private async handOver(s: TransactionSubmission, changeId: string): Promise<ExecuteSubmissionResult> {
+  private async handOver(s: TransactionSubmission, changeId: string): Promise<TransactionSubmissionResult> {
     const cfg = this.runtime.config;
     const { submission: sub } = s;
     const consumed = consumedInputs(s.wf);
@@ -92,8 +90,11 @@ export class SubmissionPipeline {
       unregister();
       if (!isLedgerError(e)) throw e;
       // The submission was accepted: the locked contracts are its rejected completion.
-      const [rejected] = await this.store.append([rejectionEvent({ ...sub, commandId: s.commandId, synchronizerId: s.synchronizerId, deduplicationPeriod: s.deduplicationPeriod, externalTransactionHash: s.externalTransactionHash }, e)]);
-      return { rejection: e, completionOffset: rejected.offset! };
+      return await this.store.decide(transactionSubmissionRejectionDecider, {
+        changeId,
+        submission: { ...sub, commandId: s.commandId, synchronizerId: s.synchronizerId, deduplicationPeriod: s.deduplicationPeriod, externalTransactionHash: s.externalTransactionHash },
+        error: e,
+      });
     }
     const submission = { ...sub, deduplicationPeriod: storedDeduplicationPeriod(s.deduplicationPeriod) };
     try {
@@ -111,8 +112,8 @@ export class SubmissionPipeline {
         { wf, commandId: s.commandId, workflowId: s.workflowId, submission, times: s.times, minLedgerTime: s.minLedgerTime, externalTransactionHash: s.externalTransactionHash },
         submittedAt,
       );
-      // The writer loads the change's last completion and the contracts for many submissions at once (executeSubmissionDecider).
-      return await this.store.decide(executeSubmissionDecider, {
+      // The writer loads the change's last completion and the contracts for many submissions at once (transactionSubmissionDecider).
+      return await this.store.decide(transactionSubmissionDecider, {
         changeId,
         transaction: {
           wf,

@@ -12,14 +12,14 @@ import {
 } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { prepared } from '../prepared-statements';
-import { changes, type Decider } from '../writer';
+import { changes, type Decider, type Decision } from '../writer';
 import { changesContracts, readsContracts } from './contract-conflicts';
 
 /**
  * A transaction to commit, checked up to the writer: an externally signed one (executeAndWait) or one built from the
- * commands of local parties (submit-and-wait); the submission pipeline is the same.
+ * commands of local parties (submit-and-wait); both go through the same transaction submission (TransactionSubmissionService).
  */
-export interface ExecuteSubmission {
+export interface CheckedTransactionSubmission {
   /** The change it completes (deduplication). */
   changeId: string;
   /** What the decision needs besides the state the writer reads and its clock. */
@@ -32,13 +32,13 @@ export interface ExecuteSubmission {
 }
 
 /** What the writer decides an execution on. */
-export interface ExecuteSubmissionState {
+export interface TransactionSubmissionState {
   completed: CompletedChange | undefined;
   contracts: Map<string, StoredContractState>;
 }
 
 /** The change an execution completes and the contracts it reads, consumes and creates. */
-export interface ExecuteSubmissionKey {
+export interface TransactionSubmissionKey {
   changeId: string;
   readContractIds: readonly string[];
   consumedContractIds: readonly string[];
@@ -49,7 +49,7 @@ export interface ExecuteSubmissionKey {
  * Committed (the update and its completion offset), or rejected at commit: a rejected completion was appended at its own
  * offset, and `rejection` is the error the submitter gets.
  */
-export type ExecuteSubmissionResult = { updateId: string; completionOffset: number; rejection?: undefined } | { rejection: LedgerError; completionOffset: number };
+export type TransactionSubmissionResult = { updateId: string; completionOffset: number; rejection?: undefined } | { rejection: LedgerError; completionOffset: number };
 
 /** Input contracts the transaction consumes. */
 export function consumedInputs(wf: WellFormedTransaction): string[] {
@@ -80,8 +80,8 @@ const completedChange = (r: Record<string, unknown>): CompletedChange => ({
  * stored state of the contracts it touches (`decideTransaction`); commits one Transaction update, or, when the decision
  * rejects it, one CommandRejected event (its rejected completion).
  */
-export const executeSubmissionDecider: Decider<ExecuteSubmission, ExecuteSubmissionKey, ExecuteSubmissionState, ExecuteSubmissionResult> = {
-  name: 'execute-submission',
+export const transactionSubmissionDecider: Decider<CheckedTransactionSubmission, TransactionSubmissionKey, TransactionSubmissionState, TransactionSubmissionResult> = {
+  name: 'transaction-submission',
   key({ changeId, transaction: { wf }, consumedContractIds }) {
     const consumed = consumedContractIds ?? consumedInputs(wf);
     const consumedSet = new Set(consumed);
@@ -102,7 +102,7 @@ export const executeSubmissionDecider: Decider<ExecuteSubmission, ExecuteSubmiss
    * One statement for many executions. `= ANY (ARRAY(…))` keeps the contracts lookup an index scan whatever the plan (the
    * statement is prepared, and a generic plan made while the table was small must not seq-scan it later).
    */
-  async load(db: Kysely<DB>, keys: readonly ExecuteSubmissionKey[]): Promise<ExecuteSubmissionState[]> {
+  async load(db: Kysely<DB>, keys: readonly TransactionSubmissionKey[]): Promise<TransactionSubmissionState[]> {
     const contractIds = keys.map((k) => JSON.stringify([...k.readContractIds, ...k.consumedContractIds, ...k.createdContractIds]));
     const { rows } = await prepared(sql<{ d: Record<string, unknown> | null; c: Array<Record<string, unknown>> | null }>`
       SELECT
@@ -119,7 +119,7 @@ export const executeSubmissionDecider: Decider<ExecuteSubmission, ExecuteSubmiss
       contracts: new Map((r.c ?? []).map((c) => [c.id as string, contractState(c)])),
     }));
   },
-  async decide(state, command, tx) {
+  decide(state, command): Decision<TransactionSubmissionResult> {
     let decided;
     try {
       decided = decideTransaction({
@@ -131,12 +131,11 @@ export const executeSubmissionDecider: Decider<ExecuteSubmission, ExecuteSubmiss
     } catch (e) {
       if (!isLedgerError(e)) throw e;
       const t = command.transaction;
-      const [rejected] = await tx.append([
-        rejectionEvent({ ...t.submission, commandId: t.commandId, synchronizerId: t.synchronizerId, deduplicationPeriod: command.deduplicationPeriod, externalTransactionHash: t.externalTransactionHash }, e),
-      ]);
-      return { rejection: e, completionOffset: rejected.offset! };
+      return {
+        events: [rejectionEvent({ ...t.submission, commandId: t.commandId, synchronizerId: t.synchronizerId, deduplicationPeriod: command.deduplicationPeriod, externalTransactionHash: t.externalTransactionHash }, e)],
+        answer: ([rejected]) => ({ rejection: e, completionOffset: rejected.offset! }),
+      };
     }
-    const [committed] = await tx.append([decided.event]);
-    return { updateId: committed.update!.updateId, completionOffset: committed.update!.offset };
+    return { events: [decided.event], answer: ([committed]) => ({ updateId: committed.update!.updateId, completionOffset: committed.update!.offset }) };
   },
 };

@@ -1,0 +1,29 @@
+import {
+  BootstrapRepository,
+  CommandCompletionsRepository,
+  CommandSubmissionRepository,
+  ContractsRepository,
+  IdentityProvidersRepository,
+  LedgerUpdatesRepository,
+  PackagesRepository,
+  PartiesRepository,
+  PartySigningKeysRepository,
+  UsersRepository,
+} from '@ledgerline/store';
+
+/**
+ * The store's repositories, one instance each for the whole service (CoreModule provides and exports them). They hold no
+ * connection: every method takes the database it reads, the pool or the read replicas, or a writer's transaction.
+ */
+export const STORE_REPOSITORIES = [
+  BootstrapRepository,
+  CommandCompletionsRepository,
+  CommandSubmissionRepository,
+  ContractsRepository,
+  IdentityProvidersRepository,
+  LedgerUpdatesRepository,
+  PackagesRepository,
+  PartiesRepository,
+  PartySigningKeysRepository,
+  UsersRepository,
+];
