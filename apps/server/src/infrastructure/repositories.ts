@@ -1,5 +1,6 @@
 import {
   BootstrapRepository,
+  CantonCoinRepository,
   CommandCompletionsRepository,
   CommandSubmissionRepository,
   ContractsRepository,
@@ -8,6 +9,7 @@ import {
   PackagesRepository,
   PartiesRepository,
   PartySigningKeysRepository,
+  TokenRegistryRepository,
   UsersRepository,
 } from '@ledgerline/store';
 
@@ -17,6 +19,7 @@ import {
  */
 export const STORE_REPOSITORIES = [
   BootstrapRepository,
+  CantonCoinRepository,
   CommandCompletionsRepository,
   CommandSubmissionRepository,
   ContractsRepository,
@@ -25,5 +28,6 @@ export const STORE_REPOSITORIES = [
   PackagesRepository,
   PartiesRepository,
   PartySigningKeysRepository,
+  TokenRegistryRepository,
   UsersRepository,
 ];

@@ -34,11 +34,10 @@ const roundsRequest = { type: 'object', properties: { cached_open_mining_round_c
  */
 @Controller('api')
 export class CantonCoinController {
-  private readonly contracts = new CantonCoinRepository();
-
   constructor(
     private readonly runtime: LedgerRuntime,
     private readonly coin: CantonCoinService,
+    private readonly contracts: CantonCoinRepository,
   ) {}
 
   @Get('validator/v0/validator-user')

@@ -72,11 +72,6 @@ export interface CantonCoinState {
  */
 @Injectable()
 export class CantonCoinService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly contracts = new CantonCoinRepository();
-  private readonly packages = new PackagesRepository();
-  private readonly parties = new PartiesRepository();
-  private readonly users = new UsersRepository();
-  private readonly lock = new BootstrapRepository();
   private timer: NodeJS.Timeout | undefined;
   private tickInFlight: Promise<void> | undefined;
   private stopped = false;
@@ -87,6 +82,11 @@ export class CantonCoinService implements OnApplicationBootstrap, OnApplicationS
     private readonly commands: CommandBus,
     private readonly runtime: LedgerRuntime,
     private readonly identity: ParticipantIdentity,
+    private readonly contracts: CantonCoinRepository,
+    private readonly packages: PackagesRepository,
+    private readonly parties: PartiesRepository,
+    private readonly users: UsersRepository,
+    private readonly lock: BootstrapRepository,
   ) {}
 
   get enabled(): boolean {

@@ -54,7 +54,6 @@ export type AllocationChoice = 'execute-transfer' | 'withdraw' | 'cancel';
  */
 @Injectable()
 export class TokenRegistryReader {
-  private readonly repo = new TokenRegistryRepository();
   private cachedAt = -1;
   private readonly templateIds = new Map<string, string[]>();
 
@@ -62,6 +61,7 @@ export class TokenRegistryReader {
     private readonly runtime: LedgerRuntime,
     private readonly interpreter: CommandInterpreter,
     private readonly interfaces: InterfaceDirectories,
+    private readonly repo: TokenRegistryRepository,
   ) {}
 
   /**
