@@ -91,11 +91,29 @@ module.exports = {
     {
       name: 'server-infrastructure-below-http',
       comment:
-        "The server's infrastructure (runtime, CoreModule, identity, metrics) sits below its HTTP layer and its " +
-        'capability modules: it imports neither (the HTTP layer and the modules use it).',
+        "The server's infrastructure (runtime, CoreModule, identity, metrics) sits below its HTTP layer, its stream engine " +
+        'and its capability modules: it imports none of them (they use it).',
       severity: 'error',
       from: { path: '^apps/server/src/infrastructure/' },
-      to: { path: '^apps/server/src/(http|modules)/' },
+      to: { path: '^apps/server/src/(http|modules|streaming)/' },
+    },
+    {
+      name: 'streaming-below-capabilities',
+      comment:
+        "The stream engine (apps/server/src/streaming: offset streams, list collection, stream slots, ongoing authorization, " +
+        'WebSocket endpoints) serves every reading capability and knows none: it imports no capability module.',
+      severity: 'error',
+      from: { path: '^apps/server/src/streaming/' },
+      to: { path: '^apps/server/src/modules/' },
+    },
+    {
+      name: 'updates-is-a-capability',
+      comment:
+        'The updates module is one capability like the others: what several capabilities share lives in the stream engine ' +
+        '(apps/server/src/streaming), so nothing in apps/ or bench/ but the app module imports the updates module.',
+      severity: 'error',
+      from: { path: '^(apps|bench)/', pathNot: '^apps/server/src/(modules/updates/|app\\.module\\.ts$)' },
+      to: { path: '^apps/server/src/modules/updates/' },
     },
   ],
   options: {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { StreamLimiter } from '@ledgerline/server/modules/updates/stream-limiter';
+import { StreamLimiter } from '@ledgerline/server/streaming/stream-limiter';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { defaultSynchronizer } from '../../support/external-party';
 

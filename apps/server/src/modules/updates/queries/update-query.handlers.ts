@@ -24,10 +24,10 @@ import {
   type UpdateFormat,
 } from '@ledgerline/domain';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
-import { StreamLimiter } from '../stream-limiter';
-import { StreamAuthorization } from '../stream-authorization';
-import { collectList, listTake } from '../list-collector';
-import { UpdatesReader } from '../update-stream';
+import { StreamLimiter } from '../../../streaming/stream-limiter';
+import { StreamAuthorization } from '../../../streaming/stream-authorization';
+import { collectList, listTake } from '../../../streaming/list-collector';
+import { UpdatesReader } from '../../../streaming/update-stream';
 import {
   GetTransactionByIdQuery,
   GetTransactionByOffsetQuery,

@@ -7,11 +7,11 @@ import type { WebSocket } from 'ws';
 import { authenticateRequest } from '@ledgerline/auth';
 import { httpError, isLedgerError, type Claims } from '@ledgerline/domain';
 import { DecodeError, decodeGetUpdatesRequest, getUpdatesRequestSchema, renderError } from '@ledgerline/wire';
-import { sendError } from '../../http/all-exceptions.filter';
-import { toErrorResponse, validationToDecodeError } from '../../http/error-response';
-import { traceIdOf } from '../../http/fastify-setup';
-import { webSocketHandshakeErrorHandler } from '../../http/framework-errors';
-import { LedgerRuntime } from '../../infrastructure/runtime';
+import { sendError } from '../http/all-exceptions.filter';
+import { toErrorResponse, validationToDecodeError } from '../http/error-response';
+import { traceIdOf } from '../http/fastify-setup';
+import { webSocketHandshakeErrorHandler } from '../http/framework-errors';
+import { LedgerRuntime } from '../infrastructure/runtime';
 import { StreamLimiter } from './stream-limiter';
 import { StreamAuthorization } from './stream-authorization';
 import type { ElementStream } from './list-collector';
@@ -42,7 +42,7 @@ const PAGE_SIZE = 500;
  * rights change or the user is deactivated, a STALE_STREAM_AUTHORIZATION frame; then close 1000.
  */
 @Injectable()
-export class UpdatesWebSocket implements OnModuleInit {
+export class WebSocketStreams implements OnModuleInit {
   private readonly ajv = new Ajv({ coerceTypes: false, useDefaults: false, allErrors: false, strict: false });
   private readonly routes: Array<WebSocketRoute & { validate: ValidateFunction }> = [];
 
