@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { authenticateRequest } from '@ledgerline/auth';
 import { httpError, isLedgerError, type Claims } from '@ledgerline/domain';
-import { DecodeError, decodeGetUpdatesRequest, getUpdatesRequestSchema, renderError } from '@ledgerline/wire';
+import { DecodeError, renderError } from '@ledgerline/wire';
 import { sendError } from '../http/all-exceptions.filter';
 import { toErrorResponse, validationToDecodeError } from '../http/error-response';
 import { traceIdOf } from '../http/fastify-setup';
@@ -15,7 +15,7 @@ import { LedgerRuntime } from '../infrastructure/runtime';
 import { StreamLimiter } from './stream-limiter';
 import { StreamAuthorization } from './stream-authorization';
 import type { ElementStream } from './list-collector';
-import { IDLE, UpdatesReader } from './update-stream';
+import { IDLE } from './update-stream';
 
 /** A WebSocket stream endpoint: the client's one request (validated by `schema`) opens a stream of JSON texts. */
 export interface WebSocketRoute {
@@ -26,14 +26,13 @@ export interface WebSocketRoute {
 
 /** Most bytes handed to a socket and not yet flushed before the stream stops reading. */
 const HIGH_WATER_BYTES = 1 << 20;
-const PAGE_SIZE = 500;
 
 /**
- * The WebSocket streams: `GET /v2/updates`, `GET /v2/updates/flats` and `GET /v2/updates/trees` (asyncapi.yaml), and those other modules add
- * (`addRoute`, from their onModuleInit). The token comes in the sub-protocol list
- * (`daml.ws.auth, jwt.token.<jwt>`) and is verified during the upgrade by the HTTP guard's passport strategy (a failure
- * is an HTTP error before any upgrade). The client sends one GetUpdatesRequest; the server sends JsGetUpdatesResponse
- * messages, or one JsCantonError message, and closes at the end of a bounded range; without an end it keeps tailing.
+ * The WebSocket stream endpoints (asyncapi.yaml) of every capability: the updates, the completions and the active
+ * contracts each add theirs (`addRoute`, from their onModuleInit), and all are served alike. The token comes in the
+ * sub-protocol list (`daml.ws.auth, jwt.token.<jwt>`) and is verified during the upgrade by the HTTP guard's passport
+ * strategy (a failure is an HTTP error before any upgrade). The client sends one request; the server sends the stream's
+ * messages, or one JsCantonError message, and closes at the end of a bounded stream; without an end it keeps tailing.
  * Back-pressure: a page is read only while less than 1 MiB is waiting to be flushed to the client.
  * Limits: a client message larger than LEDGER_WS_MAX_MESSAGE_BYTES gets a REQUEST_TOO_LARGE JsCantonError frame and
  * close 1009 ("Message too large"), rejected from the frame header before it is buffered; a connection beyond the user's
@@ -49,24 +48,17 @@ export class WebSocketStreams implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly runtime: LedgerRuntime,
-    private readonly reader: UpdatesReader,
     private readonly limiter: StreamLimiter,
     private readonly authorization: StreamAuthorization,
   ) {}
 
-  /** Adds a WebSocket stream endpoint (before the server starts listening). */
+  /** Adds a WebSocket stream endpoint (from a module's onModuleInit, before the server starts listening). */
   addRoute(route: WebSocketRoute): void {
     this.routes.push({ ...route, validate: this.ajv.compile(route.schema) });
   }
 
+  /** Mounts the routes: Fastify runs this plugin when it starts, after every module's onModuleInit has added its own. */
   onModuleInit(): void {
-    for (const [url, form] of [['/v2/updates', 'flat'], ['/v2/updates/flats', 'flat'], ['/v2/updates/trees', 'tree']] as const) {
-      this.addRoute({
-        url,
-        schema: getUpdatesRequestSchema,
-        open: (claims, body) => this.reader.openText(claims, decodeGetUpdatesRequest(body), PAGE_SIZE, form),
-      });
-    }
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     void fastify.register(websocket, {
       options: {

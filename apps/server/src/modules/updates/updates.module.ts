@@ -14,6 +14,7 @@ import {
 } from './queries/update-query.handlers';
 import { TransactionByIdRoute } from './transaction-by-id.route';
 import { UpdatesController } from './updates.controller';
+import { UpdatesWebSocket } from './updates.websocket';
 
 /** Reading the ledger: update lists, WebSocket streams, transaction lookup, pruning (over the stream engine). */
 @Module({
@@ -30,6 +31,7 @@ import { UpdatesController } from './updates.controller';
     GetTransactionTreeByOffsetHandler,
     GetUpdatesPageHandler,
     PruneLedgerHandler,
+    UpdatesWebSocket,
     TransactionByIdRoute,
   ],
 })
