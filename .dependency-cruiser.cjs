@@ -98,6 +98,13 @@ module.exports = {
       to: { path: '^apps/server/src/(http|modules|streaming)/' },
     },
     {
+      name: 'http-below-capabilities',
+      comment: "The server's HTTP layer (Fastify set-up, direct routes, error rendering) knows no capability and no stream.",
+      severity: 'error',
+      from: { path: '^apps/server/src/http/' },
+      to: { path: '^apps/server/src/(modules|streaming)/' },
+    },
+    {
       name: 'streaming-below-capabilities',
       comment:
         "The stream engine (apps/server/src/streaming: offset streams, list collection, stream slots, ongoing authorization, " +
