@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { expect } from 'vitest';
 import { sign } from 'node:crypto';
 import { dumpProjections, rebuildProjections, type DB } from '@ledgerline/store';
-import { createNode, executeRequest, exerciseNode, externalParty, freshContractId, preparedTransaction, type ExternalParty } from '../../bench/lib/external-signing';
+import { createNode, executeRequest, exerciseNode, externalParty, freshContractId, preparedTransaction, type ExternalParty } from '../../testkit/external-signing';
 import { TEST_JWT_SECRET } from './ledger';
 import { scopeToken } from './server-process';
 

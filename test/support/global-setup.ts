@@ -6,6 +6,7 @@ import { Client } from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrate, openDatabase, startEmbeddedPostgres } from '@ledgerline/store';
 import { ensureFreshBuild } from './fresh-build';
+import { adminQuery, withDatabase } from '../../testkit/database';
 
 /**
  * First brings dist/ up to date (the end-to-end tests run the server from it): once per run, here, before any test file
@@ -67,22 +68,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await client.end();
     await stop();
   };
-}
-
-export function withDatabase(url: string, db: string): string {
-  const u = new URL(url);
-  u.pathname = `/${db}`;
-  return u.toString();
-}
-
-async function adminQuery(url: string, q: string): Promise<void> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(q);
-  } finally {
-    await client.end();
-  }
 }
 
 /** A Docker engine that answers (not just the CLI). Bounded: gives up after 5 s. */

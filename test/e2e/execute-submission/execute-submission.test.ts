@@ -13,7 +13,7 @@ import {
   TEMPLATE,
   PACKAGE_NAME,
   type ExternalParty,
-} from '../../../bench/lib/external-signing';
+} from '../../../testkit/external-signing';
 import { expectCantonError } from '../../support/canton-error';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { createUser, ledgerEnd, registerKeys } from '../../support/external-parties';

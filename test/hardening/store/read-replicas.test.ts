@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { migrate, openDatabase, ReadDatabase, type Database } from '@ledgerline/store';
 import { call, MixedLoad, setupLoad, verifyLedger, type LoadSetup } from '../../support/fault-load';
 import { TEST_JWT_SECRET } from '../../support/ledger';
-import { replicationAvailable, startReplicatedPair, type ReplicatedPair } from '../../support/replication';
+import { replicationAvailable, startReplicatedPair, type ReplicatedPair } from '../../../testkit/replication';
 import { ensureBuilt, scopeToken, startServerProcess, type ServerProcess } from '../../support/server-process';
 
 /**
