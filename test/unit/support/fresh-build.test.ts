@@ -145,9 +145,3 @@ describe('ensureFreshBuild', () => {
     expect(await ensureFreshBuild(root, quiet)).toBe('built');
   });
 });
-
-describe('this run', () => {
-  it("found or made dist/ current in the global setup, so the end-to-end tests run today's sources", () => {
-    expect(staleBuild(path.resolve(__dirname, '../../..'))).toBeNull();
-  });
-});
