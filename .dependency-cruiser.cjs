@@ -1,7 +1,8 @@
 /**
  * The layering, checked by `npm run lint` (depcruise). apps/ → libs/; inside libs/, the domain is pure rules and only the
- * store speaks SQL. Test code (test/, bench/) may import what it tests, pg and Kysely included (it sets up and inspects
- * databases), and library internals (unit tests of internal parts); the cycle rule applies to it too.
+ * store speaks SQL. Test code (test/, bench/, and testkit/, which they share) may import what it tests, pg and Kysely
+ * included (it sets up and inspects databases), and library internals (unit tests of internal parts); the cycle rule
+ * applies to it too.
  *
  * Type-only imports count (tsPreCompilationDeps): a layer that names another's types depends on it.
  */
@@ -70,7 +71,7 @@ module.exports = {
       comment: 'Libraries know nothing of the applications, the tests or the benchmarks.',
       severity: 'error',
       from: { path: '^libs/' },
-      to: { path: '^(apps|test|bench)/' },
+      to: { path: '^(apps|test|bench|testkit)/' },
     },
     {
       name: 'explorer-is-an-api-client',
@@ -85,17 +86,66 @@ module.exports = {
       name: 'nothing-imports-the-explorer',
       comment: 'The explorer is served as built files; only its tests import its modules.',
       severity: 'error',
-      from: { path: '^(apps/server|apps/ledgerctl|libs|bench)/' },
+      from: { path: '^(apps/server|apps/ledgerctl|libs|bench|testkit)/' },
       to: { path: '^apps/explorer/' },
     },
     {
       name: 'server-infrastructure-below-http',
       comment:
-        "The server's infrastructure (runtime, CoreModule, identity, metrics) sits below its HTTP layer and its " +
-        'capability modules: it imports neither (the HTTP layer and the modules use it).',
+        "The server's infrastructure (runtime, CoreModule, identity, metrics) sits below its HTTP layer, its stream engine " +
+        'and its capability modules: it imports none of them (they use it).',
       severity: 'error',
       from: { path: '^apps/server/src/infrastructure/' },
-      to: { path: '^apps/server/src/(http|modules)/' },
+      to: { path: '^apps/server/src/(http|modules|streaming)/' },
+    },
+    {
+      name: 'tests-and-benchmarks-apart',
+      comment:
+        'The tests and the benchmarks do not import each other: what both use (external signing, signing keys, replicated ' +
+        'PostgreSQL, the browser, generated packages, throwaway databases) lives in testkit/. The unit tests of the ' +
+        "benchmarks' own tools (test/unit/bench) import what they test.",
+      severity: 'error',
+      from: { path: '^test/', pathNot: '^test/unit/bench/' },
+      to: { path: '^bench/' },
+    },
+    {
+      name: 'benchmarks-do-not-import-tests',
+      comment: 'A benchmark imports no test code: what it shares with the tests lives in testkit/.',
+      severity: 'error',
+      from: { path: '^bench/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'testkit-is-neutral',
+      comment: 'testkit/ serves the tests and the benchmarks alike, so it imports neither.',
+      severity: 'error',
+      from: { path: '^testkit/' },
+      to: { path: '^(test|bench)/' },
+    },
+    {
+      name: 'http-below-capabilities',
+      comment: "The server's HTTP layer (Fastify set-up, direct routes, error rendering) knows no capability and no stream.",
+      severity: 'error',
+      from: { path: '^apps/server/src/http/' },
+      to: { path: '^apps/server/src/(modules|streaming)/' },
+    },
+    {
+      name: 'streaming-below-capabilities',
+      comment:
+        "The stream engine (apps/server/src/streaming: offset streams, list collection, stream slots, ongoing authorization, " +
+        'WebSocket endpoints) serves every reading capability and knows none: it imports no capability module.',
+      severity: 'error',
+      from: { path: '^apps/server/src/streaming/' },
+      to: { path: '^apps/server/src/modules/' },
+    },
+    {
+      name: 'updates-is-a-capability',
+      comment:
+        'The updates module is one capability like the others: what several capabilities share lives in the stream engine ' +
+        '(apps/server/src/streaming), so nothing in apps/ or bench/ but the app module imports the updates module.',
+      severity: 'error',
+      from: { path: '^(apps|bench)/', pathNot: '^apps/server/src/(modules/updates/|app\\.module\\.ts$)' },
+      to: { path: '^apps/server/src/modules/updates/' },
     },
   ],
   options: {

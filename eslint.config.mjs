@@ -27,7 +27,7 @@ export default tseslint.config(
   {
     // Test code: tests read untyped JSON answers, reach into protobuf oneofs and pass deliberately ill-typed input, so
     // `any` there is the point of the code, not a lapse. apps/ and libs/ keep the rule.
-    files: ['test/**', 'bench/**'],
+    files: ['test/**', 'bench/**', 'testkit/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {

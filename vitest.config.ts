@@ -15,9 +15,13 @@ const resolve = {
 
 /**
  * One project per test tier (`vitest run --project unit`). The projects do not extend the root configuration: its
- * globalSetup (build dist/, create the template database) then runs once per run, for the root project, and every project
- * reads what it provides (vitest 3.2 merges the root project's provided context into each project's).
+ * globalSetup (the template database) then runs once per run, for the root project, and every project reads what it
+ * provides (vitest 3.2 merges the root project's provided context into each project's). The tiers that run the built
+ * server rebuild dist/ in their own global setup, which Vitest runs only when the run has files of that tier: the unit
+ * and integration tiers run from the sources and never wait for a build.
  */
+const RUNS_THE_BUILD = ['e2e', 'conformance', 'hardening'];
+
 function tier(name: string): TestProjectConfiguration {
   return {
     plugins,
@@ -26,6 +30,7 @@ function tier(name: string): TestProjectConfiguration {
       name,
       root: __dirname,
       include: [`test/${name}/**/*.test.ts`],
+      globalSetup: RUNS_THE_BUILD.includes(name) ? ['test/support/build-setup.ts'] : [],
       pool: 'forks',
       testTimeout: 60_000,
       hookTimeout: 120_000,

@@ -17,7 +17,7 @@
  *   proposal, Accept, ProcessExplode, ProcessMerge, Ack — five submissions, BONG_ROUND_NODES committed nodes), one
  *   round per client at a time: the time per committed node beside the generic create's time per (one-node) create;
  * - a fold over a 100,000-element list passed through HTTP (BENCH_FOLD_LENGTH): the `ledgerline-fold` package of
- *   test/support/fold-package.ts, built here from LF text with our encoder; each choice (FOLDL, FOLDR, a recursive LF
+ *   testkit/fold-package.ts, built here from LF text with our encoder; each choice (FOLDL, FOLDR, a recursive LF
  *   function) is checked once for the right sum (no stack failure), then timed through submit-and-wait, one client;
  * - decoding `splice-amulet-0.1.22.dar` and `splice-amulet-0.1.14.dar` (main package and dependencies): cold (the first
  *   decode in this process), warm (median of BENCH_DECODE_ROUNDS later decodes), a package-cache hit, and the heap one
@@ -38,7 +38,7 @@ import { PackageCache, decodeDar } from '@ledgerline/daml-lf';
 import { loadParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
 import { envInt, fmt, printTable, runConcurrent, serverNodeArgs, withBenchDatabase, type RunResult } from './lib';
 import { closeFastFetch, fastFetch } from './lib/http-client';
-import { FOLD_CHOICES, foldArgument, foldPackageDar } from '../test/support/fold-package';
+import { FOLD_CHOICES, foldArgument, foldPackageDar } from '../testkit/fold-package';
 import { setUpTokenTransfers, tokenDar, TOKEN_DAR, type TokenTransfers } from './lib/token-transfer';
 import { AMULET_DAR, amuletDar, setUpAmuletTransfers, type AmuletTransfers } from './lib/amulet-transfer';
 

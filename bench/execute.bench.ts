@@ -28,7 +28,7 @@ import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { hashPreparedTransaction, parsePublicKey } from '@ledgerline/canton';
 import { mintHs256Token } from '@ledgerline/auth';
 import { openDatabase } from '@ledgerline/store';
-import { seedPartySigningKeys } from '../test/support/signing-keys';
+import { seedPartySigningKeys } from '../testkit/signing-keys';
 import { loadParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
 import { signatureVerifierFor } from '@ledgerline/server/infrastructure/runtime';
 import { loadConfig } from '@ledgerline/server/config';
@@ -36,7 +36,7 @@ import { appendBaseline, envInt, fmt, printTable, runConcurrent, serverNodeArgs,
 import { closeFastFetch, fastFetch } from './lib/http-client';
 import { RawHttpConnection, serialiseRequest } from './lib/raw-http';
 import { cpuPerOp, cpuSnapshot, machinePerOp, processTreeMs, type CpuSnapshot } from './lib/cpu';
-import { createNode, executeRequest, externalParty, freshContractId, preparedTransaction, type ExternalParty } from './lib/external-signing';
+import { createNode, executeRequest, externalParty, freshContractId, preparedTransaction, type ExternalParty } from '../testkit/external-signing';
 
 const concurrencies = (process.env.BENCH_CONCURRENCY ?? '16,64').split(',').map((s) => Number(s.trim()));
 const durationMs = envInt('BENCH_DURATION_MS', 5000);

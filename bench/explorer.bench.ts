@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import { Pool } from 'pg';
 import type { CDPSession, Page } from 'playwright-core';
 import { mintHs256Token } from '@ledgerline/auth';
-import { browserAvailability, launchChromium } from '../test/support/browser';
+import { browserAvailability, launchChromium } from '../testkit/browser';
 import { envInt, fmt, printTable, withBenchDatabase } from './lib';
 import { BENCH_PARTIES, fillUpdateLog, startReadServer } from './lib/update-log';
 

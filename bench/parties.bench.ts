@@ -9,31 +9,16 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Client, Pool } from 'pg';
+import { Pool } from 'pg';
 import { SignJWT } from 'jose';
 import { serverNodeArgs } from './lib/server-args';
+import { adminQuery, withDatabase } from '../testkit/database';
 
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
 const PARTIES = 1000;
 const SECRET = 'bench-secret-for-ledgerline-parties';
-
-const withDb = (url: string, db: string) => {
-  const u = new URL(url);
-  u.pathname = `/${db}`;
-  return u.toString();
-};
-
-async function admin(sql: string) {
-  const c = new Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 interface Res {
   status: number;
@@ -125,8 +110,8 @@ function freePort(): Promise<number> {
 
 async function main() {
   const dbName = `bench_parties_${randomBytes(6).toString('hex')}`;
-  await admin(`CREATE DATABASE ${dbName}`);
-  const dbUrl = withDb(ADMIN_URL, dbName);
+  await adminQuery(ADMIN_URL, `CREATE DATABASE ${dbName}`);
+  const dbUrl = withDatabase(ADMIN_URL, dbName);
   port = await freePort();
   let server: ChildProcess | null = null;
   try {
@@ -242,7 +227,7 @@ async function main() {
       server.kill('SIGTERM');
       await new Promise((r) => server!.once('exit', r));
     }
-    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+    await adminQuery(ADMIN_URL, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * npm run bench:replica — PostgreSQL's own replication under Ledgerline, on a primary and a hot standby this benchmark
- * starts on the machine (initdb, pg_basebackup -R; test/support/replication.ts), all figures same-run ratios:
+ * starts on the machine (initdb, pg_basebackup -R; testkit/replication.ts), all figures same-run ratios:
  *   (a) read throughput: BENCH_REPLICA_CLIENTS clients, each in a loop reading either a WebSocket update stream of 1,000
  *       updates from a random offset or one party's active contracts over the WebSocket, on BENCH_REPLICA_UPDATES updates;
  *       one instance on the primary against two instances, one reading the primary and one the standby
@@ -19,11 +19,11 @@ import WebSocket from 'ws';
 import { mintHs256Token } from '@ledgerline/auth';
 import { openDatabase } from '@ledgerline/store';
 import { loadParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
-import { seedPartySigningKeys } from '../test/support/signing-keys';
-import { postgresBinaries, startReplicatedPair, type ReplicatedPair } from '../test/support/replication';
+import { seedPartySigningKeys } from '../testkit/signing-keys';
+import { postgresBinaries, startReplicatedPair, type ReplicatedPair } from '../testkit/replication';
 import { envInt, fmt, printTable, runConcurrent, type RunResult } from './lib';
 import { closeFastFetch, fastFetch } from './lib/http-client';
-import { createNode, executeRequest, externalParty, freshContractId, preparedTransaction } from './lib/external-signing';
+import { createNode, executeRequest, externalParty, freshContractId, preparedTransaction } from '../testkit/external-signing';
 import { BENCH_PARTIES, fillUpdateLog, startReadServer } from './lib/update-log';
 
 const UPDATES = envInt('BENCH_REPLICA_UPDATES', 20_000);

@@ -25,10 +25,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { mintHs256Token } from '@ledgerline/auth';
 import { openDatabase } from '@ledgerline/store';
-import { seedPartySigningKeys } from '../test/support/signing-keys';
+import { seedPartySigningKeys } from '../testkit/signing-keys';
 import { loadParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
 import { envInt, fmt, printTable, serverNodeArgs, summarize, withBenchDatabase } from './lib';
-import { createNode, executeRequest, exerciseNode, extraKey, freshContractId, preparedTransaction, type ExternalParty } from './lib/external-signing';
+import { createNode, executeRequest, exerciseNode, extraKey, freshContractId, preparedTransaction, type ExternalParty } from '../testkit/external-signing';
 
 const DURATION_S = envInt('SOAK_DURATION_S', 600);
 const CLIENTS = envInt('SOAK_CLIENTS', 16);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Compiles apps/, libs/, bench/ and test/support/ (which the benchmarks share) to dist/ with SWC: decorators
+// Compiles apps/, libs/, bench/ and testkit/ (what the benchmarks share with the tests) to dist/ with SWC: decorators
 // and metadata for Nest, path aliases rewritten to relative requires. Type checking is separate (npm run typecheck).
 // The explorer (apps/explorer, a browser page) is bundled instead, with esbuild, into dist/apps/explorer/.
 'use strict';
@@ -17,7 +17,7 @@ for (const lib of libs) {
   paths[`@ledgerline/${lib}`] = [`libs/${lib}/src/index.ts`];
   paths[`@ledgerline/${lib}/*`] = [`libs/${lib}/src/*`];
 }
-// The server's modules, as bench/ and test/support/ import them.
+// The server's modules, as bench/ imports them.
 paths['@ledgerline/server/*'] = ['apps/server/src/*'];
 const options = {
   sourceMaps: true,
@@ -45,7 +45,7 @@ function* walk(dir) {
 async function main() {
   fs.rmSync(out, { recursive: true, force: true });
   const jobs = [];
-  for (const top of ['apps', 'libs', 'bench', 'test/support']) {
+  for (const top of ['apps', 'libs', 'bench', 'testkit']) {
     if (!fs.existsSync(path.join(root, top))) continue;
     for (const file of walk(path.join(root, top))) {
       const rel = path.relative(root, file);

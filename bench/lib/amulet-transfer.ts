@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { devAmuletConfig, micros } from '../../test/support/amulet-config';
-import { AmuletRegistry, INTERFACES, TEMPLATES, type TransferFactoryContext } from '../../test/support/amulet-registry';
+import { devAmuletConfig, micros } from '../../testkit/amulet-config';
+import { AmuletRegistry, INTERFACES, TEMPLATES, type TransferFactoryContext } from '../../testkit/amulet-registry';
 
 /**
  * The Amulet transfer workload of bench:engine on Splice's Canton Coin (`splice/splice-amulet-0.1.22.dar` of

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { migrate, openDatabase } from '@ledgerline/store';
+import { adminQuery, withDatabase } from '../../testkit/database';
 
 /**
  * Benchmarks run against a real PostgreSQL: BENCH_DATABASE_URL if set (any database on the server; we only use it to
@@ -8,12 +8,6 @@ import { migrate, openDatabase } from '@ledgerline/store';
  */
 export function benchAdminUrl(): string {
   return process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-}
-
-export function withDatabase(url: string, db: string): string {
-  const u = new URL(url);
-  u.pathname = `/${db}`;
-  return u.toString();
 }
 
 export interface BenchDatabase {
@@ -52,15 +46,5 @@ export async function withBenchDatabase<T>(opts: { label?: string; migrate?: boo
     return await fn(db);
   } finally {
     await db.drop().catch((e) => console.error(`could not drop ${db.name}: ${(e as Error).message}`));
-  }
-}
-
-async function adminQuery(url: string, q: string): Promise<void> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(q);
-  } finally {
-    await client.end();
   }
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { startTestLedger, type TestLedger } from './ledger';
-import { devAmuletConfig, micros } from './amulet-config';
+import { devAmuletConfig, micros } from '../../testkit/amulet-config';
 
 /**
  * A test ledger holding Canton Coin (Splice's Amulet, `splice-amulet` 0.1.22) in the state Splice's own test setup builds
@@ -19,7 +19,7 @@ export const EXTERNAL_PARTY_AMULET_RULES = '#splice-amulet:Splice.ExternalPartyA
 export const OPEN_ROUND = '#splice-amulet:Splice.Round:OpenMiningRound';
 export const AMULET = '#splice-amulet:Splice.Amulet:Amulet';
 export const HOLDING = '#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding';
-export { devAmuletConfig, micros } from './amulet-config';
+export { devAmuletConfig, micros } from '../../testkit/amulet-config';
 
 type Reply = { status: number; text: string; json: any };
 

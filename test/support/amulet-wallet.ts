@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { AmuletLedger } from './amulet-ledger';
-import { AmuletRegistry, INTERFACES, TEMPLATES } from './amulet-registry';
+import { AmuletRegistry, INTERFACES, TEMPLATES } from '../../testkit/amulet-registry';
 import { ed25519Signature, onboardExternalParty } from './external-party';
 
 /**

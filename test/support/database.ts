@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '@ledgerline/store';
-import { withDatabase } from './global-setup';
+import { withDatabase } from '../../testkit/database';
 
 /** A fresh, migrated database for one test file (a clone of the run's template). */
 export async function createTestDatabase(): Promise<{ url: string; name: string }> {

@@ -1,5 +1,5 @@
-import { seedPartySigningKeys } from './signing-keys';
-import type { ExternalParty } from '../../bench/lib/external-signing';
+import { seedPartySigningKeys } from '../../testkit/signing-keys';
+import type { ExternalParty } from '../../testkit/external-signing';
 import type { TestLedger } from './ledger';
 
 /**

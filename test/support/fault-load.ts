@@ -2,9 +2,10 @@ import { sql, type Kysely } from 'kysely';
 import { expect } from 'vitest';
 import { sign } from 'node:crypto';
 import { dumpProjections, rebuildProjections, type DB } from '@ledgerline/store';
-import { createNode, executeRequest, exerciseNode, externalParty, freshContractId, preparedTransaction, type ExternalParty } from '../../bench/lib/external-signing';
+import { createNode, executeRequest, exerciseNode, externalParty, freshContractId, preparedTransaction, type ExternalParty } from '../../testkit/external-signing';
 import { TEST_JWT_SECRET } from './ledger';
 import { scopeToken } from './server-process';
+import { waitFor } from './wait-for';
 
 /**
  * A mixed write load for fault tests (crash/restart, database outage, two instances), driven over HTTP against server
@@ -132,6 +133,19 @@ export class MixedLoad {
 
   stop(): void {
     this.stopped = true;
+  }
+
+  /**
+   * Resolves once `n` writes are acknowledged among `acks[since…]` (those matching `which`): a load window counted in
+   * writes, not in time, so a slow machine gets the same load and a fast one does not wait. Fails after `timeoutMs`.
+   */
+  async acknowledged(n: number, { since = 0, which = () => true, timeoutMs = 60_000 }: { since?: number; which?: (a: Ack) => boolean; timeoutMs?: number } = {}): Promise<void> {
+    const count = () => {
+      let found = 0;
+      for (let i = since; i < this.acks.length; i++) if (which(this.acks[i])) found++;
+      return found;
+    };
+    await waitFor(() => count() >= n, { timeoutMs, intervalMs: 10, message: `${n} acknowledged writes` });
   }
 
   /** Runs until stopped; workers whose server fails at the network level end. `urls[w % urls.length]` serves worker w. */

@@ -8,7 +8,7 @@ import path from 'node:path';
  * newer than its output, or an output has lost its source (a moved or deleted file). The explorer page (apps/explorer) is
  * one bundle instead: stale when any of its files is newer than the bundle.
  */
-export const BUILD_SOURCES = ['apps', 'libs', 'bench', 'test/support'];
+export const BUILD_SOURCES = ['apps', 'libs', 'bench', 'testkit'];
 const EXPLORER = 'apps/explorer';
 const EXPLORER_BUNDLE = 'dist/apps/explorer/assets/explorer.js';
 const REQUIRED_OUTPUTS = ['dist/apps/server/src/main.js', 'dist/apps/ledgerctl/src/main.js'];

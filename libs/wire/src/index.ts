@@ -1,6 +1,7 @@
 export * from './js-canton-error';
 export * from './decode-error';
 export * from './codecs/int64';
+export * from './codecs/query';
 export * from './codecs/rights';
 export * from './codecs/object-meta';
 export * from './codecs/user';

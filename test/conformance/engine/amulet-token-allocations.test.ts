@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conformanceDars } from '../../support/dars';
 import { expectCantonError } from '../../support/canton-error';
 import { createdEvents, exercisedEvents, startAmuletLedger, type AmuletLedger } from '../../support/amulet-ledger';
-import { INTERFACES } from '../../support/amulet-registry';
+import { INTERFACES } from '../../../testkit/amulet-registry';
 import { amuletWallet, DAY_MS, EMPTY_META, iso, type External, type Wallet } from '../../support/amulet-wallet';
 
 /**

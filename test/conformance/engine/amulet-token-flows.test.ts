@@ -5,7 +5,7 @@ import { TokenStandardTransactionInterfaces, TransactionParser } from '@canton-n
 import { conformanceDars } from '../../support/dars';
 import { expectCantonError } from '../../support/canton-error';
 import { AMULET_RULES, createdEvents, exercisedEvents, startAmuletLedger, type AmuletLedger } from '../../support/amulet-ledger';
-import { TEMPLATES } from '../../support/amulet-registry';
+import { TEMPLATES } from '../../../testkit/amulet-registry';
 import { amuletWallet, DAY_MS, iso, type External, type Wallet } from '../../support/amulet-wallet';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPreparedTransaction } from '@ledgerline/canton';
-import { createNode, executeRequest, exerciseNode, externalParty, freshContractId, preparedTransaction, type ExternalParty } from '../../../bench/lib/external-signing';
+import { createNode, executeRequest, exerciseNode, externalParty, freshContractId, preparedTransaction, type ExternalParty } from '../../../testkit/external-signing';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { createUser, registerKeys } from '../../support/external-parties';
 

@@ -4,6 +4,7 @@ import { ErrorInfo } from '@canton-network/core-ledger-proto';
 import { parseIsoMicros } from '@ledgerline/domain';
 import { InFlightSubmissions } from '@ledgerline/server/modules/transaction-submission/in-flight-submissions';
 import { SubmitCommandsHandler } from '@ledgerline/server/modules/command-submission/commands/submit-commands.handler';
+import { expectCantonError } from '../../support/canton-error';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { defaultSynchronizer, ledgerEnd, onboardExternalParty } from '../../support/external-party';
 
@@ -56,7 +57,7 @@ async function createdContract(args: unknown = { owner: alice, note: 'n' }, actA
 async function refused(path: string, body: unknown, status: number, code: string, as: string | null = 'app') {
   const before = await ledgerEnd(ledger);
   const r = await post(path, body, as);
-  expect({ status: r.status, code: r.json?.code }, r.text).toEqual({ status, code });
+  expectCantonError(r, status, code);
   expect(await ledgerEnd(ledger)).toBe(before);
   return r.json;
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectCantonError } from '../../support/canton-error';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { buildDar, lfArchive, type TestArchive } from '../../support/dars';
 import { defaultSynchronizer, ledgerEnd } from '../../support/external-party';
@@ -104,7 +105,7 @@ describe('command templates with LEDGER_STRICT_PACKAGES=true', () => {
   async function refused(path: string, body: unknown, status: number, code: string, as = 'app') {
     const before = await ledgerEnd(ledger);
     const r = await ledger.call('POST', `/v2/commands/${path}`, body, { as });
-    expect({ status: r.status, code: r.json?.code }, r.text).toEqual({ status, code });
+    expectCantonError(r, status, code);
     expect(await ledgerEnd(ledger)).toBe(before);
   }
 

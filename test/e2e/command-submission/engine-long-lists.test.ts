@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FOLD_CHOICES, foldArgument, foldPackageDar } from '../../support/fold-package';
+import { FOLD_CHOICES, foldArgument, foldPackageDar } from '../../../testkit/fold-package';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 
 /**

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { encodeDar, parsePackage } from '@ledgerline/daml-lf';
+import { expectCantonError } from '../../support/canton-error';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { ledgerEnd } from '../../support/external-party';
 import { EXCEPTIONS_PACKAGE_SRC } from '../../support/exceptions-package';
@@ -139,8 +140,7 @@ describe('validation', () => {
   async function refused(body: unknown, status: number, code: string, cause?: string, path = '/v2/commands/submit-and-wait') {
     const before = await ledgerEnd(ledger);
     const r = await ledger.call('POST', path, body, { as: 'bob-app' });
-    expect({ status: r.status, code: r.json?.code }, r.text).toEqual({ status, code });
-    if (cause !== undefined) expect(r.json.cause).toBe(cause);
+    expectCantonError(r, status, code, { cause });
     expect(await ledgerEnd(ledger)).toBe(before);
   }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
+import { expectCantonError } from '../../support/canton-error';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { versionedPackages, type VersionedPackages } from '../../support/versioned-packages';
 
@@ -153,9 +154,7 @@ describe('package preference across versions of a package name', () => {
 
   it('refuses preferences the reference refuses', async () => {
     const refused = async (commands: unknown[], preference: string[], status: number, code: string, cause?: RegExp) => {
-      const r = await submit(commands, { packageIdSelectionPreference: preference });
-      expect({ status: r.status, code: r.json.code }, r.text).toEqual({ status, code });
-      if (cause) expect(r.json.cause).toMatch(cause);
+      expectCantonError(await submit(commands, { packageIdSelectionPreference: preference }), status, code, { cause });
     };
     const unknown = 'e'.repeat(64);
     // With a #name, the JSON layer resolves the preference.
@@ -194,8 +193,7 @@ describe('package preference with LEDGER_STRICT_PACKAGES=true', () => {
     expect(await t.exercised(IFACE, memo.contractId, 'Explain')).toMatchObject({ exerciseResult: 'implementation of 2.0.0' });
 
     const refused = async (commands: unknown[], status: number, code: string) => {
-      const r = await t.submit(commands);
-      expect({ status: r.status, code: r.json.code }, r.text).toEqual({ status, code });
+      expectCantonError(await t.submit(commands), status, code);
     };
     await refused([t.exercise('#pref-iface:Iface:Nope', memo.contractId, 'Explain')], 404, 'TEMPLATES_OR_INTERFACES_NOT_FOUND');
     await refused([t.create('#never-uploaded:Main:Memo')], 404, 'PACKAGE_NAMES_NOT_FOUND');

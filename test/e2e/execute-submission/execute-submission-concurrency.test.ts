@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dumpProjections, rebuildProjections } from '@ledgerline/store';
-import { createNode, executeRequest, exerciseNode, externalParty, freshContractId, preparedTransaction } from '../../../bench/lib/external-signing';
+import { createNode, executeRequest, exerciseNode, externalParty, freshContractId, preparedTransaction } from '../../../testkit/external-signing';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { createApp } from '@ledgerline/server/app';
 import { makeLogger, startRuntime, type LedgerRuntime } from '@ledgerline/server/infrastructure/runtime';

@@ -13,7 +13,8 @@ import {
   TEMPLATE,
   PACKAGE_NAME,
   type ExternalParty,
-} from '../../../bench/lib/external-signing';
+} from '../../../testkit/external-signing';
+import { expectCantonError } from '../../support/canton-error';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { createUser, ledgerEnd, registerKeys } from '../../support/external-parties';
 import { expectSameFrameworkEdges } from '../../support/framework-edges';
@@ -69,7 +70,7 @@ const exec = (body: unknown, as = 'alice-app') => ledger.call('POST', EXEC, body
 async function rejected(body: unknown, status: number, code: string, as = 'alice-app') {
   const before = await ledgerEnd(ledger);
   const r = await exec(body, as);
-  expect({ status: r.status, code: r.json?.code }).toEqual({ status, code });
+  expectCantonError(r, status, code);
   const after = await ledgerEnd(ledger);
   expect(await ledger.runtime.db.selectFrom('ledger_updates').select('ledger_offset').where('ledger_offset', '>', before).execute()).toEqual([]);
   if (after !== before) {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type KeyLike } from 'jose';
 import { PARTICIPANT_AUDIENCE_PREFIX } from '@ledgerline/auth';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
+import { waitFor } from '../../support/wait-for';
 
 /**
  * Identity providers end to end: a JWKS served by this test on 127.0.0.1, IDP-issued RS256 tokens (with key rotation),
@@ -17,6 +18,8 @@ interface Signer {
 }
 
 const jwks: Record<string, Signer[]> = { a: [], b: [] };
+/** How often each provider's JWKS was fetched. */
+const jwksFetches: Record<string, number> = { a: 0, b: 0 };
 let server: http.Server;
 let base: string;
 let ledger: TestLedger;
@@ -76,6 +79,7 @@ beforeAll(async () => {
       res.writeHead(404).end();
       return;
     }
+    jwksFetches[m[1]]++;
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: jwks[m[1]].map((s) => s.jwk) }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -128,13 +132,18 @@ describe('IDP-issued tokens', () => {
   it('key rotation: a token with a new kid is accepted once the provider publishes the key; the old key keeps working while published', async () => {
     const next = await newSigner('a-2');
     const early = await idpToken('a', 'idp-admin-a', { signer: next });
-    // jose refetches a JWKS at most once a second; wait so the new kid triggers a refetch
-    await new Promise((r) => setTimeout(r, 1100));
-    expect((await ledger.call('GET', '/v2/parties/participant-id', undefined, { as: null, headers: { authorization: `Bearer ${early}` } })).status).toBe(401);
+    const status = async (token: string) => (await ledger.call('GET', '/v2/parties/participant-id', undefined, { as: null, headers: { authorization: `Bearer ${token}` } })).status;
+    // jose refetches a JWKS for an unknown kid at most once a second: refused until a refetch, and after it (unpublished).
+    const fetched = jwksFetches.a;
+    await waitFor(async () => {
+      expect(await status(early)).toBe(401);
+      return jwksFetches.a > fetched;
+    }, { intervalMs: 100, message: "a refetch of provider a's JWKS for the new kid" });
+    expect(await status(early)).toBe(401);
     jwks.a.push(next);
-    await new Promise((r) => setTimeout(r, 1100));
     const rotated = await idpToken('a', 'idp-admin-a', { signer: next });
-    expect((await ledger.call('GET', '/v2/parties/participant-id', undefined, { as: null, headers: { authorization: `Bearer ${rotated}` } })).status).toBe(200);
+    // Accepted once a refetch (after the cooldown) finds the published key.
+    await waitFor(async () => (await status(rotated)) === 200, { intervalMs: 100, message: 'the rotated key accepted' });
     const old = await idpToken('a', 'idp-admin-a', { signer: jwks.a[0] });
     expect((await ledger.call('GET', '/v2/parties/participant-id', undefined, { as: null, headers: { authorization: `Bearer ${old}` } })).status).toBe(200);
   });

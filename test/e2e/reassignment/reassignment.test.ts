@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractIdFromSeed } from '@ledgerline/canton';
 import type { StoredCreatedEvent } from '@ledgerline/domain';
 import { allocateLocalParties, archiveIfActive, createContract, partyId } from '../../support/contracts';
+import { expectCantonError } from '../../support/canton-error';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 
 let ledger: TestLedger;
@@ -69,12 +70,10 @@ async function contractRow(cid: string) {
 }
 
 /** Submits and expects a rejection with this code/status/cause that leaves the ledger end where it was. */
-async function rejected(body: unknown, code: string, status: number, cause?: string | RegExp, as = 'alice') {
+async function rejected(body: unknown, status: number, code: string, cause?: string | RegExp, as = 'alice') {
   const before = await ledgerEnd();
   const r = await submit(body, as);
-  expect(r.status).toBe(status);
-  expect(r.json.code).toBe(code);
-  if (cause !== undefined) expect(r.json.cause).toMatch(typeof cause === 'string' ? new RegExp(`^${escape(cause)}$`) : cause);
+  expectCantonError(r, status, code, { cause });
   expect(await ledgerEnd()).toBe(before);
   return r.json;
 }
@@ -116,7 +115,7 @@ describe('unassign then assign (Canton UnassignmentProcessingSteps, AssignmentVa
     expect(await contractRow(cid)).toEqual({ status: 'in_flight', synchronizer_id: null, reassignment_counter: 1 });
 
     // In flight: it cannot be unassigned again, nor used by a transaction (executeAndWait checks activeness the same way).
-    await rejected(unassignBody([cid]), 'INVALID_ARGUMENT', 400, invalidArg(`Cannot unassign contract \`${cid}\` because it's not active. Current status ReassignedAway(Target(${B}),1)`));
+    await rejected(unassignBody([cid]), 400, 'INVALID_ARGUMENT', invalidArg(`Cannot unassign contract \`${cid}\` because it's not active. Current status ReassignedAway(Target(${B}),1)`));
     await expect(archiveIfActive(ledger.runtime.eventStore, created, A)).rejects.toMatchObject({ code: 'CONTRACT_NOT_FOUND' });
     await expect(archiveIfActive(ledger.runtime.eventStore, created, B)).rejects.toMatchObject({ code: 'CONTRACT_NOT_FOUND' });
 
@@ -151,12 +150,12 @@ describe('unassign then assign (Canton UnassignmentProcessingSteps, AssignmentVa
     expect(await contractRow(cid)).toEqual({ status: 'active', synchronizer_id: B, reassignment_counter: 1 });
 
     // Completed once: a second assign is refused.
-    await rejected(assignBody(u.reassignmentId), 'INVALID_ARGUMENT', 400, invalidArg(`Cannot assign \`${u.reassignmentId}\`: assignment has been completed`));
+    await rejected(assignBody(u.reassignmentId), 400, 'INVALID_ARGUMENT', invalidArg(`Cannot assign \`${u.reassignmentId}\`: assignment has been completed`));
     // Active on B now: a transaction on B archives it; A no longer has it.
     await expect(archiveIfActive(ledger.runtime.eventStore, created, A)).rejects.toMatchObject({ code: 'CONTRACT_NOT_FOUND' });
     await archiveIfActive(ledger.runtime.eventStore, created, B);
     expect(await contractRow(cid)).toEqual({ status: 'archived', synchronizer_id: null, reassignment_counter: 1 });
-    await rejected(unassignBody([cid], { source: B, target: A }), 'INVALID_ARGUMENT', 400, invalidArg(`Cannot unassign contract \`${cid}\` because it's not active. Current status Archived`));
+    await rejected(unassignBody([cid], { source: B, target: A }), 400, 'INVALID_ARGUMENT', invalidArg(`Cannot unassign contract \`${cid}\` because it's not active. Current status Archived`));
   });
 
   it('a second round trip raises the counter to 2 and back on A', async () => {
@@ -261,20 +260,20 @@ describe('rejections: code, status, ledger end unchanged', () => {
   it('participant-side failures are 400 INVALID_ARGUMENT with the reference messages', async () => {
     const c = await newContract('iou-reject');
     const unknown = contractIdFromSeed('never-created');
-    await rejected(unassignBody([unknown]), 'INVALID_ARGUMENT', 400, invalidArg(`Cannot unassign contract \`${unknown}\`: unknown contract`));
+    await rejected(unassignBody([unknown]), 400, 'INVALID_ARGUMENT', invalidArg(`Cannot unassign contract \`${unknown}\`: unknown contract`));
     // Active, but on A, not on the named source B.
-    await rejected(unassignBody([c.contractId], { source: B, target: A }), 'INVALID_ARGUMENT', 400, invalidArg(`Cannot unassign contract \`${c.contractId}\`: unknown contract`));
-    await rejected(unassignBody([c.contractId], { target: A }), 'INVALID_ARGUMENT', 400, invalidArg(`Cannot unassign contracts \`${c.contractId}\`: source and target synchronizers are the same`));
+    await rejected(unassignBody([c.contractId], { source: B, target: A }), 400, 'INVALID_ARGUMENT', invalidArg(`Cannot unassign contract \`${c.contractId}\`: unknown contract`));
+    await rejected(unassignBody([c.contractId], { target: A }), 400, 'INVALID_ARGUMENT', invalidArg(`Cannot unassign contracts \`${c.contractId}\`: source and target synchronizers are the same`));
     const elsewhere = `elsewhere::1220${'ab'.repeat(32)}`;
-    await rejected(unassignBody([c.contractId], { target: elsewhere }), 'INVALID_ARGUMENT', 400, invalidArg(`Unable to resolve ${elsewhere} to a connected physical synchronizer id`));
-    await rejected(unassignBody([c.contractId], { submitter: carol, eventFormat: byParty(carol) }), 'INVALID_ARGUMENT', 400, invalidArg(`Submission failed because: For contract \`${c.contractId}\`: submitter \`${carol}\` is not a stakeholder`), 'carol');
+    await rejected(unassignBody([c.contractId], { target: elsewhere }), 400, 'INVALID_ARGUMENT', invalidArg(`Unable to resolve ${elsewhere} to a connected physical synchronizer id`));
+    await rejected(unassignBody([c.contractId], { submitter: carol, eventFormat: byParty(carol) }), 400, 'INVALID_ARGUMENT', invalidArg(`Submission failed because: For contract \`${c.contractId}\`: submitter \`${carol}\` is not a stakeholder`), 'carol');
     const dave = partyId('dave');
     const shared = await newContract('iou-not-hosted', A, [dave]);
     expect((await ledger.call('POST', '/v2/users', { user: { id: 'dave' }, rights: [{ kind: { CanActAs: { value: { party: dave } } } }] })).status).toBe(200);
-    await rejected(unassignBody([shared.contractId], { submitter: dave, eventFormat: byParty(dave) }), 'INVALID_ARGUMENT', 400, invalidArg(`Submission failed because: For contract \`${shared.contractId}\`: ${dave} is not hosted on ${ledger.participantId}`), 'dave');
+    await rejected(unassignBody([shared.contractId], { submitter: dave, eventFormat: byParty(dave) }), 400, 'INVALID_ARGUMENT', invalidArg(`Submission failed because: For contract \`${shared.contractId}\`: ${dave} is not hosted on ${ledger.participantId}`), 'dave');
     const missingId = `00${'1220'}${'cd'.repeat(32)}`;
-    await rejected(assignBody(missingId), 'INVALID_ARGUMENT', 400, invalidArg(`Cannot find reassignment data for reassignment \`${missingId}\`: unknown reassignment id`));
-    const body = await rejected(unassignBody([c.contractId], { target: A }), 'INVALID_ARGUMENT', 400);
+    await rejected(assignBody(missingId), 400, 'INVALID_ARGUMENT', invalidArg(`Cannot find reassignment data for reassignment \`${missingId}\`: unknown reassignment id`));
+    const body = await rejected(unassignBody([c.contractId], { target: A }), 400, 'INVALID_ARGUMENT');
     expect(body).toMatchObject({ errorCategory: 8, grpcCodeValue: 3, definiteAnswer: null, resources: [] });
     expect(body.context).toMatchObject({ category: '8' });
   });
@@ -283,61 +282,61 @@ describe('rejections: code, status, ledger end unchanged', () => {
     const c = await newContract('iou-exclusive');
     const id = (await submit(unassignBody([c.contractId]))).json.reassignment.events[0].JsUnassignedEvent.value.reassignmentId;
     const unknownMsg = invalidArg(`Cannot find reassignment data for reassignment \`${id}\`: unknown reassignment id`);
-    await rejected(assignBody(id, { source: B, target: A }), 'INVALID_ARGUMENT', 400, unknownMsg);
-    await rejected(assignBody(id, { source: A, target: A }), 'INVALID_ARGUMENT', 400, unknownMsg);
-    await rejected(assignBody(id, { submitter: bob, eventFormat: byParty(bob) }), 'INVALID_ARGUMENT', 400, new RegExp(`^${escape(invalidArg(`Cannot assign \`${id}\`: only submitter can initiate before exclusivity timeout `))}\\d{4}-`), 'bob');
-    await rejected(assignBody(id, { submitter: carol, eventFormat: byParty(carol) }), 'INVALID_ARGUMENT', 400, invalidArg(`Submission failed because: For reassignment \`${id}\`: submitter \`${carol}\` is not a stakeholder`), 'carol');
+    await rejected(assignBody(id, { source: B, target: A }), 400, 'INVALID_ARGUMENT', unknownMsg);
+    await rejected(assignBody(id, { source: A, target: A }), 400, 'INVALID_ARGUMENT', unknownMsg);
+    await rejected(assignBody(id, { submitter: bob, eventFormat: byParty(bob) }), 400, 'INVALID_ARGUMENT', new RegExp(`^${escape(invalidArg(`Cannot assign \`${id}\`: only submitter can initiate before exclusivity timeout `))}\\d{4}-`), 'bob');
+    await rejected(assignBody(id, { submitter: carol, eventFormat: byParty(carol) }), 400, 'INVALID_ARGUMENT', invalidArg(`Submission failed because: For reassignment \`${id}\`: submitter \`${carol}\` is not a stakeholder`), 'carol');
     expect((await submit(assignBody(id))).status).toBe(200);
   });
 
   it('batch shape', async () => {
     const [c1, c2] = [await newContract('iou-batch-1'), await newContract('iou-batch-2')];
     const none = unassignBody([]);
-    await rejected(none, 'INVALID_ARGUMENT', 400, invalidArg('The batch of reassignment commands was invalid: no commands'));
+    await rejected(none, 400, 'INVALID_ARGUMENT', invalidArg('The batch of reassignment commands was invalid: no commands'));
     const mixed = unassignBody([c1.contractId]);
     mixed.reassignmentCommands.commands.push(assignBody(`001220${'ef'.repeat(32)}`).reassignmentCommands.commands[0] as never);
-    await rejected(mixed, 'INVALID_ARGUMENT', 400, invalidArg('The batch of reassignment commands was invalid: mixed assign with other commands'));
+    await rejected(mixed, 400, 'INVALID_ARGUMENT', invalidArg('The batch of reassignment commands was invalid: mixed assign with other commands'));
     const twoAssigns = assignBody(`001220${'ef'.repeat(32)}`);
     twoAssigns.reassignmentCommands.commands.push(twoAssigns.reassignmentCommands.commands[0]);
-    await rejected(twoAssigns, 'INVALID_ARGUMENT', 400, invalidArg('The batch of reassignment commands was invalid: mixed assign with other commands'));
+    await rejected(twoAssigns, 400, 'INVALID_ARGUMENT', invalidArg('The batch of reassignment commands was invalid: mixed assign with other commands'));
     const differing = unassignBody([c1.contractId, c2.contractId]);
     differing.reassignmentCommands.commands[1].command.UnassignCommand.value.target = A;
-    await rejected(differing, 'INVALID_ARGUMENT', 400, invalidArg('The batch of reassignment commands was invalid: differing synchronizers'));
+    await rejected(differing, 400, 'INVALID_ARGUMENT', invalidArg('The batch of reassignment commands was invalid: differing synchronizers'));
   });
 
   it('field validation: MISSING_FIELD / INVALID_FIELD', async () => {
     const c = await newContract('iou-fields');
     const missing = (f: string) => `The submitted command is missing a mandatory field: ${f}`;
     const invalid = (f: string, m: string | RegExp) => (typeof m === 'string' ? `The submitted command has a field with invalid value: Invalid field ${f}: ${m}` : m);
-    const j1 = await rejected({ eventFormat: byParty(alice) }, 'MISSING_FIELD', 400, missing('reassignment_commands'));
+    const j1 = await rejected({ eventFormat: byParty(alice) }, 400, 'MISSING_FIELD', missing('reassignment_commands'));
     expect(j1.context).toMatchObject({ field_name: 'reassignment_commands' });
     const withRc = (patch: Record<string, unknown>) => {
       const b = unassignBody([c.contractId]);
       Object.assign(b.reassignmentCommands, patch);
       return b;
     };
-    await rejected(withRc({ commandId: '' }), 'MISSING_FIELD', 400, missing('command_id'));
-    await rejected(withRc({ commandId: 'bad\u0001id' }), 'INVALID_FIELD', 400, /Invalid field command_id: /);
-    await rejected(withRc({ workflowId: 'x'.repeat(256) }), 'INVALID_FIELD', 400, /Invalid field workflow_id: /);
-    await rejected(withRc({ commands: [{ command: { Empty: {} } }] }), 'MISSING_FIELD', 400, missing('command'));
-    await rejected(withRc({ commands: [{}] }), 'MISSING_FIELD', 400, missing('command'));
-    await rejected(withRc({ commands: [{ command: { UnassignCommand: { value: { contractId: c.contractId, target: B } } } }] }), 'MISSING_FIELD', 400, missing('source'));
-    await rejected(withRc({ commands: [{ command: { UnassignCommand: { value: { contractId: c.contractId, source: A, target: 'not-a-sync' } } } }] }), 'INVALID_FIELD', 400, /Invalid field target: /);
-    await rejected(withRc({ commands: [{ command: { UnassignCommand: { value: { contractId: '', source: A, target: B } } } }] }), 'MISSING_FIELD', 400, missing('contract_id'));
-    await rejected(withRc({ commands: [{ command: { UnassignCommand: { value: { contractId: 'xyz', source: A, target: B } } } }] }), 'INVALID_FIELD', 400, /Invalid field contract_id: /);
-    await rejected(withRc({ commands: [{ command: { AssignCommand: { value: { reassignmentId: '1220abcd', source: A, target: B } } } }] }), 'INVALID_FIELD', 400, invalid('reassignment_id', 'Invalid reassignment ID'));
+    await rejected(withRc({ commandId: '' }), 400, 'MISSING_FIELD', missing('command_id'));
+    await rejected(withRc({ commandId: 'bad\u0001id' }), 400, 'INVALID_FIELD', /Invalid field command_id: /);
+    await rejected(withRc({ workflowId: 'x'.repeat(256) }), 400, 'INVALID_FIELD', /Invalid field workflow_id: /);
+    await rejected(withRc({ commands: [{ command: { Empty: {} } }] }), 400, 'MISSING_FIELD', missing('command'));
+    await rejected(withRc({ commands: [{}] }), 400, 'MISSING_FIELD', missing('command'));
+    await rejected(withRc({ commands: [{ command: { UnassignCommand: { value: { contractId: c.contractId, target: B } } } }] }), 400, 'MISSING_FIELD', missing('source'));
+    await rejected(withRc({ commands: [{ command: { UnassignCommand: { value: { contractId: c.contractId, source: A, target: 'not-a-sync' } } } }] }), 400, 'INVALID_FIELD', /Invalid field target: /);
+    await rejected(withRc({ commands: [{ command: { UnassignCommand: { value: { contractId: '', source: A, target: B } } } }] }), 400, 'MISSING_FIELD', missing('contract_id'));
+    await rejected(withRc({ commands: [{ command: { UnassignCommand: { value: { contractId: 'xyz', source: A, target: B } } } }] }), 400, 'INVALID_FIELD', /Invalid field contract_id: /);
+    await rejected(withRc({ commands: [{ command: { AssignCommand: { value: { reassignmentId: '1220abcd', source: A, target: B } } } }] }), 400, 'INVALID_FIELD', invalid('reassignment_id', 'Invalid reassignment ID'));
     // Submitter syntax (the caller may act as any party, so authorization passes and validation speaks).
     const anyActor = 'any-actor';
     expect((await ledger.call('POST', '/v2/users', { user: { id: anyActor }, rights: [{ kind: { CanActAsAnyParty: { value: {} } } }] })).status).toBe(200);
-    await rejected(withRc({ submitter: 'alice' }), 'INVALID_FIELD', 400, /Invalid field submitter: /, anyActor);
-    await rejected(withRc({ submitter: '' }), 'MISSING_FIELD', 400, missing('submitter'), anyActor);
+    await rejected(withRc({ submitter: 'alice' }), 400, 'INVALID_FIELD', /Invalid field submitter: /, anyActor);
+    await rejected(withRc({ submitter: '' }), 400, 'MISSING_FIELD', missing('submitter'), anyActor);
   });
 
   it('eventFormat validation; decode errors are 400 text/plain', async () => {
     const c = await newContract('iou-ef');
-    await rejected(unassignBody([c.contractId], { eventFormat: {} }), 'INVALID_ARGUMENT', 400, invalidArg('filtersByParty and filtersForAnyParty cannot be empty simultaneously'));
+    await rejected(unassignBody([c.contractId], { eventFormat: {} }), 400, 'INVALID_ARGUMENT', invalidArg('filtersByParty and filtersForAnyParty cannot be empty simultaneously'));
     const pkgId = { filtersByParty: { [alice]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: 'abc:Iou:Iou' } } } }] } } };
-    await rejected(unassignBody([c.contractId], { eventFormat: pkgId }), 'INVALID_FIELD', 400, /Invalid field packageId: Received an identifier with package ID abc, but expected a package name\.$/);
+    await rejected(unassignBody([c.contractId], { eventFormat: pkgId }), 400, 'INVALID_FIELD', /Invalid field packageId: Received an identifier with package ID abc, but expected a package name\.$/);
     const before = await ledgerEnd();
     const badId = { filtersByParty: { [alice]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: 'not-an-id' } } } }] } } };
     for (const body of [unassignBody([c.contractId], { eventFormat: badId }), { reassignmentCommands: { commands: 'nope' } }, { reassignmentCommands: { submitter: 7 } }]) {
@@ -354,16 +353,16 @@ describe('rejections: code, status, ledger end unchanged', () => {
   it('authorization (CommandServiceAuthorization): ActAs(submitter), MatchUserId, ReadAs for the format parties', async () => {
     const c = await newContract('iou-auth');
     const denied = (j: Record<string, unknown>) => expect(j).toMatchObject({ code: 'NA', errorCategory: -1, grpcCodeValue: 7 });
-    denied(await rejected(unassignBody([c.contractId]), 'NA', 403, undefined, 'bob'));
-    denied(await rejected(unassignBody([c.contractId]), 'NA', 403, undefined, 'alice-reader'));
-    denied(await rejected(unassignBody([c.contractId], { eventFormat: byParty(alice, carol) }), 'NA', 403, undefined, 'alice'));
+    denied(await rejected(unassignBody([c.contractId]), 403, 'NA', undefined, 'bob'));
+    denied(await rejected(unassignBody([c.contractId]), 403, 'NA', undefined, 'alice-reader'));
+    denied(await rejected(unassignBody([c.contractId], { eventFormat: byParty(alice, carol) }), 403, 'NA', undefined, 'alice'));
     const anyParty = { filtersForAnyParty: { cumulative: [] } };
-    denied(await rejected(unassignBody([c.contractId], { eventFormat: anyParty }), 'NA', 403, undefined, 'alice'));
+    denied(await rejected(unassignBody([c.contractId], { eventFormat: anyParty }), 403, 'NA', undefined, 'alice'));
     const otherUser = unassignBody([c.contractId]);
     Object.assign(otherUser.reassignmentCommands, { userId: 'bob' });
-    denied(await rejected(otherUser, 'NA', 403, undefined, 'alice'));
+    denied(await rejected(otherUser, 403, 'NA', undefined, 'alice'));
     // The admin has no party rights.
-    denied(await rejected(unassignBody([c.contractId]), 'NA', 403, undefined, ledger.config.adminUser));
+    denied(await rejected(unassignBody([c.contractId]), 403, 'NA', undefined, ledger.config.adminUser));
     const before = await ledgerEnd();
     const anon = await ledger.call('POST', SUBMIT, unassignBody([c.contractId]), { as: null });
     expect(anon.status).toBe(401);
@@ -385,7 +384,7 @@ describe('rejections: code, status, ledger end unchanged', () => {
     expect(await ledgerEnd()).toBe(before + 1);
     expect(dup.context).toMatchObject({ completion_offset: String(first.json.reassignment.offset), definite_answer: 'false' });
     // A failed submission does not consume its change id.
-    await rejected(unassignBody([contractIdFromSeed('nope')], { commandId: 'dedup-2' }), 'INVALID_ARGUMENT', 400);
+    await rejected(unassignBody([contractIdFromSeed('nope')], { commandId: 'dedup-2' }), 400, 'INVALID_ARGUMENT');
     expect((await submit(unassignBody([c2.contractId], { commandId: 'dedup-2' }))).status).toBe(200);
   });
 });

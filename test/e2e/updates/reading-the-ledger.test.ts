@@ -4,7 +4,7 @@ import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { ALICE, BOB, CAROL, cid, IOU, IOU_NAME, IOU_PKG, PARTICIPANT, S1, S2, TOKEN, TOKEN_NAME, writeScenario } from '../../support/updates-scenario';
 import { wsCollect } from '../../support/ws-client';
 import { expectSameFrameworkEdges } from '../../support/framework-edges';
-import { PageRenderer } from '@ledgerline/server/modules/updates/rendering/page-renderer';
+import { PageRenderer } from '@ledgerline/server/streaming/rendering/page-renderer';
 import { expectCantonError } from '../../support/canton-error';
 
 // The list maximum is lowered to 7 so that the 413 edges are reachable with the 11-update scenario.

@@ -5,7 +5,7 @@ import type { CommittedEvent } from '@ledgerline/domain';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { ALICE, BOB, created, tx, txEvent, writeScenario } from '../../support/updates-scenario';
 import { wsCollect } from '../../support/ws-client';
-import { UpdatesReader } from '@ledgerline/server/modules/updates/update-stream';
+import { UpdatesReader } from '@ledgerline/server/streaming/update-stream';
 
 let ledger: TestLedger;
 let committed: CommittedEvent[];

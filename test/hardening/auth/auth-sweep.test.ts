@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
 import WebSocket from 'ws';
 import { PARTICIPANT_AUDIENCE_PREFIX } from '@ledgerline/auth';
-import { StreamLimiter } from '@ledgerline/server/modules/updates/stream-limiter';
+import { StreamLimiter } from '@ledgerline/server/streaming/stream-limiter';
 import { startTestLedger, TEST_JWT_SECRET, type TestLedger } from '../../support/ledger';
 import { onboardExternalParty } from '../../support/external-party';
 

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { StreamLimiter } from '@ledgerline/server/modules/updates/stream-limiter';
+import { UsersRepository } from '@ledgerline/store';
+import { StreamLimiter } from '@ledgerline/server/streaming/stream-limiter';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { defaultSynchronizer } from '../../support/external-party';
 
@@ -116,8 +117,13 @@ describe('WebSocket streams re-check their authorization', () => {
     const s = openStream(await ledger.token(user));
     await s.opened;
     await s.waitFor(() => checkpoints(s.messages) > 0, 'the first checkpoint');
-    // Several check intervals pass (each check is observed through the service's own periodic reads of the user).
-    await new Promise((r) => setTimeout(r, 1000));
+    // Several checks pass: each is the service's periodic read of the user's authorization.
+    const reads = vi.spyOn(UsersRepository.prototype, 'streamAuthorizationOf');
+    try {
+      await s.waitFor(() => reads.mock.calls.filter(([, userId]) => userId === user).length >= 5, 'five checks of the user');
+    } finally {
+      reads.mockRestore();
+    }
     const before = s.messages.length;
     await commit();
     await s.waitFor(() => s.messages.slice(before).some((m) => m.update?.Transaction), 'the new transaction');

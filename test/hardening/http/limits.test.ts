@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { StreamLimiter } from '@ledgerline/server/modules/updates/stream-limiter';
+import { StreamLimiter } from '@ledgerline/server/streaming/stream-limiter';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 
 /**

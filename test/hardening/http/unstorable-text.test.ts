@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { defaultSynchronizer, ledgerEnd } from '../../support/external-party';
 import { createUser, registerKeys } from '../../support/external-parties';
-import { createNode, executeRequest, externalParty, freshContractId, preparedTransaction, TEMPLATE, val } from '../../../bench/lib/external-signing';
+import { createNode, executeRequest, externalParty, freshContractId, preparedTransaction, TEMPLATE, val } from '../../../testkit/external-signing';
 
 /**
  * Text PostgreSQL cannot store (U+0000 in `text` and `jsonb`, an unpaired surrogate in `jsonb`) is refused as 400

@@ -3,6 +3,7 @@ import { openDatabase, type Database } from '@ledgerline/store';
 import { createTestDatabase } from '../../support/database';
 import { awaitServerBackendsGone, MixedLoad, setupLoad, verifyLedger, type LoadSetup } from '../../support/fault-load';
 import { TEST_JWT_SECRET } from '../../support/ledger';
+import { waitFor } from '../../support/wait-for';
 import { ensureBuilt, startServerProcess, type ServerProcess } from '../../support/server-process';
 
 /**
@@ -43,8 +44,11 @@ describe('crash and restart under mixed load', () => {
 
     // Warm-up without a kill: every kind of write succeeds (the load itself is valid) and contracts are held to move.
     const warm = load.run([server.url]);
-    // A load window: the load runs this long, whatever it manages to write.
-    await new Promise((r) => setTimeout(r, 1200));
+    // A load window: until every kind of write has been acknowledged at least twice.
+    await waitFor(() => ['archive', 'assign', 'async', 'create', 'patch', 'unassign'].every((kind) => load.acks.filter((a) => a.kind === kind).length >= 2), {
+      timeoutMs: 60_000,
+      message: 'every kind of write acknowledged in the warm-up',
+    });
     load.stop();
     await warm;
     expect(Object.fromEntries(load.failures)).toEqual({});

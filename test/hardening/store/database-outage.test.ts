@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@ledgerline/store';
-import { createNode, executeRequest, freshContractId, preparedTransaction } from '../../../bench/lib/external-signing';
+import { createNode, executeRequest, freshContractId, preparedTransaction } from '../../../testkit/external-signing';
 import { call, EXEC, MixedLoad, setupLoad, verifyLedger, type LoadSetup } from '../../support/fault-load';
 import { TEST_JWT_SECRET } from '../../support/ledger';
 import { ensureBuilt, freePort, startServerProcess, type ServerProcess } from '../../support/server-process';

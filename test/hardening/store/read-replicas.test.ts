@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { migrate, openDatabase, ReadDatabase, type Database } from '@ledgerline/store';
 import { call, MixedLoad, setupLoad, verifyLedger, type LoadSetup } from '../../support/fault-load';
 import { TEST_JWT_SECRET } from '../../support/ledger';
-import { replicationAvailable, startReplicatedPair, type ReplicatedPair } from '../../support/replication';
+import { replicationAvailable, startReplicatedPair, type ReplicatedPair } from '../../../testkit/replication';
 import { ensureBuilt, scopeToken, startServerProcess, type ServerProcess } from '../../support/server-process';
 
 /**
@@ -152,8 +152,8 @@ describe.runIf(RUN)('read replicas and failover on a real primary and hot standb
     const load = new MixedLoad(setup);
     load.round = 1;
     let running = load.run([a]);
-    // A load window.
-    await sleep(2500);
+    // A load window: 20 acknowledged writes that took an offset.
+    await load.acknowledged(20, { which: (x) => x.round === 1 && x.offset !== undefined });
     load.stop();
     await running;
     expect(Object.fromEntries(load.failures)).toEqual({});
@@ -207,8 +207,8 @@ describe.runIf(RUN)('read replicas and failover on a real primary and hot standb
     const mark = load.acks.length;
     load.round = 2;
     running = load.run([a]);
-    // A load window with the standby stopped.
-    await sleep(2000);
+    // A load window with the standby stopped: 20 acknowledged writes.
+    await load.acknowledged(20, { since: mark });
     load.stop();
     await running;
     expect(Object.fromEntries(load.failures)).toEqual({});
@@ -237,8 +237,8 @@ describe.runIf(RUN)('read replicas and failover on a real primary and hot standb
     load.round = 3;
     const beforeSwitch = load.acks.length;
     running = load.run([a], { onNetworkError: 'retry' });
-    // A load window, then the primary is lost mid-load and a request is made while it is gone.
-    await sleep(1500);
+    // A load window (20 acknowledged writes), then the primary is lost mid-load and a request is made while it is gone.
+    await load.acknowledged(20, { since: beforeSwitch });
     primary.stop('immediate');
     await sleep(300);
     const during = await call(a, 'GET', '/v2/users', admin);
@@ -254,8 +254,8 @@ describe.runIf(RUN)('read replicas and failover on a real primary and hot standb
     }
     expect(recovered).toBe(true);
     const afterSwitch = load.acks.length;
-    // A load window after the switch.
-    await sleep(1500);
+    // A load window after the switch: 20 acknowledged writes.
+    await load.acknowledged(20, { since: afterSwitch });
     load.stop();
     await running;
     expect([200, 503]).toContain(during.status);

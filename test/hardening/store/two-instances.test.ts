@@ -85,8 +85,8 @@ describe('two instances on one database', () => {
     const urls = [a.url, b.url];
     load.round = 1;
     let running = load.run(urls, { onNetworkError: 'retry' });
-    // A load window: both instances take writes this long.
-    await new Promise((r) => setTimeout(r, 2500));
+    // A load window: until each instance has acknowledged 20 writes that took an offset.
+    for (const url of urls) await load.acknowledged(20, { which: (x) => x.url === url && x.offset !== undefined });
     load.stop();
     await running;
     expect(Object.fromEntries(load.failures)).toEqual({});
@@ -104,13 +104,14 @@ describe('two instances on one database', () => {
     load.round = 2;
     const mark = load.acks.length;
     running = load.run(urls, { onNetworkError: 'retry' });
-    await new Promise((r) => setTimeout(r, 500 + Math.random() * 700));
+    // Mid-load: after a random number of B's acknowledged writes in this round.
+    await load.acknowledged(1 + Math.floor(Math.random() * 20), { since: mark, which: (x) => x.url === b.url });
     b.proc.kill('SIGKILL');
     expect(await b.exited).toBe('SIGKILL');
     urls.splice(1, 1);
     const killedAt = load.acks.length;
-    // A load window after the kill: the clients move to A and keep writing.
-    await new Promise((r) => setTimeout(r, 1500));
+    // A load window after the kill: the clients move to A and keep writing, 20 acknowledged writes.
+    await load.acknowledged(20, { since: killedAt });
     load.stop();
     await running;
     const afterKill = load.acks.slice(killedAt);

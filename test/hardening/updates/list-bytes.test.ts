@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectCantonError } from '../../support/canton-error';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { defaultSynchronizer } from '../../support/external-party';
 import { wsCollect } from '../../support/ws-client';
@@ -41,7 +42,7 @@ const format = () => ({ includeTransactions: { eventFormat: { filtersByParty: { 
 const range = (from: number, to: number) => ({ beginExclusive: from, endInclusive: to, updateFormat: format() });
 
 function tooLarge(r: { status: number; json: any; text: string }, webSocket: string) {
-  expect({ status: r.status, code: r.json?.code }, r.text).toEqual({ status: 413, code: 'JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED' });
+  expectCantonError(r, 413, 'JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED');
   expect(r.json.cause).toContain(`more than ${MAX} bytes`);
   expect(r.json.cause).toContain(`GET ${webSocket}`);
 }

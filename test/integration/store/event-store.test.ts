@@ -135,13 +135,19 @@ describe('event store', () => {
     const sizes: number[] = [];
     const store = new EventStore(database.db, { participantId: 'p1', lingerMs: 300, onBatch: ({ size }) => sizes.push(size) });
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    // A holds its batch for a while; B queues meanwhile, so B's batch is the next one and lingers once A commits.
+    // A holds its batch until B has queued, so B's batch is the next one and lingers once A commits.
+    let aStarted!: () => void;
+    let releaseA!: () => void;
+    const aRunning = new Promise<void>((r) => (aStarted = r));
+    const held = new Promise<void>((r) => (releaseA = r));
     const a = store.execute(async (tx) => {
-      await sleep(50);
+      aStarted();
+      await held;
       return tx.append([update(1)]);
     });
-    await sleep(10);
+    await aRunning;
     const b = store.append([update(2)]);
+    releaseA();
     await a;
     await sleep(20); // A has committed; B's batch has not opened yet
     const c = store.append([update(3)]);

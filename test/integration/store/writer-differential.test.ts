@@ -35,7 +35,7 @@ import {
   type CheckedTransactionSubmission,
   type WriterKind,
 } from '@ledgerline/store';
-import { createNode, exerciseNode, preparedTransaction } from '../../../bench/lib/external-signing';
+import { createNode, exerciseNode, preparedTransaction } from '../../../testkit/external-signing';
 import { openTestDatabase } from '../../support/database';
 
 /*

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { makeContractId } from '@ledgerline/canton';
 import { changeIdOf, checkWellFormed, prerenderTransaction, type StoredContractState } from '@ledgerline/domain';
 import { transactionSubmissionDecider, type CheckedTransactionSubmission, type TransactionSubmissionState } from '@ledgerline/store';
-import { createNode, exerciseNode, PACKAGE_NAME, preparedTransaction, TEMPLATE } from '../../../bench/lib/external-signing';
+import { createNode, exerciseNode, PACKAGE_NAME, preparedTransaction, TEMPLATE } from '../../../testkit/external-signing';
 import { conflictKeysOf, spec } from '../../support/decider-spec';
 import { alice, bob, SYNC_A } from './fixtures';
 

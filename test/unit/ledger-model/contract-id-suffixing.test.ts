@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Value } from '@canton-network/core-ledger-proto';
 import { computeUnicum, contractSalt, legacyContractInstanceHash } from '@ledgerline/canton';
 import { buildTransactionEffects, checkWellFormed, suffixContractIds, transactionShape, type WellFormedTransaction } from '@ledgerline/domain';
-import { createNode, exerciseNode, externalParty, fetchNode, freshContractId, PACKAGE_NAME, preparedTransaction, rollbackNode, TEMPLATE, val } from '../../../bench/lib/external-signing';
+import { createNode, exerciseNode, externalParty, fetchNode, freshContractId, PACKAGE_NAME, preparedTransaction, rollbackNode, TEMPLATE, val } from '../../../testkit/external-signing';
 
 const SYNC = `global::1220${'ab'.repeat(32)}`;
 const alice = externalParty('alice', Buffer.alloc(32, 1)).party;

@@ -22,7 +22,7 @@ import {
   preparedTransaction,
   rollbackNode,
   TEMPLATE,
-} from '../../../bench/lib/external-signing';
+} from '../../../testkit/external-signing';
 
 const SYNC = `global::1220${'ab'.repeat(32)}`;
 const OTHER_SYNC = `secondary::1220${'cd'.repeat(32)}`;

@@ -12,7 +12,7 @@ import {
   type ExecuteRequest,
   type ValidSignature,
 } from '@ledgerline/domain';
-import { externalParty, extraKey, preparedTransaction, createNode, freshContractId } from '../../../bench/lib/external-signing';
+import { externalParty, extraKey, preparedTransaction, createNode, freshContractId } from '../../../testkit/external-signing';
 import { ed25519WorkerScriptForTests } from '../../support/ed25519-worker-script';
 
 async function asyncRejection(p: Promise<unknown>): Promise<{ code: string; cause: string; status: number; context: Record<string, string> }> {

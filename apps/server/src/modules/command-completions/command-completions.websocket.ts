@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { completionStreamRequestSchema, decodeCompletionStreamRequest, decodeGetCompletionsRequest, getCompletionsRequestSchema } from '@ledgerline/wire';
-import { UpdatesWebSocket } from '../updates/updates.websocket';
+import { WebSocketStreams } from '../../streaming/websocket-streams';
 import { CompletionsReader } from './completions.reader';
 
 const PAGE_SIZE = 500;
@@ -13,7 +13,7 @@ const PAGE_SIZE = 500;
 @Injectable()
 export class CommandCompletionsWebSocket implements OnModuleInit {
   constructor(
-    private readonly webSockets: UpdatesWebSocket,
+    private readonly webSockets: WebSocketStreams,
     private readonly reader: CompletionsReader,
   ) {}
 

@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { completionCheckpoint, completionFilterOf, completionResponse, type Claims, type CompletionsRequest, type CompletionStreamResponse } from '@ledgerline/domain';
 import { CommandCompletionsRepository, type StoredCompletion } from '@ledgerline/store';
 import { LedgerRuntime } from '../../infrastructure/runtime';
-import { UpdatesReader, type OffsetStream } from '../updates/update-stream';
+import { UpdatesReader, type OffsetStream } from '../../streaming/update-stream';
 
 /**
  * Opens completion streams of both request forms (Canton's ApiCommandCompletionService: CompletionStream and
  * GetCompletions): authorization, then the request checks against the ledger end and pruning offset, then a tailing
- * offset stream over the completions the request sees, served by the update streams' engine (pages, waiting for commits,
+ * offset stream over the completions the request sees, served by the stream engine (pages, waiting for commits,
  * OffsetCheckpoints).
  */
 @Injectable()

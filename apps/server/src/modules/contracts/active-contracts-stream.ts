@@ -19,8 +19,8 @@ import { ContractsRepository, LedgerUpdatesRepository, type ActivationPage } fro
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../infrastructure/participant-identity';
 import { InterfaceDirectories } from '../../infrastructure/interface-directories';
-import type { ElementStream } from '../updates/list-collector';
-import type { ByteBudget } from '../updates/update-stream';
+import type { ElementStream } from '../../streaming/list-collector';
+import type { ByteBudget } from '../../streaming/update-stream';
 
 /** One snapshot to read: its offset, where to start, and what the format selects. */
 export interface AcsSnapshot {

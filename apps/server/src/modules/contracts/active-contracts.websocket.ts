@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { decodeGetActiveContractsRequest, getActiveContractsRequestSchema } from '@ledgerline/wire';
-import { UpdatesWebSocket } from '../updates/updates.websocket';
+import { WebSocketStreams } from '../../streaming/websocket-streams';
 import { ActiveContractsReader } from './active-contracts-stream';
 
 /** Pages of the WebSocket's snapshot reads (activations scanned per read). */
@@ -9,12 +9,12 @@ const PAGE_SIZE = 500;
 /**
  * WebSocket `GET /v2/state/active-contracts` (asyncapi.yaml): the client sends one GetActiveContractsRequest; the server
  * sends one JsGetActiveContractsResponse per entry (or one JsCantonError) and closes when the snapshot is exhausted.
- * Served by the updates' WebSocket machinery: the same authentication, stream slots, message limits and back-pressure.
+ * Served by the stream engine's WebSocket endpoints: the same authentication, stream slots, message limits and back-pressure.
  */
 @Injectable()
 export class ActiveContractsWebSocket implements OnModuleInit {
   constructor(
-    private readonly sockets: UpdatesWebSocket,
+    private readonly sockets: WebSocketStreams,
     private readonly reader: ActiveContractsReader,
   ) {}
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { UpdatesModule } from '../updates/updates.module';
+import { StreamingModule } from '../../streaming/streaming.module';
 import { ActiveContractsPageRoute } from './active-contracts-page.route';
 import { ActiveContractsReader } from './active-contracts-stream';
 import { ActiveContractsWebSocket } from './active-contracts.websocket';
@@ -13,7 +13,7 @@ import {
 
 /** Reading contracts: the active contract set (list, page, WebSocket), a contract's events, a contract's payload. */
 @Module({
-  imports: [UpdatesModule],
+  imports: [StreamingModule],
   controllers: [ContractsController],
   providers: [
     ActiveContractsReader,

@@ -7,13 +7,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { noPreferredPackagesFound, type Claims, type PackageInfo, type PreferredPackages, type VettedPackagesEntry } from '@ledgerline/domain';
 import { CurrentClaims } from '@ledgerline/auth';
 import {
+  booleanQuery,
   DecodeError,
+  listQuery,
   listVettedPackagesFromJs,
   listVettedPackagesRequestSchema,
   packageReferenceToJs,
   preferredPackagesFromJs,
   preferredPackagesRequestSchema,
   queryDecodeError,
+  stringQuery,
   updateVettedPackagesFromJs,
   updateVettedPackagesRequestSchema,
   vettedPackagesToJs,
@@ -27,24 +30,6 @@ import { PostJson } from '../../http/routes';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { UpdateVettedPackagesCommand, UploadDarCommand, ValidateDarCommand, type DarSource } from './commands/package.commands';
 import { GetPackageQuery, GetPackageStatusQuery, GetPreferredPackagesQuery, ListPackagesQuery, ListVettedPackagesQuery } from './queries/package.queries';
-
-/** The last value of a query parameter, or '' (the reference's optional string parameters). */
-function stringQuery(name: string, raw: unknown): string {
-  if (raw === undefined) return '';
-  const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;
-  if (typeof v !== 'string') throw queryDecodeError(name);
-  return v;
-}
-
-/** An optional boolean query parameter (`true`/`false`, any case), else the 400 text/plain decode error. */
-function booleanQuery(name: string, raw: unknown, fallback: boolean): boolean {
-  if (raw === undefined) return fallback;
-  const v = stringQuery(name, raw).toLowerCase();
-  if (v !== 'true' && v !== 'false') throw queryDecodeError(name, `expected a boolean, got '${stringQuery(name, raw)}'`);
-  return v === 'true';
-}
-
-const listQuery = (raw: unknown): string[] => (raw === undefined ? [] : (Array.isArray(raw) ? raw : [raw]).map(String));
 
 const validateListBody = new Ajv({ coerceTypes: false, useDefaults: false, allErrors: false, strict: false }).compile<RawListVetted>(listVettedPackagesRequestSchema);
 

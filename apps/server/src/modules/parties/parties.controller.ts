@@ -9,7 +9,7 @@ import {
   int32Query,
   listQuery,
   partyDetailsToJs,
-  queryDecodeError,
+  stringQuery,
   updatePartyDetailsFromJs,
   type RawPatchBody,
   updatePartyDetailsRequestSchema,
@@ -25,14 +25,6 @@ interface AllocateBody {
   identityProviderId?: string;
   synchronizerId?: string;
   userId?: string;
-}
-
-/** A single-valued optional query parameter (the last one wins when repeated). */
-function stringQuery(name: string, raw: unknown): string {
-  if (raw === undefined) return '';
-  const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;
-  if (typeof v !== 'string') throw queryDecodeError(name);
-  return v;
 }
 
 const detailsOf = (r: PartyRecord) => partyDetailsToJs(fullDetails(r));

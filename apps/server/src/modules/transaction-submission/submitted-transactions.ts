@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { renderSubmittedTransaction, renderSubmittedTransactionTree, updateNotFound, type StoredUpdate, type TransactionFormat } from '@ledgerline/domain';
 import { InterfaceDirectories } from '../../infrastructure/interface-directories';
-import { UpdatesReader } from '../updates/update-stream';
+import { UpdatesReader } from '../../streaming/update-stream';
 
 /** The answers that carry a submission's transaction (…-for-transaction, -for-transaction-tree), read back by update id. */
 @Injectable()

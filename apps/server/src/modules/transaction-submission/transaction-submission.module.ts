@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { UpdatesModule } from '../updates/updates.module';
+import { StreamingModule } from '../../streaming/streaming.module';
 import { InFlightSubmissions } from './in-flight-submissions';
 import { TransactionSubmissionService } from './transaction-submission.service';
 import { SubmittedTransactions } from './submitted-transactions';
@@ -9,7 +9,7 @@ import { SubmittedTransactions } from './submitted-transactions';
  * in-flight checks, which reassignment submission shares.
  */
 @Module({
-  imports: [UpdatesModule],
+  imports: [StreamingModule],
   providers: [TransactionSubmissionService, InFlightSubmissions, SubmittedTransactions],
   exports: [TransactionSubmissionService, SubmittedTransactions, InFlightSubmissions],
 })

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { StreamingModule } from '../../streaming/streaming.module';
 import { PruneLedgerHandler } from './commands/prune.command';
 import {
   GetTransactionByIdHandler,
@@ -11,22 +12,15 @@ import {
   GetUpdatesPageHandler,
   ListUpdatesHandler,
 } from './queries/update-query.handlers';
-import { PageRenderer } from './rendering/page-renderer';
-import { StreamLimiter } from './stream-limiter';
-import { StreamAuthorization } from './stream-authorization';
 import { TransactionByIdRoute } from './transaction-by-id.route';
-import { UpdatesReader } from './update-stream';
 import { UpdatesController } from './updates.controller';
 import { UpdatesWebSocket } from './updates.websocket';
 
-/** Reading the ledger: update lists, WebSocket streams, transaction lookup, pruning. */
+/** Reading the ledger: update lists, WebSocket streams, transaction lookup, pruning (over the stream engine). */
 @Module({
+  imports: [StreamingModule],
   controllers: [UpdatesController],
   providers: [
-    PageRenderer,
-    UpdatesReader,
-    StreamLimiter,
-    StreamAuthorization,
     ListUpdatesHandler,
     GetTransactionByIdHandler,
     GetUpdateByIdHandler,
@@ -40,6 +34,5 @@ import { UpdatesWebSocket } from './updates.websocket';
     UpdatesWebSocket,
     TransactionByIdRoute,
   ],
-  exports: [UpdatesReader, StreamLimiter, StreamAuthorization, UpdatesWebSocket],
 })
 export class UpdatesModule {}

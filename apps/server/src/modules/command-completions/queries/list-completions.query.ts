@@ -1,9 +1,9 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { listBytesExceeded, type Claims, type CompletionsRequest, type CompletionStreamResponse } from '@ledgerline/domain';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
-import { collectList, listTake } from '../../updates/list-collector';
-import { StreamLimiter } from '../../updates/stream-limiter';
-import { StreamAuthorization } from '../../updates/stream-authorization';
+import { collectList, listTake } from '../../../streaming/list-collector';
+import { StreamLimiter } from '../../../streaming/stream-limiter';
+import { StreamAuthorization } from '../../../streaming/stream-authorization';
 import { CompletionsReader } from '../completions.reader';
 
 /**

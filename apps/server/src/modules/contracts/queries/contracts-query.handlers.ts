@@ -18,9 +18,9 @@ import {
 } from '@ledgerline/domain';
 import { LedgerUpdatesRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
-import { collectList, listTake } from '../../updates/list-collector';
-import { StreamLimiter } from '../../updates/stream-limiter';
-import { StreamAuthorization } from '../../updates/stream-authorization';
+import { collectList, listTake } from '../../../streaming/list-collector';
+import { StreamLimiter } from '../../../streaming/stream-limiter';
+import { StreamAuthorization } from '../../../streaming/stream-authorization';
 import { ActiveContractsReader } from '../active-contracts-stream';
 import { GetActiveContractsPageQuery, GetContractQuery, GetEventsByContractIdQuery, ListActiveContractsQuery } from './contracts.queries';
 

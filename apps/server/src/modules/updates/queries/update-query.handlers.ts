@@ -19,15 +19,16 @@ import {
   validateLookupFormat,
   validateLookupOffset,
   validateTransactionHash,
+  type Claims,
   type JsGetUpdatesResponse,
   type StoredUpdate,
   type UpdateFormat,
 } from '@ledgerline/domain';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
-import { StreamLimiter } from '../stream-limiter';
-import { StreamAuthorization } from '../stream-authorization';
-import { collectList, listTake } from '../list-collector';
-import { UpdatesReader } from '../update-stream';
+import { StreamLimiter } from '../../../streaming/stream-limiter';
+import { StreamAuthorization } from '../../../streaming/stream-authorization';
+import { collectList, listTake } from '../../../streaming/list-collector';
+import { UpdatesReader } from '../../../streaming/update-stream';
 import {
   GetTransactionByIdQuery,
   GetTransactionByOffsetQuery,
@@ -68,121 +69,127 @@ export class ListUpdatesHandler implements IQueryHandler<ListUpdatesQuery> {
 }
 
 /**
- * As Canton's JsUpdateService and UpdateServiceRequestValidator: requestingParties/transactionFormat (JSON layer),
- * authorization, update id syntax, the format, then the lookup.
- * Anything that is not a transaction with a visible event is UPDATE_NOT_FOUND.
+ * The point lookups (Canton's JsUpdateService, UpdateServiceRequestValidator, ApiUpdateService) share one shape:
+ * authorization by the format, the key's syntax, the format; then the row read and rendered in the lookup's answer form.
+ * UPDATE_NOT_FOUND, naming the key, when there is no row or nothing of it is visible in that form.
  */
+async function lookUp<R>(claims: Claims, format: UpdateFormat | null | undefined, key: () => LookupKey, answer: () => LookupAnswer<R> | null): Promise<R> {
+  if (format) authorizeUpdateFormat(claims, format);
+  const checkedKey = key();
+  const render = answer();
+  // A format that asks for nothing sees nothing: no read.
+  const row = render ? await checkedKey.load() : null;
+  const rendered = row && render ? await render(row) : null;
+  if (!rendered) throw checkedKey.notFound();
+  return rendered;
+}
+
+/** A lookup's key, checked: how to read its row, and its UPDATE_NOT_FOUND. */
+interface LookupKey {
+  load(): Promise<StoredUpdate | null>;
+  notFound(): Error;
+}
+
+/** A row in a lookup's answer form, or null when nothing of it is visible there. */
+type LookupAnswer<R> = (row: StoredUpdate) => R | null | Promise<R | null>;
+
+function byUpdateId(reader: UpdatesReader, updateId: string | undefined): LookupKey {
+  const id = validateUpdateId(updateId);
+  return { load: () => reader.byUpdateId(id), notFound: () => updateNotFound(updateId ?? '') };
+}
+
+/** `offset > 0`; an offset beyond the ledger end finds nothing. */
+function byOffset(reader: UpdatesReader, offset: number | undefined): LookupKey {
+  const checked = validateLookupOffset(offset);
+  return { load: () => reader.byOffset(checked), notFound: () => updateNotFoundAtOffset(checked) };
+}
+
+/** Only a transaction that was executed with external signatures has a hash. */
+function byTransactionHash(reader: UpdatesReader, transactionHash: Uint8Array | undefined): LookupKey {
+  const hash = validateTransactionHash(transactionHash);
+  return { load: () => reader.byTransactionHash(hash), notFound: () => updateNotFoundByHash(hash) };
+}
+
+/** GetUpdateBy…: one element of the update stream; its kind must be asked for, and a format that asks for nothing finds nothing. */
+const asUpdate = (reader: UpdatesReader, updateFormat: UpdateFormat | null | undefined) => (): LookupAnswer<JsGetUpdatesResponse> | null => {
+  const format = validateLookupFormat(updateFormat);
+  return format && (async (row) => projectUpdate(row, await reader.compile(format)));
+};
+
+/** transaction-by-… (deprecated): `{transaction}` of a transaction with a visible event. */
+const asTransaction = (reader: UpdatesReader, format: UpdateFormat) => () => {
+  validateUpdateFormat(format);
+  return async (row: StoredUpdate) => {
+    const tx = (await reader.compile(format)).transactions;
+    const rendered = row.kind === 'Transaction' && tx ? renderTransaction(row, tx.format, tx.shape) : null;
+    return rendered && { transaction: rendered };
+  };
+};
+
+/** transaction-tree-by-… (deprecated): `{transaction: JsTransactionTree}` for a tree format (template wildcards only). */
+const asTree = (format: UpdateFormat) => () => {
+  validateUpdateFormat(format);
+  return (row: StoredUpdate) => {
+    const rendered = row.kind === 'Transaction' ? projectUpdate(row, compileUpdateFormat(format, NO_INTERFACES, 'tree')) : null;
+    return rendered && { transaction: rendered.update.TransactionTree.value };
+  };
+};
+
+/** POST /v2/updates/update-by-id. */
+@QueryHandler(GetUpdateByIdQuery)
+export class GetUpdateByIdHandler implements IQueryHandler<GetUpdateByIdQuery> {
+  constructor(private readonly reader: UpdatesReader) {}
+
+  async execute({ claims, request }: GetUpdateByIdQuery): Promise<JsGetUpdatesResponse> {
+    return lookUp(claims, request.updateFormat, () => byUpdateId(this.reader, request.updateId), asUpdate(this.reader, request.updateFormat));
+  }
+}
+
+/** POST /v2/updates/update-by-offset. */
+@QueryHandler(GetUpdateByOffsetQuery)
+export class GetUpdateByOffsetHandler implements IQueryHandler<GetUpdateByOffsetQuery> {
+  constructor(private readonly reader: UpdatesReader) {}
+
+  async execute({ claims, request }: GetUpdateByOffsetQuery): Promise<JsGetUpdatesResponse> {
+    return lookUp(claims, request.updateFormat, () => byOffset(this.reader, request.offset), asUpdate(this.reader, request.updateFormat));
+  }
+}
+
+/** POST /v2/updates/update-by-hash. */
+@QueryHandler(GetUpdateByHashQuery)
+export class GetUpdateByHashHandler implements IQueryHandler<GetUpdateByHashQuery> {
+  constructor(private readonly reader: UpdatesReader) {}
+
+  async execute({ claims, request }: GetUpdateByHashQuery): Promise<JsGetUpdatesResponse> {
+    return lookUp(claims, request.updateFormat, () => byTransactionHash(this.reader, request.transactionHash), asUpdate(this.reader, request.updateFormat));
+  }
+}
+
+/** POST /v2/updates/transaction-by-id: the format from requestingParties or transactionFormat (not both), first. */
 @QueryHandler(GetTransactionByIdQuery)
 export class GetTransactionByIdHandler implements IQueryHandler<GetTransactionByIdQuery> {
   constructor(private readonly reader: UpdatesReader) {}
 
   async execute({ claims, request }: GetTransactionByIdQuery) {
     const format = resolveTransactionByIdFormat(request);
-    authorizeUpdateFormat(claims, format);
-    const id = validateUpdateId(request.updateId);
-    validateUpdateFormat(format);
-    const compiled = await this.reader.compile(format);
-    const row = await this.reader.byUpdateId(id);
-    const tx = compiled.transactions;
-    const rendered = row && row.kind === 'Transaction' && tx ? renderTransaction(row, tx.format, tx.shape) : null;
-    if (!rendered) throw updateNotFound(request.updateId ?? '');
-    return { transaction: rendered };
+    return lookUp(claims, format, () => byUpdateId(this.reader, request.updateId), asTransaction(this.reader, format));
   }
 }
 
-/**
- * GetUpdateById (UpdateServiceRequestValidator, ApiUpdateService): authorization by the format, the update id, the
- * format; then the update rendered as one element of the update stream. UPDATE_NOT_FOUND when there is none, its kind
- * is not asked for, nothing of it is visible, or the format asks for nothing.
- */
-@QueryHandler(GetUpdateByIdQuery)
-export class GetUpdateByIdHandler implements IQueryHandler<GetUpdateByIdQuery> {
-  constructor(private readonly reader: UpdatesReader) {}
-
-  async execute({ claims, request }: GetUpdateByIdQuery): Promise<JsGetUpdatesResponse> {
-    if (request.updateFormat) authorizeUpdateFormat(claims, request.updateFormat);
-    const id = validateUpdateId(request.updateId);
-    const format = validateLookupFormat(request.updateFormat);
-    return lookUpUpdate(this.reader, format, () => this.reader.byUpdateId(id), () => updateNotFound(request.updateId ?? ''));
-  }
-}
-
-/**
- * The update lookups' common end: load the row only when the format sees something, render it through the stream's
- * renderer, and answer UPDATE_NOT_FOUND when nothing is visible.
- */
-async function lookUpUpdate(
-  reader: UpdatesReader,
-  format: ReturnType<typeof validateLookupFormat>,
-  load: () => ReturnType<UpdatesReader['byOffset']>,
-  notFound: () => Error,
-): Promise<JsGetUpdatesResponse> {
-  const row = format ? await load() : null;
-  const rendered = row && format ? projectUpdate(row, await reader.compile(format)) : null;
-  if (!rendered) throw notFound();
-  return rendered;
-}
-
-/** GetUpdateByOffset: as by id, with `offset > 0`; an offset beyond the ledger end is UPDATE_NOT_FOUND too. */
-@QueryHandler(GetUpdateByOffsetQuery)
-export class GetUpdateByOffsetHandler implements IQueryHandler<GetUpdateByOffsetQuery> {
-  constructor(private readonly reader: UpdatesReader) {}
-
-  async execute({ claims, request }: GetUpdateByOffsetQuery): Promise<JsGetUpdatesResponse> {
-    if (request.updateFormat) authorizeUpdateFormat(claims, request.updateFormat);
-    const offset = validateLookupOffset(request.offset);
-    const format = validateLookupFormat(request.updateFormat);
-    return lookUpUpdate(this.reader, format, () => this.reader.byOffset(offset), () => updateNotFoundAtOffset(offset));
-  }
-}
-
-/**
- * GetUpdateByHash: as by id, with the transaction hash (UpdateServiceRequestValidator); only a transaction that was
- * executed with external signatures has one.
- */
-@QueryHandler(GetUpdateByHashQuery)
-export class GetUpdateByHashHandler implements IQueryHandler<GetUpdateByHashQuery> {
-  constructor(private readonly reader: UpdatesReader) {}
-
-  async execute({ claims, request }: GetUpdateByHashQuery): Promise<JsGetUpdatesResponse> {
-    if (request.updateFormat) authorizeUpdateFormat(claims, request.updateFormat);
-    const hash = validateTransactionHash(request.transactionHash);
-    const format = validateLookupFormat(request.updateFormat);
-    return lookUpUpdate(this.reader, format, () => this.reader.byTransactionHash(hash), () => updateNotFoundByHash(hash));
-  }
-}
-
-/** transaction-by-offset (deprecated): transaction-by-id's format matrix, then GetUpdateByOffset for transactions. */
+/** POST /v2/updates/transaction-by-offset (deprecated): transaction-by-id's format matrix. */
 @QueryHandler(GetTransactionByOffsetQuery)
 export class GetTransactionByOffsetHandler implements IQueryHandler<GetTransactionByOffsetQuery> {
   constructor(private readonly reader: UpdatesReader) {}
 
   async execute({ claims, request }: GetTransactionByOffsetQuery) {
     const format = resolveTransactionByOffsetFormat(request);
-    authorizeUpdateFormat(claims, format);
-    const offset = validateLookupOffset(request.offset);
-    validateUpdateFormat(format);
-    const row = await this.reader.byOffset(offset);
-    const tx = (await this.reader.compile(format)).transactions;
-    const rendered = row && row.kind === 'Transaction' && tx ? renderTransaction(row, tx.format, tx.shape) : null;
-    if (!rendered) throw updateNotFoundAtOffset(offset);
-    return { transaction: rendered };
+    return lookUp(claims, format, () => byOffset(this.reader, request.offset), asTransaction(this.reader, format));
   }
 }
 
 /**
- * `{transaction: JsTransactionTree}` of a stored update for a tree lookup's format (template wildcards only), or null
- * (not a visible transaction).
- */
-function transactionTreeOf(row: StoredUpdate | null, format: UpdateFormat) {
-  const rendered = row && row.kind === 'Transaction' ? projectUpdate(row, compileUpdateFormat(format, NO_INTERFACES, 'tree')) : null;
-  return rendered ? { transaction: rendered.update.TransactionTree.value } : null;
-}
-
-/**
- * transaction-tree-by-id (deprecated; Canton's JsUpdateService): GetUpdateById with LEDGER_EFFECTS transactions and a
- * wildcard for each listed party. Authorization, the update id, then the format (no party: INVALID_ARGUMENT); a
- * transaction none of the parties witnesses is UPDATE_NOT_FOUND.
+ * GET /v2/updates/transaction-tree-by-id (deprecated): LEDGER_EFFECTS transactions and a wildcard for each listed party
+ * (no party: INVALID_ARGUMENT, after the update id); a transaction none of them witnesses is UPDATE_NOT_FOUND.
  */
 @QueryHandler(GetTransactionTreeByIdQuery)
 export class GetTransactionTreeByIdHandler implements IQueryHandler<GetTransactionTreeByIdQuery> {
@@ -190,28 +197,18 @@ export class GetTransactionTreeByIdHandler implements IQueryHandler<GetTransacti
 
   async execute({ claims, updateId, parties }: GetTransactionTreeByIdQuery) {
     const format = resolveTransactionTreeFormat(parties);
-    authorizeUpdateFormat(claims, format);
-    const id = validateUpdateId(updateId);
-    validateUpdateFormat(format);
-    const tree = transactionTreeOf(await this.reader.byUpdateId(id), format);
-    if (!tree) throw updateNotFound(updateId);
-    return tree;
+    return lookUp(claims, format, () => byUpdateId(this.reader, updateId), asTree(format));
   }
 }
 
-/** transaction-tree-by-offset (deprecated): as by id, with GetUpdateByOffset's `offset > 0`. */
+/** GET /v2/updates/transaction-tree-by-offset (deprecated): as by id. */
 @QueryHandler(GetTransactionTreeByOffsetQuery)
 export class GetTransactionTreeByOffsetHandler implements IQueryHandler<GetTransactionTreeByOffsetQuery> {
   constructor(private readonly reader: UpdatesReader) {}
 
   async execute({ claims, offset, parties }: GetTransactionTreeByOffsetQuery) {
     const format = resolveTransactionTreeFormat(parties);
-    authorizeUpdateFormat(claims, format);
-    validateLookupOffset(offset);
-    validateUpdateFormat(format);
-    const tree = transactionTreeOf(await this.reader.byOffset(offset), format);
-    if (!tree) throw updateNotFoundAtOffset(offset);
-    return tree;
+    return lookUp(claims, format, () => byOffset(this.reader, offset), asTree(format));
   }
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { accessTokenExpired, staleStreamAuthorization, type Claims, type LedgerError, type Right } from '@ledgerline/domain';
 import { UsersRepository } from '@ledgerline/store';
-import { LedgerRuntime } from '../../infrastructure/runtime';
+import { LedgerRuntime } from '../infrastructure/runtime';
 
 /** setTimeout's longest delay; a later expiry is caught by the periodic check. */
 const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { maximumNumberOfStreams, type Claims } from '@ledgerline/domain';
-import { LedgerRuntime } from '../../infrastructure/runtime';
+import { LedgerRuntime } from '../infrastructure/runtime';
 
 /**
  * Per-user count of open update streams (LEDGER_MAX_STREAMS_PER_USER). A "client" is the authenticated user: every

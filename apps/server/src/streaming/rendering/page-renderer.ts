@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { NO_INTERFACES, type InterfaceDirectory, type TransactionForm, type UpdateFormat } from '@ledgerline/domain';
-import { LedgerRuntime } from '../../../infrastructure/runtime';
+import { LedgerRuntime } from '../../infrastructure/runtime';
 import { renderPageText, type StoredUpdateText } from './render-page';
 
 /**
@@ -13,7 +13,7 @@ import { renderPageText, type StoredUpdateText } from './render-page';
 function workerScript(): string | null {
   const here = path.join(__dirname, 'render-worker.js');
   if (__filename.endsWith('.js')) return fs.existsSync(here) ? here : null;
-  const root = path.resolve(__dirname, '../../../../../..');
+  const root = path.resolve(__dirname, '../../../../..');
   const built = path.join(root, 'dist', path.relative(root, __dirname), 'render-worker.js');
   return fs.existsSync(built) ? built : null;
 }

@@ -17,9 +17,9 @@ import {
   type UpdateFormat,
 } from '@ledgerline/domain';
 import { CommitNotifier, LedgerUpdatesRepository, LookupCoalescer, type LedgerPosition } from '@ledgerline/store';
-import { LedgerRuntime } from '../../infrastructure/runtime';
-import { InterfaceDirectories } from '../../infrastructure/interface-directories';
-import { ParticipantIdentity } from '../../infrastructure/participant-identity';
+import { LedgerRuntime } from '../infrastructure/runtime';
+import { InterfaceDirectories } from '../infrastructure/interface-directories';
+import { ParticipantIdentity } from '../infrastructure/participant-identity';
 import { PageRenderer } from './rendering/page-renderer';
 import { projectPage, type StoredUpdateText } from './rendering/render-page';
 
