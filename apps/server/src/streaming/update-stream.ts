@@ -313,7 +313,6 @@ export class OffsetStream<R extends { offset: number }, T> {
  */
 @Injectable()
 export class UpdatesReader {
-  readonly repo = new LedgerUpdatesRepository();
   /** Transaction-by-id lookups arriving together share one statement (see LookupCoalescer). */
   private readonly updatesById = new LookupCoalescer<string, StoredUpdate>((ids) => this.byUpdateIds(ids));
 
@@ -323,6 +322,7 @@ export class UpdatesReader {
     private readonly identity: ParticipantIdentity,
     private readonly renderer: PageRenderer,
     private readonly interfaces: InterfaceDirectories,
+    readonly repo: LedgerUpdatesRepository,
   ) {}
 
   /** A validated format compiled, with the interfaces its interface filters need. */
