@@ -29,9 +29,17 @@ export interface TestResponse {
   json: any;
 }
 
-/** Starts the whole service (runtime + HTTP on an ephemeral port) on a fresh database. */
-export async function startTestLedger(env: Record<string, string> = {}): Promise<TestLedger> {
-  const { url: databaseUrl } = await createTestDatabase();
+/**
+ * Starts the whole service (runtime + HTTP on an ephemeral port) on a fresh database, or with `databaseUrl` on the
+ * database of a ledger that was closed (a restart: same identity, parties and contracts, new configuration).
+ */
+export async function startTestLedger(env: Record<string, string> = {}, opts: { databaseUrl?: string } = {}): Promise<TestLedger> {
+  const databaseUrl = opts.databaseUrl ?? (await createTestDatabase()).url;
+  return openTestLedger(databaseUrl, env);
+}
+
+/** Starts the whole service on an existing test database (a restart with the data kept, after `close()`). */
+export async function openTestLedger(databaseUrl: string, env: Record<string, string> = {}): Promise<TestLedger> {
   const config = loadConfig({ DATABASE_URL: databaseUrl, LEDGER_JWT_SECRET: TEST_JWT_SECRET, LEDGER_LOG_LEVEL: 'silent', PORT: '1', ...env });
   const runtime = await startRuntime(config, makeLogger(config), { ed25519WorkerScript: ed25519WorkerScriptForTests() });
   const app = await createApp(runtime);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readBootstrapFile } from './infrastructure/bootstrap-file';
+import { isPartyId } from '@ledgerline/canton';
 import { EMPTY_TEMPLATE_CATALOG, parseIsoMicros, templateCatalogProblems, type BootstrapSpec, type TemplateCatalog } from '@ledgerline/domain';
 
 /**
@@ -103,6 +104,23 @@ export interface LedgerConfig {
    * except with NODE_ENV=production, where it is off unless set to true.
    */
   testingApi: boolean;
+  /**
+   * The Canton Coin development profile (LEDGER_CANTON_COIN): `off` (default) or `dev`: with `splice-amulet` stored, the
+   * ledger holds a DSO, a validator operator and Amulet's on-ledger state, advances mining rounds, and serves the Splice
+   * validator and Scan endpoints the wallet SDK calls (apps/server/src/modules/canton-coin).
+   */
+  cantonCoin: 'off' | 'dev';
+  /** DAR files uploaded when the profile starts (LEDGER_CANTON_COIN_DARS, comma-separated paths). */
+  cantonCoinDars: string[];
+  /** How often the profile's DSO and validator automation looks at the ledger (LEDGER_CANTON_COIN_POLL_MS). */
+  cantonCoinPollMs: number;
+  /**
+   * The token standard registries served besides Canton Coin's (LEDGER_TOKEN_REGISTRIES: instrument admin party ids,
+   * comma-separated), each under /token-registries/<admin>/registry/….
+   */
+  tokenRegistries: string[];
+  /** Canton Coin's instrument as the registry's metadata names it (LEDGER_AMULET_NAME, LEDGER_AMULET_SYMBOL). */
+  amuletInstrumentNames: { name: string; symbol: string };
 }
 
 export class ConfigError extends Error {
@@ -202,6 +220,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (databaseHosts.length && !str('DATABASE_URL')) problems.push('LEDGER_DATABASE_HOSTS needs DATABASE_URL (its user, password, database and options)');
   if (readDatabaseUrls.length && !str('DATABASE_URL')) problems.push('LEDGER_READ_DATABASE_URL needs DATABASE_URL (read replicas of an external PostgreSQL)');
 
+  const cantonCoin = str('LEDGER_CANTON_COIN') ?? 'off';
+  if (cantonCoin !== 'off' && cantonCoin !== 'dev') problems.push(`LEDGER_CANTON_COIN must be off or dev (got '${cantonCoin}')`);
+  const cantonCoinDars = (str('LEDGER_CANTON_COIN_DARS') ?? '').split(',').map((f) => f.trim()).filter(Boolean).map((f) => path.resolve(cwd, f));
+  for (const f of cantonCoinDars) if (!fs.existsSync(f)) problems.push(`LEDGER_CANTON_COIN_DARS: no such file ${f}`);
+  if (cantonCoinDars.length && cantonCoin !== 'dev') problems.push('LEDGER_CANTON_COIN_DARS needs LEDGER_CANTON_COIN=dev');
+
   const config: LedgerConfig = {
     readDatabaseUrls,
     readReplicaWaitMs: int('LEDGER_READ_REPLICA_WAIT_MS', 500, 0, 60_000),
@@ -251,10 +275,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     staticTimeStart,
     bootstrap: loadBootstrapFile(str('LEDGER_BOOTSTRAP_FILE'), cwd, problems),
     testingApi: bool('LEDGER_TESTING_API', env.NODE_ENV !== 'production'),
+    cantonCoin: cantonCoin === 'dev' ? 'dev' : 'off',
+    cantonCoinDars,
+    cantonCoinPollMs: int('LEDGER_CANTON_COIN_POLL_MS', 1000, 10, 3_600_000),
+    tokenRegistries: tokenRegistriesOf(str('LEDGER_TOKEN_REGISTRIES'), problems),
+    amuletInstrumentNames: { name: str('LEDGER_AMULET_NAME') ?? 'Amulet', symbol: str('LEDGER_AMULET_SYMBOL') ?? 'AMT' },
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 16) problems.push('LEDGER_JWT_SECRET must be at least 16 characters');
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** Instrument admin party ids separated by commas, each once. */
+function tokenRegistriesOf(raw: string | undefined, problems: string[]): string[] {
+  if (raw === undefined) return [];
+  const admins = raw.split(',').map((a) => a.trim()).filter(Boolean);
+  for (const a of admins) if (!isPartyId(a)) problems.push(`LEDGER_TOKEN_REGISTRIES must be party ids (<hint>::<namespace>) separated by commas (got '${a}')`);
+  if (new Set(admins).size !== admins.length) problems.push('LEDGER_TOKEN_REGISTRIES names a party twice');
+  return admins;
 }
 
 /** `host:port,host:port` (a port defaults to 5432; `[v6]:port` for IPv6 addresses). */

@@ -26,6 +26,8 @@ export * from './repositories/command-submission.repository';
 export * from './pruning';
 export * from './reads/lookup-coalescer';
 export * from './repositories/contracts.repository';
+export * from './repositories/canton-coin.repository';
 export * from './replicas/read-database';
 export * from './replicas/database-hosts';
 export * from './snapshots/ledger-snapshots';
+export * from './repositories/token-registry.repository';

@@ -32,6 +32,12 @@ export class InterfaceDirectories {
    * The directory a read in `format` needs: none without interface filters; with them, the directory once every stored
    * package is decoded (uploads, and other instances' uploads, included).
    */
+  /** The directory once every stored package is decoded (for reads that evaluate views themselves). */
+  async warmed(): Promise<InterfaceDirectory> {
+    await this.interpreter.warmAll();
+    return this.directory;
+  }
+
   async forFormat(format: EventFormat | UpdateFormat | null | undefined): Promise<InterfaceDirectory> {
     if (!hasInterfaceFilters(format)) return NO_INTERFACES;
     await this.interpreter.warmAll();

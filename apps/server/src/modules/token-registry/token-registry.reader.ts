@@ -1,0 +1,210 @@
+import { Injectable } from '@nestjs/common';
+import {
+  AMULET_TEMPLATES,
+  allocationLock,
+  amuletAllocationFactory,
+  amuletDsoOf,
+  amuletInstrument,
+  amuletTransferFactory,
+  amuletTwoStepContext,
+  decodeChoiceContextRequest,
+  decodeFactoryRequest,
+  decodeTransferFactoryArguments,
+  dsoContract,
+  featuredAppRightOf,
+  preapprovalProvider,
+  registryInfo,
+  registryNotFound,
+  templateIdsImplementing,
+  templateIdsNamed,
+  tokenChoiceContext,
+  tokenFactory,
+  tokenInstruments,
+  tokenTransferFactory,
+  transferInstructionLock,
+  TOKEN_INTERFACES,
+  usablePreapproval,
+  type AmuletReferenceContracts,
+  type FactoryWithChoiceContext,
+  type Instrument,
+  type RegistryChoiceContext,
+  type RegistryContract,
+  type RegistryInfo,
+  type TransferFactoryWithChoiceContext,
+  type ViewedRegistryContract,
+} from '@ledgerline/domain';
+import { TokenRegistryRepository } from '@ledgerline/store';
+import { CommandInterpreter } from '../../infrastructure/command-interpreter';
+import { InterfaceDirectories } from '../../infrastructure/interface-directories';
+import { LedgerRuntime } from '../../infrastructure/runtime';
+
+/** Which registry a request addresses: Canton Coin's (its DSO) or a configured admin's generic one. */
+export type Registry = { kind: 'amulet'; admin: string } | { kind: 'token'; admin: string };
+
+export type TransferInstructionChoice = 'accept' | 'reject' | 'withdraw';
+export type AllocationChoice = 'execute-transfer' | 'withdraw' | 'cancel';
+
+/**
+ * The token registry's reads: it finds the registry a request addresses, reads the admin's active contracts through the
+ * store (on the primary, so that a contract a client has just created is found) and lets the domain decide what to
+ * answer. Template ids come from the stored packages by name; interface views are evaluated by the engine.
+ */
+@Injectable()
+export class TokenRegistryReader {
+  private readonly repo = new TokenRegistryRepository();
+  private cachedAt = -1;
+  private readonly templateIds = new Map<string, string[]>();
+
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly interpreter: CommandInterpreter,
+    private readonly interfaces: InterfaceDirectories,
+  ) {}
+
+  /** Template ids of a template (`package-name:M:E`) or of the implementations of an interface, over the stored packages. */
+  private async ids(key: string, kind: 'template' | 'interface'): Promise<string[]> {
+    await this.interpreter.warmAll();
+    const packages = this.interpreter.engine.packages;
+    if (packages.size !== this.cachedAt) {
+      this.templateIds.clear();
+      this.cachedAt = packages.size;
+    }
+    const k = `${kind}/${key}`;
+    let ids = this.templateIds.get(k);
+    if (!ids) {
+      ids = kind === 'template' ? templateIdsNamed(packages.all(), key) : templateIdsImplementing(packages.all(), key, (id) => packages.getPackage(id));
+      this.templateIds.set(k, ids);
+    }
+    return ids;
+  }
+
+  private get db() {
+    return this.runtime.db;
+  }
+
+  /**
+   * The registry at the root (`admin` undefined): Canton Coin's if an AmuletRules is active, else the first configured
+   * one. Under /token-registries/<admin>: Canton Coin's for its DSO, a configured admin's, else 404.
+   */
+  async registry(admin: string | undefined): Promise<Registry> {
+    const dso = amuletDsoOf(await this.repo.active(this.db, await this.ids(AMULET_TEMPLATES.amuletRules, 'template'), null));
+    if (admin === undefined) {
+      if (dso) return { kind: 'amulet', admin: dso };
+      const first = this.runtime.config.tokenRegistries[0];
+      if (first) return { kind: 'token', admin: first };
+      throw registryNotFound('This ledger serves no token registry: no AmuletRules is active and LEDGER_TOKEN_REGISTRIES names no admin.');
+    }
+    if (admin === dso) return { kind: 'amulet', admin };
+    if (this.runtime.config.tokenRegistries.includes(admin)) return { kind: 'token', admin };
+    throw registryNotFound(`No token registry is served for admin ${admin}.`);
+  }
+
+  async info(admin: string | undefined): Promise<RegistryInfo> {
+    return registryInfo((await this.registry(admin)).admin);
+  }
+
+  async instruments(admin: string | undefined): Promise<Instrument[]> {
+    const r = await this.registry(admin);
+    if (r.kind === 'amulet') return [amuletInstrument(this.runtime.config.amuletInstrumentNames)];
+    const holdings = await this.viewed(TOKEN_INTERFACES.holding, r.admin);
+    const transfer = (await this.viewed(TOKEN_INTERFACES.transferFactory, r.admin)).some((f) => f.view.admin === r.admin);
+    const allocation = (await this.viewed(TOKEN_INTERFACES.allocationFactory, r.admin)).some((f) => f.view.admin === r.admin);
+    return tokenInstruments(holdings.map((h) => h.view), r.admin, { transfer, allocation });
+  }
+
+  async transferFactory(admin: string | undefined, body: unknown): Promise<TransferFactoryWithChoiceContext> {
+    const request = decodeFactoryRequest(body);
+    const transfer = decodeTransferFactoryArguments(request.choiceArguments);
+    const r = await this.registry(admin);
+    if (r.kind === 'token') return tokenTransferFactory(await this.viewed(TOKEN_INTERFACES.transferFactory, r.admin), r.admin, transfer, request.excludeDebugFields);
+    const now = this.runtime.clock.nowMicros();
+    const ref = await this.amuletReferences(r.admin);
+    const preapproval =
+      transfer.sender === transfer.receiver ? null : usablePreapproval(await this.amulet(AMULET_TEMPLATES.transferPreapproval, r.admin), r.admin, transfer.receiver, now);
+    const featuredAppRight = preapproval ? featuredAppRightOf(await this.amulet(AMULET_TEMPLATES.featuredAppRight, r.admin), r.admin, preapprovalProvider(preapproval)) : null;
+    return amuletTransferFactory(ref, { sender: transfer.sender, receiver: transfer.receiver, preapproval, featuredAppRight }, now, request.excludeDebugFields);
+  }
+
+  async allocationFactory(admin: string | undefined, body: unknown): Promise<FactoryWithChoiceContext> {
+    const request = decodeFactoryRequest(body);
+    const r = await this.registry(admin);
+    if (r.kind === 'token') return tokenFactory(await this.viewed(TOKEN_INTERFACES.allocationFactory, r.admin), r.admin, 'AllocationFactory', request.excludeDebugFields);
+    return amuletAllocationFactory(await this.amuletReferences(r.admin), this.runtime.clock.nowMicros(), request.excludeDebugFields);
+  }
+
+  async transferInstructionContext(admin: string | undefined, id: string, choice: TransferInstructionChoice, body: unknown): Promise<RegistryChoiceContext> {
+    const request = decodeChoiceContextRequest(body);
+    const r = await this.registry(admin);
+    if (r.kind === 'token') return tokenChoiceContext(await this.viewedById(TOKEN_INTERFACES.transferInstruction, id, r.admin), id, r.admin, 'TransferInstruction');
+    const instruction = await this.repo.activeById(this.db, id, await this.ids(AMULET_TEMPLATES.transferInstruction, 'template'), r.admin);
+    if (!instruction) throw registryNotFound(`AmuletTransferInstruction '${id}' not found.`);
+    const lock = transferInstructionLock(instruction);
+    const lockedAmulet = await this.repo.activeById(this.db, lock.lockedAmuletId, await this.ids(AMULET_TEMPLATES.lockedAmulet, 'template'), r.admin);
+    const twoStep = {
+      description: `AmuletTransferInstruction '${id}'`,
+      ...lock,
+      lockedAmulet,
+      requireLockedAmulet: choice === 'accept',
+      featuredAppRight: null,
+    };
+    return amuletTwoStepContext(await this.amuletReferences(r.admin), twoStep, this.runtime.clock.nowMicros(), request.excludeDebugFields);
+  }
+
+  async allocationContext(admin: string | undefined, id: string, choice: AllocationChoice, body: unknown): Promise<RegistryChoiceContext> {
+    const request = decodeChoiceContextRequest(body);
+    const r = await this.registry(admin);
+    if (r.kind === 'token') return tokenChoiceContext(await this.viewedById(TOKEN_INTERFACES.allocation, id, r.admin), id, r.admin, 'Allocation');
+    const allocation = await this.repo.activeById(this.db, id, await this.ids(AMULET_TEMPLATES.allocation, 'template'), r.admin);
+    if (!allocation) throw registryNotFound(`AmuletAllocation '${id}' not found.`);
+    const { executor, ...lock } = allocationLock(allocation);
+    const lockedAmulet = await this.repo.activeById(this.db, lock.lockedAmuletId, await this.ids(AMULET_TEMPLATES.lockedAmulet, 'template'), r.admin);
+    const executing = choice === 'execute-transfer';
+    const featuredAppRight = executing ? featuredAppRightOf(await this.amulet(AMULET_TEMPLATES.featuredAppRight, r.admin), r.admin, executor) : null;
+    const twoStep = { description: `AmuletAllocation '${id}'`, ...lock, lockedAmulet, requireLockedAmulet: executing, featuredAppRight };
+    return amuletTwoStepContext(await this.amuletReferences(r.admin), twoStep, this.runtime.clock.nowMicros(), request.excludeDebugFields);
+  }
+
+  /** The DSO's active contracts of one `splice-amulet` template. */
+  private async amulet(templateKey: string, dso: string): Promise<RegistryContract[]> {
+    return this.repo.active(this.db, await this.ids(templateKey, 'template'), dso);
+  }
+
+  private async amuletReferences(dso: string): Promise<AmuletReferenceContracts> {
+    const [rules, external, openRounds, configStates] = await Promise.all([
+      this.amulet(AMULET_TEMPLATES.amuletRules, dso),
+      this.amulet(AMULET_TEMPLATES.externalPartyAmuletRules, dso),
+      this.amulet(AMULET_TEMPLATES.openMiningRound, dso),
+      this.amulet(AMULET_TEMPLATES.externalPartyConfigState, dso),
+    ]);
+    return {
+      dso,
+      amuletRules: dsoContract(rules, dso, 'AmuletRules'),
+      externalPartyAmuletRules: dsoContract(external, dso, 'ExternalPartyAmuletRules'),
+      openRounds,
+      configStates,
+    };
+  }
+
+  /** The admin's active contracts implementing an interface, each with its view (those whose view fails are left out). */
+  private async viewed(interfaceKey: string, admin: string): Promise<ViewedRegistryContract[]> {
+    const contracts = await this.repo.active(this.db, await this.ids(interfaceKey, 'interface'), admin);
+    return this.withViews(contracts, interfaceKey);
+  }
+
+  private async viewedById(interfaceKey: string, id: string, admin: string): Promise<ViewedRegistryContract | null> {
+    const c = await this.repo.activeById(this.db, id, await this.ids(interfaceKey, 'interface'), admin);
+    return c ? ((await this.withViews([c], interfaceKey))[0] ?? null) : null;
+  }
+
+  private async withViews(contracts: RegistryContract[], interfaceKey: string): Promise<ViewedRegistryContract[]> {
+    const directory = await this.interfaces.warmed();
+    const out: ViewedRegistryContract[] = [];
+    for (const contract of contracts) {
+      const e = contract.createdEvent;
+      const impl = directory.implementationsOf(`${e.packageName}:${e.templateId.slice(e.templateId.indexOf(':') + 1)}`)?.find((i) => i.interfaceKey === interfaceKey);
+      const view = impl?.view(e);
+      if (view && view.viewStatus.code === 0 && view.viewValue && typeof view.viewValue === 'object') out.push({ contract, view: view.viewValue as Record<string, unknown> });
+    }
+    return out;
+  }
+}
