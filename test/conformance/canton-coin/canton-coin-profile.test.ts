@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planDsoRoundActions } from '@ledgerline/domain';
+import { CantonCoinService } from '@ledgerline/server/modules/canton-coin/canton-coin.service';
 import { conformanceDars } from '../../support/dars';
 import { openTestLedger, startTestLedger, type TestLedger } from '../../support/ledger';
 import { waitFor } from '../../support/wait-for';
@@ -56,7 +58,8 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin development profil
     const vuser = await ledger.call('GET', '/v2/users/validator');
     expect(vuser.json.user.primaryParty).toBe(validator);
     const rights = await ledger.call('GET', '/v2/users/validator/rights');
-    expect(rights.json.rights).toEqual([{ kind: { CanActAs: { value: { party: validator } } } }]);
+    expect(rights.json.rights).toEqual(expect.arrayContaining([{ kind: { CanActAs: { value: { party: validator } } } }, { kind: { ParticipantAdmin: { value: {} } } }]));
+    expect(rights.json.rights).toHaveLength(2);
   });
 
   it('serves AmuletRules (development configuration, isDevNet) through the SDK ScanProxyClient', async () => {
@@ -207,13 +210,38 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin development profil
 
   it('advances the rounds as time passes: open → summarizing → issuing → closed → archived, with an open round always usable', async () => {
     const openRounds = async () => (await proxy('/open-and-issuing-mining-rounds')).json;
-    const roundNumbers = (cs: any[]) => cs.map((c) => Number(c.contract.payload.round.number)).sort((a, b) => a - b);
+    const roundNumbers = (cs: any[]) => cs.map((c) => Number(c.contract.payload.round.number));
     const usable = (rounds: any, now: number) =>
       rounds.open_mining_rounds.filter((c: any) => Date.parse(c.contract.payload.opensAt) <= now && now < Date.parse(c.contract.payload.targetClosesAt));
+    const coupons = async () =>
+      (await Promise.all(['ValidatorRewardCoupon', 'AppRewardCoupon'].map((e) => activeOf(ledger, dso, `#splice-amulet:Splice.Amulet:${e}`)))).flat();
+    // a traffic purchase burns Amulet: a validator reward coupon in the round it was bought in
+    const buyer = await allocateParty(ledger, 'buyer');
+    const { scanProxy } = await sdkClients(ledger);
+    const rules = await scanProxy.getAmuletRules();
+    const round = (await scanProxy.getActiveOpenMiningRound())!;
+    const onRules = (choice: string, choiceArgument: unknown) =>
+      submitAs(ledger, [buyer], [{ ExerciseCommand: { templateId: rules.template_id, contractId: rules.contract_id, choice, choiceArgument } }], [disclose(rules, sync), disclose(round, sync)]);
+    expect((await onRules('AmuletRules_DevNet_Tap', { receiver: buyer, amount: '100.0', openRound: round.contract_id })).status).toBe(200);
+    const [input] = await activeOf(ledger, buyer, '#splice-amulet:Splice.Amulet:Amulet');
+    const buy = await onRules('AmuletRules_BuyMemberTraffic', {
+      inputs: [{ tag: 'InputAmulet', value: input.contractId }],
+      context: { openMiningRound: round.contract_id, issuingMiningRounds: [], validatorRights: [], featuredAppRight: null },
+      provider: buyer,
+      memberId: `PAR::${ledger.config.participantName}::${ledger.runtime.identity.fingerprint}`,
+      synchronizerId: sync,
+      migrationId: '0',
+      trafficAmount: '200000',
+      expectedDso: dso,
+    });
+    expect(buy.status, buy.text).toBe(200);
+    const earned = await coupons();
+    expect(earned.length).toBeGreaterThan(0);
+    const earnedRounds = new Set(earned.map((c) => c.createArgument.round.number));
 
-    for (let tick = 1; tick <= 5; tick++) {
+    for (let tick = 1; tick <= 6; tick++) {
       expect((await advance(TICK_SECONDS)).status).toBe(200);
-      // each tick opens the next round (3 + tick - 1) and archives the oldest open one
+      // each tick opens the next round and archives the oldest open one
       const rounds = await waitFor(
         async () => {
           const r = await openRounds();
@@ -224,22 +252,26 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin development profil
       expect(roundNumbers(rounds.open_mining_rounds)).toEqual([tick, tick + 1, tick + 2]);
       expect(usable(rounds, await nowMs()).length).toBeGreaterThan(0);
     }
-    // round 0 closed at tick 1 and issued; its issuing round closes three ticks later, and the closed round then goes
-    const closedOrIssuing = async (round: string) => {
-      const dsoRounds = await Promise.all(
-        ['IssuingMiningRound', 'ClosedMiningRound', 'SummarizingMiningRound'].map((e) => activeOf(ledger, dso, `#splice-amulet:Splice.Round:${e}`)),
+    // rounds 0 and 1 were summarized, issued, closed (their unclaimed coupons expired) and archived
+    const dsoRoundsOf = async (round: string) => {
+      const all = await Promise.all(
+        ['SummarizingMiningRound', 'IssuingMiningRound', 'ClosedMiningRound'].map((e) => activeOf(ledger, dso, `#splice-amulet:Splice.Round:${e}`)),
       );
-      return dsoRounds.map((cs) => cs.filter((c) => c.createArgument.round.number === round).length);
+      return all.flat().filter((c) => c.createArgument.round.number === round);
     };
-    await waitFor(async () => (await closedOrIssuing('0')).every((n) => n === 0), { message: 'round 0 to be closed and archived' });
-    const issuing = await openRounds();
-    expect(roundNumbers(issuing.issuing_mining_rounds).length).toBeGreaterThan(0);
-    for (const c of issuing.issuing_mining_rounds) expectSpliceContract(c.contract, 'Splice.Round:IssuingMiningRound');
-    // no summarizing round is left waiting, and round 0's rewards (the transfer's coupons) expired into an UnclaimedReward
+    await waitFor(async () => (await dsoRoundsOf('0')).length === 0 && (await dsoRoundsOf('1')).length === 0, { message: 'rounds 0 and 1 to be archived' });
+    expect((await coupons()).filter((c) => earnedRounds.has(c.createArgument.round.number))).toEqual([]);
+    expect((await activeOf(ledger, dso, '#splice-amulet:Splice.Amulet:UnclaimedReward')).length).toBeGreaterThan(0);
+    const later = await openRounds();
+    expect(roundNumbers(later.issuing_mining_rounds).length).toBeGreaterThan(0);
+    for (const c of later.issuing_mining_rounds) expectSpliceContract(c.contract, 'Splice.Round:IssuingMiningRound');
     expect(await activeOf(ledger, dso, '#splice-amulet:Splice.Round:SummarizingMiningRound')).toEqual([]);
   });
 
   it('on a restart with the data kept, finds the state instead of creating it again', async () => {
+    // the DSO's automation has nothing left to do at this time
+    const coin = ledger.app.get(CantonCoinService);
+    await waitFor(async () => planDsoRoundActions(await coin.roundsState(dso), ledger.runtime.clock.nowMicros()).length === 0, { message: 'the DSO automation to be idle' });
     const before = {
       rules: (await proxy('/amulet-rules')).json.amulet_rules.contract.contract_id,
       rounds: (await proxy('/open-and-issuing-mining-rounds')).json.open_mining_rounds.map((c: any) => c.contract.contract_id).sort(),
@@ -257,5 +289,24 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin development profil
     expect(await activeOf(ledger, validator, '#splice-amulet:Splice.Amulet:FeaturedAppRight')).toHaveLength(1);
     // the DARs' re-upload and the set-up wrote nothing: the only new offsets are none
     expect((await ledger.call('GET', '/v2/state/ledger-end')).json.offset).toBe(before.end);
+  });
+
+  it('after a pause of two days, replaces the expired ExternalPartyConfigState and resumes the rounds within a tick', async () => {
+    const configStates = async () => (await activeOf(ledger, dso, '#splice-amulet:Splice.ExternalPartyConfigState:ExternalPartyConfigState')).map((c) => c.contractId).sort();
+    const before = await configStates();
+    expect(before).toHaveLength(2);
+    expect((await advance(2 * 24 * 3600)).status).toBe(200);
+    await waitFor(async () => (await configStates()).filter((c) => !before.includes(c)).length === 1, { message: 'a new ExternalPartyConfigState' });
+    expect(await configStates()).toHaveLength(2);
+    // the advance after the pause opens its round a tick later: then a round is usable again
+    expect((await advance(TICK_SECONDS)).status).toBe(200);
+    await waitFor(
+      async () => {
+        const now = await nowMs();
+        const rounds = (await proxy('/open-and-issuing-mining-rounds')).json.open_mining_rounds;
+        return rounds.some((c: any) => Date.parse(c.contract.payload.opensAt) <= now && now < Date.parse(c.contract.payload.targetClosesAt));
+      },
+      { message: 'a usable open round after the pause' },
+    );
   });
 });

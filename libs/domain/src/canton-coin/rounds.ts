@@ -13,7 +13,10 @@ import { parseIsoMicros } from '../ledger/time';
  *   coupon can be created in a round once it is no longer open, so the totals are final);
  * - issuing → closed: once the issuing round has passed its `targetClosesAt`;
  * - closed: the coupons of the round still unclaimed are expired (their value goes to an `UnclaimedReward`), then the
- *   closed round is archived.
+ *   closed round is archived;
+ * - the two `ExternalPartyConfigState`s (what token-standard transfers of external parties read): once the older one
+ *   has passed its `targetArchiveAfter`, `AmuletRules_UpdateExternalPartyConfigStates` replaces it from the three open
+ *   rounds (Splice's `UpdateExternalPartyConfigStateTrigger`), in a tick where the rounds do not advance.
  */
 export interface MiningRound {
   contractId: string;
@@ -46,7 +49,14 @@ export interface RewardCoupon {
   weight?: string;
 }
 
+export interface ExternalPartyConfigState {
+  contractId: string;
+  /** µs since the epoch */
+  targetArchiveAfter: bigint;
+}
+
 export interface DsoRoundsState {
+  externalPartyConfigStates: ExternalPartyConfigState[];
   open: OpenMiningRound[];
   summarizing: MiningRound[];
   issuing: IssuingMiningRound[];
@@ -77,7 +87,14 @@ export type DsoRoundAction =
       validatorFaucetCouponCids: string[];
       validatorLivenessActivityRecordCids: string[];
     }
-  | { kind: 'archive'; round: bigint; closedRoundCid: string };
+  | { kind: 'archive'; round: bigint; closedRoundCid: string }
+  | {
+      kind: 'updateExternalPartyConfigStates';
+      round: bigint;
+      externalPartyConfigStateCid0: string;
+      externalPartyConfigStateCid1: string;
+      openMiningRoundTriple: { round0Cid: string; round1Cid: string; round2Cid: string };
+    };
 
 /** The actions due at `nowMicros`, oldest round first; each touches different contracts, so all may run now. */
 export function planDsoRoundActions(state: DsoRoundsState, nowMicros: bigint): DsoRoundAction[] {
@@ -88,6 +105,17 @@ export function planDsoRoundActions(state: DsoRoundsState, nowMicros: bigint): D
     const consecutive = middle.round === oldest.round + 1n && latest.round === middle.round + 1n;
     if (consecutive && oldest.targetClosesAt <= nowMicros && latest.opensAt <= nowMicros && middle.opensAt + middle.tickMicros <= nowMicros) {
       actions.push({ kind: 'advance', round: oldest.round, amuletPrice: latest.amuletPrice, roundToArchiveCid: oldest.contractId, middleRoundCid: middle.contractId, latestRoundCid: latest.contractId });
+    } else if (consecutive && state.externalPartyConfigStates.length >= 2) {
+      const [older, newer] = [...state.externalPartyConfigStates].sort((a, b) => cmp(a.targetArchiveAfter, b.targetArchiveAfter));
+      if (older.targetArchiveAfter < nowMicros) {
+        actions.push({
+          kind: 'updateExternalPartyConfigStates',
+          round: latest.round,
+          externalPartyConfigStateCid0: older.contractId,
+          externalPartyConfigStateCid1: newer.contractId,
+          openMiningRoundTriple: { round0Cid: oldest.contractId, round1Cid: middle.contractId, round2Cid: latest.contractId },
+        });
+      }
     }
   }
   for (const s of sortByRound(state.summarizing)) {
@@ -195,6 +223,10 @@ export function miningRoundOf(contractId: string, createArgument: unknown): Mini
 
 export function issuingMiningRoundOf(contractId: string, createArgument: unknown): IssuingMiningRound {
   return { contractId, round: roundNumber(createArgument), targetClosesAt: parseIsoMicros((createArgument as RoundArgument).targetClosesAt) };
+}
+
+export function externalPartyConfigStateOf(contractId: string, createArgument: unknown): ExternalPartyConfigState {
+  return { contractId, targetArchiveAfter: parseIsoMicros((createArgument as { targetArchiveAfter: string }).targetArchiveAfter) };
 }
 
 export function rewardCouponOf(kind: RewardCouponKind, contractId: string, createArgument: unknown): RewardCoupon {

@@ -11,6 +11,7 @@ export const SPLICE_AMULET_MIN_VERSION = '0.1.22';
 export const CANTON_COIN_TEMPLATES = {
   amuletRules: 'Splice.AmuletRules:AmuletRules',
   externalPartyAmuletRules: 'Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules',
+  externalPartyConfigState: 'Splice.ExternalPartyConfigState:ExternalPartyConfigState',
   openMiningRound: 'Splice.Round:OpenMiningRound',
   summarizingMiningRound: 'Splice.Round:SummarizingMiningRound',
   issuingMiningRound: 'Splice.Round:IssuingMiningRound',

@@ -140,7 +140,10 @@ export class CantonCoinController {
   private async rounds(): Promise<{ open: ActiveContract[]; issuing: ActiveContract[] }> {
     const { dso } = await this.state();
     const rows = await this.contracts.activeContracts(this.runtime.db, SPLICE_AMULET_PACKAGE, [T.openMiningRound, T.issuingMiningRound], { field: 'dso', value: dso });
-    return { open: rows.filter((r) => qualifiedName(r.createdEvent) === T.openMiningRound), issuing: rows.filter((r) => qualifiedName(r.createdEvent) === T.issuingMiningRound) };
+    // Ascending by round number: the SDK takes the last usable round in the answer's order.
+    const byRound = (name: string) =>
+      rows.filter((r) => qualifiedName(r.createdEvent) === name).sort((a, b) => roundNumber(a) - roundNumber(b));
+    return { open: byRound(T.openMiningRound), issuing: byRound(T.issuingMiningRound) };
   }
 
   /** The receiver's transfer preapproval (the latest to expire if several), as Splice's Scan looks it up. */
@@ -161,6 +164,7 @@ export class CantonCoinController {
   }
 }
 
+const roundNumber = (c: ActiveContract) => Number((c.createdEvent.createArgument as { round: { number: string } }).round.number);
 const dsoOf = (c: ActiveContract) => (c.createdEvent.createArgument as { dso?: string }).dso;
 const withState = (c: ActiveContract) => spliceContractWithState(c.createdEvent, c.synchronizerId);
 /** Scan's `MaybeCachedContractWithState`: the contract only when the caller's cache does not hold it already. */

@@ -11,6 +11,7 @@ import {
   TRANSFER_PREAPPROVAL_PROPOSAL,
   amuletTemplateRef,
   comparePackageVersions,
+  externalPartyConfigStateOf,
   devAmuletRulesArguments,
   devBootstrapRoundsArguments,
   isoMicros,
@@ -21,6 +22,7 @@ import {
   planPreapprovalAcceptances,
   preapprovalProposalOf,
   resolveBootstrapParty,
+  rightKey,
   rewardCouponOf,
   transferPreapprovalOf,
   usableOpenRound,
@@ -199,12 +201,14 @@ export class CantonCoinService implements OnApplicationBootstrap, OnApplicationS
   }
 
   private async ensureValidatorUser(validator: string): Promise<void> {
-    const rights: Right[] = [{ kind: 'CanActAs', party: validator } as Right];
+    // Splice's validator operator user: acts as the validator party and administers the participant (the wallet SDK
+    // onboards parties and submits the validator's own commands with its token).
+    const rights: Right[] = [{ kind: 'CanActAs', party: validator } as Right, { kind: 'ParticipantAdmin' }];
     const existing = await this.users.state(this.runtime.db, VALIDATOR_USER);
     if (existing.user) {
-      if (!existing.rights.some((r) => r.kind === 'CanActAs' && (r as { party?: string }).party === validator)) {
-        await this.commands.execute(new GrantUserRightsCommand(this.claims, VALIDATOR_USER, rights, existing.user.identityProviderId));
-      }
+      const held = new Set(existing.rights.map(rightKey));
+      const missing = rights.filter((r) => !held.has(rightKey(r)));
+      if (missing.length) await this.commands.execute(new GrantUserRightsCommand(this.claims, VALIDATOR_USER, missing, existing.user.identityProviderId));
       return;
     }
     const record = { id: VALIDATOR_USER, primaryParty: validator, isDeactivated: false, annotations: {}, identityProviderId: '' };
@@ -217,7 +221,7 @@ export class CantonCoinService implements OnApplicationBootstrap, OnApplicationS
   async roundsState(dso: string): Promise<DsoRoundsState> {
     const read = (names: string[]) => this.contracts.activeContracts(this.runtime.db, SPLICE_AMULET_PACKAGE, names, { field: 'dso', value: dso });
     const of = <R>(rows: ActiveContract[], f: (cid: string, arg: unknown) => R) => rows.map((r) => f(r.createdEvent.contractId, r.createdEvent.createArgument));
-    const rounds = await read([T.openMiningRound, T.summarizingMiningRound, T.issuingMiningRound, T.closedMiningRound]);
+    const rounds = await read([T.openMiningRound, T.summarizingMiningRound, T.issuingMiningRound, T.closedMiningRound, T.externalPartyConfigState]);
     const named = (name: string) => rounds.filter((r) => qualifiedName(r.createdEvent) === name);
     const summarizing = named(T.summarizingMiningRound);
     const closed = named(T.closedMiningRound);
@@ -234,6 +238,7 @@ export class CantonCoinService implements OnApplicationBootstrap, OnApplicationS
       [T.validatorLivenessActivityRecord]: 'validatorLiveness',
     };
     return {
+      externalPartyConfigStates: of(named(T.externalPartyConfigState), externalPartyConfigStateOf),
       open: of(named(T.openMiningRound), openMiningRoundOf),
       summarizing: of(summarizing, miningRoundOf),
       issuing: of(named(T.issuingMiningRound), issuingMiningRoundOf),
@@ -350,5 +355,10 @@ function dsoChoice(a: DsoRoundAction): [string, unknown] {
       ];
     case 'archive':
       return ['AmuletRules_MiningRound_Archive', { closedRoundCid: a.closedRoundCid }];
+    case 'updateExternalPartyConfigStates':
+      return [
+        'AmuletRules_UpdateExternalPartyConfigStates',
+        { externalPartyConfigStateCid0: a.externalPartyConfigStateCid0, externalPartyConfigStateCid1: a.externalPartyConfigStateCid1, openMiningRoundTriple: a.openMiningRoundTriple },
+      ];
   }
 }
