@@ -288,6 +288,17 @@ describe.skipIf(!dars.present && !dars.required)('wallet SDK token-standard flow
       expect(event.unlockedHoldingsChange.creates.map((h: any) => h.owner)).toEqual([alice.partyId]);
       expect(event.transferInstruction.status.current.tag).toBe('Failed');
     }
+    // The allocation locks 100 of alice's for the settlement; its withdrawal unlocks them.
+    const [allocated] = byUpdate.get(updates.allocated)!;
+    expect(allocated.label).toMatchObject({ type: 'MergeSplit', mintAmount: '0', burnAmount: '0' });
+    expect(allocated.lockedHoldingsChange.creates).toEqual([
+      expect.objectContaining({ owner: alice.partyId, amount: '100.0000000000', lock: expect.objectContaining({ holders: [dso], context: 'allocation for settlement of sdk-settlement-1' }) }),
+    ]);
+    expect(allocated.unlockedHoldingsChangeSummaries).toEqual([expect.objectContaining({ amountChange: '-100' })]);
+    const [released] = byUpdate.get(updates.allocationWithdrawn)!;
+    expect(released.label).toMatchObject({ type: 'Unlock', mintAmount: '0', burnAmount: '0' });
+    expect(released.lockedHoldingsChange.archives.map((h: any) => h.contractId)).toEqual(allocated.lockedHoldingsChange.creates.map((h: any) => h.contractId));
+    expect(released.unlockedHoldingsChange.creates).toEqual([expect.objectContaining({ owner: alice.partyId, amount: '100.0000000000' })]);
     // Every event of the history balances: the unlocked and locked changes of alice sum to her holdings now.
     const change = history.transactions
       .flatMap((t: any) => t.events)
