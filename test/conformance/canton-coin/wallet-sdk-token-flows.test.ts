@@ -169,6 +169,27 @@ describe.skipIf(!dars.present && !dars.required)('wallet SDK token-standard flow
     expect(total(await holdings(alice))).toBe(8000);
   }, 90_000);
 
+  it('carol’s preapproval renewed by the validator (amulet.preapproval.renew), then cancelled by carol', async () => {
+    // The renewal is paid from the provider's holdings: the validator taps for itself first (amulet.tapInternal,
+    // submitted as the validator party), as a LocalNet validator holds Amulet from its rewards.
+    const tapped = await sdk.amulet.tapInternal('1000');
+    expect(tapped.updateId).toMatch(/^1220[0-9a-f]{64}$/);
+    const before = await sdk.amulet.preapproval.fetchStatus(carol.partyId, { intervalMs: 100, timeoutMs: 60_000 });
+    const expiresAt = new Date(before.expiresAt);
+    expiresAt.setDate(expiresAt.getDate() + 2);
+    const renewed = await sdk.amulet.preapproval.renew({ parties: { receiver: carol.partyId }, expiresAt });
+    expect(renewed.updateId).toMatch(/^1220[0-9a-f]{64}$/);
+    const after = await sdk.amulet.preapproval.fetchStatus(carol.partyId, { oldCid: before.contractId, intervalMs: 100, timeoutMs: 60_000 });
+    expect(after.contractId).not.toBe(before.contractId);
+    expect(after.expiresAt.toISOString()).toBe(expiresAt.toISOString());
+
+    const [cancel, disclosed] = await sdk.amulet.preapproval.command.cancel({ parties: { receiver: carol.partyId } });
+    expect(cancel.ExerciseCommand).toMatchObject({ contractId: after.contractId, choice: 'TransferPreapproval_Cancel' });
+    await submit(carol, [cancel, disclosed]);
+    expect(await sdk.amulet.preapproval.fetchStatus(carol.partyId, { cancelled: true, intervalMs: 100, timeoutMs: 60_000 })).toBeNull();
+    expect(await sdk.amulet.preapproval.fetchQuick(carol.partyId)).toBeNull();
+  }, 90_000);
+
   it('two-step transfer accepted: bob (no preapproval) accepts alice’s 2000', async () => {
     await submit(alice, await transferTo(alice, bob, '2000', 'two-step accepted'));
     const pending = await sdk.token.transfer.pending(bob.partyId);
