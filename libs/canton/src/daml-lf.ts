@@ -196,6 +196,14 @@ function parse<T extends object>(type: MessageType<T>, bytes: Uint8Array, strict
  * and imports. Throws ArchiveParseError (Canton's DAR_PARSE_ERROR reasons). A refused LF version is reported through
  * `accepted`, not thrown: Canton checks versions after every archive of a DAR has been parsed.
  */
+/**
+ * The package id a dalf's `Archive` declares (its `hash` field), without checking or decoding the payload: enough to
+ * ask whether the package is stored already. An upload still decodes and checks it (`decodeDamlLfArchive`).
+ */
+export function declaredPackageId(dalf: Uint8Array): string {
+  return parse(ArchiveMessage, dalf, true).hash;
+}
+
 export function decodeDamlLfArchive(dalf: Uint8Array): DamlLfArchive {
   const archive = parse(ArchiveMessage, dalf, true);
   if (archive.hashFunction !== 0) throw new ArchiveParseError('Unrecognized hash function');

@@ -31,6 +31,11 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin development profil
   const proxy = (path: string, as?: string | null) => ledger.call('GET', `/api/validator/v0/scan-proxy${path}`, undefined, as === undefined ? {} : { as });
   const advance = (seconds: number) => ledger.call('POST', '/v2/admin/time', { advanceBy: { seconds } });
   const nowMs = async () => Date.parse((await ledger.call('GET', '/v2/admin/time')).json.currentTime);
+  /** Waits until the DSO's automation has nothing left to do at the ledger's current time. */
+  const dsoIdle = () => {
+    const coin = ledger.app.get(CantonCoinService);
+    return waitFor(async () => planDsoRoundActions(await coin.roundsState(dso), ledger.runtime.clock.nowMicros()).length === 0, { message: 'the DSO automation to be idle' });
+  };
 
   beforeAll(async () => {
     ledger = await startTestLedger(cantonCoinEnv(dars.root!));
@@ -251,6 +256,8 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin development profil
       );
       expect(roundNumbers(rounds.open_mining_rounds)).toEqual([tick, tick + 1, tick + 2]);
       expect(usable(rounds, await nowMs()).length).toBeGreaterThan(0);
+      // the summarized round starts issuing at this time, before the clock moves on
+      await dsoIdle();
     }
     // rounds 0 and 1 were summarized, issued, closed (their unclaimed coupons expired) and archived
     const dsoRoundsOf = async (round: string) => {
@@ -270,8 +277,7 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin development profil
 
   it('on a restart with the data kept, finds the state instead of creating it again', async () => {
     // the DSO's automation has nothing left to do at this time
-    const coin = ledger.app.get(CantonCoinService);
-    await waitFor(async () => planDsoRoundActions(await coin.roundsState(dso), ledger.runtime.clock.nowMicros()).length === 0, { message: 'the DSO automation to be idle' });
+    await dsoIdle();
     const before = {
       rules: (await proxy('/amulet-rules')).json.amulet_rules.contract.contract_id,
       rounds: (await proxy('/open-and-issuing-mining-rounds')).json.open_mining_rounds.map((c: any) => c.contract.contract_id).sort(),

@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   amuletAllocationFactory,
+  amuletDsoOf,
+  amuletReferences,
   amuletTransferFactory,
   amuletTwoStepContext,
   ChoiceContextBuilder,
@@ -124,6 +126,17 @@ describe('requests', () => {
 });
 
 describe('Canton Coin: which contracts', () => {
+  it('the DSO is that of the oldest AmuletRules; its rules are required (404 without)', () => {
+    const old = contract('Splice.AmuletRules:AmuletRules', { dso }, '2025-01-01T00:00:00Z');
+    const other = contract('Splice.AmuletRules:AmuletRules', { dso: alice }, '2025-06-01T00:00:00Z');
+    expect(amuletDsoOf([other, old])).toBe(dso);
+    expect(amuletDsoOf([])).toBeNull();
+    const external = contract('Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules', { dso });
+    const none = { amuletRules: [], externalPartyAmuletRules: [], openMiningRound: [], externalPartyConfigState: [], transferPreapproval: [], featuredAppRight: [] };
+    expect(amuletReferences({ ...none, amuletRules: [other, old], externalPartyAmuletRules: [external] }, dso)).toMatchObject({ amuletRules: old, externalPartyAmuletRules: external });
+    expectRefusal(() => amuletReferences({ ...none, amuletRules: [old] }, dso), 404, `No active ExternalPartyAmuletRules contract found for ${dso}.`);
+  });
+
   it('the open round is the highest-numbered one that has opened; none opened is 404', () => {
     expect(latestUsableOpenRound(refs().openRounds, dso, NOW).createdEvent.createArgument).toMatchObject({ round: { number: '1' } });
     expect(latestUsableOpenRound(refs().openRounds, dso, at('2026-01-01T14:00:00Z')).createdEvent.createArgument).toMatchObject({ round: { number: '2' } });

@@ -50,6 +50,23 @@ const arg = (c: RegistryContract, ...path: string[]): string => textIn(c.created
 export const timeMicros = (iso: string): bigint => parseIsoMicros(iso);
 const createdOrder = (a: RegistryContract, b: RegistryContract) => (a.createdEvent.createdAt < b.createdEvent.createdAt ? -1 : a.createdEvent.createdAt > b.createdEvent.createdAt ? 1 : 0);
 
+/** The kinds of DSO contract the answers are built from, read together (by-id reads aside). */
+export const AMULET_REFERENCE_KINDS = ['amuletRules', 'externalPartyAmuletRules', 'openMiningRound', 'externalPartyConfigState', 'transferPreapproval', 'featuredAppRight'] as const;
+
+/** The active contracts of each kind. */
+export type AmuletContracts = Record<(typeof AMULET_REFERENCE_KINDS)[number], RegistryContract[]>;
+
+/** The DSO's reference contracts: its AmuletRules and ExternalPartyAmuletRules (404 without), rounds and config states. */
+export function amuletReferences(coin: AmuletContracts, dso: string): AmuletReferenceContracts {
+  return {
+    dso,
+    amuletRules: dsoContract(coin.amuletRules, dso, 'AmuletRules'),
+    externalPartyAmuletRules: dsoContract(coin.externalPartyAmuletRules, dso, 'ExternalPartyAmuletRules'),
+    openRounds: coin.openMiningRound,
+    configStates: coin.externalPartyConfigState,
+  };
+}
+
 /** The DSO of the oldest active AmuletRules, or null when there is none (no Amulet on this ledger). */
 export function amuletDsoOf(rules: readonly RegistryContract[]): string | null {
   const oldest = [...rules].sort(createdOrder)[0];

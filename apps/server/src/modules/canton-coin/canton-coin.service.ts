@@ -33,6 +33,7 @@ import {
   type Right,
   type StoredCreatedEvent,
 } from '@ledgerline/domain';
+import { declaredPackageId, readDar } from '@ledgerline/canton';
 import { BootstrapRepository, CantonCoinRepository, PackagesRepository, PartiesRepository, UsersRepository, type ActiveContract } from '@ledgerline/store';
 import { decodeJsCommands } from '@ledgerline/wire';
 import { clusterWorkerSlot } from '../../infrastructure/cluster';
@@ -111,13 +112,28 @@ export class CantonCoinService implements OnApplicationBootstrap, OnApplicationS
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.enabled) return;
-    for (const dar of this.runtime.config.cantonCoinDars) {
-      await this.commands.execute(new UploadDarCommand(this.claims, () => fs.readFile(dar), true, this.synchronizerId));
-    }
+    for (const dar of this.runtime.config.cantonCoinDars) await this.uploadUnlessStored(dar);
     const state = await this.ensureSetUp();
     if (!state) this.runtime.logger.warn(`Canton Coin profile: no ${SPLICE_AMULET_PACKAGE} ≥ ${SPLICE_AMULET_MIN_VERSION} stored yet; the profile sets up once one is uploaded`);
     const slot = clusterWorkerSlot();
     if (slot === undefined || slot === 0) this.schedule();
+  }
+
+  /**
+   * Uploads a configured DAR (vetting its packages) unless every package it holds is stored already: a restart then
+   * skips decoding and checking the archives again (about 2.5 s for splice-wallet with its dependencies).
+   */
+  private async uploadUnlessStored(file: string): Promise<void> {
+    const bytes = await fs.readFile(file);
+    let ids: string[] | null = null;
+    try {
+      const dar = await readDar(bytes, { maxUncompressedBytes: this.runtime.config.darMaxUncompressedBytes });
+      ids = [dar.main, ...dar.dependencies].map((d) => declaredPackageId(d.bytes));
+    } catch {
+      // not a readable DAR: the upload below refuses it with Canton's error
+    }
+    if (ids && (await this.packages.stored(this.runtime.db, ids)).size === new Set(ids).size) return;
+    await this.commands.execute(new UploadDarCommand(this.claims, async () => bytes, true, this.synchronizerId));
   }
 
   async onApplicationShutdown(): Promise<void> {

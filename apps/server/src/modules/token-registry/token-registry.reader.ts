@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import {
+  AMULET_REFERENCE_KINDS,
   AMULET_TEMPLATES,
+  amuletReferences,
   allocationLock,
   amuletAllocationFactory,
   amuletDsoOf,
@@ -10,7 +12,6 @@ import {
   decodeChoiceContextRequest,
   decodeFactoryRequest,
   decodeTransferFactoryArguments,
-  dsoContract,
   featuredAppRightOf,
   preapprovalProvider,
   registryInfo,
@@ -24,7 +25,7 @@ import {
   transferInstructionLock,
   TOKEN_INTERFACES,
   usablePreapproval,
-  type AmuletReferenceContracts,
+  type AmuletContracts,
   type FactoryWithChoiceContext,
   type Instrument,
   type RegistryChoiceContext,
@@ -61,9 +62,11 @@ export class TokenRegistryReader {
     private readonly interfaces: InterfaceDirectories,
   ) {}
 
-  /** Template ids of a template (`package-name:M:E`) or of the implementations of an interface, over the stored packages. */
-  private async ids(key: string, kind: 'template' | 'interface'): Promise<string[]> {
-    await this.interpreter.warmAll();
+  /**
+   * Template ids of a template (`package-name:M:E`) or of the implementations of an interface, over the stored packages
+   * (decoded by `registry`, which every request calls first).
+   */
+  private ids(key: string, kind: 'template' | 'interface'): string[] {
     const packages = this.interpreter.engine.packages;
     if (packages.size !== this.cachedAt) {
       this.templateIds.clear();
@@ -84,27 +87,33 @@ export class TokenRegistryReader {
 
   /**
    * The registry at the root (`admin` undefined): Canton Coin's if an AmuletRules is active, else the first configured
-   * one. Under /token-registries/<admin>: Canton Coin's for its DSO, a configured admin's, else 404.
+   * one. Under /token-registries/<admin>: Canton Coin's for its DSO, a configured admin's, else 404. With the DSO's
+   * reference contracts, read in one statement.
    */
-  async registry(admin: string | undefined): Promise<Registry> {
-    const dso = amuletDsoOf(await this.repo.active(this.db, await this.ids(AMULET_TEMPLATES.amuletRules, 'template'), null));
-    if (admin === undefined) {
-      if (dso) return { kind: 'amulet', admin: dso };
-      const first = this.runtime.config.tokenRegistries[0];
-      if (first) return { kind: 'token', admin: first };
-      throw registryNotFound('This ledger serves no token registry: no AmuletRules is active and LEDGER_TOKEN_REGISTRIES names no admin.');
-    }
-    if (admin === dso) return { kind: 'amulet', admin };
-    if (this.runtime.config.tokenRegistries.includes(admin)) return { kind: 'token', admin };
-    throw registryNotFound(`No token registry is served for admin ${admin}.`);
+  async registry(admin: string | undefined): Promise<{ registry: Registry; coin: AmuletContracts }> {
+    await this.interpreter.warmAll();
+    const coin = await this.amuletContracts();
+    const dso = amuletDsoOf(coin.amuletRules);
+    const registry = ((): Registry => {
+      if (admin === undefined) {
+        if (dso) return { kind: 'amulet', admin: dso };
+        const first = this.runtime.config.tokenRegistries[0];
+        if (first) return { kind: 'token', admin: first };
+        throw registryNotFound('This ledger serves no token registry: no AmuletRules is active and LEDGER_TOKEN_REGISTRIES names no admin.');
+      }
+      if (admin === dso) return { kind: 'amulet', admin };
+      if (this.runtime.config.tokenRegistries.includes(admin)) return { kind: 'token', admin };
+      throw registryNotFound(`No token registry is served for admin ${admin}.`);
+    })();
+    return { registry, coin };
   }
 
   async info(admin: string | undefined): Promise<RegistryInfo> {
-    return registryInfo((await this.registry(admin)).admin);
+    return registryInfo((await this.registry(admin)).registry.admin);
   }
 
   async instruments(admin: string | undefined): Promise<Instrument[]> {
-    const r = await this.registry(admin);
+    const { registry: r } = await this.registry(admin);
     if (r.kind === 'amulet') return [amuletInstrument(this.runtime.config.amuletInstrumentNames)];
     const holdings = await this.viewed(TOKEN_INTERFACES.holding, r.admin);
     const transfer = (await this.viewed(TOKEN_INTERFACES.transferFactory, r.admin)).some((f) => f.view.admin === r.admin);
@@ -115,31 +124,30 @@ export class TokenRegistryReader {
   async transferFactory(admin: string | undefined, body: unknown): Promise<TransferFactoryWithChoiceContext> {
     const request = decodeFactoryRequest(body);
     const transfer = decodeTransferFactoryArguments(request.choiceArguments);
-    const r = await this.registry(admin);
+    const { registry: r, coin } = await this.registry(admin);
     if (r.kind === 'token') return tokenTransferFactory(await this.viewed(TOKEN_INTERFACES.transferFactory, r.admin), r.admin, transfer, request.excludeDebugFields);
     const now = this.runtime.clock.nowMicros();
-    const ref = await this.amuletReferences(r.admin);
-    const preapproval =
-      transfer.sender === transfer.receiver ? null : usablePreapproval(await this.amulet(AMULET_TEMPLATES.transferPreapproval, r.admin), r.admin, transfer.receiver, now);
-    const featuredAppRight = preapproval ? featuredAppRightOf(await this.amulet(AMULET_TEMPLATES.featuredAppRight, r.admin), r.admin, preapprovalProvider(preapproval)) : null;
+    const ref = amuletReferences(coin, r.admin);
+    const preapproval = transfer.sender === transfer.receiver ? null : usablePreapproval(coin.transferPreapproval, r.admin, transfer.receiver, now);
+    const featuredAppRight = preapproval ? featuredAppRightOf(coin.featuredAppRight, r.admin, preapprovalProvider(preapproval)) : null;
     return amuletTransferFactory(ref, { sender: transfer.sender, receiver: transfer.receiver, preapproval, featuredAppRight }, now, request.excludeDebugFields);
   }
 
   async allocationFactory(admin: string | undefined, body: unknown): Promise<FactoryWithChoiceContext> {
     const request = decodeFactoryRequest(body);
-    const r = await this.registry(admin);
+    const { registry: r, coin } = await this.registry(admin);
     if (r.kind === 'token') return tokenFactory(await this.viewed(TOKEN_INTERFACES.allocationFactory, r.admin), r.admin, 'AllocationFactory', request.excludeDebugFields);
-    return amuletAllocationFactory(await this.amuletReferences(r.admin), this.runtime.clock.nowMicros(), request.excludeDebugFields);
+    return amuletAllocationFactory(amuletReferences(coin, r.admin), this.runtime.clock.nowMicros(), request.excludeDebugFields);
   }
 
   async transferInstructionContext(admin: string | undefined, id: string, choice: TransferInstructionChoice, body: unknown): Promise<RegistryChoiceContext> {
     const request = decodeChoiceContextRequest(body);
-    const r = await this.registry(admin);
+    const { registry: r, coin } = await this.registry(admin);
     if (r.kind === 'token') return tokenChoiceContext(await this.viewedById(TOKEN_INTERFACES.transferInstruction, id, r.admin), id, r.admin, 'TransferInstruction');
-    const instruction = await this.repo.activeById(this.db, id, await this.ids(AMULET_TEMPLATES.transferInstruction, 'template'), r.admin);
+    const instruction = await this.repo.activeById(this.db, id, this.ids(AMULET_TEMPLATES.transferInstruction, 'template'), r.admin);
     if (!instruction) throw registryNotFound(`AmuletTransferInstruction '${id}' not found.`);
     const lock = transferInstructionLock(instruction);
-    const lockedAmulet = await this.repo.activeById(this.db, lock.lockedAmuletId, await this.ids(AMULET_TEMPLATES.lockedAmulet, 'template'), r.admin);
+    const lockedAmulet = await this.repo.activeById(this.db, lock.lockedAmuletId, this.ids(AMULET_TEMPLATES.lockedAmulet, 'template'), r.admin);
     const twoStep = {
       description: `AmuletTransferInstruction '${id}'`,
       ...lock,
@@ -147,52 +155,43 @@ export class TokenRegistryReader {
       requireLockedAmulet: choice === 'accept',
       featuredAppRight: null,
     };
-    return amuletTwoStepContext(await this.amuletReferences(r.admin), twoStep, this.runtime.clock.nowMicros(), request.excludeDebugFields);
+    return amuletTwoStepContext(amuletReferences(coin, r.admin), twoStep, this.runtime.clock.nowMicros(), request.excludeDebugFields);
   }
 
   async allocationContext(admin: string | undefined, id: string, choice: AllocationChoice, body: unknown): Promise<RegistryChoiceContext> {
     const request = decodeChoiceContextRequest(body);
-    const r = await this.registry(admin);
+    const { registry: r, coin } = await this.registry(admin);
     if (r.kind === 'token') return tokenChoiceContext(await this.viewedById(TOKEN_INTERFACES.allocation, id, r.admin), id, r.admin, 'Allocation');
-    const allocation = await this.repo.activeById(this.db, id, await this.ids(AMULET_TEMPLATES.allocation, 'template'), r.admin);
+    const allocation = await this.repo.activeById(this.db, id, this.ids(AMULET_TEMPLATES.allocation, 'template'), r.admin);
     if (!allocation) throw registryNotFound(`AmuletAllocation '${id}' not found.`);
     const { executor, ...lock } = allocationLock(allocation);
-    const lockedAmulet = await this.repo.activeById(this.db, lock.lockedAmuletId, await this.ids(AMULET_TEMPLATES.lockedAmulet, 'template'), r.admin);
+    const lockedAmulet = await this.repo.activeById(this.db, lock.lockedAmuletId, this.ids(AMULET_TEMPLATES.lockedAmulet, 'template'), r.admin);
     const executing = choice === 'execute-transfer';
-    const featuredAppRight = executing ? featuredAppRightOf(await this.amulet(AMULET_TEMPLATES.featuredAppRight, r.admin), r.admin, executor) : null;
+    const featuredAppRight = executing ? featuredAppRightOf(coin.featuredAppRight, r.admin, executor) : null;
     const twoStep = { description: `AmuletAllocation '${id}'`, ...lock, lockedAmulet, requireLockedAmulet: executing, featuredAppRight };
-    return amuletTwoStepContext(await this.amuletReferences(r.admin), twoStep, this.runtime.clock.nowMicros(), request.excludeDebugFields);
+    return amuletTwoStepContext(amuletReferences(coin, r.admin), twoStep, this.runtime.clock.nowMicros(), request.excludeDebugFields);
   }
 
-  /** The DSO's active contracts of one `splice-amulet` template. */
-  private async amulet(templateKey: string, dso: string): Promise<RegistryContract[]> {
-    return this.repo.active(this.db, await this.ids(templateKey, 'template'), dso);
-  }
-
-  private async amuletReferences(dso: string): Promise<AmuletReferenceContracts> {
-    const [rules, external, openRounds, configStates] = await Promise.all([
-      this.amulet(AMULET_TEMPLATES.amuletRules, dso),
-      this.amulet(AMULET_TEMPLATES.externalPartyAmuletRules, dso),
-      this.amulet(AMULET_TEMPLATES.openMiningRound, dso),
-      this.amulet(AMULET_TEMPLATES.externalPartyConfigState, dso),
-    ]);
-    return {
-      dso,
-      amuletRules: dsoContract(rules, dso, 'AmuletRules'),
-      externalPartyAmuletRules: dsoContract(external, dso, 'ExternalPartyAmuletRules'),
-      openRounds,
-      configStates,
-    };
+  /**
+   * The active contracts of the `splice-amulet` templates the answers are built from, in one statement (the table has no
+   * index on templates: one scan instead of one per template), grouped by template.
+   */
+  private async amuletContracts(): Promise<AmuletContracts> {
+    const byId = new Map<string, keyof AmuletContracts>();
+    for (const key of AMULET_REFERENCE_KINDS) for (const id of this.ids(AMULET_TEMPLATES[key], 'template')) byId.set(id, key);
+    const coin = Object.fromEntries(AMULET_REFERENCE_KINDS.map((k) => [k, [] as RegistryContract[]])) as unknown as AmuletContracts;
+    for (const c of await this.repo.active(this.db, [...byId.keys()], null)) coin[byId.get(c.createdEvent.templateId)!].push(c);
+    return coin;
   }
 
   /** The admin's active contracts implementing an interface, each with its view (those whose view fails are left out). */
   private async viewed(interfaceKey: string, admin: string): Promise<ViewedRegistryContract[]> {
-    const contracts = await this.repo.active(this.db, await this.ids(interfaceKey, 'interface'), admin);
+    const contracts = await this.repo.active(this.db, this.ids(interfaceKey, 'interface'), admin);
     return this.withViews(contracts, interfaceKey);
   }
 
   private async viewedById(interfaceKey: string, id: string, admin: string): Promise<ViewedRegistryContract | null> {
-    const c = await this.repo.activeById(this.db, id, await this.ids(interfaceKey, 'interface'), admin);
+    const c = await this.repo.activeById(this.db, id, this.ids(interfaceKey, 'interface'), admin);
     return c ? ((await this.withViews([c], interfaceKey))[0] ?? null) : null;
   }
 
