@@ -12,8 +12,10 @@ import { AMULET_DAR, WALLET_DAR } from '../../support/canton-coin';
  * development profile, as `npm start` runs it (a process, wall-clock time), driving the token-standard flows of the SDK's
  * own examples (splice-wallet-kernel `docs/wallet-integration-guide/examples/scripts`: 02-two-step-transfer, 04, 05-preapproval,
  * 06-merge-utxos): external parties onboarded, a tap, a one-step transfer to a receiver with a transfer preapproval
- * (accepted by the validator's automation), two-step transfers accepted, rejected and withdrawn, an allocation made,
- * listed and withdrawn, holdings listed and merged, and the history read back through the SDK's `token.holdings` and
+ * (accepted by the validator's automation; then renewed and cancelled), two-step transfers accepted, rejected and
+ * withdrawn, an allocation made, listed and withdrawn, and one executed (a leg whose sender, receiver and executor are
+ * the same party: Allocation_ExecuteTransfer needs all three, and one external party signs alone), holdings listed and
+ * merged, and the history read back through the SDK's `token.holdings` and
  * `token.transactionsById` (`@canton-network/core-tx-parser`). The SDK is configured as its examples configure it for a
  * LocalNet: the validator at `<ledger>/api/validator`, the registry at its scan proxy.
  *
@@ -256,6 +258,35 @@ describe.skipIf(!dars.present && !dars.required)('wallet SDK token-standard flow
     updates.allocationWithdrawn = withdrawn.updateId;
     expect(await sdk.token.allocation.pending(alice.partyId)).toEqual([]);
     expect(total(await unlocked(alice))).toBe(6000);
+  }, 60_000);
+
+  it('allocation executed: a leg alice sends to herself and settles as executor (Allocation_ExecuteTransfer needs all three)', async () => {
+    const amulet = await sdk.asset.find('Amulet', registryUrl);
+    const now = Date.now();
+    const settlement = {
+      executor: alice.partyId,
+      settlementRef: { id: 'sdk-settlement-2', cid: null },
+      requestedAt: new Date(now - 60_000).toISOString(),
+      allocateBefore: new Date(now + 3_600_000).toISOString(),
+      settleBefore: new Date(now + 7_200_000).toISOString(),
+      meta: { values: {} },
+    };
+    const transferLeg = { sender: alice.partyId, receiver: alice.partyId, amount: '50', instrumentId: { admin: amulet.admin, id: 'Amulet' }, meta: { values: {} } };
+    await submit(alice, await sdk.token.allocation.instruction.create({ allocationSpecification: { settlement, transferLegId: 'self', transferLeg }, asset: amulet }));
+    const [allocation] = await sdk.token.allocation.pending(alice.partyId);
+    expect(allocation.interfaceViewValue.allocation.settlement.settlementRef.id).toBe('sdk-settlement-2');
+    expect(total(await unlocked(alice))).toBe(5950);
+    const context = await sdk.token.allocation.context.execute({ allocationCid: allocation.contractId, registryUrl });
+    // The registry's context for the execution discloses the allocation's locked holding and names the config state.
+    const locked = (await holdings(alice)).filter((h) => h.interfaceViewValue.lock?.context === 'allocation for settlement of sdk-settlement-2');
+    expect(locked).toHaveLength(1);
+    expect(context.disclosedContracts.map((d: any) => d.contractId)).toContain(locked[0].contractId);
+    expect(Object.keys(context.choiceContextData.values)).toContain('external-party-config-state');
+    const executed = await submit(alice, await sdk.token.allocation.execute({ allocationCid: allocation.contractId, asset: amulet }));
+    updates.allocationExecuted = executed.updateId;
+    expect(await sdk.token.allocation.pending(alice.partyId)).toEqual([]);
+    expect(total(await unlocked(alice))).toBe(6000);
+    expect(total(await holdings(alice))).toBe(6000);
   }, 60_000);
 
   it('merge: five parallel taps for bob, then token.utxos.merge leaves him one holding of the sum', async () => {
