@@ -48,6 +48,8 @@ export interface DarFile {
 export interface ReadDarOptions {
   /** Most uncompressed bytes read from the manifest and the named dalfs together (beyond: zip bomb). */
   maxUncompressedBytes: number;
+  /** Read only the main dalf (`dependencies` is then empty): enough to learn the DAR's main package id. */
+  mainOnly?: boolean;
 }
 
 /** Reads the manifest and the dalfs it names; throws DarFormatError for what Canton refuses at this stage. */
@@ -79,7 +81,7 @@ export async function readDar(bytes: Buffer, opts: ReadDarOptions): Promise<DarF
     };
     const main = await dalf(manifest.mainDalf);
     const dependencies: DarDalf[] = [];
-    for (const name of manifest.dependencies) dependencies.push(await dalf(name));
+    if (!opts.mainOnly) for (const name of manifest.dependencies) dependencies.push(await dalf(name));
     return { manifest, entries, main, dependencies };
   } finally {
     zip.close();

@@ -320,6 +320,27 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin token registry (LE
       expect(await amountsOf(sender)).toEqual(['10.0000000000', '90.0000000000']);
     });
 
+    it('the LockedAmulet gone (its holders released it): accept is 404 naming it; reject gets expire-lock false alone', async () => {
+      const { sender, receiver, instruction } = await offer('15.0');
+      const [locked] = await coin.active(sender, { TemplateFilter: { value: { templateId: '#splice-amulet:Splice.Amulet:LockedAmulet' } } });
+      const unlock = await coin.submit(
+        [{ ExerciseCommand: { templateId: '#splice-amulet:Splice.Amulet:LockedAmulet', contractId: locked.contractId, choice: 'LockedAmulet_UnlockV2', choiceArgument: {} } }],
+        [sender, dso],
+      );
+      expect(unlock.status, unlock.text).toBe(200);
+      const accept = await post(`/registry/transfer-instruction/v1/${instruction}/choice-contexts/accept`, {});
+      const executeBefore = (await coin.active(sender, { TemplateFilter: { value: { templateId: '#splice-amulet:Splice.AmuletTransferInstruction:AmuletTransferInstruction' } } }))
+        .find((e: any) => e.contractId === instruction).createArgument.transfer.executeBefore;
+      expect(expectRegistryError(accept, 404)).toBe(`LockedAmulet '${locked.contractId}' not found for AmuletTransferInstruction '${instruction}', which expires on ${executeBefore}`);
+      const { context, exercised } = await instructionChoice(instruction, 'reject', [receiver]);
+      expect(context).toEqual({ choiceContextData: { values: { 'expire-lock': { tag: 'AV_Bool', value: false } } }, disclosedContracts: [] });
+      // splice-amulet's two-step abort takes `expire-lock: false` only once the lock has expired (a lock that expired and
+      // was unlocked); this one was released before its expiry, so the choice refuses it until then
+      expect([exercised.status, exercised.json.context.error_id]).toEqual([400, 'stdlib.daml.com/deadline-not-exceeded']);
+      expect(exercised.json.cause).toContain("deadline 'lockedAmulet.lockExpiresAt'");
+      expect(await amountsOf(sender)).toEqual(['15.0000000000', '85.0000000000']);
+    });
+
     it('unknown ids and contracts that are no transfer instruction are 404; bad bodies 400', async () => {
       const { amulet } = await funded('notaninstruction');
       for (const id of ['00' + 'ab'.repeat(32), amulet, 'junk']) {

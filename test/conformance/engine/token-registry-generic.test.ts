@@ -81,7 +81,7 @@ describe.skipIf(!dars.present && !dars.required)('token registry of a configured
   }
 
   beforeAll(async () => {
-    const first = await startTestLedger();
+    const first = await startTestLedger({ LEDGER_SYNCHRONIZERS: 'global,secondary' });
     sync = first.runtime.identity.defaultSynchronizer.id;
     const up = await fetch(`${first.url}/v2/dars?vetAllPackages=true&synchronizerId=${encodeURIComponent(sync)}`, {
       method: 'POST',
@@ -93,7 +93,7 @@ describe.skipIf(!dars.present && !dars.required)('token registry of a configured
     expect(r.status, r.text).toBe(200);
     admin = r.json.partyDetails.party;
     await first.close();
-    ledger = await startTestLedger({ LEDGER_TOKEN_REGISTRIES: admin }, { databaseUrl: first.databaseUrl });
+    ledger = await startTestLedger({ LEDGER_SYNCHRONIZERS: 'global,secondary', LEDGER_TOKEN_REGISTRIES: admin }, { databaseUrl: first.databaseUrl });
     const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: admin } } } }] });
     expect(rights.status, rights.text).toBe(200);
     const rules = await submit([{ CreateCommand: { templateId: `${MODULE}:TokenRules`, createArguments: { admin } } }], [admin]);
@@ -210,6 +210,27 @@ describe.skipIf(!dars.present && !dars.required)('token registry of a configured
     const gone = await post(`/registry/transfer-instruction/v1/${first.output.value.transferInstructionCid}/choice-contexts/accept`, {});
     expect(expectRegistryError(gone, 404)).toBe(`TransferInstruction '${first.output.value.transferInstructionCid}' not found.`);
     expect(expectRegistryError(await post(`/registry/transfer-instruction/v1/${held}/choice-contexts/accept`, {}), 404)).toBe(`TransferInstruction '${held}' not found.`);
+  });
+
+  it('an instruction being reassigned is 409 until it is assigned', async () => {
+    const alice = await party('mover');
+    const bob = await party('moved-to');
+    const offered = await transfer(alice, bob, '1.0', [await mint(alice, '1.0')]);
+    const id = offered.output.value.transferInstructionCid as string;
+    const [source, target] = ledger.runtime.identity.synchronizers.map((s) => s.id);
+    const reassign = (command: unknown) =>
+      ledger.call('POST', '/v2/commands/submit-and-wait-for-reassignment', {
+        reassignmentCommands: { commandId: randomUUID(), userId: ledger.config.adminUser, submitter: alice, commands: [{ command }] },
+        eventFormat: { filtersByParty: { [alice]: { cumulative: [] } } },
+      });
+    const un = await reassign({ UnassignCommand: { value: { contractId: id, source, target } } });
+    expect(un.status, un.text).toBe(200);
+    const moving = await post(`/registry/transfer-instruction/v1/${id}/choice-contexts/accept`, {});
+    expect(expectRegistryError(moving, 409)).toBe(`Contract '${id}' is being reassigned to another synchronizer.`);
+    const reassignmentId = un.json.reassignment.events[0].JsUnassignedEvent.value.reassignmentId;
+    const as = await reassign({ AssignCommand: { value: { reassignmentId, source, target } } });
+    expect(as.status, as.text).toBe(200);
+    expect((await post(`/registry/transfer-instruction/v1/${id}/choice-contexts/accept`, {})).status).toBe(200);
   });
 
   it('allocation factory, then execute-transfer, withdraw and cancel with the allocation’s context', async () => {

@@ -66,3 +66,25 @@ describe('interpretation limits (LEDGER_INTERPRETATION_TIMEOUT_MS, LEDGER_INTERP
     }
   });
 });
+
+describe('LEDGER_TOKEN_REGISTRIES, LEDGER_AMULET_NAME, LEDGER_AMULET_SYMBOL', () => {
+  const issuer = `issuer::1220${'a'.repeat(64)}`;
+  const other = `other::1220${'b'.repeat(64)}`;
+  it('takes party ids separated by commas, each once; Canton Coin is named Amulet (AMT) unless set', () => {
+    expect(loadConfig({}, '/app')).toMatchObject({ tokenRegistries: [], amuletInstrumentNames: { name: 'Amulet', symbol: 'AMT' } });
+    expect(loadConfig({ LEDGER_TOKEN_REGISTRIES: ` ${issuer}, ${other} ` }, '/app').tokenRegistries).toEqual([issuer, other]);
+    expect(loadConfig({ LEDGER_AMULET_NAME: 'Canton Coin', LEDGER_AMULET_SYMBOL: 'CC' }, '/app').amuletInstrumentNames).toEqual({ name: 'Canton Coin', symbol: 'CC' });
+    for (const [raw, problem] of [
+      ['issuer', "LEDGER_TOKEN_REGISTRIES must be party ids (<hint>::<namespace>) separated by commas (got 'issuer')"],
+      [`${issuer},${issuer}`, 'LEDGER_TOKEN_REGISTRIES names a party twice'],
+    ]) {
+      try {
+        loadConfig({ LEDGER_TOKEN_REGISTRIES: raw }, '/app');
+        expect.unreachable('a bad value must stop the configuration');
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        expect((e as ConfigError).problems).toEqual([problem]);
+      }
+    }
+  });
+});

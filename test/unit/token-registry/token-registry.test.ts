@@ -12,6 +12,7 @@ import {
   amuletTransferFactory,
   amuletTwoStepContext,
   ChoiceContextBuilder,
+  selectRegistry,
   decodeChoiceContextRequest,
   decodeFactoryRequest,
   decodePageSize,
@@ -283,6 +284,18 @@ describe('metadata', () => {
     expectRefusal(() => decodePageSize('0'), 400, "pageSize must be a positive integer (got '0')");
     expectRefusal(() => decodePageSize('x'), 400, "pageSize must be a positive integer (got 'x')");
     expectRefusal(() => findInstrument(all, 'z'), 404, 'No instrument with id z found');
+  });
+});
+
+describe('which registry', () => {
+  const issuer = `issuer::1220${'f'.repeat(64)}`;
+  it('the root: Canton Coin’s when there is a DSO, else the first configured; an admin: the DSO’s or a configured one, else 404', () => {
+    expect(selectRegistry(undefined, dso, [issuer])).toEqual({ kind: 'amulet', admin: dso });
+    expect(selectRegistry(undefined, null, [issuer, alice])).toEqual({ kind: 'token', admin: issuer });
+    expectRefusal(() => selectRegistry(undefined, null, []), 404, 'This ledger serves no token registry: no AmuletRules is active and LEDGER_TOKEN_REGISTRIES names no admin.');
+    expect(selectRegistry(dso, dso, [])).toEqual({ kind: 'amulet', admin: dso });
+    expect(selectRegistry(issuer, dso, [issuer])).toEqual({ kind: 'token', admin: issuer });
+    expectRefusal(() => selectRegistry(bob, dso, [issuer]), 404, `No token registry is served for admin ${bob}.`);
   });
 });
 

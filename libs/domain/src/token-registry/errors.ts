@@ -21,3 +21,6 @@ export class TokenRegistryError extends Error {
 export const isTokenRegistryError = (e: unknown): e is TokenRegistryError => e instanceof TokenRegistryError;
 export const registryBadRequest = (message: string) => new TokenRegistryError(400, message);
 export const registryNotFound = (message: string) => new TokenRegistryError(404, message);
+
+/** The contract is being reassigned: the specification's 409 (its synchronizer is not known until it is assigned). */
+export const registryReassigning = (contractId: string) => new TokenRegistryError(409, `Contract '${contractId}' is being reassigned to another synchronizer.`);

@@ -28,6 +28,24 @@ export const TRANSFER_INSTRUCTION_API = 'splice-api-token-transfer-instruction-v
 export const ALLOCATION_API = 'splice-api-token-allocation-v1';
 export const ALLOCATION_INSTRUCTION_API = 'splice-api-token-allocation-instruction-v1';
 
+/** Which registry a request addresses: Canton Coin's (its DSO the admin) or a configured admin's generic one. */
+export type Registry = { kind: 'amulet'; admin: string } | { kind: 'token'; admin: string };
+
+/**
+ * The registry at the root (`admin` undefined): Canton Coin's if the ledger has a DSO (an active AmuletRules), else the
+ * first configured one. For an admin: Canton Coin's for the DSO, the generic one for a configured admin, else 404.
+ */
+export function selectRegistry(admin: string | undefined, dso: string | null, configured: readonly string[]): Registry {
+  if (admin === undefined) {
+    if (dso) return { kind: 'amulet', admin: dso };
+    if (configured[0]) return { kind: 'token', admin: configured[0] };
+    throw registryNotFound('This ledger serves no token registry: no AmuletRules is active and LEDGER_TOKEN_REGISTRIES names no admin.');
+  }
+  if (admin === dso) return { kind: 'amulet', admin };
+  if (configured.includes(admin)) return { kind: 'token', admin };
+  throw registryNotFound(`No token registry is served for admin ${admin}.`);
+}
+
 /** The registry-wide APIs: the metadata API (the others are per instrument). */
 export const registryInfo = (admin: string): RegistryInfo => ({ adminId: admin, supportedApis: { [METADATA_API]: 1 } });
 

@@ -1,5 +1,5 @@
-import { isPartyId } from '@ledgerline/canton';
-import { registryBadRequest } from './errors';
+import { isContractId, isPartyId } from '@ledgerline/canton';
+import { registryBadRequest, registryNotFound } from './errors';
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -85,4 +85,10 @@ export function decodeTransferFactoryArguments(args: Obj): TransferFactoryArgume
   object(extraArgs, 'extraArgs.', 'meta');
   if (problems.length) throw registryBadRequest(`Field \`choiceArguments\` does not contain a valid \`TransferFactory_Transfer\`: ${problems.join('; ')}`);
   return { expectedAdmin, sender, receiver, instrumentId: { admin, id: String(instrument.id) } };
+}
+
+/** A contract id from the path, checked before it is looked up: what cannot be a contract id names no contract (404). */
+export function contractIdOrNotFound(id: string, notFound: string): string {
+  if (!isContractId(id)) throw registryNotFound(notFound);
+  return id;
 }

@@ -28,4 +28,10 @@ export class TokenRegistryRepository {
     const r = rows[0];
     return r ? { createdEvent: r.created_event, synchronizerId: r.synchronizer_id } : null;
   }
+
+  /** Whether the contract with this id is between an unassignment and its assignment (on no synchronizer). */
+  async inFlight(db: Kysely<DB>, contractId: string): Promise<boolean> {
+    const { rows } = await sql<{ n: number }>`SELECT 1 AS n FROM contracts WHERE contract_id = ${contractId} AND status = 'in_flight'`.execute(db);
+    return rows.length > 0;
+  }
 }

@@ -9,6 +9,7 @@ import {
   amuletInstrument,
   amuletTransferFactory,
   amuletTwoStepContext,
+  contractIdOrNotFound,
   decodeChoiceContextRequest,
   decodeFactoryRequest,
   decodeTransferFactoryArguments,
@@ -16,6 +17,8 @@ import {
   preapprovalProvider,
   registryInfo,
   registryNotFound,
+  registryReassigning,
+  selectRegistry,
   templateIdsImplementing,
   templateIdsNamed,
   tokenChoiceContext,
@@ -24,12 +27,14 @@ import {
   tokenTransferFactory,
   transferInstructionLock,
   TOKEN_INTERFACES,
+  TokenRegistryError,
   usablePreapproval,
   type AmuletContracts,
   type FactoryWithChoiceContext,
   type Instrument,
   type RegistryChoiceContext,
   type RegistryContract,
+  type Registry,
   type RegistryInfo,
   type TransferFactoryWithChoiceContext,
   type ViewedRegistryContract,
@@ -38,9 +43,6 @@ import { TokenRegistryRepository } from '@ledgerline/store';
 import { CommandInterpreter } from '../../infrastructure/command-interpreter';
 import { InterfaceDirectories } from '../../infrastructure/interface-directories';
 import { LedgerRuntime } from '../../infrastructure/runtime';
-
-/** Which registry a request addresses: Canton Coin's (its DSO) or a configured admin's generic one. */
-export type Registry = { kind: 'amulet'; admin: string } | { kind: 'token'; admin: string };
 
 export type TransferInstructionChoice = 'accept' | 'reject' | 'withdraw';
 export type AllocationChoice = 'execute-transfer' | 'withdraw' | 'cancel';
@@ -85,26 +87,11 @@ export class TokenRegistryReader {
     return this.runtime.db;
   }
 
-  /**
-   * The registry at the root (`admin` undefined): Canton Coin's if an AmuletRules is active, else the first configured
-   * one. Under /token-registries/<admin>: Canton Coin's for its DSO, a configured admin's, else 404. With the DSO's
-   * reference contracts, read in one statement.
-   */
+  /** The registry a request addresses (`selectRegistry`), with the DSO's reference contracts. */
   async registry(admin: string | undefined): Promise<{ registry: Registry; coin: AmuletContracts }> {
     await this.interpreter.warmAll();
     const coin = await this.amuletContracts();
-    const dso = amuletDsoOf(coin.amuletRules);
-    const registry = ((): Registry => {
-      if (admin === undefined) {
-        if (dso) return { kind: 'amulet', admin: dso };
-        const first = this.runtime.config.tokenRegistries[0];
-        if (first) return { kind: 'token', admin: first };
-        throw registryNotFound('This ledger serves no token registry: no AmuletRules is active and LEDGER_TOKEN_REGISTRIES names no admin.');
-      }
-      if (admin === dso) return { kind: 'amulet', admin };
-      if (this.runtime.config.tokenRegistries.includes(admin)) return { kind: 'token', admin };
-      throw registryNotFound(`No token registry is served for admin ${admin}.`);
-    })();
+    const registry = selectRegistry(admin, amuletDsoOf(coin.amuletRules), this.runtime.config.tokenRegistries);
     return { registry, coin };
   }
 
@@ -143,9 +130,15 @@ export class TokenRegistryReader {
   async transferInstructionContext(admin: string | undefined, id: string, choice: TransferInstructionChoice, body: unknown): Promise<RegistryChoiceContext> {
     const request = decodeChoiceContextRequest(body);
     const { registry: r, coin } = await this.registry(admin);
-    if (r.kind === 'token') return tokenChoiceContext(await this.viewedById(TOKEN_INTERFACES.transferInstruction, id, r.admin), id, r.admin, 'TransferInstruction');
-    const instruction = await this.repo.activeById(this.db, id, this.ids(AMULET_TEMPLATES.transferInstruction, 'template'), r.admin);
-    if (!instruction) throw registryNotFound(`AmuletTransferInstruction '${id}' not found.`);
+    if (r.kind === 'token') {
+      const notFound = `TransferInstruction '${id}' not found.`;
+      const found = await this.viewedById(TOKEN_INTERFACES.transferInstruction, contractIdOrNotFound(id, notFound), r.admin);
+      if (!found) throw await this.missing(id, notFound);
+      return tokenChoiceContext(found, id, r.admin, 'TransferInstruction');
+    }
+    const notFound = `AmuletTransferInstruction '${id}' not found.`;
+    const instruction = await this.repo.activeById(this.db, contractIdOrNotFound(id, notFound), this.ids(AMULET_TEMPLATES.transferInstruction, 'template'), r.admin);
+    if (!instruction) throw await this.missing(id, notFound);
     const lock = transferInstructionLock(instruction);
     const lockedAmulet = await this.repo.activeById(this.db, lock.lockedAmuletId, this.ids(AMULET_TEMPLATES.lockedAmulet, 'template'), r.admin);
     const twoStep = {
@@ -161,9 +154,15 @@ export class TokenRegistryReader {
   async allocationContext(admin: string | undefined, id: string, choice: AllocationChoice, body: unknown): Promise<RegistryChoiceContext> {
     const request = decodeChoiceContextRequest(body);
     const { registry: r, coin } = await this.registry(admin);
-    if (r.kind === 'token') return tokenChoiceContext(await this.viewedById(TOKEN_INTERFACES.allocation, id, r.admin), id, r.admin, 'Allocation');
-    const allocation = await this.repo.activeById(this.db, id, this.ids(AMULET_TEMPLATES.allocation, 'template'), r.admin);
-    if (!allocation) throw registryNotFound(`AmuletAllocation '${id}' not found.`);
+    if (r.kind === 'token') {
+      const notFound = `Allocation '${id}' not found.`;
+      const found = await this.viewedById(TOKEN_INTERFACES.allocation, contractIdOrNotFound(id, notFound), r.admin);
+      if (!found) throw await this.missing(id, notFound);
+      return tokenChoiceContext(found, id, r.admin, 'Allocation');
+    }
+    const notFound = `AmuletAllocation '${id}' not found.`;
+    const allocation = await this.repo.activeById(this.db, contractIdOrNotFound(id, notFound), this.ids(AMULET_TEMPLATES.allocation, 'template'), r.admin);
+    if (!allocation) throw await this.missing(id, notFound);
     const { executor, ...lock } = allocationLock(allocation);
     const lockedAmulet = await this.repo.activeById(this.db, lock.lockedAmuletId, this.ids(AMULET_TEMPLATES.lockedAmulet, 'template'), r.admin);
     const executing = choice === 'execute-transfer';
@@ -172,9 +171,14 @@ export class TokenRegistryReader {
     return amuletTwoStepContext(amuletReferences(coin, r.admin), twoStep, this.runtime.clock.nowMicros(), request.excludeDebugFields);
   }
 
+  /** Why a contract the request names is not found: 409 while it is being reassigned, else 404 with `notFound`. */
+  private async missing(id: string, notFound: string): Promise<TokenRegistryError> {
+    return (await this.repo.inFlight(this.db, id)) ? registryReassigning(id) : registryNotFound(notFound);
+  }
+
   /**
-   * The active contracts of the `splice-amulet` templates the answers are built from, in one statement (the table has no
-   * index on templates: one scan instead of one per template), grouped by template.
+   * The active contracts of the `splice-amulet` templates the answers are built from, in one statement, grouped by
+   * template.
    */
   private async amuletContracts(): Promise<AmuletContracts> {
     const byId = new Map<string, keyof AmuletContracts>();
