@@ -5,7 +5,7 @@ import { createTestDatabase } from '../../support/database';
 import { TEST_JWT_SECRET } from '../../support/ledger';
 import { callJson, scopeToken, startServerProcess, type ServerProcess } from '../../support/server-process';
 import { waitFor } from '../../support/wait-for';
-import { AMULET_DAR, WALLET_DAR } from '../../support/canton-coin';
+import { WALLET_DAR } from '../../support/canton-coin';
 
 /**
  * The unmodified wallet SDK (`@canton-network/wallet-sdk` 1.4.0) against the built server started with the Canton Coin
@@ -88,7 +88,8 @@ describe.skipIf(!dars.present && !dars.required)('wallet SDK token-standard flow
       DATABASE_URL: databaseUrl,
       LEDGER_JWT_SECRET: TEST_JWT_SECRET,
       LEDGER_CANTON_COIN: 'dev',
-      LEDGER_CANTON_COIN_DARS: [AMULET_DAR, WALLET_DAR].map((d) => path.join(dars.root, d)).join(','),
+      // as the README starts it: splice-wallet carries splice-amulet
+      LEDGER_CANTON_COIN_DARS: path.join(dars.root, WALLET_DAR),
     });
     const admin = await scopeToken();
     const participant = await callJson(server.url, 'GET', '/v2/parties/participant-id', admin);
