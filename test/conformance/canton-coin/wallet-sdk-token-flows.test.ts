@@ -78,6 +78,12 @@ describe.skipIf(!dars.present && !dars.required)('wallet SDK token-standard flow
   const unlocked = async (party: Party) => (await sdk.token.utxos.list({ partyId: party.partyId })) as any[];
   const amounts = (hs: any[]) => hs.map((h) => h.interfaceViewValue.amount as string).sort();
   const total = (hs: any[]) => hs.reduce((sum, h) => sum + Number(h.interfaceViewValue.amount), 0);
+  /** The sum of a history's holding changes (the parser leaves out a summary's `amountChange` when it is zero). */
+  const netChange = (history: { transactions: any[] }) =>
+    history.transactions
+      .flatMap((t) => t.events)
+      .flatMap((e: any) => [...e.unlockedHoldingsChangeSummaries, ...e.lockedHoldingsChangeSummaries])
+      .reduce((sum: number, s: any) => sum + Number(s.amountChange ?? 0), 0);
   const transferTo = (sender: Party, recipient: Party, amount: string, memo?: string) =>
     sdk.token.transfer.create({ sender: sender.partyId, recipient: recipient.partyId, amount, instrumentId: 'Amulet', registryUrl, ...(memo ? { memo } : {}) });
 
@@ -352,12 +358,16 @@ describe.skipIf(!dars.present && !dars.required)('wallet SDK token-standard flow
     expect(released.label).toMatchObject({ type: 'Unlock', mintAmount: '0', burnAmount: '0' });
     expect(released.lockedHoldingsChange.archives.map((h: any) => h.contractId)).toEqual(allocated.lockedHoldingsChange.creates.map((h: any) => h.contractId));
     expect(released.unlockedHoldingsChange.creates).toEqual([expect.objectContaining({ owner: alice.partyId, amount: '100.0000000000' })]);
-    // Every event of the history balances: the unlocked and locked changes of alice sum to her holdings now.
-    const change = history.transactions
-      .flatMap((t: any) => t.events)
-      .flatMap((e: any) => [...e.unlockedHoldingsChangeSummaries, ...e.lockedHoldingsChangeSummaries])
-      .reduce((sum: number, s: any) => sum + Number(s.amountChange), 0);
-    expect(change).toBe(total(await holdings(alice)));
+    // The history balances: the unlocked and locked changes of alice sum to her holdings now.
+    expect(netChange(history)).toBe(total(await holdings(alice)));
+  }, 60_000);
+
+  it('history: token.holdings of bob and carol balances with their holdings', async () => {
+    for (const party of [bob, carol]) {
+      const history = await sdk.token.holdings({ partyId: party.partyId });
+      expect(history.transactions.length).toBeGreaterThan(0);
+      expect(netChange(history)).toBe(total(await holdings(party)));
+    }
   }, 60_000);
 
   it('history: token.transactionsById shows carol’s one-step transfer in, and bob’s accepted transfer in and merge', async () => {
