@@ -1,3 +1,4 @@
+import { AMULET_INSTRUMENT_ID } from './amulet';
 import { registryBadRequest, registryNotFound } from './errors';
 
 /** Token standard API name → the minor version supported. */
@@ -52,7 +53,7 @@ export const registryInfo = (admin: string): RegistryInfo => ({ adminId: admin, 
 /** Amulet with the configured display name and symbol, 10 decimals (Amulet amounts are Daml Decimals). */
 export function amuletInstrument(names: { name: string; symbol: string }): Instrument {
   return {
-    id: 'Amulet',
+    id: AMULET_INSTRUMENT_ID,
     name: names.name,
     symbol: names.symbol,
     decimals: 10,
