@@ -9,6 +9,10 @@
  *   `TransferFactory_Transfer` by interface id with the admin's `TokenRules` disclosed, then the receiver's
  *   `TransferInstruction_Accept` (two submissions; bench/lib/token-transfer.ts), as transfers/s against the generic
  *   create of the round (skipped, with a banner, when that DAR is not in the folder);
+ * - in the same rounds, Amulet transfers on Splice's Canton Coin (`splice/splice-amulet-0.1.22.dar`): `TransferFactory_Transfer`
+ *   on the DSO's `ExternalPartyAmuletRules` with the receiver's `TransferPreapproval` in the choice context and the
+ *   registry's contracts disclosed, completing in one submission (bench/lib/amulet-transfer.ts), as transfers/s against
+ *   the generic create of the round (skipped, with a banner, when that DAR is not in the folder);
  * - in the same rounds, whole Bong rounds (`Canton.Internal.Bong`, as Bong.daml's explodeScript runs it at maxLevel 1:
  *   proposal, Accept, ProcessExplode, ProcessMerge, Ack — five submissions, BONG_ROUND_NODES committed nodes), one
  *   round per client at a time: the time per committed node beside the generic create's time per (one-node) create;
@@ -36,6 +40,7 @@ import { envInt, fmt, printTable, runConcurrent, serverNodeArgs, withBenchDataba
 import { closeFastFetch, fastFetch } from './lib/http-client';
 import { FOLD_CHOICES, foldArgument, foldPackageDar } from '../test/support/fold-package';
 import { setUpTokenTransfers, tokenDar, TOKEN_DAR, type TokenTransfers } from './lib/token-transfer';
+import { AMULET_DAR, amuletDar, setUpAmuletTransfers, type AmuletTransfers } from './lib/amulet-transfer';
 
 const concurrency = envInt('BENCH_CONCURRENCY', 16);
 const durationMs = envInt('BENCH_DURATION_MS', 4000);
@@ -127,6 +132,16 @@ async function submitBench(root: string): Promise<void> {
       } else {
         console.log(`\n!!!!! SKIPPED: token-standard transfers (${TOKEN_DAR}): ${tokenFile.skipped} !!!!!\n`);
       }
+      const amuletFile = amuletDar(root);
+      let amulets: AmuletTransfers | undefined;
+      if ('dar' in amuletFile) {
+        await ok('POST', `/v2/dars?vetAllPackages=true&synchronizerId=${encodeURIComponent(sync)}`, admin, undefined, amuletFile.dar);
+        const dso = (await ok('POST', '/v2/parties', admin, { partyIdHint: 'dso', synchronizerId: sync })).partyDetails.party;
+        const provider = (await ok('POST', '/v2/parties', admin, { partyIdHint: 'validator', synchronizerId: sync })).partyDetails.party;
+        amulets = await setUpAmuletTransfers((method, pathname, body) => ok(method, pathname, token, body), sync, { dso, provider }, initiators, responders, () => seq++);
+      } else {
+        console.log(`\n!!!!! SKIPPED: Amulet transfers (${AMULET_DAR}): ${amuletFile.skipped} !!!!!\n`);
+      }
       const submit = async (pathname: string, command: unknown, actAs: string, transactionFormat?: unknown): Promise<any> => {
         const commands = { commands: [command], commandId: `engine-bench-${seq++}`, actAs: [actAs], userId: USER };
         return ok('POST', pathname, token, pathname.endsWith('-for-transaction') ? { commands, ...(transactionFormat ? { transactionFormat } : {}) } : commands);
@@ -146,8 +161,9 @@ async function submitBench(root: string): Promise<void> {
       await runConcurrent({ concurrency, durationMs: warmupMs, op: (w, i) => submit('/v2/commands/submit-and-wait', ping(w, i), initiators[w]) });
       await runConcurrent({ concurrency, durationMs: warmupMs, op: bongRound });
       if (tokens) await runConcurrent({ concurrency, durationMs: warmupMs, op: (w) => tokens.transfer(w) });
+      if (amulets) await runConcurrent({ concurrency, durationMs: warmupMs, op: (w) => amulets.transfer(w) });
       // Interleaved rounds (generic create, engine create, Respond, Bong rounds): each ratio is against the generic create of its round.
-      type Round = { generic: RunResult; create: RunResult; respond: RunResult; bong: RunResult; token?: RunResult };
+      type Round = { generic: RunResult; create: RunResult; respond: RunResult; bong: RunResult; token?: RunResult; amulet?: RunResult };
       const rounds: Round[] = [];
       for (let round = 0; round < roundCount; round++) {
         const genericRun = await measure((w, i) => submit('/v2/commands/submit-and-wait', generic(w, i), initiators[w]));
@@ -170,7 +186,8 @@ async function submitBench(root: string): Promise<void> {
         });
         const bong = await measure(bongRound);
         const tokenRun = tokens ? await measure((w) => tokens.transfer(w)) : undefined;
-        rounds.push({ generic: genericRun, create, respond, bong, token: tokenRun });
+        const amuletRun = amulets ? await measure((w) => amulets.transfer(w)) : undefined;
+        rounds.push({ generic: genericRun, create, respond, bong, token: tokenRun, amulet: amuletRun });
       }
 
       console.log(`\nsubmit-and-wait at ${concurrency} clients, ${roundCount} interleaved rounds of ${durationMs} ms windows after ${warmupMs} ms warm-up (ping DAR on the engine)`);
@@ -203,6 +220,16 @@ async function submitBench(root: string): Promise<void> {
         console.log(`token-standard transfers (median of the rounds): ${fmt(median(rounds.map((r) => r.token!.opsPerSec / r.generic.opsPerSec)))}× the generic create's rate`);
       } else {
         console.log(`\n!!!!! SKIPPED: token-standard transfers (${TOKEN_DAR} not in LEDGERLINE_CONFORMANCE_DARS) !!!!!`);
+      }
+
+      if (amulets) {
+        console.log('\nAmulet transfers (TransferFactory_Transfer with the receiver’s TransferPreapproval in the context: one submission), beside the generic create of the same round');
+        const amuletRows: Array<Array<string | number>> = [['round', 'transfers/s', 'transfer p50 ms', 'transfer p99 ms', 'generic creates/s', 'transfers/s ÷ creates/s']];
+        rounds.forEach((r, i) => amuletRows.push([String(i + 1), r.amulet!.opsPerSec, r.amulet!.latency.p50, r.amulet!.latency.p99, r.generic.opsPerSec, r.amulet!.opsPerSec / r.generic.opsPerSec]));
+        printTable(amuletRows);
+        console.log(`Amulet transfers (median of the rounds): ${fmt(median(rounds.map((r) => r.amulet!.opsPerSec / r.generic.opsPerSec)))}× the generic create's rate`);
+      } else {
+        console.log(`\n!!!!! SKIPPED: Amulet transfers (${AMULET_DAR} not in LEDGERLINE_CONFORMANCE_DARS) !!!!!`);
       }
 
       await foldBench(submit, initiators[0], fold.main.packageId);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { startTestLedger, type TestLedger } from './ledger';
+import { devAmuletConfig, micros } from './amulet-config';
 
 /**
  * A test ledger holding Canton Coin (Splice's Amulet, `splice-amulet` 0.1.22) in the state Splice's own test setup builds
@@ -18,54 +19,7 @@ export const EXTERNAL_PARTY_AMULET_RULES = '#splice-amulet:Splice.ExternalPartyA
 export const OPEN_ROUND = '#splice-amulet:Splice.Round:OpenMiningRound';
 export const AMULET = '#splice-amulet:Splice.Amulet:Amulet';
 export const HOLDING = '#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding';
-export const micros = (seconds: number) => ({ microseconds: String(seconds * 1_000_000) });
-
-/**
- * A development configuration: Splice's default holding fee and issuance curve, one synchronizer, 10-minute ticks. This
- * version's `AmuletRules` precondition only accepts zero create, transfer and lock-holder fees, and a featured-app
- * activity-marker amount equal to the extra featured-app reward amount.
- */
-export function devAmuletConfig(synchronizer: string) {
-  return {
-    transferConfig: {
-      createFee: { fee: '0.0' },
-      holdingFee: { rate: '0.0000190259' },
-      transferFee: { initialRate: '0.0', steps: [{ _1: '100.0', _2: '0.0' }, { _1: '1000.0', _2: '0.0' }, { _1: '1000000.0', _2: '0.0' }] },
-      lockHolderFee: { fee: '0.0' },
-      extraFeaturedAppRewardAmount: '1.0',
-      maxNumInputs: '100',
-      maxNumOutputs: '100',
-      maxNumLockHolders: '50',
-      tokenStandardMaxTTL: null,
-    },
-    issuanceCurve: {
-      initialValue: {
-        amuletToIssuePerYear: '40000000000.0',
-        validatorRewardPercentage: '0.05',
-        appRewardPercentage: '0.15',
-        validatorRewardCap: '0.2',
-        featuredAppRewardCap: '100.0',
-        unfeaturedAppRewardCap: '0.6',
-        optValidatorFaucetCap: '2.85',
-        optDevelopmentFundPercentage: null,
-      },
-      futureValues: [],
-    },
-    decentralizedSynchronizer: {
-      requiredSynchronizers: { map: [[synchronizer, {}]] },
-      activeSynchronizer: synchronizer,
-      fees: { baseRateTrafficLimits: { burstAmount: '400000', burstWindow: micros(1200) }, extraTrafficPrice: '16.67', readVsWriteScalingFactor: '4', minTopupAmount: '200000' },
-    },
-    tickDuration: micros(600),
-    packageConfig: { amulet: '0.1.22', amuletNameService: '0.1.22', dsoGovernance: '0.1.22', validatorLifecycle: '0.1.22', wallet: '0.1.23', walletPayments: '0.1.22' },
-    transferPreapprovalFee: null,
-    featuredAppActivityMarkerAmount: '1.0',
-    optDevelopmentFundManager: null,
-    externalPartyConfigStateTickDuration: null,
-    rewardConfig: null,
-    transferPreapprovalBaseDuration: null,
-  };
-}
+export { devAmuletConfig, micros } from './amulet-config';
 
 type Reply = { status: number; text: string; json: any };
 

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { allocationInstructionRegistryTypes, metadataRegistryTypes, transferInstructionRegistryTypes } from '@canton-network/core-token-standard';
 
 /**
  * The response schemas of the token standard's registry API (splice's token-standard `*-v1.yaml`) as field lists:
@@ -24,7 +25,7 @@ type Schema = Record<string, Field>;
 const req = (type: FieldType): Field => ({ type, required: true });
 const opt = (type: FieldType): Field => ({ type, required: false });
 
-const SCHEMAS: Record<SchemaName, Schema> = {
+const SCHEMAS = {
   ErrorResponse: { error: req('string') },
   GetRegistryInfoResponse: { adminId: req('string'), supportedApis: req({ map: 'integer' }) },
   Instrument: {
@@ -53,11 +54,11 @@ const SCHEMAS: Record<SchemaName, Schema> = {
   ChoiceContext: { choiceContextData: req('object'), disclosedContracts: req({ array: 'DisclosedContract' }) },
   TransferFactoryWithChoiceContext: { factoryId: req('string'), transferKind: req({ enum: ['self', 'direct', 'offer'] }), choiceContext: req({ schema: 'ChoiceContext' }) },
   FactoryWithChoiceContext: { factoryId: req('string'), choiceContext: req({ schema: 'ChoiceContext' }) },
-};
+} satisfies Record<SchemaName, Schema>;
 
 function problems(schema: SchemaName, value: unknown, path: string): string[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return [`${path || '$'} is not an object`];
-  const fields = SCHEMAS[schema];
+  const fields: Schema = SCHEMAS[schema];
   const out: string[] = [];
   const v = value as Record<string, unknown>;
   for (const [k, f] of Object.entries(fields)) if (f.required && !(k in v)) out.push(`${path}${k} is required by ${schema}`);
@@ -99,3 +100,23 @@ export function expectRegistryError(answer: { status: number; json: any }, statu
   expectShape('ErrorResponse', answer.json);
   return answer.json.error as string;
 }
+
+/**
+ * The field lists cover every field of the wallet SDK's types generated from earlier versions of the same specifications
+ * (`@canton-network/core-token-standard`): a field of the SDK's missing here, or named differently, fails to compile.
+ * (The specifications checked against here are newer: their Instrument also has pause and account-field settings.)
+ */
+type Covers<S extends SchemaName, T> = [keyof T] extends [keyof (typeof SCHEMAS)[S]] ? true : never;
+type Metadata = metadataRegistryTypes['schemas'];
+type Transfer = transferInstructionRegistryTypes['schemas'];
+type Allocation = allocationInstructionRegistryTypes['schemas'];
+export const FIELDS_COVER_THE_SDK: [
+  Covers<'ErrorResponse', Metadata['ErrorResponse']>,
+  Covers<'GetRegistryInfoResponse', Metadata['GetRegistryInfoResponse']>,
+  Covers<'Instrument', Metadata['Instrument']>,
+  Covers<'ListInstrumentsResponse', Metadata['ListInstrumentsResponse']>,
+  Covers<'DisclosedContract', Transfer['DisclosedContract']>,
+  Covers<'ChoiceContext', Transfer['ChoiceContext']>,
+  Covers<'TransferFactoryWithChoiceContext', Transfer['TransferFactoryWithChoiceContext']>,
+  Covers<'FactoryWithChoiceContext', Allocation['FactoryWithChoiceContext']>,
+] = [true, true, true, true, true, true, true, true];

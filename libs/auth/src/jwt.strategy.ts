@@ -1,12 +1,24 @@
+import type { KeyObject } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { ExtractJwt, Strategy } from 'passport-jwt';
+import { ExtractJwt, Strategy, type StrategyOptionsWithRequest, type VerifyCallbackWithRequest } from 'passport-jwt';
 import { isLedgerError, unauthenticated, type Claims } from '@ledgerline/domain';
 import { ClaimsResolver } from './claims-resolver';
 import { KeyResolver } from './key-resolver';
 import { checkTokenClaims, type TokenPolicy } from './token-rules';
 
 export const JWT_STRATEGY = 'ledger-jwt';
+
+/**
+ * passport-jwt's options as it runs them: passport-jwt hands the provider's key to jsonwebtoken, which takes a KeyObject
+ * (its typings name strings and Buffers only).
+ */
+type LedgerJwtOptions = Omit<StrategyOptionsWithRequest, 'secretOrKeyProvider'> & {
+  secretOrKeyProvider: (req: Record<string, unknown>, token: string | Buffer, done: (e: unknown, key?: KeyObject) => void) => void;
+};
+
+/** passport-jwt's Strategy with its options typed as above (the one correction of its typings, so the options are checked). */
+const JwtStrategy = Strategy as unknown as new (options: LedgerJwtOptions, verify: VerifyCallbackWithRequest) => Strategy;
 
 /** WebSocket clients pass the token as a sub-protocol: `Sec-WebSocket-Protocol: daml.ws.auth, jwt.token.<jwt>`. */
 export function tokenFromWebSocketProtocol(req: { headers?: Record<string, unknown> }): string | null {
@@ -61,7 +73,7 @@ interface VerifiedToken {
  * claim rules and the user lookup still run for every request.
  */
 @Injectable()
-export class LedgerJwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
+export class LedgerJwtStrategy extends PassportStrategy(JwtStrategy, JWT_STRATEGY) {
   constructor(
     settings: AuthSettings,
     private readonly claims: ClaimsResolver,
@@ -71,16 +83,16 @@ export class LedgerJwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) 
       ignoreExpiration: false,
       passReqToCallback: true,
       jsonWebTokenOptions: { algorithms: ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256'] },
-      secretOrKeyProvider: (req: unknown, token: string | Buffer, done: (e: unknown, key?: never) => void) => {
+      secretOrKeyProvider: (req: Record<string, unknown>, token: string | Buffer, done: (e: unknown, key?: KeyObject) => void) => {
         settings.keys.resolve(String(token)).then(
           (resolved) => {
-            (req as Record<string, unknown>).ledgerIdp = resolved;
-            done(null, resolved.key as never);
+            req.ledgerIdp = resolved;
+            done(null, resolved.key);
           },
           (e) => done(e),
         );
       },
-    } as never);
+    });
     this.policy = settings.policy;
     claims.onInvalidate(() => this.verified.clear());
     if (settings.scope) strategiesByScope.set(settings.scope, this);
@@ -101,7 +113,7 @@ export class LedgerJwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) 
       for (const k of ['success', 'fail', 'error', 'pass', 'redirect']) delegate[k] = (this as unknown as Record<string, unknown>)[k];
       return delegate.authenticate(req, options);
     }
-    const token = extractToken(req as never);
+    const token = extractToken(req);
     const hit = token ? this.verified.get(token) : undefined;
     if (!hit || Date.now() >= hit.until) {
       if (hit) this.verified.delete(token!);
@@ -116,7 +128,7 @@ export class LedgerJwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) 
   }
 
   async validate(req: Record<string, unknown>, payload: Record<string, unknown>): Promise<Claims> {
-    const token = extractToken(req as never);
+    const token = extractToken(req);
     if (token && !this.verified.has(token)) {
       const exp = typeof payload.exp === 'number' ? payload.exp * 1000 : Infinity;
       if (this.verified.size >= 10_000) this.verified.clear();

@@ -87,7 +87,9 @@ export class KeyResolver {
 
   private async fromJwks(jwks: JWTVerifyGetKey, header: ReturnType<typeof decodeProtectedHeader>, token: string): Promise<KeyObject> {
     try {
-      const key = await jwks(header as never, { payload: token } as never);
+      // a key set picks its key by the header's `alg` and `kid` (the token goes along in its flattened form)
+      const [protectedPart, payload = '', signature = ''] = token.split('.');
+      const key = await jwks({ alg: header.alg ?? '', kid: header.kid }, { protected: protectedPart, payload, signature });
       return (key instanceof Uint8Array ? createSecretKey(key) : (key as unknown as KeyObject));
     } catch (e) {
       throw unauthenticated(`No matching key in JWKS: ${(e as Error).message}`);

@@ -163,7 +163,7 @@ describe('event store', () => {
     const slow: Decider<string, { id: string }, number, CommittedEvent[]> = {
       name: 'slow',
       key: (id) => ({ id }),
-      conflicts: { id: changes('phase') },
+      conflicts: { id: changes('user') },
       load: async (_db, keys) => {
         await sleep(40);
         return keys.map(() => 0);
@@ -219,7 +219,7 @@ describe('event store', () => {
     const picky: Decider<string, { id: string }, string, CommittedEvent[]> = {
       name: 'picky',
       key: (id) => ({ id }),
-      conflicts: { id: changes('picky') },
+      conflicts: { id: changes('user') },
       load: async (db, keys) => {
         loads.push(keys.map((k) => k.id));
         // A statement error for the bad key only (division by zero), as a data exception validation missed would be.

@@ -51,16 +51,16 @@ describe('decider conflict keys', () => {
       party: changes('party'),
       contracts: reads('contract'),
       mode: namesNoState,
-      nested: reads('thing', (n: { id: string }) => n.id),
+      nested: reads('user', (n: { id: string }) => n.id),
     };
     expect(conflictsOf<Key>(complete, { party: 'p', contracts: ['x', 'y'], mode: 'a', nested: { id: 'n' } })).toEqual({
-      reads: ['party:p', 'contract:x', 'contract:y', 'thing:n'],
+      reads: ['party:p', 'contract:x', 'contract:y', 'user:n'],
       writes: ['party:p'],
     });
     // @ts-expect-error a field without its declaration does not compile
     const missing: KeyConflicts<Key> = { party: changes('party'), contracts: reads('contract'), mode: namesNoState };
     // @ts-expect-error a field that is not ids needs a function naming its ids
-    const untyped: KeyConflicts<Key> = { party: changes('party'), contracts: reads('contract'), mode: namesNoState, nested: reads('thing') };
+    const untyped: KeyConflicts<Key> = { party: changes('party'), contracts: reads('contract'), mode: namesNoState, nested: reads('user') };
     expect([missing, untyped]).toHaveLength(2);
   });
 });

@@ -42,7 +42,7 @@ export class DirectRoutes {
       schema: { body: route.body },
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         try {
-          const claims = await authenticateRequest(req as never);
+          const claims = await authenticateRequest(req);
           const result = await route.handle(claims, req.body as Record<string, unknown>);
           return reply.code(200).send(result);
         } catch (e) {

@@ -82,8 +82,8 @@ export function toErrorResponse(e: unknown, ctx: ErrorRenderContext): ErrorRespo
       // PostgreSQL refused a value the request carried (class 22: a NUL character, a number out of range, …). Input
       // validation should have caught it; the client still gets a 400, not a 500, and the log says what slipped through.
       err = invalidArgument(`A value of the request cannot be stored or compared: ${(err as Error).message}`);
-    } else {
-      err = fromFramework(err as never) ?? err;
+    } else if (typeof err === 'object' && err !== null) {
+      err = fromFramework(err) ?? err;
     }
   }
   if (err instanceof DecodeError) {

@@ -77,7 +77,7 @@ export function configureFastify(
   // Public routes (health, metrics, docs, the explorer's files) and unknown routes (404/405) need none.
   app.addHook('preParsing', async (req: FastifyRequest) => {
     if (req.routeOptions.url === undefined || isPublicRouteConfig(req.routeOptions.config)) return;
-    await authenticateBeforeBody(req as never);
+    await authenticateBeforeBody(req);
   });
   app.addHook('preClose', (done) => {
     guard.closing();

@@ -71,7 +71,7 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
       await finished;
       clearTimeout(timer);
       current = null;
-      return AggregatorRegistry.aggregate(entry.metrics as never).metrics();
+      return AggregatorRegistry.aggregate(entry.metrics).metrics();
     })().finally(() => (collecting = null)));
 
   const onMessage = (w: Worker, slot: number, m: unknown) => {

@@ -5,7 +5,7 @@
  */
 import type { CaseAlt, Expr, RoundingMode, TypeConId, Update } from '../language/ast';
 import { BUILTINS } from './builtins';
-import { Op, type Alt, type Code, type PrimFn, type UpdateCode } from './code';
+import { Op, type Alt, type Code, type MachineOps, type PrimFn, type UpdateCode } from './code';
 import { DamlThrow, Failure, internal } from './errors';
 import { contractDoesNotImplementRequiringInterface, wronglyTypedContract } from './contract-errors';
 import { fromLiteral } from './numeric';
@@ -22,6 +22,20 @@ const ROUNDING: readonly RoundingMode[] = ['UP', 'DOWN', 'CEILING', 'FLOOR', 'HA
 const FAILURE_CATEGORY = { INVALID_INDEPENDENT_OF_SYSTEM_STATE: 8n, INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER: 9n } as const;
 
 const c = (v: SValue): Code => ({ op: Op.Const, v });
+
+/** The machine a nullary builtin runs on: none, it is evaluated once at compile time (the empty maps need none). */
+const noMachine = (): never => {
+  throw internal('a nullary builtin is evaluated at compile time, with no machine');
+};
+const COMPILE_TIME: MachineOps = {
+  isUpdateMachine: false,
+  trace: noMachine,
+  evalIn: noMachine,
+  foldl: noMachine,
+  foldr: noMachine,
+  equalList: noMachine,
+  exceptionMessage: noMachine,
+};
 const prim = (args: readonly Code[], f: PrimFn): Code => ({ op: Op.Prim, args, f });
 const idStr = (id: TypeConId) => `${id.packageId}:${id.module}:${id.name}`;
 const contractIdOf = (v: SValue): string => {
@@ -59,7 +73,7 @@ export class Compiler {
       case 'builtin': {
         const b = BUILTINS[e.fn];
         if (!b) return prim([], () => { throw internal(`builtin ${e.fn} is not supported`); });
-        if (b.arity === 0) return c(b.run([], undefined as never)!);
+        if (b.arity === 0) return c(b.run([], COMPILE_TIME)!);
         return c({ t: 'builtin', b });
       }
       case 'builtinCon':

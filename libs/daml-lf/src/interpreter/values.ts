@@ -124,10 +124,13 @@ function compareShallow(a: SValue, b: SValue, todo: [SValue, SValue][]): number 
     case 'unit':
       return 0;
     case 'bool':
+      return cmpPrim(a.v, (b as typeof a).v);
     case 'int64':
+      return cmpPrim(a.v, (b as typeof a).v);
     case 'timestamp':
+      return cmpPrim(a.v, (b as typeof a).v);
     case 'date':
-      return cmpPrim(a.v as never, (b as typeof a).v as never);
+      return cmpPrim(a.v, (b as typeof a).v);
     case 'numeric':
     case 'bignumeric':
       return compareNum(a.v, (b as typeof a).v);

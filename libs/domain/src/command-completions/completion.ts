@@ -1,6 +1,6 @@
-import type { CommittedEvent } from '../ledger/events';
-import { REASSIGNMENT_COMMITTED, TRANSACTION_COMMITTED, type StoredReassignment, type StoredTransaction } from '../ledger/updates';
-import { COMMAND_REJECTED, type StoredDeduplicationPeriod, type StoredRejection } from './events';
+import type { LedgerEvent } from '../ledger/ledger-event';
+import { REASSIGNMENT_COMMITTED, TRANSACTION_COMMITTED } from '../ledger/updates';
+import { COMMAND_REJECTED, type StoredDeduplicationPeriod } from './events';
 import { OK_STATUS, statusOf, type JsStatus } from './status';
 
 /** A command completion (Completion of the JSON API), before `actAs` is cut down to a request's parties. */
@@ -31,10 +31,10 @@ const NO_PERIOD: StoredDeduplicationPeriod = { Empty: {} };
  * The completion an event of the log is, if any: a transaction or reassignment that carries its submission (accepted), or
  * a CommandRejected event (rejected, at its own offset). A pure function of the event (the completions projection).
  */
-export function completionOf(event: CommittedEvent): Completion | null {
+export function completionOf(event: LedgerEvent): Completion | null {
   const h = event.update;
   if (event.type === TRANSACTION_COMMITTED && h) {
-    const tx = event.data as StoredTransaction;
+    const tx = event.data;
     if (!tx.submission) return null;
     return {
       commandId: tx.commandId,
@@ -52,7 +52,7 @@ export function completionOf(event: CommittedEvent): Completion | null {
     };
   }
   if (event.type === REASSIGNMENT_COMMITTED && h) {
-    const r = event.data as StoredReassignment;
+    const r = event.data;
     if (!r.submission) return null;
     return {
       commandId: r.commandId,
@@ -70,7 +70,7 @@ export function completionOf(event: CommittedEvent): Completion | null {
     };
   }
   if (event.type === COMMAND_REJECTED && event.offset !== undefined) {
-    const r = event.data as StoredRejection;
+    const r = event.data;
     return {
       commandId: r.commandId,
       status: statusOf(r.error, r.submissionId),

@@ -4,6 +4,7 @@ import type { NewEvent } from '../ledger/events';
 import { identityProviderIdProblem } from '../parties/party-rules';
 import { parseUpdateMask } from '../object-meta';
 import { identityProviderNotFoundArgument } from '../parties/party-errors';
+import { USER_IDENTITY_PROVIDER_CHANGED, type UserIdentityProviderChangedData } from '../users/events';
 
 /** An identity provider configuration (IdentityProviderConfig on the wire). */
 export interface IdentityProviderConfig {
@@ -17,10 +18,24 @@ export interface IdentityProviderConfig {
 /** How many providers a participant keeps (Canton's default limit). */
 export const MAX_IDENTITY_PROVIDERS = 10;
 
+export const IDENTITY_PROVIDER_CREATED = 'IdentityProviderCreated';
+export const IDENTITY_PROVIDER_UPDATED = 'IdentityProviderUpdated';
+export const IDENTITY_PROVIDER_DELETED = 'IdentityProviderDeleted';
+
+/** data of an 'IdentityProviderCreated' or 'IdentityProviderUpdated' event: the whole configuration after it. */
+export interface IdentityProviderConfigData {
+  config: IdentityProviderConfig;
+}
+
+/** data of an 'IdentityProviderDeleted' event. */
+export interface IdentityProviderDeletedData {
+  identityProviderId: string;
+}
+
 export type IdentityProviderEvent =
-  | NewEvent<'IdentityProviderCreated', { config: IdentityProviderConfig }>
-  | NewEvent<'IdentityProviderUpdated', { config: IdentityProviderConfig }>
-  | NewEvent<'IdentityProviderDeleted', { identityProviderId: string }>;
+  | NewEvent<typeof IDENTITY_PROVIDER_CREATED, IdentityProviderConfigData>
+  | NewEvent<typeof IDENTITY_PROVIDER_UPDATED, IdentityProviderConfigData>
+  | NewEvent<typeof IDENTITY_PROVIDER_DELETED, IdentityProviderDeletedData>;
 
 export const identityProviderStream = (id: string) => `idp:${id}`;
 
@@ -76,7 +91,7 @@ export function decideCreateIdentityProvider(state: IdentityProvidersState, conf
   if (state.byId) throw idpConfigAlreadyExists(config.identityProviderId);
   if (state.byIssuer) throw idpIssuerAlreadyExists('Creating identity provider config', config.issuer);
   if (state.count >= MAX_IDENTITY_PROVIDERS) throw tooManyIdentityProviders();
-  return [{ type: 'IdentityProviderCreated', stream: identityProviderStream(config.identityProviderId), data: { config } }];
+  return [{ type: IDENTITY_PROVIDER_CREATED, stream: identityProviderStream(config.identityProviderId), data: { config } }];
 }
 
 export const IDP_UPDATE_LEAVES = ['identity_provider_id', 'is_deactivated', 'issuer', 'jwks_url', 'audience'] as const;
@@ -105,13 +120,13 @@ export function decideUpdateIdentityProvider(
   if (next.issuer !== current.issuer && state.byIssuer && state.byIssuer.identityProviderId !== id) {
     throw idpIssuerAlreadyExists('Updating identity provider config', next.issuer);
   }
-  return { events: [{ type: 'IdentityProviderUpdated', stream: identityProviderStream(id), data: { config: next } }], config: next };
+  return { events: [{ type: IDENTITY_PROVIDER_UPDATED, stream: identityProviderStream(id), data: { config: next } }], config: next };
 }
 
 export function decideDeleteIdentityProvider(state: IdentityProvidersState, id: string): IdentityProviderEvent[] {
   requireIdentityProviderId(id);
   if (!state.byId) throw idpConfigNotFound('Deleting identity provider config', id);
-  return [{ type: 'IdentityProviderDeleted', stream: identityProviderStream(id), data: { identityProviderId: id } }];
+  return [{ type: IDENTITY_PROVIDER_DELETED, stream: identityProviderStream(id), data: { identityProviderId: id } }];
 }
 
 /** Moving a user between providers (PATCH /v2/users/{id}/identity-provider-id). */
@@ -124,11 +139,11 @@ export interface MoveUserState {
 export function decideMoveUserIdentityProvider(
   state: MoveUserState,
   req: { userId: string; source: string; target: string },
-): NewEvent<'UserIdentityProviderChanged', { userId: string; identityProviderId: string }>[] {
+): NewEvent<typeof USER_IDENTITY_PROVIDER_CHANGED, UserIdentityProviderChangedData>[] {
   if (!state.sourceExists) throw identityProviderNotFoundArgument(req.source);
   if (!state.targetExists) throw identityProviderNotFoundArgument(req.target);
   if (!state.user || state.user.identityProviderId !== req.source) {
     throw notFound('USER_NOT_FOUND', `updating user's identity provider id failed for unknown user "${req.userId}"`, [['USER', req.userId]]);
   }
-  return [{ type: 'UserIdentityProviderChanged', stream: `user:${req.userId}`, data: { userId: req.userId, identityProviderId: req.target } }];
+  return [{ type: USER_IDENTITY_PROVIDER_CHANGED, stream: `user:${req.userId}`, data: { userId: req.userId, identityProviderId: req.target } }];
 }

@@ -1,5 +1,5 @@
 import type { NewEvent } from '../ledger/events';
-import type { StoredTopologyTransaction } from '../ledger/updates';
+import type { StoredTopologyTransaction, TOPOLOGY_TRANSACTION_COMMITTED } from '../ledger/updates';
 
 /** A party's participant-local record, as the `party_details` projection keeps it. */
 export interface PartyRecord {
@@ -36,16 +36,16 @@ export const PARTY_ALLOCATED = 'PartyAllocated';
 export const PARTY_DETAILS_UPDATED = 'PartyDetailsUpdated';
 
 export type PartyEvent =
-  | (NewEvent<'PartyAllocated', PartyAllocatedData>)
-  | (NewEvent<'PartyDetailsUpdated', PartyDetailsUpdatedData>)
-  | (NewEvent<'TopologyTransactionCommitted', StoredTopologyTransaction>);
+  | NewEvent<typeof PARTY_ALLOCATED, PartyAllocatedData>
+  | NewEvent<typeof PARTY_DETAILS_UPDATED, PartyDetailsUpdatedData>
+  | NewEvent<typeof TOPOLOGY_TRANSACTION_COMMITTED, StoredTopologyTransaction>;
 
 export const partyStream = (party: string) => `party:${party}`;
 
 /** Evolve: the record after an event (the projection does the same in SQL). */
 export function evolveParty(record: PartyRecord | null, e: PartyEvent): PartyRecord | null {
   switch (e.type) {
-    case 'PartyAllocated':
+    case PARTY_ALLOCATED:
       return {
         party: e.data.party,
         isLocal: e.data.isLocal,
@@ -54,7 +54,7 @@ export function evolveParty(record: PartyRecord | null, e: PartyEvent): PartyRec
         resourceVersion: 0,
         synchronizerId: e.data.synchronizerId,
       };
-    case 'PartyDetailsUpdated':
+    case PARTY_DETAILS_UPDATED:
       return record ? { ...record, annotations: e.data.annotations, resourceVersion: e.data.resourceVersion } : record;
     default:
       return record;

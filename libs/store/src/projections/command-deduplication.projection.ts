@@ -1,5 +1,5 @@
-import { changeIdOf, parseIsoMicros, TRANSACTION_COMMITTED, type StoredTransaction } from '@ledgerline/domain';
-import type { Projection, ProjectionRows } from './projection';
+import { changeIdOf, parseIsoMicros, TRANSACTION_COMMITTED } from '@ledgerline/domain';
+import { projection, type ProjectionRows } from './projection';
 
 const NO_ROWS: ProjectionRows = {};
 
@@ -11,13 +11,13 @@ const NO_ROWS: ProjectionRows = {};
  * the same batch: a change is registered in flight (InFlightSubmissions) until its batch has committed, so a second
  * submission of it cannot share the batch; other instances' batches are serialized by the ledger-head lock.
  */
-export const commandDeduplicationProjection: Projection = {
+export const commandDeduplicationProjection = projection({
   name: 'command-deduplication',
   tables: ['command_deduplication'],
   handles: [TRANSACTION_COMMITTED],
   rows(event) {
     const h = event.update;
-    const tx = event.data as StoredTransaction;
+    const tx = event.data;
     if (!h || !tx.submission) return NO_ROWS;
     return {
       command_deduplication: [
@@ -33,4 +33,4 @@ export const commandDeduplicationProjection: Projection = {
       ],
     };
   },
-};
+});

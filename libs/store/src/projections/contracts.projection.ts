@@ -1,12 +1,6 @@
-import {
-  REASSIGNMENT_COMMITTED,
-  TRANSACTION_COMMITTED,
-  type CommittedEvent,
-  type StoredReassignment,
-  type StoredTransaction,
-} from '@ledgerline/domain';
+import { REASSIGNMENT_COMMITTED, TRANSACTION_COMMITTED } from '@ledgerline/domain';
 import { eventLogDataAt } from './event-json';
-import type { InsertRow, KeyedUpdate, Projection, ProjectionRows } from './projection';
+import { projection, type InsertRow, type KeyedUpdate, type ProjectionRows } from './projection';
 
 const contract = (contractId: string, set: KeyedUpdate<'contracts'>['set']): KeyedUpdate<'contracts'> => ({ table: 'contracts', key: { column: 'contract_id', value: contractId }, set });
 
@@ -54,16 +48,16 @@ function activationRows(list: readonly Activation[]): Pick<ProjectionRows, 'cont
  * activation (create or assignment) on a synchronizer, closed by the contract's next deactivation (archive or
  * unassignment), and its stakeholders in `contract_activation_parties`.
  */
-export const contractsProjection: Projection = {
+export const contractsProjection = projection({
   name: 'contracts',
   tables: ['contracts', 'contract_activations', 'contract_activation_parties'],
   handles: [TRANSACTION_COMMITTED, REASSIGNMENT_COMMITTED],
   keys: { contracts: 'contract_id', contract_activations: 'open_contract' },
-  rows(event: CommittedEvent): ProjectionRows {
+  rows(event): ProjectionRows {
     const h = event.update;
     if (!h) return {};
     if (event.type === REASSIGNMENT_COMMITTED) {
-      const r = event.data as StoredReassignment;
+      const r = event.data;
       const assigned = r.events.flatMap((e) => ('Assigned' in e ? [e.Assigned] : []));
       if (assigned.length === 0) return {};
       return activationRows(
@@ -78,8 +72,7 @@ export const contractsProjection: Projection = {
         })),
       );
     }
-    if (event.type !== TRANSACTION_COMMITTED) return {};
-    const tx = event.data as StoredTransaction;
+    const tx = event.data;
     const all = tx.events.flatMap((e, i) => ('CreatedEvent' in e ? [{ c: e.CreatedEvent, i }] : []));
     if (all.length === 0) return {};
     const created = all.filter(({ c }) => c.acsDelta);
@@ -112,18 +105,18 @@ export const contractsProjection: Projection = {
       ),
     };
   },
-  updates(event: CommittedEvent) {
+  updates(event) {
     const h = event.update;
     if (!h) return [];
     if (event.type === TRANSACTION_COMMITTED) {
-      const tx = event.data as StoredTransaction;
+      const tx = event.data;
       return tx.events.flatMap((e) =>
         'ArchivedEvent' in e
           ? [contract(e.ArchivedEvent.contractId, { status: 'archived', synchronizer_id: null, archived_offset: h.offset }), deactivate(e.ArchivedEvent.contractId, h.offset)]
           : [],
       );
     }
-    const r = event.data as StoredReassignment;
+    const r = event.data;
     return r.events.flatMap((e) =>
       'Unassigned' in e
         ? [
@@ -133,4 +126,4 @@ export const contractsProjection: Projection = {
         : [contract(e.Assigned.createdEvent.contractId, { status: 'active', synchronizer_id: e.Assigned.target, reassignment_counter: e.Assigned.reassignmentCounter })],
     );
   },
-};
+});

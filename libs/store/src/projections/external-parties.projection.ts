@@ -1,13 +1,13 @@
-import { EXTERNAL_PARTY_ALLOCATED, type ExternalPartyAllocatedData } from '@ledgerline/domain';
-import type { Projection } from './projection';
+import { EXTERNAL_PARTY_ALLOCATED } from '@ledgerline/domain';
+import { projection } from './projection';
 
 /** Signing keys and thresholds of external parties (migration 0006), from 'ExternalPartyAllocated'. */
-export const externalPartiesProjection: Projection = {
+export const externalPartiesProjection = projection({
   name: 'external-parties',
   tables: ['party_signing_keys', 'party_signing_thresholds'],
   handles: [EXTERNAL_PARTY_ALLOCATED],
   async apply(trx, event) {
-    const d = event.data as ExternalPartyAllocatedData;
+    const d = event.data;
     await trx
       .insertInto('party_signing_keys')
       .values(
@@ -22,4 +22,4 @@ export const externalPartiesProjection: Projection = {
       .execute();
     await trx.insertInto('party_signing_thresholds').values({ party_id: d.partyId, threshold: d.threshold }).execute();
   },
-};
+});

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { LEDGER_PRUNED, type LedgerPruned } from '@ledgerline/domain';
-import type { Projection } from './projection';
+import { LEDGER_PRUNED } from '@ledgerline/domain';
+import { projection } from './projection';
 
 /**
  * 'LedgerPruned' moves the pruning offset and removes the ledger-update rows at or below it that are no longer needed:
@@ -10,13 +10,13 @@ import type { Projection } from './projection';
  * activations closed at or below the offset go too: no active contract set at or above it contains them; and so do the
  * command completions at or below it. The event log itself keeps everything, so a rebuild replays the same deletions.
  */
-export const ledgerPruningProjection: Projection = {
+export const ledgerPruningProjection = projection({
   name: 'ledger-pruning',
   tables: ['ledger_pruning'],
   handles: [LEDGER_PRUNED],
   needsBufferedRows: true,
   async apply(trx, event) {
-    const upTo = (event.data as LedgerPruned).prunedUpTo;
+    const upTo = event.data.prunedUpTo;
     await sql`
       INSERT INTO ledger_pruning (id, pruned_up_to) VALUES (1, ${upTo})
       ON CONFLICT (id) DO UPDATE SET pruned_up_to = GREATEST(ledger_pruning.pruned_up_to, EXCLUDED.pruned_up_to)`.execute(trx);
@@ -42,4 +42,4 @@ export const ledgerPruningProjection: Projection = {
       WHERE k.contract_id = c.contract_id AND p.party = ANY(k.stakeholders) AND p.activated_offset = c.activated_offset AND p.node_id = c.node_id`.execute(trx);
     await sql`DELETE FROM command_completions WHERE completion_offset <= ${upTo}`.execute(trx);
   },
-};
+});

@@ -1,5 +1,5 @@
 import { eventLogData } from './event-json';
-import type { Projection, ProjectionRows } from './projection';
+import type { ProjectionRows, WildcardProjection } from './projection';
 
 /**
  * Every event that is a ledger update becomes a row of `ledger_updates` (header + payload) and one row per party that
@@ -8,7 +8,7 @@ import type { Projection, ProjectionRows } from './projection';
  */
 const NO_ROWS: ProjectionRows = {};
 
-export const ledgerUpdatesProjection: Projection = {
+export const ledgerUpdatesProjection: WildcardProjection = {
   name: 'ledger-updates',
   tables: ['ledger_update_parties', 'ledger_updates'],
   handles: '*',

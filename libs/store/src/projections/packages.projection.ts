@@ -1,18 +1,18 @@
 import { sql } from 'kysely';
-import { PACKAGE_VETTING_CHANGED, PACKAGES_UPLOADED, type CommittedEvent, type PackagesUploadedData, type PackageVettingChangedData } from '@ledgerline/domain';
-import type { Projection } from './projection';
+import { PACKAGE_VETTING_CHANGED, PACKAGES_UPLOADED } from '@ledgerline/domain';
+import { projection } from './projection';
 
 /**
  * Stored packages and this participant's vetting. An `apply` projection: an upload's decision reads what the uploads
  * before it in the same transaction stored and vetted.
  */
-export const packagesProjection: Projection = {
+export const packagesProjection = projection({
   name: 'packages',
   tables: ['packages', 'package_vetting', 'package_vetting_serials'],
   handles: [PACKAGES_UPLOADED, PACKAGE_VETTING_CHANGED],
-  async apply(trx, event: CommittedEvent) {
+  async apply(trx, event) {
     if (event.type === PACKAGES_UPLOADED) {
-      const data = event.data as PackagesUploadedData;
+      const data = event.data;
       await trx
         .insertInto('packages')
         .values(
@@ -31,7 +31,7 @@ export const packagesProjection: Projection = {
         .execute();
       return;
     }
-    const data = event.data as PackageVettingChangedData;
+    const data = event.data;
     await trx.deleteFrom('package_vetting').where('synchronizer_id', '=', data.synchronizerId).execute();
     if (data.packages.length) {
       await trx
@@ -52,4 +52,4 @@ export const packagesProjection: Projection = {
       .onConflict((oc) => oc.column('synchronizer_id').doUpdateSet({ serial: sql<number>`excluded.serial` }))
       .execute();
   },
-};
+});

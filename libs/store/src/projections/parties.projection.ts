@@ -1,19 +1,19 @@
-import type { CommittedEvent, PartyAllocatedData, PartyDetailsUpdatedData } from '@ledgerline/domain';
-import type { Projection, ProjectionRows } from './projection';
+import { PARTY_ALLOCATED, PARTY_DETAILS_UPDATED } from '@ledgerline/domain';
+import { projection, type ProjectionRows } from './projection';
 
 /**
  * party_details: one row per allocated party, written with the batch. PartyDetailsUpdated is a compare-and-increment in
  * the database: the UPDATE only matches the row still at the version the decision read, and the batch fails otherwise
  * (the single writer makes this unreachable; the database enforces it anyway).
  */
-export const partiesProjection: Projection = {
+export const partiesProjection = projection({
   name: 'parties',
   tables: ['party_details'],
-  handles: ['PartyAllocated', 'PartyDetailsUpdated'],
+  handles: [PARTY_ALLOCATED, PARTY_DETAILS_UPDATED],
   keys: { party_details: 'party' },
-  rows(event: CommittedEvent): ProjectionRows {
-    if (event.type !== 'PartyAllocated') return {};
-    const d = event.data as PartyAllocatedData;
+  rows(event): ProjectionRows {
+    if (event.type !== PARTY_ALLOCATED) return {};
+    const d = event.data;
     return {
       party_details: [
         {
@@ -28,9 +28,9 @@ export const partiesProjection: Projection = {
       ],
     };
   },
-  updates(event: CommittedEvent) {
-    if (event.type !== 'PartyDetailsUpdated') return [];
-    const d = event.data as PartyDetailsUpdatedData;
+  updates(event) {
+    if (event.type !== PARTY_DETAILS_UPDATED) return [];
+    const d = event.data;
     return [
       {
         table: 'party_details',
@@ -40,4 +40,4 @@ export const partiesProjection: Projection = {
       },
     ];
   },
-};
+});

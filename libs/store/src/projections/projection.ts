@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import type { CommittedEvent } from '@ledgerline/domain';
+import type { CommittedEvent, LedgerEventOf, LedgerEventType } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import type { JsonColumn } from '../column-types';
 
@@ -77,6 +77,11 @@ export interface ProjectionSink {
  * A projection keeps some tables equal to a fold of the log. It must be a pure function of the events (no clock, no
  * randomness), so that `ledgerctl rebuild-projections` can recreate its tables row for row.
  *
+ * It names the event types it handles (`handles`, types of `LedgerEvent`) and its functions receive those events only,
+ * narrowed: `LedgerEventOf<T>`, whose `data` is typed by `type`. Declare one with `projection({...})`, which infers `T`
+ * from `handles`; the compiler rejects a type the log does not hold and a function that does not accept every event
+ * named (see registry.ts for the routing).
+ *
  * Two forms:
  * - `apply`: runs its own SQL in the write transaction, immediately. Use it for state that write decisions read back with
  *   plain works (users): a later work of the same batch sees the change.
@@ -84,28 +89,40 @@ export interface ProjectionSink {
  *   rows; the batched writer buffers them and writes them at the end of the batch (or earlier, before anything reads
  *   them: see writer/batch-runner.ts).
  */
-export type Projection = ProjectionBase &
-  (
-    | { apply(db: Kysely<DB>, event: CommittedEvent): Promise<void>; rows?: undefined; updates?: undefined }
-    | {
-        rows(event: CommittedEvent): ProjectionRows;
-        /** Changes to existing rows (written after the inserts of the same statement). */
-        updates?(event: CommittedEvent): readonly KeyedUpdate[];
-        /** Key column of tables that `rows` inserts into and `updates` changes, so a row is never inserted and updated in one statement. */
-        keys?: { readonly [T in Table]?: Column<T> };
-        apply?: undefined;
-      }
-  );
+export type Projection<T extends LedgerEventType = LedgerEventType> = ProjectionBase & { readonly handles: readonly T[] } & ProjectionForm<LedgerEventOf<T>>;
+
+/** A projection of every event, whatever its type (`handles: '*'`): it sees the events as the log holds them. */
+export type WildcardProjection = ProjectionBase & { readonly handles: '*' } & ProjectionForm<CommittedEvent>;
+
+/**
+ * The functions of a projection of events `E`. Function-typed properties (not methods), so that a function is checked
+ * against `E` strictly: one that accepts only some of the events named does not compile.
+ */
+export type ProjectionForm<E> =
+  | { readonly apply: (db: Kysely<DB>, event: E) => Promise<void>; readonly rows?: undefined; readonly updates?: undefined }
+  | {
+      readonly rows: (event: E) => ProjectionRows;
+      /** Changes to existing rows (written after the inserts of the same statement). */
+      readonly updates?: (event: E) => readonly KeyedUpdate[];
+      /** Key column of tables that `rows` inserts into and `updates` changes, so a row is never inserted and updated in one statement. */
+      readonly keys?: { readonly [T in Table]?: Column<T> };
+      readonly apply?: undefined;
+    };
 
 interface ProjectionBase {
   readonly name: string;
   /** The tables this projection owns, emptied before a rebuild, in an order that respects foreign keys. */
   readonly tables: readonly Table[];
-  /** Event types it handles; '*' sees every event. */
-  readonly handles: readonly string[] | '*';
   /**
    * An `apply` projection that reads or deletes rows written by `rows` projections (pruning) sets this: those rows are
    * written before it runs, so live writing and a rebuild see the same tables.
    */
   readonly needsBufferedRows?: boolean;
+}
+
+/** A projection of the events of the types `handles` names (`T` is inferred from it). */
+export function projection<const T extends LedgerEventType>(
+  p: ProjectionBase & { readonly handles: readonly T[] } & ProjectionForm<LedgerEventOf<NoInfer<T>>>,
+): Projection<T> {
+  return p;
 }

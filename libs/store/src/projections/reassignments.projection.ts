@@ -1,5 +1,5 @@
-import { REASSIGNMENT_COMMITTED, type StoredReassignment } from '@ledgerline/domain';
-import type { Projection, ProjectionRows } from './projection';
+import { REASSIGNMENT_COMMITTED } from '@ledgerline/domain';
+import { projection, type ProjectionRows } from './projection';
 
 const NO_ROWS: ProjectionRows = {};
 
@@ -10,14 +10,14 @@ const NO_ROWS: ProjectionRows = {};
  * in flight), an assign can only name an unassignment committed earlier, and a change id is kept from being submitted
  * twice at once by the handler's in-flight set.
  */
-export const reassignmentsProjection: Projection = {
+export const reassignmentsProjection = projection({
   name: 'reassignments',
   tables: ['reassignments', 'reassignment_assignments', 'reassignment_completions'],
   handles: [REASSIGNMENT_COMMITTED],
   rows(event) {
     const h = event.update;
     if (!h) return NO_ROWS;
-    const r = event.data as StoredReassignment;
+    const r = event.data;
     const unassigned = r.events.flatMap((e) => ('Unassigned' in e ? [e.Unassigned] : []));
     const assigned = r.events.flatMap((e) => ('Assigned' in e ? [e.Assigned] : []));
     const u = unassigned[0];
@@ -52,4 +52,4 @@ export const reassignmentsProjection: Projection = {
         : [],
     };
   },
-};
+});

@@ -1,16 +1,23 @@
-import { type CommittedEvent, type Right, type UserEvent } from '@ledgerline/domain';
-import type { Projection } from './projection';
+import {
+  USER_CREATED,
+  USER_DELETED,
+  USER_IDENTITY_PROVIDER_CHANGED,
+  USER_RIGHTS_GRANTED,
+  USER_RIGHTS_REVOKED,
+  USER_UPDATED,
+  type Right,
+} from '@ledgerline/domain';
+import { projection } from './projection';
 
 const rightRow = (userId: string, r: Right) => ({ user_id: userId, kind: r.kind, party: 'party' in r ? r.party : '' });
 
-export const usersProjection: Projection = {
+export const usersProjection = projection({
   name: 'users',
   tables: ['users', 'user_rights'],
-  handles: ['UserCreated', 'UserRightsGranted', 'UserRightsRevoked', 'UserUpdated', 'UserIdentityProviderChanged', 'UserDeleted'],
-  async apply(trx, event: CommittedEvent) {
-    const e = event as unknown as UserEvent;
+  handles: [USER_CREATED, USER_RIGHTS_GRANTED, USER_RIGHTS_REVOKED, USER_UPDATED, USER_IDENTITY_PROVIDER_CHANGED, USER_DELETED],
+  async apply(trx, e) {
     switch (e.type) {
-      case 'UserCreated': {
+      case USER_CREATED: {
         const u = e.data.user;
         await trx
           .insertInto('users')
@@ -21,22 +28,22 @@ export const usersProjection: Projection = {
             annotations: JSON.stringify(u.annotations),
             identity_provider_id: u.identityProviderId,
             primary_party_authentication: u.primaryPartyAuthentication ?? false,
-            created_seq: event.seq,
+            created_seq: e.seq,
           })
           .execute();
         if (e.data.rights.length) await trx.insertInto('user_rights').values(e.data.rights.map((r) => rightRow(u.id, r))).onConflict((oc) => oc.doNothing()).execute();
         return;
       }
-      case 'UserRightsGranted':
+      case USER_RIGHTS_GRANTED:
         await trx.insertInto('user_rights').values(e.data.rights.map((r) => rightRow(e.data.userId, r))).onConflict((oc) => oc.doNothing()).execute();
         return;
-      case 'UserRightsRevoked':
+      case USER_RIGHTS_REVOKED:
         for (const r of e.data.rights) {
           const row = rightRow(e.data.userId, r);
           await trx.deleteFrom('user_rights').where('user_id', '=', row.user_id).where('kind', '=', row.kind).where('party', '=', row.party).execute();
         }
         return;
-      case 'UserUpdated': {
+      case USER_UPDATED: {
         const u = e.data.user;
         await trx
           .updateTable('users')
@@ -51,13 +58,13 @@ export const usersProjection: Projection = {
           .execute();
         return;
       }
-      case 'UserIdentityProviderChanged':
+      case USER_IDENTITY_PROVIDER_CHANGED:
         await trx.updateTable('users').set({ identity_provider_id: e.data.identityProviderId }).where('id', '=', e.data.userId).execute();
         return;
-      case 'UserDeleted':
+      case USER_DELETED:
         await trx.deleteFrom('user_rights').where('user_id', '=', e.data.userId).execute();
         await trx.deleteFrom('users').where('id', '=', e.data.userId).execute();
         return;
     }
   },
-};
+});

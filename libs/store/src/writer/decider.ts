@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CommittedEvent, NewEvent } from '@ledgerline/domain';
 import type { DB } from '../schema';
+import { conflictKey, type ConflictKey, type ConflictNamespace } from './conflict-key';
 
 /** What a decision may do in its transaction: append its events (see WriteTx). */
 export interface Appender {
@@ -30,47 +31,55 @@ export interface Decider<C, K, S, R> {
 }
 
 /** How one field of a key names state: conflict keys `<namespace>:<id>`, one per id the field holds. */
-export interface FieldConflict<V> {
-  readonly namespace: string;
+export type FieldConflict<V> = StateConflict<V> | NoStateConflict;
+
+/** A field naming state in `namespace`. */
+export interface StateConflict<V> {
+  readonly namespace: ConflictNamespace;
   /** 'reads': decisions depend on that state. 'changes': they depend on it and their events may change it. */
   readonly access: 'reads' | 'changes';
   readonly ids: (value: V) => string | readonly string[];
+}
+
+/** A field naming no state (see `namesNoState`). */
+export interface NoStateConflict {
+  readonly access: 'none';
 }
 
 /** One entry per field of K (the compiler requires each): the state the field names. */
 export type KeyConflicts<K> = { readonly [F in keyof K]-?: FieldConflict<K[F]> | readonly FieldConflict<K[F]>[] };
 
 type Ids<V> = (value: V) => string | readonly string[];
-const asIds = (value: unknown) => value as string | readonly string[];
+const asIds = (value: string | readonly string[]) => value;
 
 /** The field holds ids (one or several) of state in `namespace` that decisions read. */
-export function reads(namespace: string): FieldConflict<string | readonly string[]>;
+export function reads(namespace: ConflictNamespace): FieldConflict<string | readonly string[]>;
 /** The field names state in `namespace` (its ids given by `ids`) that decisions read. */
-export function reads<V>(namespace: string, ids: Ids<V>): FieldConflict<V>;
-export function reads(namespace: string, ids: Ids<unknown> = asIds): FieldConflict<unknown> {
+export function reads<V>(namespace: ConflictNamespace, ids: Ids<V>): FieldConflict<V>;
+export function reads(namespace: ConflictNamespace, ids: Ids<string | readonly string[]> = asIds): FieldConflict<string | readonly string[]> {
   return { namespace, access: 'reads', ids };
 }
 
 /** The field holds ids (one or several) of state in `namespace` that decisions read and may change. */
-export function changes(namespace: string): FieldConflict<string | readonly string[]>;
+export function changes(namespace: ConflictNamespace): FieldConflict<string | readonly string[]>;
 /** The field names state in `namespace` (its ids given by `ids`) that decisions read and may change. */
-export function changes<V>(namespace: string, ids: Ids<V>): FieldConflict<V>;
-export function changes(namespace: string, ids: Ids<unknown> = asIds): FieldConflict<unknown> {
+export function changes<V>(namespace: ConflictNamespace, ids: Ids<V>): FieldConflict<V>;
+export function changes(namespace: ConflictNamespace, ids: Ids<string | readonly string[]> = asIds): FieldConflict<string | readonly string[]> {
   return { namespace, access: 'changes', ids };
 }
 
 /** A field that looks up no state (a discriminant of the key): no conflict key. */
-export const namesNoState: FieldConflict<unknown> = { namespace: '', access: 'reads', ids: () => [] };
+export const namesNoState: NoStateConflict = { access: 'none' };
 
 /** Conflict keys: everything a decision depends on (`reads`), and everything its events may change (`writes`). */
 export interface Conflicts {
-  readonly reads: readonly string[];
-  readonly writes: readonly string[];
+  readonly reads: readonly ConflictKey[];
+  readonly writes: readonly ConflictKey[];
 }
 
 /** The conflict keys of `key`. */
 export function conflictsOf<K>(conflicts: KeyConflicts<K>, key: K): Conflicts {
-  const out = { reads: [] as string[], writes: [] as string[] };
+  const out = { reads: [] as ConflictKey[], writes: [] as ConflictKey[] };
   for (const field in conflicts) {
     const spec: FieldConflict<K[typeof field]> | readonly FieldConflict<K[typeof field]>[] = conflicts[field];
     if (isList(spec)) for (const c of spec) collect(c, key[field], out);
@@ -79,14 +88,15 @@ export function conflictsOf<K>(conflicts: KeyConflicts<K>, key: K): Conflicts {
   return out;
 }
 
-function collect<V>(c: FieldConflict<V>, value: V, out: { reads: string[]; writes: string[] }): void {
+function collect<V>(c: FieldConflict<V>, value: V, out: { reads: ConflictKey[]; writes: ConflictKey[] }): void {
+  if (c.access === 'none') return;
   const ids = c.ids(value);
   if (typeof ids === 'string') add(c, ids, out);
   else for (const id of ids) add(c, id, out);
 }
 
-function add(c: FieldConflict<never>, id: string, out: { reads: string[]; writes: string[] }): void {
-  const k = `${c.namespace}:${id}`;
+function add(c: StateConflict<never>, id: string, out: { reads: ConflictKey[]; writes: ConflictKey[] }): void {
+  const k = conflictKey(c.namespace, id);
   out.reads.push(k);
   if (c.access === 'changes') out.writes.push(k);
 }

@@ -1,7 +1,8 @@
 // The write engine: what the rest of the code uses of it.
 export { EventStore } from './event-store';
 export { COMMIT_CHANNEL, type BatchInfo, type BatchPhases, type LedgerWriter, type Work, type WriterKind, type WriterOptions, type WriteTx } from './writer';
-export { changes, conflictsOf, namesNoState, reads, type Appender, type Conflicts, type Decider, type FieldConflict, type KeyConflicts } from './decider';
+export { changes, conflictsOf, namesNoState, reads, type Appender, type Conflicts, type Decider, type FieldConflict, type KeyConflicts, type NoStateConflict, type StateConflict } from './decider';
+export { conflictKey, type ConflictKey, type ConflictNamespace } from './conflict-key';
 export { updateIdFor } from './ledger-head';
 export { BatchedWriter } from './batched-writer';
 export { ReferenceWriter } from './reference-writer';

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../schema';
+import type { ConflictKey } from './conflict-key';
 import type { Decider } from './decider';
 import type { KeyedCall, PendingWork } from './work-queue';
 
@@ -9,8 +10,8 @@ import type { KeyedCall, PendingWork } from './work-queue';
  * state can be loaded at once, before any of them runs, with the same outcome as running them one after the other.
  */
 export function takeSegment(batch: readonly PendingWork[], start: number): PendingWork[] {
-  const reads = new Set<string>();
-  const writes = new Set<string>();
+  const reads = new Set<ConflictKey>();
+  const writes = new Set<ConflictKey>();
   const segment: PendingWork[] = [];
   for (let i = start; i < batch.length; i++) {
     const w = batch[i].keyed;

@@ -90,6 +90,6 @@ export function decodeJsCommands(body: Obj, at = ''): CommandsRequest {
 export function decodeTransactionFormat(v: unknown, at = 'transactionFormat'): TransactionFormat | null {
   if (v === undefined || v === null) return null;
   const tf = v as TransactionFormat;
-  checkEventFormatIdentifiers(tf.eventFormat as never, `${at}.eventFormat`);
+  checkEventFormatIdentifiers(tf.eventFormat, `${at}.eventFormat`);
   return tf;
 }

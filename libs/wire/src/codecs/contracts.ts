@@ -52,20 +52,20 @@ export const getContractRequestSchema = {
 
 export function decodeGetActiveContractsRequest(body: Record<string, unknown> | undefined): GetActiveContractsRequest {
   const b = (body ?? {}) as Record<string, unknown> & GetActiveContractsRequest;
-  checkEventFormatIdentifiers(b.filter as never, 'filter');
-  checkEventFormatIdentifiers(b.eventFormat as never, 'eventFormat');
+  checkEventFormatIdentifiers(b.filter, 'filter');
+  checkEventFormatIdentifiers(b.eventFormat, 'eventFormat');
   return { ...b, activeAtOffset: b.activeAtOffset === undefined ? 0 : toInt64(b.activeAtOffset) };
 }
 
 export function decodeGetActiveContractsPageRequest(body: Record<string, unknown> | undefined): GetActiveContractsPageRequest {
   const b = (body ?? {}) as Record<string, unknown> & GetActiveContractsPageRequest;
-  checkEventFormatIdentifiers(b.eventFormat as never, 'eventFormat');
+  checkEventFormatIdentifiers(b.eventFormat, 'eventFormat');
   return { ...b, activeAtOffset: b.activeAtOffset === undefined || b.activeAtOffset === null ? null : toInt64(b.activeAtOffset) };
 }
 
 export function decodeGetEventsByContractIdRequest(body: Record<string, unknown> | undefined): GetEventsByContractIdRequest {
   const b = (body ?? {}) as GetEventsByContractIdRequest;
-  checkEventFormatIdentifiers(b.eventFormat as never, 'eventFormat');
+  checkEventFormatIdentifiers(b.eventFormat, 'eventFormat');
   return b;
 }
 

@@ -106,13 +106,13 @@ export const preferredPackagesRequestSchema = {
   },
 } as const;
 
-interface RawRef {
+export interface RawRef {
   packageId?: string;
   packageName?: string;
   packageVersion?: string;
 }
 
-interface RawUpdateVetted {
+export interface RawUpdateVetted {
   changes: Array<{
     operation?: {
       Vet?: { value: { packages: RawRef[]; newValidFromInclusive?: string; newValidUntilExclusive?: string } };
@@ -155,7 +155,7 @@ export function updateVettedPackagesFromJs(body: RawUpdateVetted): VettingUpdate
   return { changes, dryRun: body.dryRun ?? false, synchronizerId: body.synchronizerId ?? '', expectedSerial };
 }
 
-interface RawListVetted {
+export interface RawListVetted {
   packageMetadataFilter?: { packageIds?: string[]; packageNamePrefixes?: string[] } | null;
   topologyStateFilter?: { participantIds?: string[]; synchronizerIds?: string[] } | null;
   pageToken?: string;
@@ -209,7 +209,7 @@ export function vettedPackagesToJs(entry: VettedPackagesEntry) {
 
 export const packageReferenceToJs = (p: PackageInfo) => ({ packageId: p.packageId, packageName: p.name, packageVersion: p.version });
 
-interface RawPreferred {
+export interface RawPreferred {
   packageVettingRequirements: Array<{ parties: string[]; packageName: string }>;
   synchronizerId?: string;
   vettingValidAt?: string;

@@ -46,7 +46,7 @@ export const allocatePartyRequestSchema = {
   },
 } as const;
 
-interface RawPatchBody {
+export interface RawPatchBody {
   partyDetails?: {
     party?: string;
     isLocal?: boolean;

@@ -6,6 +6,8 @@ import type {
   GetUpdateByOffsetRequest,
   GetUpdatesPageRequest,
   GetUpdatesRequest,
+  Filters,
+  LegacyFilter,
   UpdateFormat,
 } from '@ledgerline/domain';
 import { bodyDecodeError } from '../decode-error';
@@ -138,23 +140,22 @@ function checkIdentifier(id: string, at: string): void {
   }
 }
 
-type AnyFilters = { cumulative?: Array<{ identifierFilter?: Record<string, { value?: Record<string, unknown> }> | null }> | null } | null | undefined;
-
-function checkFilters(filters: AnyFilters, at: string): void {
+function checkFilters(filters: Filters | null | undefined, at: string): void {
   (filters?.cumulative ?? []).forEach((c, i) => {
     const f = c.identifierFilter;
-    if (!f) return;
+    // a body not validated by a schema may hold anything here: only an object names identifiers
+    if (!f || typeof f !== 'object') return;
     const here = `${at}.cumulative[${i}].identifierFilter`;
-    if (f.TemplateFilter) checkIdentifier(String(f.TemplateFilter.value?.templateId), `${here}.TemplateFilter.value.templateId`);
-    if (f.InterfaceFilter) checkIdentifier(String(f.InterfaceFilter.value?.interfaceId), `${here}.InterfaceFilter.value.interfaceId`);
+    if ('TemplateFilter' in f && f.TemplateFilter) checkIdentifier(String(f.TemplateFilter.value?.templateId), `${here}.TemplateFilter.value.templateId`);
+    if ('InterfaceFilter' in f && f.InterfaceFilter) checkIdentifier(String(f.InterfaceFilter.value?.interfaceId), `${here}.InterfaceFilter.value.interfaceId`);
   });
 }
 
-/** Template/interface ids in an event format must be `<package>:<Module>:<Entity>`, else the request does not decode. */
-export function checkEventFormatIdentifiers(
-  ef: { filtersByParty?: Record<string, AnyFilters> | null; filtersForAnyParty?: AnyFilters } | null | undefined,
-  at = 'eventFormat',
-) {
+/**
+ * Template/interface ids in an event format (or the legacy filter, its filter part) must be `<package>:<Module>:<Entity>`,
+ * else the request does not decode.
+ */
+export function checkEventFormatIdentifiers(ef: LegacyFilter | null | undefined, at = 'eventFormat') {
   if (!ef) return;
   for (const [party, filters] of Object.entries(ef.filtersByParty ?? {})) checkFilters(filters, `${at}.filtersByParty.${party}`);
   checkFilters(ef.filtersForAnyParty, `${at}.filtersForAnyParty`);
@@ -162,14 +163,14 @@ export function checkEventFormatIdentifiers(
 
 function checkUpdateFormat(uf: UpdateFormat | null | undefined, at: string): void {
   if (!uf) return;
-  checkEventFormatIdentifiers(uf.includeTransactions?.eventFormat as never, `${at}.includeTransactions.eventFormat`);
-  checkEventFormatIdentifiers(uf.includeReassignments as never, `${at}.includeReassignments`);
+  checkEventFormatIdentifiers(uf.includeTransactions?.eventFormat, `${at}.includeTransactions.eventFormat`);
+  checkEventFormatIdentifiers(uf.includeReassignments, `${at}.includeReassignments`);
 }
 
 /** A body already validated by `getUpdatesRequestSchema` → the domain request (int64s parsed, identifiers checked). */
 export function decodeGetUpdatesRequest(body: Record<string, unknown> | undefined): GetUpdatesRequest {
   const b = (body ?? {}) as Record<string, unknown> & GetUpdatesRequest;
-  checkEventFormatIdentifiers(b.filter as never, 'filter');
+  checkEventFormatIdentifiers(b.filter, 'filter');
   checkUpdateFormat(b.updateFormat, 'updateFormat');
   return {
     ...b,
@@ -180,7 +181,7 @@ export function decodeGetUpdatesRequest(body: Record<string, unknown> | undefine
 
 export function decodeGetTransactionByIdRequest(body: Record<string, unknown> | undefined): GetTransactionByIdRequest {
   const b = (body ?? {}) as GetTransactionByIdRequest;
-  checkEventFormatIdentifiers(b.transactionFormat?.eventFormat as never, 'transactionFormat.eventFormat');
+  checkEventFormatIdentifiers(b.transactionFormat?.eventFormat, 'transactionFormat.eventFormat');
   return b;
 }
 
@@ -245,7 +246,7 @@ export function decodeGetUpdateByHashRequest(body: Record<string, unknown> | und
 
 export function decodeGetTransactionByOffsetRequest(body: Record<string, unknown> | undefined): GetTransactionByOffsetRequest {
   const b = (body ?? {}) as Record<string, unknown> & GetTransactionByOffsetRequest;
-  checkEventFormatIdentifiers(b.transactionFormat?.eventFormat as never, 'transactionFormat.eventFormat');
+  checkEventFormatIdentifiers(b.transactionFormat?.eventFormat, 'transactionFormat.eventFormat');
   return { ...b, offset: b.offset === undefined ? 0 : toInt64(b.offset) };
 }
 

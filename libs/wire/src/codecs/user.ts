@@ -43,7 +43,7 @@ export const updateUserRequestSchema = {
   },
 } as const;
 
-interface RawUpdateUserBody {
+export interface RawUpdateUserBody {
   user?: {
     id?: string;
     primaryParty?: string;

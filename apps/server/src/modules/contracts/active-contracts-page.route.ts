@@ -37,7 +37,7 @@ export class ActiveContractsPageRoute implements OnModuleInit {
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         try {
           const body = await this.body(req);
-          const claims = await authenticateRequest(req as never);
+          const claims = await authenticateRequest(req);
           return reply.code(200).send(await this.queries.execute(new GetActiveContractsPageQuery(claims, decodeGetActiveContractsPageRequest(body))));
         } catch (e) {
           sendError(reply, req, e, participantName, this.runtime.logger);

@@ -17,6 +17,9 @@ import {
   updateVettedPackagesFromJs,
   updateVettedPackagesRequestSchema,
   vettedPackagesToJs,
+  type RawListVetted,
+  type RawPreferred,
+  type RawUpdateVetted,
 } from '@ledgerline/wire';
 import { validationToDecodeError } from '../../http/error-response';
 import { RAW_BODY_CONFIG, readRequestBody } from '../../http/request-body';
@@ -43,7 +46,7 @@ function booleanQuery(name: string, raw: unknown, fallback: boolean): boolean {
 
 const listQuery = (raw: unknown): string[] => (raw === undefined ? [] : (Array.isArray(raw) ? raw : [raw]).map(String));
 
-const validateListBody = new Ajv({ coerceTypes: false, useDefaults: false, allErrors: false, strict: false }).compile(listVettedPackagesRequestSchema);
+const validateListBody = new Ajv({ coerceTypes: false, useDefaults: false, allErrors: false, strict: false }).compile<RawListVetted>(listVettedPackagesRequestSchema);
 
 const updateResponse = (r: { past: VettedPackagesEntry | null; next: VettedPackagesEntry }) => ({
   ...(r.past ? { pastVettedPackages: vettedPackagesToJs(r.past) } : {}),
@@ -122,7 +125,7 @@ export class PackagesController {
 
   @PostJson('package-vetting/list')
   @RouteSchema({ body: listVettedPackagesRequestSchema })
-  listVetted(@CurrentClaims() claims: Claims, @Body() body: unknown) {
+  listVetted(@CurrentClaims() claims: Claims, @Body() body: RawListVetted | undefined) {
     return this.listVettedOf(claims, body);
   }
 
@@ -142,22 +145,22 @@ export class PackagesController {
     return this.listVettedOf(claims, body);
   }
 
-  private listVettedOf(claims: Claims, body: unknown) {
-    const { filter, pageToken, pageSize } = listVettedPackagesFromJs(body as never);
+  private listVettedOf(claims: Claims, body: RawListVetted | undefined) {
+    const { filter, pageToken, pageSize } = listVettedPackagesFromJs(body);
     return this.queries.execute(new ListVettedPackagesQuery(claims, filter, pageToken, pageSize));
   }
 
   @PostJson('package-vetting/update')
   @RouteSchema({ body: updateVettedPackagesRequestSchema })
-  async updateVetted(@CurrentClaims() claims: Claims, @Body() body: unknown) {
-    return updateResponse(await this.commands.execute(new UpdateVettedPackagesCommand(claims, () => updateVettedPackagesFromJs(body as never))));
+  async updateVetted(@CurrentClaims() claims: Claims, @Body() body: RawUpdateVetted) {
+    return updateResponse(await this.commands.execute(new UpdateVettedPackagesCommand(claims, () => updateVettedPackagesFromJs(body))));
   }
 
   /** Deprecated upstream: the same as /v2/package-vetting/update. */
   @PostJson('package-vetting')
   @RouteSchema({ body: updateVettedPackagesRequestSchema })
-  async updateVettedDeprecated(@CurrentClaims() claims: Claims, @Body() body: unknown) {
-    return updateResponse(await this.commands.execute(new UpdateVettedPackagesCommand(claims, () => updateVettedPackagesFromJs(body as never))));
+  async updateVettedDeprecated(@CurrentClaims() claims: Claims, @Body() body: RawUpdateVetted) {
+    return updateResponse(await this.commands.execute(new UpdateVettedPackagesCommand(claims, () => updateVettedPackagesFromJs(body))));
   }
 
   @Get('interactive-submission/preferred-package-version')
@@ -174,9 +177,9 @@ export class PackagesController {
 
   @PostJson('interactive-submission/preferred-packages')
   @RouteSchema({ body: preferredPackagesRequestSchema })
-  async preferredPackages(@CurrentClaims() claims: Claims, @Body() body: unknown) {
+  async preferredPackages(@CurrentClaims() claims: Claims, @Body() body: RawPreferred) {
     const chosen = await this.queries.execute<GetPreferredPackagesQuery, PreferredPackages | null>(
-      new GetPreferredPackagesQuery(claims, preferredPackagesFromJs(body as never)),
+      new GetPreferredPackagesQuery(claims, preferredPackagesFromJs(body)),
     );
     if (!chosen) throw noPreferredPackagesFound('No synchronizer satisfies the vetting requirements.');
     return { packageReferences: chosen.packages.map((p: PackageInfo) => packageReferenceToJs(p)), synchronizerId: chosen.synchronizerId };

@@ -11,6 +11,7 @@ import {
   partyDetailsToJs,
   queryDecodeError,
   updatePartyDetailsFromJs,
+  type RawPatchBody,
   updatePartyDetailsRequestSchema,
 } from '@ledgerline/wire';
 import { PostJson } from '../../http/routes';
@@ -92,8 +93,8 @@ export class PartiesController {
 
   @Patch(':party')
   @RouteSchema({ body: updatePartyDetailsRequestSchema })
-  async update(@CurrentClaims() claims: Claims, @Param('party') party: string, @Body() body: unknown) {
-    const record: PartyRecord = await this.commands.execute(new UpdatePartyDetailsCommand(claims, party, updatePartyDetailsFromJs(body as never)));
+  async update(@CurrentClaims() claims: Claims, @Param('party') party: string, @Body() body: RawPatchBody | undefined) {
+    const record: PartyRecord = await this.commands.execute(new UpdatePartyDetailsCommand(claims, party, updatePartyDetailsFromJs(body)));
     return { partyDetails: detailsOf(record) };
   }
 }

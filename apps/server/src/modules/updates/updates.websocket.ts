@@ -87,13 +87,13 @@ export class UpdatesWebSocket implements OnModuleInit {
             sendError(reply, req, new DecodeError('header Upgrade', ''), this.runtime.config.participantName, this.runtime.logger),
           preValidation: (req: FastifyRequest, reply: FastifyReply, done: (e?: Error) => void) => this.authenticate(req, reply, done),
           wsHandler: (socket: WebSocket, req: FastifyRequest) => this.serve(route, socket, (req as unknown as { ledgerClaims: Claims }).ledgerClaims, String(req.id)),
-        } as never);
+        });
       }
     });
   }
 
   private authenticate(req: FastifyRequest, reply: FastifyReply, done: (e?: Error) => void): void {
-    authenticateRequest(req as never).then(
+    authenticateRequest(req).then(
       (claims) => {
         (req as unknown as { ledgerClaims: Claims }).ledgerClaims = claims;
         done();

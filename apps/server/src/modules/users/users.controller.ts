@@ -4,7 +4,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { RouteSchema } from '@nestjs/platform-fastify';
 import type { Claims } from '@ledgerline/domain';
 import { CurrentClaims } from '@ledgerline/auth';
-import { int32Query, rightsFromJs, rightSchema, rightToJs, updateUserFromJs, updateUserRequestSchema, userSchema, userToJs } from '@ledgerline/wire';
+import { int32Query, rightsFromJs, rightSchema, rightToJs, updateUserFromJs, updateUserRequestSchema, userSchema, userToJs, type RawUpdateUserBody } from '@ledgerline/wire';
 import { CreateUserCommand, DeleteUserCommand, GrantUserRightsCommand, RevokeUserRightsCommand, UpdateUserCommand } from './commands/user.commands';
 import { GetUserQuery, ListUserRightsQuery, ListUsersQuery } from './queries/user.queries';
 
@@ -71,8 +71,8 @@ export class UsersController {
 
   @Patch('users/:userId')
   @RouteSchema({ body: updateUserRequestSchema })
-  async update(@CurrentClaims() claims: Claims, @Param('userId') userId: string, @Body() body: unknown) {
-    return { user: userToJs(await this.commands.execute(new UpdateUserCommand(claims, userId, updateUserFromJs(body as never)))) };
+  async update(@CurrentClaims() claims: Claims, @Param('userId') userId: string, @Body() body: RawUpdateUserBody | undefined) {
+    return { user: userToJs(await this.commands.execute(new UpdateUserCommand(claims, userId, updateUserFromJs(body)))) };
   }
 
   @Delete('users/:userId')
