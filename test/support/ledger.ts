@@ -29,12 +29,9 @@ export interface TestResponse {
   json: any;
 }
 
-/**
- * Starts the whole service (runtime + HTTP on an ephemeral port) on a fresh database, or with `databaseUrl` on the
- * database of a ledger that was closed (a restart: same identity, parties and contracts, new configuration).
- */
-export async function startTestLedger(env: Record<string, string> = {}, opts: { databaseUrl?: string } = {}): Promise<TestLedger> {
-  const databaseUrl = opts.databaseUrl ?? (await createTestDatabase()).url;
+/** Starts the whole service (runtime + HTTP on an ephemeral port) on a fresh database. */
+export async function startTestLedger(env: Record<string, string> = {}): Promise<TestLedger> {
+  const { url: databaseUrl } = await createTestDatabase();
   return openTestLedger(databaseUrl, env);
 }
 

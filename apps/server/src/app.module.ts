@@ -21,8 +21,8 @@ import { LedgerTimeModule } from './modules/ledger-time/ledger-time.module';
 import { BootstrapModule } from './modules/bootstrap/bootstrap.module';
 import { AdminSnapshotsModule } from './modules/admin-snapshots/admin-snapshots.module';
 import { AdminLedgersModule } from './modules/admin-ledgers/admin-ledgers.module';
-import { CantonCoinModule } from './modules/canton-coin/canton-coin.module';
 import { TokenRegistryModule } from './modules/token-registry/token-registry.module';
+import { CantonCoinModule } from './modules/canton-coin/canton-coin.module';
 
 /** The service: one module per capability. Add a capability by adding its module here. */
 export const CAPABILITY_MODULES = [
@@ -43,8 +43,8 @@ export const CAPABILITY_MODULES = [
   BootstrapModule,
   AdminSnapshotsModule,
   AdminLedgersModule,
-  CantonCoinModule,
   TokenRegistryModule,
+  CantonCoinModule,
 ];
 
 @Module({})

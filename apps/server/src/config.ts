@@ -105,6 +105,13 @@ export interface LedgerConfig {
    */
   testingApi: boolean;
   /**
+   * The token standard registries served besides Canton Coin's (LEDGER_TOKEN_REGISTRIES: instrument admin party ids,
+   * comma-separated), each under /token-registries/<admin>/registry/….
+   */
+  tokenRegistries: string[];
+  /** Canton Coin's instrument as the registry's metadata names it (LEDGER_AMULET_NAME, LEDGER_AMULET_SYMBOL). */
+  amuletInstrumentNames: { name: string; symbol: string };
+  /**
    * The Canton Coin development profile (LEDGER_CANTON_COIN): `off` (default) or `dev`: with `splice-amulet` stored, the
    * ledger holds a DSO, a validator operator and Amulet's on-ledger state, advances mining rounds, and serves the Splice
    * validator and Scan endpoints the wallet SDK calls (apps/server/src/modules/canton-coin).
@@ -114,13 +121,6 @@ export interface LedgerConfig {
   cantonCoinDars: string[];
   /** How often the profile's DSO and validator automation looks at the ledger (LEDGER_CANTON_COIN_POLL_MS). */
   cantonCoinPollMs: number;
-  /**
-   * The token standard registries served besides Canton Coin's (LEDGER_TOKEN_REGISTRIES: instrument admin party ids,
-   * comma-separated), each under /token-registries/<admin>/registry/….
-   */
-  tokenRegistries: string[];
-  /** Canton Coin's instrument as the registry's metadata names it (LEDGER_AMULET_NAME, LEDGER_AMULET_SYMBOL). */
-  amuletInstrumentNames: { name: string; symbol: string };
 }
 
 export class ConfigError extends Error {
@@ -275,11 +275,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     staticTimeStart,
     bootstrap: loadBootstrapFile(str('LEDGER_BOOTSTRAP_FILE'), cwd, problems),
     testingApi: bool('LEDGER_TESTING_API', env.NODE_ENV !== 'production'),
+    tokenRegistries: tokenRegistriesOf(str('LEDGER_TOKEN_REGISTRIES'), problems),
+    amuletInstrumentNames: { name: str('LEDGER_AMULET_NAME') ?? 'Amulet', symbol: str('LEDGER_AMULET_SYMBOL') ?? 'AMT' },
     cantonCoin: cantonCoin === 'dev' ? 'dev' : 'off',
     cantonCoinDars,
     cantonCoinPollMs: int('LEDGER_CANTON_COIN_POLL_MS', 1000, 10, 3_600_000),
-    tokenRegistries: tokenRegistriesOf(str('LEDGER_TOKEN_REGISTRIES'), problems),
-    amuletInstrumentNames: { name: str('LEDGER_AMULET_NAME') ?? 'Amulet', symbol: str('LEDGER_AMULET_SYMBOL') ?? 'AMT' },
   };
   if (config.jwtSecret !== undefined && config.jwtSecret.length < 16) problems.push('LEDGER_JWT_SECRET must be at least 16 characters');
   if (problems.length) throw new ConfigError(problems);

@@ -19,5 +19,5 @@ export * from './command-submission';
 export * from './paging';
 export * from './contracts';
 export * from './bootstrap';
-export * from './canton-coin';
 export * from './token-registry';
+export * from './canton-coin';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestLedger, type TestLedger } from '../../support/ledger';
+import { openTestLedger, startTestLedger, type TestLedger } from '../../support/ledger';
 import { conformanceDars } from '../../support/dars';
 import { expectRegistryError, expectShape } from '../../support/token-registry-shapes';
 
@@ -93,7 +93,7 @@ describe.skipIf(!dars.present && !dars.required)('token registry of a configured
     expect(r.status, r.text).toBe(200);
     admin = r.json.partyDetails.party;
     await first.close();
-    ledger = await startTestLedger({ LEDGER_SYNCHRONIZERS: 'global,secondary', LEDGER_TOKEN_REGISTRIES: admin }, { databaseUrl: first.databaseUrl });
+    ledger = await openTestLedger(first.databaseUrl, { LEDGER_SYNCHRONIZERS: 'global,secondary', LEDGER_TOKEN_REGISTRIES: admin });
     const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: admin } } } }] });
     expect(rights.status, rights.text).toBe(200);
     const rules = await submit([{ CreateCommand: { templateId: `${MODULE}:TokenRules`, createArguments: { admin } } }], [admin]);

@@ -10,9 +10,8 @@ import { buildDar, lfArchive } from '../../support/dars';
  * Property-based fuzzing of every endpoint the server itself documents (GET /docs/openapi): mutated bodies, query
  * strings, path parameters (malformed percent-encoding included), empty path segments, methods, headers and tokens.
  * Every answer must be a 4xx JsCantonError or the 400 text/plain decode
- * error (the token registry's routes and the Splice endpoints of the Canton Coin profile, under /api/, may also answer
- * Splice's `{"error": …}` body, which the wallet SDK reads) (or a 2xx for inputs that happen to be valid) — never a 5xx,
- * never a hang — and afterwards the projections must
+ * error (the Splice endpoints of the Canton Coin profile under /api/ and the token registry's routes: also Splice's
+ * `{"error": …}` body, which the wallet SDK reads) (or a 2xx for inputs that happen to be valid) — never a 5xx, never a hang — and afterwards the projections must
  * still equal a replay of the log. Runs per operation: FUZZ_RUNS (default 25).
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
