@@ -211,12 +211,27 @@ describe('events by contract id and contract by id', () => {
     expect(active.json.archived).toBeNull();
   });
 
+  it('a transient contract: its create (acsDelta false) and its consuming exercise as the archive, for its stakeholders', async () => {
+    // Canton answers from its witnessed events (EventReaderQueries.fetchContractIdEvents, lookupTransientArchived).
+    const r = await events({ contractId: cid(4), eventFormat: byParty(CAROL) }, 'carol-actor');
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.created).toEqual({ createdEvent: expect.objectContaining({ contractId: cid(4), offset: 7, nodeId: 0, witnessParties: [CAROL], acsDelta: false }), synchronizerId: S1 });
+    expect(r.json.archived).toEqual({
+      archivedEvent: { offset: 7, nodeId: 1, contractId: cid(4), templateId: expect.stringMatching(/:Iou:Iou$/), witnessParties: [CAROL], packageName: 'iou-model', implementedInterfaces: [] },
+      synchronizerId: S1,
+    });
+    const any = await events({ contractId: cid(4), eventFormat: anyParty });
+    expect(any.json.archived.archivedEvent.witnessParties).toEqual([CAROL]);
+    // Not a stakeholder: not visible, as for any other contract.
+    expectCantonError(await events({ contractId: cid(4), eventFormat: byParty(ALICE) }, 'alice-reader'), 404, 'CONTRACT_EVENTS_NOT_FOUND');
+  });
+
   it('not found: unknown, not a stakeholder, template filtered; rejections; rights', async () => {
     const missing = await events({ contractId: cid(77), eventFormat: anyParty });
     expectCantonError(missing, 404, 'CONTRACT_EVENTS_NOT_FOUND', { cause: 'Contract events not found, or not visible.' });
     expect(missing.json.resources).toEqual([['CONTRACT_ID', cid(77)]]);
     expectCantonError(await events({ contractId: cid(2), eventFormat: byParty(ALICE) }, 'alice-reader'), 404, 'CONTRACT_EVENTS_NOT_FOUND');
-    expectCantonError(await events({ contractId: cid(4), eventFormat: anyParty }), 404, 'CONTRACT_EVENTS_NOT_FOUND');
+    expectCantonError(await events({ contractId: cid(4), eventFormat: { filtersForAnyParty: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: TOKEN_NAME } } } }] } } }), 404, 'CONTRACT_EVENTS_NOT_FOUND');
     expectCantonError(await events({ contractId: '', eventFormat: anyParty }), 400, 'MISSING_FIELD');
     expectCantonError(await events({ contractId: 'zz', eventFormat: anyParty }), 400, 'INVALID_FIELD', { cause: 'The submitted command has a field with invalid value: Invalid field contract_id: cannot parse ContractId "zz"' });
     expectCantonError(await events({ contractId: cid(3), requestingParties: [ALICE] }), 400, 'MISSING_FIELD');

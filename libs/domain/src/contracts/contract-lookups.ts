@@ -1,9 +1,9 @@
 import { isContractId } from '@ledgerline/canton';
 import { invalidField, missingField, notFound } from '../errors';
-import type { StoredCreatedEvent } from '../ledger/updates';
-import type { CompiledEventFormat } from '../updates/event-filter';
+import type { StoredCreatedEvent, StoredExercisedEvent, StoredTransaction } from '../ledger/updates';
+import { storedTemplateKey, type CompiledEventFormat } from '../updates/event-filter';
 import { requireReadParty, validateEventFormat, type EventFormat } from '../updates/format';
-import { renderCreated, renderTransaction, type StoredUpdate } from '../updates/projection';
+import { renderCreated, renderTransaction, renderVisibleCreated, stakeholdersOf, type StoredUpdate } from '../updates/projection';
 
 /**
  * Point lookups of one contract: its events (Canton's EventQueryService: the create and the archive, ACS_DELTA
@@ -47,7 +47,10 @@ export function validateEventsByContractIdRequest(req: GetEventsByContractIdRequ
 /**
  * JsGetEventsByContractIdResponse from the updates that created and archived the contract, rendered as the ACS_DELTA
  * transaction stream renders them for the format: `created` from the creating transaction, `archived` (or null) from
- * the archiving one; both carry the creation's synchronizer, as the reference does. Null when the format does not see
+ * the archiving one; both carry the creation's synchronizer, as the reference does. A transient contract (created and
+ * archived by one transaction, so absent from ACS_DELTA) is answered too, as Canton answers it from its witnessed
+ * events (`EventReaderQueries.fetchContractIdEvents`): the create with `acsDelta: false`, and the consuming exercise as
+ * the archive, both shown to the format's parties among the contract's stakeholders. Null when the format does not see
  * the create (or it was pruned).
  */
 export function renderContractEvents(contractId: string, creation: StoredUpdate | null, archive: StoredUpdate | null, ef: CompiledEventFormat) {
@@ -57,13 +60,39 @@ export function renderContractEvents(contractId: string, creation: StoredUpdate 
     const e = tx?.events.find((x) => kind in (x as object) && (x as Record<string, { contractId: string }>)[kind].contractId === contractId);
     return e ? (e as Record<string, unknown>)[kind] : null;
   };
+  if (!creation) return null;
   const createdEvent = pick(creation, 'CreatedEvent');
-  if (!createdEvent || !creation) return null;
+  if (!createdEvent) return archive && archive.offset === creation.offset ? renderTransientEvents(contractId, creation, ef) : null;
   const archivedEvent = pick(archive, 'ArchivedEvent');
   return {
     created: { createdEvent, synchronizerId: creation.synchronizerId },
     archived: archivedEvent ? { archivedEvent, synchronizerId: creation.synchronizerId } : null,
   };
+}
+
+/** The events of a contract created and consumed by the transaction `u` (see renderContractEvents), or null. */
+function renderTransientEvents(contractId: string, u: StoredUpdate, ef: CompiledEventFormat) {
+  if (u.kind !== 'Transaction') return null;
+  const events = (u.payload as StoredTransaction).events;
+  const create = events.find((e): e is { CreatedEvent: StoredCreatedEvent } => 'CreatedEvent' in e && e.CreatedEvent.contractId === contractId)?.CreatedEvent;
+  const consume = events.find(
+    (e): e is { ExercisedEvent: StoredExercisedEvent } => 'ExercisedEvent' in e && e.ExercisedEvent.consuming && e.ExercisedEvent.contractId === contractId,
+  )?.ExercisedEvent;
+  if (!create || !consume) return null;
+  const stakeholders = stakeholdersOf(create);
+  const createdEvent = renderVisibleCreated(create, u.offset, ef, stakeholders, false);
+  const m = ef.match(stakeholders, storedTemplateKey(create.templateId, create.packageName));
+  if (!createdEvent || !m) return null;
+  const archivedEvent = {
+    offset: u.offset,
+    nodeId: consume.nodeId,
+    contractId,
+    templateId: create.templateId,
+    witnessParties: createdEvent.witnessParties,
+    packageName: create.packageName,
+    implementedInterfaces: m.views ? m.views.map((v) => v.interfaceId) : [],
+  };
+  return { created: { createdEvent, synchronizerId: u.synchronizerId }, archived: { archivedEvent, synchronizerId: u.synchronizerId } };
 }
 
 /** The checks of GetContract after authorization: the contract id, then each querying party. */

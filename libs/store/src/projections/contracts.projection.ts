@@ -41,7 +41,7 @@ function activationRows(list: readonly Activation[]): Pick<ProjectionRows, 'cont
 
 /**
  * The contracts the ledger knows and where they are: created (acsDelta) contracts become active on the transaction's
- * synchronizer; archived ones become archived; an unassignment puts a contract in flight (on no synchronizer, counter
+ * synchronizer, transient ones are archived at once; archived ones become archived; an unassignment puts a contract in flight (on no synchronizer, counter
  * bumped); an assignment makes it active on the target with the unassignment's counter. Written with the batch.
  *
  * Beside the current state, the history the active contract set is read from: one `contract_activations` row per
@@ -73,18 +73,22 @@ export const contractsProjection = projection({
       );
     }
     const tx = event.data;
-    const created = tx.events.flatMap((e, i) => ('CreatedEvent' in e && e.CreatedEvent.acsDelta ? [{ c: e.CreatedEvent, i }] : []));
-    if (created.length === 0) return {};
+    const all = tx.events.flatMap((e, i) => ('CreatedEvent' in e ? [{ c: e.CreatedEvent, i }] : []));
+    if (all.length === 0) return {};
+    const created = all.filter(({ c }) => c.acsDelta);
     return {
-      contracts: created.map(({ c, i }) => ({
+      // A transient contract (created and archived by this transaction) is known as archived at this offset: events by
+      // contract id answer for it, as Canton's do.
+      contracts: all.map(({ c, i }) => ({
         contract_id: c.contractId,
         template_id: c.templateId,
         package_name: c.packageName,
         signatories: c.signatories,
         stakeholders: [...new Set([...c.signatories, ...c.observers])],
-        status: 'active',
-        synchronizer_id: h.synchronizerId,
+        status: c.acsDelta ? 'active' : 'archived',
+        synchronizer_id: c.acsDelta ? h.synchronizerId : null,
         created_offset: h.offset,
+        archived_offset: c.acsDelta ? null : h.offset,
         // the created event as the event log stores it (extracted there in the writer's statement)
         created_event: eventLogDataAt(event, ['events', String(i), 'CreatedEvent'], () => JSON.stringify(c)),
       })),
