@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { startTestLedger, type TestLedger } from './ledger';
+import { allocateActingParty, startTestLedger, type TestLedger } from './ledger';
 import { devAmuletConfig, micros } from '../../testkit/amulet-config';
 
 /**
@@ -65,14 +65,7 @@ export async function startAmuletLedger(root: string): Promise<AmuletLedger & { 
   expect(up.status, await up.text()).toBe(200);
   const uploadMs = Date.now() - started;
 
-  const party = async (hint: string) => {
-    const r = await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync });
-    expect(r.status, r.text).toBe(200);
-    const id = r.json.partyDetails.party as string;
-    const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: id } } } }] });
-    expect(rights.status, rights.text).toBe(200);
-    return id;
-  };
+  const party = (hint: string) => allocateActingParty(ledger, hint, sync);
   const submit = (commands: unknown[], actAs: string[], readAs: string[] = [], disclosedContracts: unknown[] = []) =>
     ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', {
       commands: { commands, commandId: randomUUID(), userId: ledger.config.adminUser, actAs, readAs, synchronizerId: sync, disclosedContracts },

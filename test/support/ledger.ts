@@ -85,3 +85,16 @@ export async function requestJson(url: string, method: string, headers: Record<s
 export async function ledgerEnd(ledger: TestLedger): Promise<number> {
   return (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
 }
+
+/**
+ * Allocates a local party on `synchronizerId` and lets the ledger's admin user act as it (what tests that submit as the
+ * admin need); throws with the answer when either call is refused.
+ */
+export async function allocateActingParty(ledger: TestLedger, hint: string, synchronizerId: string): Promise<string> {
+  const r = await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId });
+  if (r.status !== 200) throw new Error(`allocating ${hint}: ${r.status} ${r.text}`);
+  const id = r.json.partyDetails.party as string;
+  const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: id } } } }] });
+  if (rights.status !== 200) throw new Error(`granting CanActAs(${hint}): ${rights.status} ${rights.text}`);
+  return id;
+}

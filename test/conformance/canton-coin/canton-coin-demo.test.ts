@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conformanceDars } from '../../support/dars';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWithDars } from '../../support/conformance';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { AMULET_DAR, WALLET_DAR } from '../../support/canton-coin';
 
@@ -11,21 +11,14 @@ import { AMULET_DAR, WALLET_DAR } from '../../support/canton-coin';
  * validator's automation, a transfer through it, with curl and jq) against a ledger started with the profile on the
  * wall clock, as `npm start` runs it.
  */
-const dars = conformanceDars();
 const SCRIPT = path.resolve(__dirname, '../../../scripts/canton-coin-demo.sh');
 
-describe.skipIf(!dars.present && !dars.required)('scripts/canton-coin-demo.sh (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
+describeWithDars('scripts/canton-coin-demo.sh (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
   let ledger: TestLedger;
   beforeAll(async () => {
     ledger = await startTestLedger({
       LEDGER_CANTON_COIN: 'dev',
-      LEDGER_CANTON_COIN_DARS: [AMULET_DAR, WALLET_DAR].map((d) => path.join(dars.root!, d)).join(','),
+      LEDGER_CANTON_COIN_DARS: [AMULET_DAR, WALLET_DAR].map((d) => path.join(darsRoot, d)).join(','),
       LEDGER_CANTON_COIN_POLL_MS: '50',
     });
   }, 300_000);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conformanceDars } from '../../support/dars';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWithDars } from '../../support/conformance';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { waitFor } from '../../support/wait-for';
 import { AMULET_DAR, expectSpliceContract } from '../../support/canton-coin';
@@ -10,15 +10,7 @@ import { AMULET_DAR, expectSpliceContract } from '../../support/canton-coin';
  * The Canton Coin profile started before `splice-amulet` is stored: it sets up once a user uploads the DAR (the
  * automation notices the package at its next tick), without a restart.
  */
-const dars = conformanceDars();
-
-describe.skipIf(!dars.present && !dars.required)('Canton Coin profile: splice-amulet uploaded after the start (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
+describeWithDars('Canton Coin profile: splice-amulet uploaded after the start (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
   let ledger: TestLedger;
   beforeAll(async () => {
     ledger = await startTestLedger({ LEDGER_CANTON_COIN: 'dev', LEDGER_CANTON_COIN_POLL_MS: '20' });
@@ -33,7 +25,7 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin profile: splice-am
     const up = await fetch(`${ledger.url}/v2/dars?vetAllPackages=true&synchronizerId=${encodeURIComponent(sync)}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${await ledger.token()}` },
-      body: fs.readFileSync(path.join(dars.root!, AMULET_DAR)),
+      body: fs.readFileSync(path.join(darsRoot, AMULET_DAR)),
     });
     expect(up.status, await up.text()).toBe(200);
     const rules = await waitFor(

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { planDsoRoundActions } from '@ledgerline/domain';
 import { CantonCoinService } from '@ledgerline/server/modules/canton-coin/canton-coin.service';
-import { conformanceDars } from '../../support/dars';
+import { describeWithDars } from '../../support/conformance';
 import { openTestLedger, startTestLedger, type TestLedger } from '../../support/ledger';
 import { waitFor } from '../../support/wait-for';
 import { activeOf, allocateParty, grantReadAs, cantonCoinEnv, disclose, expectSpliceContract, sdkClients, submitAs } from '../../support/canton-coin';
@@ -14,16 +14,9 @@ import { activeOf, allocateParty, grantReadAs, cantonCoinEnv, disclose, expectSp
  * submits them (the DSO's contracts disclosed from the scan-proxy answers); the DSO's round automation driven by static
  * time; and a restart on the same database that finds the state instead of creating it again.
  */
-const dars = conformanceDars();
 const TICK_SECONDS = 600;
 
-describe.skipIf(!dars.present && !dars.required)('Canton Coin development profile (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
+describeWithDars('Canton Coin development profile (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
   let ledger: TestLedger;
   let sync: string;
   let dso: string;
@@ -38,7 +31,7 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin development profil
   };
 
   beforeAll(async () => {
-    ledger = await startTestLedger(cantonCoinEnv(dars.root!));
+    ledger = await startTestLedger(cantonCoinEnv(darsRoot));
     sync = ledger.runtime.identity.defaultSynchronizer.id;
   }, 300_000);
   afterAll(async () => {
@@ -286,7 +279,7 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin development profil
     };
     const databaseUrl = ledger.databaseUrl;
     await ledger.close();
-    ledger = await openTestLedger(databaseUrl, cantonCoinEnv(dars.root!));
+    ledger = await openTestLedger(databaseUrl, cantonCoinEnv(darsRoot));
     expect((await proxy('/amulet-rules')).json.amulet_rules.contract.contract_id).toBe(before.rules);
     expect((await proxy('/open-and-issuing-mining-rounds')).json.open_mining_rounds.map((c: any) => c.contract.contract_id).sort()).toEqual(before.rounds);
     expect((await ledger.call('GET', '/v2/parties')).json.partyDetails).toHaveLength(before.parties);

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conformanceDars } from '../../support/dars';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWithDars } from '../../support/conformance';
 import { createTestDatabase } from '../../support/database';
 import { TEST_JWT_SECRET } from '../../support/ledger';
 import { callJson, scopeToken, startServerProcess, type ServerProcess } from '../../support/server-process';
@@ -22,7 +22,6 @@ import { WALLET_DAR } from '../../support/canton-coin';
  * The flows share one ledger and run in order; each `it` states the balances it expects after it. The development
  * configuration charges no transfer fees, so amounts are exact.
  */
-const dars = conformanceDars();
 const VALIDATOR_USER = 'validator';
 const silent = () => undefined;
 
@@ -49,13 +48,7 @@ function ensureObjectGroupBy(): void {
 type Keys = { publicKey: string; privateKey: string };
 type Party = { partyId: string; keys: Keys };
 
-describe.skipIf(!dars.present && !dars.required)('wallet SDK token-standard flows against `npm start` with the Canton Coin profile (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
+describeWithDars('wallet SDK token-standard flows against `npm start` with the Canton Coin profile (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
   let server: ServerProcess;
   let sdk: any;
   let registryUrl: URL;
@@ -95,7 +88,7 @@ describe.skipIf(!dars.present && !dars.required)('wallet SDK token-standard flow
       LEDGER_JWT_SECRET: TEST_JWT_SECRET,
       LEDGER_CANTON_COIN: 'dev',
       // as the README starts it: splice-wallet carries splice-amulet
-      LEDGER_CANTON_COIN_DARS: path.join(dars.root, WALLET_DAR),
+      LEDGER_CANTON_COIN_DARS: path.join(darsRoot, WALLET_DAR),
     });
     const admin = await scopeToken();
     const participant = await callJson(server.url, 'GET', '/v2/parties/participant-id', admin);

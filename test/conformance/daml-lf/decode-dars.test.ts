@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ArchiveParseError } from '@ledgerline/canton';
 import {
   LfDecodeError,
@@ -11,15 +11,14 @@ import {
   qualifiedNameToString,
   type Package,
 } from '@ledgerline/daml-lf';
-import { conformanceDarFiles, conformanceDars } from '../../support/dars';
+import { conformanceDarFiles } from '../../support/dars';
+import { describeWithDars } from '../../support/conformance';
 
 /**
  * Every real DAR of the conformance folder decodes whole (LF 2.1–2.3), within the nesting bound and without a stack
  * overflow; LF 1 is refused; the 2.dev archives built by Canton 3.4 are refused with a clear message where they use
  * forms Daml-LF 3.5 no longer has. The decode time of the Amulet DAR is printed.
  */
-const dars = conformanceDars();
-
 function count(pkgs: Package[]) {
   let templates = 0;
   let choices = 0;
@@ -39,14 +38,8 @@ function count(pkgs: Package[]) {
   return { templates, choices, interfaces, instances, values };
 }
 
-describe.skipIf(!dars.present && !dars.required)('decoding the real DARs (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
-  const root = dars.root;
+describeWithDars('decoding the real DARs (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
+  const root = darsRoot;
   const read = (rel: string) => fs.readFileSync(path.join(root, rel));
   const refusedDev: Record<string, RegExp> = {
     'canton/DamlDefinitionsServiceMain.dar': /lookup_by_key \(field 8\) was removed/,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeArchivePayload, decodeDar, encodeArchivePayload, parsePackage, type Module, type Package } from '@ledgerline/daml-lf';
-import { conformanceDars } from '../../support/dars';
+import { describeWithDars } from '../../support/conformance';
 import { LF_ENCODER_BUILTIN_VALUES, LF_ENCODER_MODULES, LF_ENCODER_MODULES_2_1 } from '../../support/lf-encoder-modules';
 
 /**
@@ -14,8 +14,6 @@ import { LF_ENCODER_BUILTIN_VALUES, LF_ENCODER_MODULES, LF_ENCODER_MODULES_2_1 }
  * ours keeps the source order), nothing else. Types, expressions, their shapes for the LF version (n-ary in 2.1, flat
  * in 2.2), literals, flags and serializability must be the same.
  */
-const dars = conformanceDars();
-
 /** A JSON-able canonical form: maps as entries sorted by key, bigints as strings. */
 export function canonical(v: unknown): unknown {
   if (typeof v === 'bigint') return `${v}n`;
@@ -29,13 +27,7 @@ export function canonical(v: unknown): unknown {
   return v;
 }
 
-describe.skipIf(!dars.present && !dars.required)('LF text + our encoder vs Canton encoder test DARs (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
+describeWithDars('LF text + our encoder vs Canton encoder test DARs (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
   for (const [minor, extra] of [
     ['1', LF_ENCODER_MODULES_2_1],
     ['2', {}],
@@ -44,7 +36,7 @@ describe.skipIf(!dars.present && !dars.required)('LF text + our encoder vs Canto
       let canton: Package;
       let ours: Package;
       it('parses our restated modules for the DAR and encodes them', async () => {
-        canton = (await decodeDar(fs.readFileSync(path.join(dars.root, `canton/lf-encoder-tests/test-2.${minor}.dar`)))).main.package;
+        canton = (await decodeDar(fs.readFileSync(path.join(darsRoot, `canton/lf-encoder-tests/test-2.${minor}.dar`)))).main.package;
         const src = [...Object.values(LF_ENCODER_MODULES), ...Object.values(extra)].join('\n');
         const parsed = parsePackage(src, { minor, selfPackageId: canton.id, name: canton.metadata.name, version: canton.metadata.version });
         // through our encoder and decoder, under the DAR's package id

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conformanceDars } from '../../support/dars';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWithDars } from '../../support/conformance';
 import { expectCantonError } from '../../support/canton-error';
 import { createdEvents, exercisedEvents, startAmuletLedger, type AmuletLedger } from '../../support/amulet-ledger';
 import { INTERFACES } from '../../../testkit/amulet-registry';
@@ -13,15 +13,7 @@ import { amuletWallet, DAY_MS, EMPTY_META, iso, type External, type Wallet } fro
  * venue, sender and receiver, all three external parties that sign the one prepared transaction), withdrawn by the
  * sender or cancelled by all three, each with the two-step context of the allocation's locked amulet.
  */
-const dars = conformanceDars();
-
-describe.skipIf(!dars.present && !dars.required)('Canton Coin allocations over the JSON API (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
+describeWithDars('Canton Coin allocations over the JSON API (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
   let coin: AmuletLedger;
   let wallet: Wallet;
   let dso: string;
@@ -31,7 +23,7 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin allocations over t
   let settlements = 0;
 
   beforeAll(async () => {
-    coin = await startAmuletLedger(dars.root!);
+    coin = await startAmuletLedger(darsRoot);
     wallet = amuletWallet(coin);
     dso = coin.dso;
     sender = await wallet.external('sender');

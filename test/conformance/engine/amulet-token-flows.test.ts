@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventFilterBySetup } from '@canton-network/core-ledger-client-types';
 import { LedgerProvider } from '@canton-network/core-provider-ledger';
 import { TokenStandardTransactionInterfaces, TransactionParser } from '@canton-network/core-tx-parser';
-import { conformanceDars } from '../../support/dars';
+import { describeWithDars } from '../../support/conformance';
 import { expectCantonError } from '../../support/canton-error';
 import { AMULET_RULES, createdEvents, exercisedEvents, startAmuletLedger, type AmuletLedger } from '../../support/amulet-ledger';
 import { TEMPLATES } from '../../../testkit/amulet-registry';
@@ -17,15 +17,7 @@ import { amuletWallet, DAY_MS, iso, type External, type Wallet } from '../../sup
  * interface and merged, and the parties' transaction histories are read back by core-tx-parser. Allocations are in
  * amulet-token-allocations.test.ts.
  */
-const dars = conformanceDars();
-
-describe.skipIf(!dars.present && !dars.required)('Canton Coin token-standard flows over the JSON API (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
+describeWithDars('Canton Coin token-standard flows over the JSON API (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
   let coin: AmuletLedger;
   let wallet: Wallet;
   let dso: string;
@@ -36,7 +28,7 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin token-standard flo
   let preapprovalCid: string;
 
   beforeAll(async () => {
-    coin = await startAmuletLedger(dars.root!);
+    coin = await startAmuletLedger(darsRoot);
     wallet = amuletWallet(coin);
     dso = coin.dso;
     validator = await coin.party('validator');

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestLedger } from '../../support/ledger';
-import { conformanceDars } from '../../support/dars';
+import { describeWithDars } from '../../support/conformance';
 import { HOLDING, micros, OPEN_ROUND, createdEvents, exercisedEvents, startAmuletLedger, type AmuletLedger } from '../../support/amulet-ledger';
 
 /**
@@ -13,15 +13,7 @@ import { HOLDING, micros, OPEN_ROUND, createdEvents, exercisedEvents, startAmule
  * no issuing rounds, no validator rights, no featured app). Users read the DSO's contracts through `readAs` (Splice's
  * scripts do the same). No `IssuingMiningRound` is needed: nothing here claims rewards.
  */
-const dars = conformanceDars();
-
-describe.skipIf(!dars.present && !dars.required)('Canton Coin (splice-amulet) on the engine (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
+describeWithDars('Canton Coin (splice-amulet) on the engine (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
   let coin: AmuletLedger;
   let ledger: TestLedger;
   let dso: string;
@@ -39,7 +31,7 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin (splice-amulet) on
   const created = createdEvents;
 
   beforeAll(async () => {
-    const started = await startAmuletLedger(dars.root!);
+    const started = await startAmuletLedger(darsRoot);
     console.info(`[amulet] DAR upload ${started.timings.uploadMs} ms; first command (AmuletRules create) ${started.timings.firstCommandMs} ms`);
     coin = started;
     ({ ledger, dso, rulesCid, openRoundCid, laterRoundCid } = coin);

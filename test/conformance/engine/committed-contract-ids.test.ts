@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Metadata_InputContract } from '@canton-network/core-ledger-proto';
-import { type TestLedger } from '../../support/ledger';
-import { conformanceDars } from '../../support/dars';
+import { allocateActingParty, type TestLedger } from '../../support/ledger';
+import { describeWithDars } from '../../support/conformance';
 import { ledgerWithPingDar, PING, PING_PKG } from '../../support/ping-dar';
 
 /**
@@ -11,30 +11,17 @@ import { ledgerWithPingDar, PING, PING_PKG } from '../../support/ping-dar';
  * exercise results, created-event blobs), through submit-and-wait and async submit; a command naming the unsuffixed id
  * is refused as Canton's preprocessor refuses it (`engine/refinement/ValueTranslator.scala`).
  */
-const dars = conformanceDars();
 const SUFFIXED = /^00[0-9a-f]{64}ca121220[0-9a-f]{64}$/;
 
-describe.skipIf(!dars.present && !dars.required)('committed contract ids on the engine (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
+describeWithDars('committed contract ids on the engine (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
   let ledger: TestLedger;
   let sync: string;
   let alice: string;
   let bob: string;
 
   beforeAll(async () => {
-    ({ ledger, sync } = await ledgerWithPingDar(dars.root));
-    const party = async (hint: string) => {
-      const r = await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync });
-      expect(r.status, r.text).toBe(200);
-      const id = r.json.partyDetails.party as string;
-      await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: id } } } }] });
-      return id;
-    };
+    ({ ledger, sync } = await ledgerWithPingDar(darsRoot));
+    const party = (hint: string) => allocateActingParty(ledger, hint, sync);
     alice = await party('alice');
     bob = await party('bob');
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TEST_JWT_SECRET, type TestLedger } from '../../support/ledger';
-import { conformanceDars } from '../../support/dars';
+import { describeWithDars } from '../../support/conformance';
 import { ledgerWithPingDar, PING } from '../../support/ping-dar';
 import { ledgerEnd } from '../../support/external-party';
 
@@ -12,17 +12,10 @@ import { ledgerEnd } from '../../support/external-party';
  * prepare → sign → execute; then an exercise (`AbortPing`) by each client, awaited to its completion. Signatories and observers come from the template (`signatory initiator`, `observer responder`
  * in `Canton/Internal/Ping.daml`), not from the submitter.
  */
-const dars = conformanceDars();
 const USER = 'pc-app';
 const silent = { child: () => silent, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
-describe.skipIf(!dars.present && !dars.required)('the ping DAR through the unmodified clients (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
+describeWithDars('the ping DAR through the unmodified clients (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
   let ledger: TestLedger;
   let sync: string;
   let alice: string;
@@ -32,7 +25,7 @@ describe.skipIf(!dars.present && !dars.required)('the ping DAR through the unmod
   let sdk: any;
 
   beforeAll(async () => {
-    ({ ledger, sync } = await ledgerWithPingDar(dars.root));
+    ({ ledger, sync } = await ledgerWithPingDar(darsRoot));
     const party = async (hint: string) => {
       const r = await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync });
       expect(r.status, r.text).toBe(200);

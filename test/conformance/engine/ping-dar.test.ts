@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestLedger } from '../../support/ledger';
-import { conformanceDars } from '../../support/dars';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { allocateActingParty, type TestLedger } from '../../support/ledger';
+import { describeWithDars } from '../../support/conformance';
 import { ledgerWithPingDar, PING, PING_PKG } from '../../support/ping-dar';
 
 /**
@@ -10,15 +10,7 @@ import { ledgerWithPingDar, PING, PING_PKG } from '../../support/ping-dar';
  * gives (authorization, archived contract, ill-typed argument). Templates and choices as
  * `community/participant/src/main/daml/canton-builtin-admin-workflow-ping/Canton/Internal/Ping.daml` defines them.
  */
-const dars = conformanceDars();
-
-describe.skipIf(!dars.present && !dars.required)('the ping DAR on the engine (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
+describeWithDars('the ping DAR on the engine (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
   let ledger: TestLedger;
   let sync: string;
   let alice: string;
@@ -26,15 +18,8 @@ describe.skipIf(!dars.present && !dars.required)('the ping DAR on the engine (LE
   let carol: string;
 
   beforeAll(async () => {
-    ({ ledger, sync } = await ledgerWithPingDar(dars.root));
-    const party = async (hint: string) => {
-      const r = await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync });
-      expect(r.status, r.text).toBe(200);
-      const id = r.json.partyDetails.party as string;
-      const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: id } } } }] });
-      expect(rights.status, rights.text).toBe(200);
-      return id;
-    };
+    ({ ledger, sync } = await ledgerWithPingDar(darsRoot));
+    const party = (hint: string) => allocateActingParty(ledger, hint, sync);
     alice = await party('alice');
     bob = await party('bob');
     carol = await party('carol');

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { type TestLedger } from '../../support/ledger';
-import { conformanceDars } from '../../support/dars';
+import { describeWithDars } from '../../support/conformance';
 import { ledgerWithPingDar, PING, PING_PKG } from '../../support/ping-dar';
 import { ed25519Signature, onboardExternalParty, type TestKey } from '../../support/external-party';
 
@@ -11,24 +11,16 @@ import { ed25519Signature, onboardExternalParty, type TestKey } from '../../supp
  * Ping create (the template's signatories and observers, the enriched argument), the initiator signs its hash and the
  * execution commits it; then the external responder prepares, signs and executes `Respond`.
  */
-const dars = conformanceDars();
-
 type External = { partyId: string; key: TestKey; fingerprint: string };
 
-describe.skipIf(!dars.present && !dars.required)('the ping DAR through prepare + execute by external parties (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
+describeWithDars('the ping DAR through prepare + execute by external parties (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
   let ledger: TestLedger;
   let sync: string;
   let alice: External;
   let bob: External;
 
   beforeAll(async () => {
-    ({ ledger, sync } = await ledgerWithPingDar(dars.root));
+    ({ ledger, sync } = await ledgerWithPingDar(darsRoot));
     alice = await onboardExternalParty(ledger, 'ext-alice');
     bob = await onboardExternalParty(ledger, 'ext-bob');
     for (const p of [alice, bob]) {

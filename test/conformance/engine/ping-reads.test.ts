@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { summarize, updateFormat, updateOf } from '../../../apps/explorer/src/ledger';
-import { type TestLedger } from '../../support/ledger';
-import { conformanceDars } from '../../support/dars';
+import { allocateActingParty, type TestLedger } from '../../support/ledger';
+import { describeWithDars } from '../../support/conformance';
 import { ledgerWithPingDar, PING, PING_PKG } from '../../support/ping-dar';
 import { wsCollect } from '../../support/ws-client';
 
@@ -15,7 +15,6 @@ import { wsCollect } from '../../support/ws-client';
  * `Bong.daml` and `Ping.daml` define them; event fields as Canton's JSON API v2 OpenAPI document (`ExercisedEvent`,
  * `ArchivedEvent`, `CreatedEvent`, `JsTransactionTree`) lists them.
  */
-const dars = conformanceDars();
 const bong = (entity: string) => `${PING_PKG}:Canton.Internal.Bong:${entity}`;
 const TIMEOUT = '2007-04-05T14:30:05Z';
 
@@ -23,13 +22,7 @@ const TIMEOUT = '2007-04-05T14:30:05Z';
 const EXERCISED_FIELDS = ['acsDelta', 'actingParties', 'choice', 'choiceArgument', 'consuming', 'contractId', 'exerciseResult', 'implementedInterfaces', 'interfaceId', 'lastDescendantNodeId', 'nodeId', 'offset', 'packageName', 'templateId', 'witnessParties'];
 const ARCHIVED_REQUIRED = ['contractId', 'nodeId', 'offset', 'packageName', 'templateId', 'witnessParties'];
 
-describe.skipIf(!dars.present && !dars.required)('an engine-run multi-node transaction read back on every path (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
+describeWithDars('an engine-run multi-node transaction read back on every path (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
   let ledger: TestLedger;
   let sync: string;
   let alice: string;
@@ -51,15 +44,8 @@ describe.skipIf(!dars.present && !dars.required)('an engine-run multi-node trans
   const created = (t: any, i: number) => t.events[i].CreatedEvent.contractId as string;
 
   beforeAll(async () => {
-    ({ ledger, sync } = await ledgerWithPingDar(dars.root));
-    const party = async (hint: string) => {
-      const r = await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync });
-      expect(r.status, r.text).toBe(200);
-      const id = r.json.partyDetails.party as string;
-      const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: id } } } }] });
-      expect(rights.status, rights.text).toBe(200);
-      return id;
-    };
+    ({ ledger, sync } = await ledgerWithPingDar(darsRoot));
+    const party = (hint: string) => allocateActingParty(ledger, hint, sync);
     alice = await party('alice');
     bob = await party('bob');
     carol = await party('carol');

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { PreparedTransaction, Value, type DamlTransaction } from '@canton-network/core-ledger-proto';
 import {
   CompiledPackages,
@@ -12,7 +12,7 @@ import {
   type EngineResult,
   type Package,
 } from '@ledgerline/daml-lf';
-import { conformanceDars } from '../../support/dars';
+import { describeWithDars } from '../../support/conformance';
 
 /**
  * Issue 32: the splice-wallet TransferPreapprovalProposal create that a real Canton participant prepared (the
@@ -28,7 +28,6 @@ import { conformanceDars } from '../../support/dars';
  * checked for shape, and the fixture's contract id is recomputed from the fixture's node seed with the engine's
  * derivation (Canton's `Hash.deriveContractDiscriminator`).
  */
-const dars = conformanceDars();
 const FIXTURE = 'fixtures/wallet-kernel-prepared-transactions.json';
 const FIXTURE_PKG = 'eb6e01efacc3397e23c6be8b9be7db4bf37672211974d69e24b48980e2f98b7e';
 const CANDIDATE_DARS = ['splice/splice-wallet-0.1.14.dar', 'splice/splice-wallet-0.1.23.dar'];
@@ -53,14 +52,8 @@ function withPackageId(create: CreateNode['create'], from: string, to: string): 
   return JSON.parse(JSON.stringify(create, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)).split(from).join(to));
 }
 
-describe.skipIf(!dars.present && !dars.required)('the wallet kernel TransferPreapprovalProposal re-created by the engine (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
-  const root = dars.root;
+describeWithDars('the wallet kernel TransferPreapprovalProposal re-created by the engine (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
+  const root = darsRoot;
   let fixture: PreparedTransaction;
   let expected: CreateNode['create'];
   let walletPkg: string;

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conformanceDars } from '../../support/dars';
-import { ledgerEnd, startTestLedger, type TestLedger } from '../../support/ledger';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWithDars } from '../../support/conformance';
+import { allocateActingParty, ledgerEnd, startTestLedger, type TestLedger } from '../../support/ledger';
 
 /**
  * Splice's test token (`splice-test-token-v1`, token standard v1) on the engine over HTTP: its templates created through
@@ -12,8 +12,6 @@ import { ledgerEnd, startTestLedger, type TestLedger } from '../../support/ledge
  * `token-standard/examples/splice-test-token-v1/daml/Splice/Testing/Tokens/TestTokenV1.daml` defines them: a `Token`'s
  * Holding view is its `holding` field; a `TokenAllocation`'s Holding view is its transfer leg locked for the settlement.
  */
-const dars = conformanceDars();
-
 const MODULE = 'Splice.Testing.Tokens.TestTokenV1';
 const TOKEN = `#splice-test-token-v1:${MODULE}:Token`;
 const ALLOCATION = `#splice-test-token-v1:${MODULE}:TokenAllocation`;
@@ -23,13 +21,7 @@ const ALLOCATION_IFACE = '#splice-api-token-allocation-v1:Splice.Api.Token.Alloc
 const API_DARS = ['metadata', 'holding', 'allocation', 'allocation-instruction', 'allocation-request', 'transfer-instruction'].map((n) => `splice/splice-api-token-${n}-v1-1.0.0.dar`);
 const TEST_TOKEN_DAR = 'splice/splice-test-token-v1-1.0.0.dar';
 
-describe.skipIf(!dars.present && !dars.required)('the splice test token and its interface views (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
+describeWithDars('the splice test token and its interface views (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
   let ledger: TestLedger;
   let sync: string;
   let admin: string;
@@ -44,18 +36,11 @@ describe.skipIf(!dars.present && !dars.required)('the splice test token and its 
       const up = await fetch(`${ledger.url}/v2/dars?vetAllPackages=true&synchronizerId=${encodeURIComponent(sync)}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${await ledger.token()}` },
-        body: fs.readFileSync(path.join(dars.root, dar)),
+        body: fs.readFileSync(path.join(darsRoot, dar)),
       });
       expect(up.status, `${dar}: ${await up.text()}`).toBe(200);
     }
-    const party = async (hint: string) => {
-      const r = await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync });
-      expect(r.status, r.text).toBe(200);
-      const id = r.json.partyDetails.party as string;
-      const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: id } } } }] });
-      expect(rights.status, rights.text).toBe(200);
-      return id;
-    };
+    const party = (hint: string) => allocateActingParty(ledger, hint, sync);
     admin = await party('token-admin');
     alice = await party('alice');
     bob = await party('bob');

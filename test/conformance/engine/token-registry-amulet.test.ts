@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conformanceDars } from '../../support/dars';
+import { describeWithDars } from '../../support/conformance';
 import { AMULET, createdEvents, exercisedEvents, startAmuletLedger, type AmuletLedger } from '../../support/amulet-ledger';
 import { expectRegistryError, expectShape } from '../../support/token-registry-shapes';
 
@@ -11,7 +11,6 @@ import { expectRegistryError, expectShape } from '../../support/token-registry-s
  * (no `readAs`). Transfers: self, offer (then accept, reject, withdraw), direct (with the receiver's TransferPreapproval);
  * allocations: allocate, then execute-transfer, withdraw, cancel.
  */
-const dars = conformanceDars();
 const TRANSFER_FACTORY = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory';
 const TRANSFER_INSTRUCTION = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction';
 const ALLOCATION_FACTORY = '#splice-api-token-allocation-instruction-v1:Splice.Api.Token.AllocationInstructionV1:AllocationFactory';
@@ -20,13 +19,7 @@ const TRANSFER_PREAPPROVAL = '#splice-amulet:Splice.AmuletRules:TransferPreappro
 const FEATURED_APP_RIGHT = '#splice-amulet:Splice.Amulet:FeaturedAppRight';
 const EMPTY = { values: {} };
 
-describe.skipIf(!dars.present && !dars.required)('Canton Coin token registry (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
+describeWithDars('Canton Coin token registry (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
   let coin: AmuletLedger;
   let dso: string;
   let fresh = 0;
@@ -38,7 +31,7 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin token registry (LE
     ctx.disclosedContracts.map((d: any) => ({ contractId: d.contractId, templateId: d.templateId, createdEventBlob: d.createdEventBlob, synchronizerId: d.synchronizerId }));
 
   beforeAll(async () => {
-    coin = await startAmuletLedger(dars.root!);
+    coin = await startAmuletLedger(darsRoot);
     dso = coin.dso;
   }, 300_000);
   afterAll(async () => {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestLedger, startTestLedger, type TestLedger } from '../../support/ledger';
-import { conformanceDars } from '../../support/dars';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { allocateActingParty, openTestLedger, startTestLedger, type TestLedger } from '../../support/ledger';
+import { describeWithDars } from '../../support/conformance';
 import { expectRegistryError, expectShape } from '../../support/token-registry-shapes';
 
 /**
@@ -14,7 +14,6 @@ import { expectRegistryError, expectShape } from '../../support/token-registry-s
  * with the returned context) by parties that see none of the admin's contracts otherwise. The admin's party id exists
  * only once the ledger runs, so the ledger is restarted on its database with the setting.
  */
-const dars = conformanceDars();
 const DAR = 'splice/splice-test-token-v1-1.0.0.dar';
 const MODULE = '#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1';
 const TRANSFER_FACTORY = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory';
@@ -23,13 +22,7 @@ const ALLOCATION_FACTORY = '#splice-api-token-allocation-instruction-v1:Splice.A
 const ALLOCATION = '#splice-api-token-allocation-v1:Splice.Api.Token.AllocationV1:Allocation';
 const EMPTY = { values: {} };
 
-describe.skipIf(!dars.present && !dars.required)('token registry of a configured admin: the test token (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
+describeWithDars('token registry of a configured admin: the test token (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
   let ledger: TestLedger;
   let sync: string;
   let admin: string;
@@ -38,14 +31,7 @@ describe.skipIf(!dars.present && !dars.required)('token registry of a configured
   let fresh = 0;
   const iso = (deltaMs: number) => new Date(Date.now() + deltaMs).toISOString();
 
-  const party = async (hint: string) => {
-    const r = await ledger.call('POST', '/v2/parties', { partyIdHint: `${hint}-${++fresh}`, synchronizerId: sync });
-    expect(r.status, r.text).toBe(200);
-    const id = r.json.partyDetails.party as string;
-    const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: id } } } }] });
-    expect(rights.status, rights.text).toBe(200);
-    return id;
-  };
+  const party = (hint: string) => allocateActingParty(ledger, `${hint}-${++fresh}`, sync);
   const submit = (commands: unknown[], actAs: string[], disclosedContracts: unknown[] = []) =>
     ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', {
       commands: { commands, commandId: randomUUID(), userId: ledger.config.adminUser, actAs, readAs: [], disclosedContracts, synchronizerId: sync },
@@ -86,7 +72,7 @@ describe.skipIf(!dars.present && !dars.required)('token registry of a configured
     const up = await fetch(`${first.url}/v2/dars?vetAllPackages=true&synchronizerId=${encodeURIComponent(sync)}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${await first.token()}` },
-      body: fs.readFileSync(path.join(dars.root!, DAR)),
+      body: fs.readFileSync(path.join(darsRoot, DAR)),
     });
     expect(up.status, await up.text()).toBe(200);
     const r = await first.call('POST', '/v2/parties', { partyIdHint: 'token-admin', synchronizerId: sync });

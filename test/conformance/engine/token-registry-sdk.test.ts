@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TokenStandardService } from '@canton-network/core-token-standard-service';
-import { conformanceDars } from '../../support/dars';
+import { describeWithDars } from '../../support/conformance';
 import { createdEvents, exercisedEvents, startAmuletLedger, type AmuletLedger } from '../../support/amulet-ledger';
 import { ed25519Signature, onboardExternalParty } from '../../support/external-party';
 
@@ -12,16 +12,9 @@ import { ed25519Signature, onboardExternalParty } from '../../support/external-p
  * commands and the disclosed contracts it returns are submitted as they are, by local parties that see none of the
  * DSO's contracts otherwise, and by external parties through prepare and execute, as the SDK submits them.
  */
-const dars = conformanceDars();
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, trace: () => {}, fatal: () => {}, child: () => quiet };
 
-describe.skipIf(!dars.present && !dars.required)('Canton Coin registry through the wallet SDK’s registry client (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
+describeWithDars('Canton Coin registry through the wallet SDK’s registry client (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
   let coin: AmuletLedger;
   let sdk: TokenStandardService;
   let registryUrl: string;
@@ -29,7 +22,7 @@ describe.skipIf(!dars.present && !dars.required)('Canton Coin registry through t
   const newParty = (hint: string) => coin.party(`${hint}-${++fresh}`);
 
   beforeAll(async () => {
-    coin = await startAmuletLedger(dars.root!);
+    coin = await startAmuletLedger(darsRoot);
     const token = await coin.ledger.token();
     // the registry client needs no ledger provider when the inputs are given
     sdk = new TokenStandardService(undefined as never, quiet as never, { getAccessToken: async () => token } as never, false);

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
-import { conformanceDars } from '../../support/dars';
+import { describeWithDars } from '../../support/conformance';
 import { ed25519Signature, onboardExternalParty } from '../../support/external-party';
 
 /**
@@ -17,7 +17,6 @@ import { ed25519Signature, onboardExternalParty } from '../../support/external-p
  * the sender's commands carry it in `disclosedContracts` (without it, the contract is not found). One transfer is
  * prepared and executed by an external party that signs it.
  */
-const dars = conformanceDars();
 const DAR = 'splice/splice-test-token-v1-1.0.0.dar';
 const TOKEN_MODULE = 'Splice.Testing.Tokens.TestTokenV1';
 const TOKEN = `#splice-test-token-v1:${TOKEN_MODULE}:Token`;
@@ -32,13 +31,7 @@ const TRANSFER_INSTRUCTION_PKG = '55ba4deb0ad4662c4168b39859738a0e91388d25228648
 const EMPTY_EXTRA_ARGS = { context: { values: {} }, meta: EMPTY_META };
 const HOLDING = '#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding';
 
-describe.skipIf(!dars.present && !dars.required)('the token standard v1 test token on the engine (LEDGERLINE_CONFORMANCE_DARS)', () => {
-  if (!dars.present) {
-    it('has the conformance folder', () => {
-      throw new Error(dars.reason);
-    });
-    return;
-  }
+describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
   let ledger: TestLedger;
   let sync: string;
   let admin: string;
@@ -57,7 +50,7 @@ describe.skipIf(!dars.present && !dars.required)('the token standard v1 test tok
     const up = await fetch(`${ledger.url}/v2/dars?vetAllPackages=true&synchronizerId=${encodeURIComponent(sync)}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${await ledger.token()}` },
-      body: fs.readFileSync(path.join(dars.root!, DAR)),
+      body: fs.readFileSync(path.join(darsRoot, DAR)),
     });
     expect(up.status, await up.text()).toBe(200);
     party = async (hint: string) => {

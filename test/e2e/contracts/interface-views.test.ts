@@ -4,7 +4,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '@ledgerline/server/app';
 import { makeLogger, startRuntime, type LedgerRuntime } from '@ledgerline/server/infrastructure/runtime';
 import { ed25519WorkerScriptForTests } from '../../support/ed25519-worker-script';
-import { startTestLedger, ledgerEnd, requestJson, type TestLedger } from '../../support/ledger';
+import { allocateActingParty, startTestLedger, ledgerEnd, requestJson, type TestLedger } from '../../support/ledger';
 import { wsCollect } from '../../support/ws-client';
 import { ASSET_FILTER, BROKEN_LABEL, TOKEN_NAME, interfacePackages, interfacePackagesDar } from '../../support/interface-packages';
 
@@ -39,14 +39,7 @@ beforeAll(async () => {
     body: await interfacePackagesDar(pkgs),
   });
   expect(up.status, await up.text()).toBe(200);
-  const party = async (hint: string) => {
-    const r = await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync });
-    expect(r.status, r.text).toBe(200);
-    const id = r.json.partyDetails.party as string;
-    const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: id } } } }] });
-    expect(rights.status, rights.text).toBe(200);
-    return id;
-  };
+  const party = (hint: string) => allocateActingParty(ledger, hint, sync);
   issuer = await party('issuer');
   owner = await party('owner');
 });

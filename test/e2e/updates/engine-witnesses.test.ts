@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeDar, parsePackage } from '@ledgerline/daml-lf';
-import { startTestLedger, type TestLedger } from '../../support/ledger';
+import { allocateActingParty, startTestLedger, type TestLedger } from '../../support/ledger';
 
 /**
  * Who sees the consequences of an engine-run exercise in LEDGER_EFFECTS: a node nested in an exercise is witnessed by
@@ -62,13 +62,7 @@ beforeAll(async () => {
     body: dar.dar,
   });
   expect(up.status, await up.text()).toBe(200);
-  const party = async (hint: string) => {
-    const r = await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync });
-    expect(r.status, r.text).toBe(200);
-    const id = r.json.partyDetails.party as string;
-    expect((await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: id } } } }] })).status).toBe(200);
-    return id;
-  };
+  const party = (hint: string) => allocateActingParty(ledger, hint, sync);
   alice = await party('alice');
   bob = await party('bob');
   carol = await party('carol');
