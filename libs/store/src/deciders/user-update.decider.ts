@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { decideUpdateUser, type UserRecord, type UserUpdateState, type ValidatedUserUpdate } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { loadObjectMetaState } from './object-meta-state';
+import { userFromRow } from '../repositories/users.repository';
 import { changes, decision, reads, type Decider } from '../writer';
 
 /** Which user a PATCH changes, and the identity provider it names. */
@@ -36,17 +37,7 @@ export const userUpdateDecider: Decider<ValidatedUserUpdate, UserUpdateKey, User
     const states = await loadObjectMetaState<UserRow>(db, 'users', 'id', keys.map((k) => ({ id: k.userId, identityProviderId: k.identityProviderId })));
     return states.map(({ row, identityProviderExists }) => ({
       identityProviderExists,
-      user: row
-        ? {
-            id: row.id,
-            primaryParty: row.primary_party,
-            isDeactivated: row.is_deactivated,
-            annotations: row.annotations,
-            identityProviderId: row.identity_provider_id,
-            primaryPartyAuthentication: row.primary_party_authentication,
-            resourceVersion: Number(row.resource_version),
-          }
-        : null,
+      user: row ? userFromRow(row) : null,
     }));
   },
   decide(state, request) {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Right, UserRecord, UserState } from '@ledgerline/domain';
 import type { DB } from '../schema';
 
@@ -17,20 +17,21 @@ export const rightFromRow = (kind: string, party: string): Right =>
   (party ? { kind, party } : { kind }) as Right;
 
 /** Reads of the users projection. Works with the pool or inside a write transaction. */
+/** A `users` row as the domain's user record. */
+export const userFromRow = (row: Omit<Selectable<DB['users']>, 'created_seq' | 'resource_version'> & { resource_version: number | string }): StoredUser => ({
+  id: row.id,
+  primaryParty: row.primary_party,
+  isDeactivated: row.is_deactivated,
+  annotations: row.annotations,
+  identityProviderId: row.identity_provider_id,
+  primaryPartyAuthentication: row.primary_party_authentication,
+  resourceVersion: Number(row.resource_version),
+});
+
 export class UsersRepository {
   async get(db: Kysely<DB>, id: string): Promise<StoredUser | null> {
     const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-    return row
-      ? {
-          id: row.id,
-          primaryParty: row.primary_party,
-          isDeactivated: row.is_deactivated,
-          annotations: row.annotations,
-          identityProviderId: row.identity_provider_id,
-          primaryPartyAuthentication: row.primary_party_authentication,
-          resourceVersion: Number(row.resource_version),
-        }
-      : null;
+    return row ? userFromRow(row) : null;
   }
 
   async rights(db: Kysely<DB>, id: string): Promise<Right[]> {
