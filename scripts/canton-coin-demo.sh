@@ -7,13 +7,17 @@
 set -euo pipefail
 URL=${LEDGERLINE_URL:-http://localhost:7575}
 TOKEN=${TOKEN:-$(npm run -s ledgerctl -- token --user validator)}
-api() { curl -sSf -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' "$URL$1" "${@:2}"; }
+api() { curl -sS --fail-with-body -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' "$URL$1" "${@:2}"; }
 
 V=$(api /api/validator/v0/validator-user | jq -r .party_id)
 RULES=$(api /api/validator/v0/scan-proxy/amulet-rules | jq -c .amulet_rules.contract)
-# the round to use: of those open now, the one opened last (as the wallet SDK picks it)
-ROUND=$(api /api/validator/v0/scan-proxy/open-and-issuing-mining-rounds | jq -c --arg now "$(date -u +%FT%T)" \
-  '[.open_mining_rounds[].contract | select(.payload.opensAt <= $now and $now < .payload.targetClosesAt)] | last')
+# the round to use: of those open now, the one opened last (as the wallet SDK picks it); right after the start, round 0
+# opens within a second
+epoch='sub("\\.[0-9]+"; "") | fromdateiso8601'
+until ROUND=$(api /api/validator/v0/scan-proxy/open-and-issuing-mining-rounds | jq -ce --argjson now "$(date -u +%s)" \
+  "[.open_mining_rounds[].contract | select((.payload.opensAt | $epoch) < \$now and \$now < (.payload.targetClosesAt | $epoch))] | last"); do
+  sleep 1
+done
 
 # submit PARTY COMMANDS [DISCLOSED]: submit-and-wait acting as PARTY; AmuletRules and the round are always disclosed
 submit() {
