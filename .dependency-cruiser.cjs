@@ -47,7 +47,8 @@ module.exports = {
     },
     {
       name: 'apps-use-library-entry',
-      comment: 'apps/ use a library through its public entry @ledgerline/<lib> (libs/<lib>/src/index.ts), not its files.',
+      comment:
+        'apps/ use a library through its public entry @ledgerline/<lib> (libs/<lib>/src/index.ts), not its files.',
       severity: 'error',
       from: { path: '^apps/' },
       to: { path: '^libs/[^/]+/src/', pathNot: '^libs/[^/]+/src/index\\.ts$' },
@@ -124,7 +125,8 @@ module.exports = {
     },
     {
       name: 'http-below-capabilities',
-      comment: "The server's HTTP layer (Fastify set-up, direct routes, error rendering) knows no capability and no stream.",
+      comment:
+        "The server's HTTP layer (Fastify set-up, direct routes, error rendering) knows no capability and no stream.",
       severity: 'error',
       from: { path: '^apps/server/src/http/' },
       to: { path: '^apps/server/src/(modules|streaming)/' },
@@ -132,7 +134,7 @@ module.exports = {
     {
       name: 'streaming-below-capabilities',
       comment:
-        "The stream engine (apps/server/src/streaming: offset streams, list collection, stream slots, ongoing authorization, " +
+        'The stream engine (apps/server/src/streaming: offset streams, list collection, stream slots, ongoing authorization, ' +
         'WebSocket endpoints) serves every reading capability and knows none: it imports no capability module.',
       severity: 'error',
       from: { path: '^apps/server/src/streaming/' },

@@ -6,8 +6,14 @@ import path from 'node:path';
 const plugins = [swc.vite({ jsc: { transform: { legacyDecorator: true, decoratorMetadata: true } } })];
 const resolve = {
   alias: [
-    { find: /^@ledgerline\/(domain|store|auth|wire|canton|daml-lf|testing)$/, replacement: path.resolve(__dirname, 'libs/$1/src/index.ts') },
-    { find: /^@ledgerline\/(domain|store|auth|wire|canton|daml-lf|testing)\/(.*)$/, replacement: path.resolve(__dirname, 'libs/$1/src/$2') },
+    {
+      find: /^@ledgerline\/(domain|store|auth|wire|canton|daml-lf|testing)$/,
+      replacement: path.resolve(__dirname, 'libs/$1/src/index.ts'),
+    },
+    {
+      find: /^@ledgerline\/(domain|store|auth|wire|canton|daml-lf|testing)\/(.*)$/,
+      replacement: path.resolve(__dirname, 'libs/$1/src/$2'),
+    },
     // The server's own modules, for the tests that exercise them below the HTTP surface (no public entry: an app).
     { find: /^@ledgerline\/server\/(.*)$/, replacement: path.resolve(__dirname, 'apps/server/src/$1') },
   ],

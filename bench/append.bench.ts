@@ -11,7 +11,17 @@
 import 'reflect-metadata';
 import { EventStore, openDatabase } from '@ledgerline/store';
 import type { NewEvent } from '@ledgerline/domain';
-import { appendBaseline, benchPayload, combineRuns, envInt, fmt, printTable, runConcurrent, withBenchDatabase, type RunResult } from './lib';
+import {
+  appendBaseline,
+  benchPayload,
+  combineRuns,
+  envInt,
+  fmt,
+  printTable,
+  runConcurrent,
+  withBenchDatabase,
+  type RunResult,
+} from './lib';
 
 const concurrencies = (process.env.BENCH_CONCURRENCY ?? '1,16,64').split(',').map((s) => Number(s.trim()));
 const durationMs = envInt('BENCH_DURATION_MS', 6000);
@@ -23,7 +33,12 @@ const event = (i: number): NewEvent => ({
   type: 'BenchAppended',
   stream: `bench:${i}`,
   data: benchPayload(i),
-  update: { kind: 'Transaction', synchronizerId: SYNC, parties: ['alice::1220' + 'ab'.repeat(32)], commandId: `cmd-${i}` },
+  update: {
+    kind: 'Transaction',
+    synchronizerId: SYNC,
+    parties: ['alice::1220' + 'ab'.repeat(32)],
+    commandId: `cmd-${i}`,
+  },
 });
 
 async function measureEventStore(url: string, concurrency: number): Promise<RunResult & { meanBatch: number }> {
@@ -40,7 +55,12 @@ async function measureEventStore(url: string, concurrency: number): Promise<RunR
     },
   });
   try {
-    const r = await runConcurrent({ concurrency, durationMs: durationMs / rounds, warmupMs, op: (_, i) => store.append([event(i)]) });
+    const r = await runConcurrent({
+      concurrency,
+      durationMs: durationMs / rounds,
+      warmupMs,
+      op: (_, i) => store.append([event(i)]),
+    });
     return { ...r, meanBatch: works / Math.max(1, batches) };
   } finally {
     await store.close();
@@ -49,7 +69,9 @@ async function measureEventStore(url: string, concurrency: number): Promise<RunR
 }
 
 async function main(): Promise<void> {
-  console.log(`append benchmark: ${durationMs} ms measured per side and concurrency, in ${rounds} alternating rounds (${warmupMs} ms warm-up each); concurrency ${concurrencies.join(', ')}`);
+  console.log(
+    `append benchmark: ${durationMs} ms measured per side and concurrency, in ${rounds} alternating rounds (${warmupMs} ms warm-up each); concurrency ${concurrencies.join(', ')}`,
+  );
   const rows: Array<Array<string | number>> = [
     ['appenders', 'baseline/s', 'baseline p99 ms', 'event store/s', 'p50 ms', 'p99 ms', 'mean batch', 'ratio'],
   ];
@@ -63,8 +85,17 @@ async function main(): Promise<void> {
         storeRuns.push(await measureEventStore(url, concurrency));
       }
       const baseline = combineRuns(baselineRuns);
-      const store = { ...combineRuns(storeRuns), meanBatch: storeRuns.reduce((a, r) => a + r.meanBatch * r.ops, 0) / Math.max(1, storeRuns.reduce((a, r) => a + r.ops, 0)) };
-      for (const r of [baseline, store]) if (r.errors) throw new Error(`${r.errors} operations failed: ${String(r.firstError)}`);
+      const store = {
+        ...combineRuns(storeRuns),
+        meanBatch:
+          storeRuns.reduce((a, r) => a + r.meanBatch * r.ops, 0) /
+          Math.max(
+            1,
+            storeRuns.reduce((a, r) => a + r.ops, 0),
+          ),
+      };
+      for (const r of [baseline, store])
+        if (r.errors) throw new Error(`${r.errors} operations failed: ${String(r.firstError)}`);
       results.push({ concurrency, baseline, store });
       rows.push([
         String(concurrency),
@@ -84,10 +115,16 @@ async function main(): Promise<void> {
   if (at64) {
     const ratio = at64.store.opsPerSec / at64.baseline.opsPerSec;
     const ok = ratio >= 1.5 && at64.store.latency.p99 <= 50;
-    console.log(`\ntarget at 64 appenders (≥ 1.5× baseline, p99 ≤ 50 ms): ${ok ? 'met' : 'MISSED'} (${fmt(ratio, 2)}×, p99 ${fmt(at64.store.latency.p99)} ms)`);
+    console.log(
+      `\ntarget at 64 appenders (≥ 1.5× baseline, p99 ≤ 50 ms): ${ok ? 'met' : 'MISSED'} (${fmt(ratio, 2)}×, p99 ${fmt(at64.store.latency.p99)} ms)`,
+    );
   }
   if (process.env.BENCH_JSON) {
-    console.log(JSON.stringify(results.map((r) => ({ concurrency: r.concurrency, baseline: strip(r.baseline), store: strip(r.store) }))));
+    console.log(
+      JSON.stringify(
+        results.map((r) => ({ concurrency: r.concurrency, baseline: strip(r.baseline), store: strip(r.store) })),
+      ),
+    );
   }
 }
 

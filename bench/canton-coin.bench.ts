@@ -26,8 +26,11 @@ const SECRET = 'bench-canton-coin-secret-0123456789';
 function dars(): string {
   const env = process.env;
   if (env.BENCH_CANTON_COIN_DARS) return env.BENCH_CANTON_COIN_DARS;
-  if (!env.LEDGERLINE_CONFORMANCE_DARS) throw new Error('set BENCH_CANTON_COIN_DARS (or LEDGERLINE_CONFORMANCE_DARS) to the Splice DARs');
-  return ['splice-amulet-0.1.22.dar', 'splice-wallet-0.1.23.dar'].map((d) => path.join(env.LEDGERLINE_CONFORMANCE_DARS!, 'splice', d)).join(',');
+  if (!env.LEDGERLINE_CONFORMANCE_DARS)
+    throw new Error('set BENCH_CANTON_COIN_DARS (or LEDGERLINE_CONFORMANCE_DARS) to the Splice DARs');
+  return ['splice-amulet-0.1.22.dar', 'splice-wallet-0.1.23.dar']
+    .map((d) => path.join(env.LEDGERLINE_CONFORMANCE_DARS!, 'splice', d))
+    .join(',');
 }
 
 interface Started {
@@ -42,7 +45,15 @@ async function start(url: string, env: Record<string, string>): Promise<Started>
   const main = path.resolve(__dirname, '../apps/server/src/main.js');
   const t0 = performance.now();
   const child = spawn(process.execPath, [...serverNodeArgs(), main], {
-    env: { ...process.env, DATABASE_URL: url, PORT: String(PORT), HOST: '127.0.0.1', LEDGER_JWT_SECRET: SECRET, LEDGER_LOG_LEVEL: 'info', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      LEDGER_JWT_SECRET: SECRET,
+      LEDGER_LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const started: Started = { child, ms: 0 };
@@ -58,7 +69,13 @@ async function start(url: string, env: Record<string, string>): Promise<Started>
     }
   });
   for (;;) {
-    if (await fetch(`http://127.0.0.1:${PORT}/livez`).then((r) => r.ok, () => false)) return { ...started, ms: performance.now() - t0, child };
+    if (
+      await fetch(`http://127.0.0.1:${PORT}/livez`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { ...started, ms: performance.now() - t0, child };
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     if (performance.now() - t0 > 120_000) throw new Error('server did not answer within 120 s');
     await new Promise((r) => setTimeout(r, 10));
@@ -83,7 +100,10 @@ async function main(): Promise<void> {
   const push = (k: string, v: number) => (t[k] ??= []).push(v);
   for (let r = 0; r < ROUNDS; r++) {
     const round: Record<string, number> = {};
-    for (const [name, env] of [['baseline', baselineEnv], ['profile', profileEnv]] as const) {
+    for (const [name, env] of [
+      ['baseline', baselineEnv],
+      ['profile', profileEnv],
+    ] as const) {
       const db = await createBenchDatabase({ label: `coin_${name}` });
       try {
         for (const phase of ['cold', 'warm']) {
@@ -101,7 +121,11 @@ async function main(): Promise<void> {
       }
     }
     for (const phase of ['cold', 'warm']) push(`diff:${phase}`, round[`profile:${phase}`] - round[`baseline:${phase}`]);
-    console.log(`round ${r + 1}: ${Object.entries(round).map(([k, v]) => `${k} ${fmt(v, 0)} ms`).join(', ')}`);
+    console.log(
+      `round ${r + 1}: ${Object.entries(round)
+        .map(([k, v]) => `${k} ${fmt(v, 0)} ms`)
+        .join(', ')}`,
+    );
   }
   const row = (label: string, phase: string) => [
     label,
@@ -112,7 +136,14 @@ async function main(): Promise<void> {
     fmt(median(t[`setUp:${phase}`]), 0),
   ];
   printTable([
-    ['start', 'to /livez, profile', 'to /livez, baseline (same DARs, bootstrap file)', 'difference (median per round)', 'profile: DARs', 'profile: set-up'],
+    [
+      'start',
+      'to /livez, profile',
+      'to /livez, baseline (same DARs, bootstrap file)',
+      'difference (median per round)',
+      'profile: DARs',
+      'profile: set-up',
+    ],
     row('cold (new database)', 'cold'),
     row('warm (restart, data kept)', 'warm'),
   ]);

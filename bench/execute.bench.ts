@@ -32,11 +32,27 @@ import { seedPartySigningKeys } from '../testkit/signing-keys';
 import { loadParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
 import { signatureVerifierFor } from '@ledgerline/server/infrastructure/runtime';
 import { loadConfig } from '@ledgerline/server/config';
-import { appendBaseline, envInt, fmt, printTable, runConcurrent, serverNodeArgs, withBenchDatabase, type RunResult } from './lib';
+import {
+  appendBaseline,
+  envInt,
+  fmt,
+  printTable,
+  runConcurrent,
+  serverNodeArgs,
+  withBenchDatabase,
+  type RunResult,
+} from './lib';
 import { closeFastFetch, fastFetch } from './lib/http-client';
 import { RawHttpConnection, serialiseRequest } from './lib/raw-http';
 import { cpuPerOp, cpuSnapshot, machinePerOp, processTreeMs, type CpuSnapshot } from './lib/cpu';
-import { createNode, executeRequest, externalParty, freshContractId, preparedTransaction, type ExternalParty } from '../testkit/external-signing';
+import {
+  createNode,
+  executeRequest,
+  externalParty,
+  freshContractId,
+  preparedTransaction,
+  type ExternalParty,
+} from '../testkit/external-signing';
 
 const concurrencies = (process.env.BENCH_CONCURRENCY ?? '16,64').split(',').map((s) => Number(s.trim()));
 const durationMs = envInt('BENCH_DURATION_MS', 5000);
@@ -53,27 +69,50 @@ const PORT = 17000 + Math.floor(Math.random() * 1000);
  * one instance each, all on the one database and under the same load at the same time, so their CPU per execution is
  * measured under the same conditions of the host (whose speed drifts by tens of per cent between runs minutes apart).
  */
-const MAINS = (process.env.BENCH_SERVER_MAINS ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((m) => path.resolve(m));
+const MAINS = (process.env.BENCH_SERVER_MAINS ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean)
+  .map((m) => path.resolve(m));
 /** Service instances on one database (ports PORT, PORT+1, …); client w talks to instance w mod INSTANCES. */
 const INSTANCES = MAINS.length || envInt('BENCH_INSTANCES', 1);
 const USER = 'bench-app';
 /** The writer's batch phases, as the server's `ledgerline_append_batch_phase_seconds` labels them. */
 const PHASES = ['lock', 'load', 'decide', 'write', 'commit'] as const;
 
-async function post(pathname: string, body: string | Buffer, token: string, instance = 0): Promise<{ status: number; text: string }> {
-  const res = await fastFetch(`http://127.0.0.1:${PORT + instance}${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
+async function post(
+  pathname: string,
+  body: string | Buffer,
+  token: string,
+  instance = 0,
+): Promise<{ status: number; text: string }> {
+  const res = await fastFetch(`http://127.0.0.1:${PORT + instance}${pathname}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body,
+  });
   return { status: res.status, text: await res.text() };
 }
 
 async function get(pathname: string, token?: string, instance = 0): Promise<{ status: number; text: string }> {
-  const res = await fetch(`http://127.0.0.1:${PORT + instance}${pathname}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const res = await fetch(`http://127.0.0.1:${PORT + instance}${pathname}`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
   return { status: res.status, text: await res.text() };
 }
 
 async function startServer(url: string, instance: number): Promise<ChildProcess> {
   const main = MAINS[instance] ?? path.resolve(__dirname, '../apps/server/src/main.js');
   const child = spawn(process.execPath, [...serverNodeArgs(), main], {
-    env: { ...process.env, DATABASE_URL: url, PORT: String(PORT + instance), HOST: '127.0.0.1', LEDGER_JWT_SECRET: SECRET, LEDGER_LOG_LEVEL: 'warn', LEDGER_DB_POOL_SIZE: '8' },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(PORT + instance),
+      HOST: '127.0.0.1',
+      LEDGER_JWT_SECRET: SECRET,
+      LEDGER_LOG_LEVEL: 'warn',
+      LEDGER_DB_POOL_SIZE: '8',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   for (let i = 0; i < 300; i++) {
@@ -145,11 +184,23 @@ async function main(): Promise<void> {
       const parties = Array.from({ length: partyCount }, (_, i) => externalParty(`bench-${i}`));
       for (const p of parties) {
         await seedPartySigningKeys(database.db, p.party, [
-          { fingerprint: p.fingerprint, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519', keyFormat: 'CRYPTO_KEY_FORMAT_RAW', publicKey: p.rawPublicKey.toString('base64') },
+          {
+            fingerprint: p.fingerprint,
+            keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+            keyFormat: 'CRYPTO_KEY_FORMAT_RAW',
+            publicKey: p.rawPublicKey.toString('base64'),
+          },
         ]);
       }
       await database.close();
-      const created = await post('/v2/users', JSON.stringify({ user: { id: USER, primaryParty: '' }, rights: [{ kind: { CanExecuteAsAnyParty: { value: {} } } }] }), adminToken);
+      const created = await post(
+        '/v2/users',
+        JSON.stringify({
+          user: { id: USER, primaryParty: '' },
+          rights: [{ kind: { CanExecuteAsAnyParty: { value: {} } } }],
+        }),
+        adminToken,
+      );
       if (created.status !== 200) throw new Error(`create user: ${created.status} ${created.text}`);
       const token = await mintHs256Token({ secret: SECRET, userId: USER, participantId, expiresInSeconds: 3600 });
 
@@ -158,24 +209,41 @@ async function main(): Promise<void> {
       const total = SAMPLES + Math.ceil((windowsMs / 1000) * maxRate);
       const t0 = performance.now();
       const prepared: Prepared[] = [];
-      const requestHeaders = { host: '127.0.0.1', 'content-type': 'application/json', authorization: `Bearer ${token}` };
+      const requestHeaders = {
+        host: '127.0.0.1',
+        'content-type': 'application/json',
+        authorization: `Bearer ${token}`,
+      };
       let bodyBytes = 0;
       const samples: Sample[] = [];
       for (let i = 0; i < total; i++) {
         const signer = parties[i % parties.length];
         const pt = preparedTransaction({
-          nodes: [createNode('0', { contractId: freshContractId(), signatories: [signer.party], stakeholders: [signer.party] })],
+          nodes: [
+            createNode('0', {
+              contractId: freshContractId(),
+              signatories: [signer.party],
+              stakeholders: [signer.party],
+            }),
+          ],
           actAs: [signer.party],
           synchronizerId: sync,
           commandId: `bench-${i}`,
         });
         const text = JSON.stringify(executeRequest(pt, [signer]));
         bodyBytes = Buffer.byteLength(text);
-        const request = serialiseRequest('POST', '/v2/interactive-submission/executeAndWait', requestHeaders, Buffer.from(text));
+        const request = serialiseRequest(
+          'POST',
+          '/v2/interactive-submission/executeAndWait',
+          requestHeaders,
+          Buffer.from(text),
+        );
         if (i < SAMPLES) samples.push({ request, text, pt, signer });
         else prepared.push({ request, signer });
       }
-      console.log(`prepared and signed ${total} requests in ${fmt((performance.now() - t0) / 1000)} s (${fmt(bodyBytes)} bytes of body each)`);
+      console.log(
+        `prepared and signed ${total} requests in ${fmt((performance.now() - t0) / 1000)} s (${fmt(bodyBytes)} bytes of body each)`,
+      );
 
       let next = 0;
       // One keep-alive connection per client (worker), opened on its first request and closed after each window.
@@ -207,12 +275,19 @@ async function main(): Promise<void> {
       for (const [i, concurrency] of concurrencies.entries()) {
         // The machine's CPU over the baseline's measured window, to set against an execution's.
         const baseCpu: Array<CpuSnapshot | undefined> = [];
-        const baseline = await appendBaseline(url, { concurrency: 64, durationMs, warmupMs: baselineWarmupMs, onWindow: () => baseCpu.push(cpuSnapshot([])) });
+        const baseline = await appendBaseline(url, {
+          concurrency: 64,
+          durationMs,
+          warmupMs: baselineWarmupMs,
+          onWindow: () => baseCpu.push(cpuSnapshot([])),
+        });
         const warm = await runConcurrent({ concurrency, durationMs: i === 0 ? warmupMs : rewarmMs, op });
         if (warm.errors) throw new Error(`${warm.errors} warm-up executions failed: ${String(warm.firstError)}`);
         const sizeBefore = await histogram('ledgerline_append_batch_size');
         const durBefore = await histogram('ledgerline_append_batch_duration_seconds');
-        const phasesBefore = await Promise.all(PHASES.map((ph) => histogram('ledgerline_append_batch_phase_seconds', `phase="${ph}"`)));
+        const phasesBefore = await Promise.all(
+          PHASES.map((ph) => histogram('ledgerline_append_batch_phase_seconds', `phase="${ph}"`)),
+        );
         const cpuBefore = cpuSnapshot(servers.map((s) => s.pid!));
         const doneBefore = [...doneBy];
         const instBefore = servers.map((s) => processTreeMs([s.pid!]));
@@ -228,20 +303,43 @@ async function main(): Promise<void> {
         await closeFastFetch();
         const sizeAfter = await histogram('ledgerline_append_batch_size');
         const durAfter = await histogram('ledgerline_append_batch_duration_seconds');
-        const phasesAfter = await Promise.all(PHASES.map((ph) => histogram('ledgerline_append_batch_phase_seconds', `phase="${ph}"`)));
+        const phasesAfter = await Promise.all(
+          PHASES.map((ph) => histogram('ledgerline_append_batch_phase_seconds', `phase="${ph}"`)),
+        );
         const phases = Object.fromEntries(
-          PHASES.map((ph, j) => [ph, ((phasesAfter[j].sum - phasesBefore[j].sum) / (phasesAfter[j].count - phasesBefore[j].count)) * 1000]),
+          PHASES.map((ph, j) => [
+            ph,
+            ((phasesAfter[j].sum - phasesBefore[j].sum) / (phasesAfter[j].count - phasesBefore[j].count)) * 1000,
+          ]),
         ) as Record<(typeof PHASES)[number], number>;
         if (exec.errors) throw new Error(`${exec.errors} executions failed: ${String(exec.firstError)}`);
         const batches = sizeAfter.count - sizeBefore.count;
         // Every committed work of the measured window against the CPU of the same window.
         const cpu = cpuPerOp(cpuBefore, cpuAfter, sizeAfter.sum - sizeBefore.sum);
-        const machine = { baseline: machinePerOp(baseCpu[0], baseCpu[1], baseline.ops, baseline.elapsedMs), exec: machinePerOp(cpuBefore, cpuAfter, exec.ops, exec.elapsedMs) };
-        results.push({ concurrency, baseline, exec, machine, batch: (sizeAfter.sum - sizeBefore.sum) / batches, batchMs: ((durAfter.sum - durBefore.sum) / batches) * 1000, cpu, phases, instances });
+        const machine = {
+          baseline: machinePerOp(baseCpu[0], baseCpu[1], baseline.ops, baseline.elapsedMs),
+          exec: machinePerOp(cpuBefore, cpuAfter, exec.ops, exec.elapsedMs),
+        };
+        results.push({
+          concurrency,
+          baseline,
+          exec,
+          machine,
+          batch: (sizeAfter.sum - sizeBefore.sum) / batches,
+          batchMs: ((durAfter.sum - durBefore.sum) / batches) * 1000,
+          cpu,
+          phases,
+          instances,
+        });
       }
 
       // Where the time goes: the CPU stages of one execution, measured alone on requests of the same shape.
-      const key = (s: ExternalParty) => parsePublicKey({ format: 'CRYPTO_KEY_FORMAT_RAW', keyData: s.rawPublicKey, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' });
+      const key = (s: ExternalParty) =>
+        parsePublicKey({
+          format: 'CRYPTO_KEY_FORMAT_RAW',
+          keyData: s.rawPublicKey,
+          keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+        });
       const keys = new Map(parties.map((p) => [p.party, key(p)]));
       const stage = (fn: (p: Sample) => unknown) => {
         const s = performance.now();
@@ -250,19 +348,39 @@ async function main(): Promise<void> {
       };
       const parsed = samples.map((p) => JSON.parse(p.text));
       const jsonUs = stage((p) => JSON.parse(p.text));
-      const decodeUs = stage((p) => PreparedTransaction.fromBinary(Buffer.from(JSON.parse(p.text).preparedTransaction, 'base64'))) - jsonUs;
+      const decodeUs =
+        stage((p) => PreparedTransaction.fromBinary(Buffer.from(JSON.parse(p.text).preparedTransaction, 'base64'))) -
+        jsonUs;
       const hashUs = stage((p) => hashPreparedTransaction(p.pt, 2));
       // The server's check with the backend the servers above were configured with, in place (no worker thread).
       const verifier = signatureVerifierFor({ ...loadConfig(), ed25519Worker: false });
       let k = 0;
-      const verifyUs = stage((p) => {
-        const sig = parsed[k++].partySignatures.signatures[0].signatures[0];
-        return verifier.verify({ format: sig.format, signature: sig.signature, signingAlgorithmSpec: sig.signingAlgorithmSpec }, keys.get(p.signer.party)!, hashPreparedTransaction(p.pt, 2));
-      }) - hashUs;
+      const verifyUs =
+        stage((p) => {
+          const sig = parsed[k++].partySignatures.signatures[0].signatures[0];
+          return verifier.verify(
+            { format: sig.format, signature: sig.signature, signingAlgorithmSpec: sig.signingAlgorithmSpec },
+            keys.get(p.signer.party)!,
+            hashPreparedTransaction(p.pt, 2),
+          );
+        }) - hashUs;
 
       console.log();
       printTable([
-        ['clients', 'executions/s', 'p50 ms', 'p99 ms', 'baseline/s (64)', 'ratio', 'mean batch', 'batch ms', 'CPU µs/exec: server', 'postgres+rest', 'load gen', 'steal'],
+        [
+          'clients',
+          'executions/s',
+          'p50 ms',
+          'p99 ms',
+          'baseline/s (64)',
+          'ratio',
+          'mean batch',
+          'batch ms',
+          'CPU µs/exec: server',
+          'postgres+rest',
+          'load gen',
+          'steal',
+        ],
         ...results.map((r) => [
           String(r.concurrency),
           r.exec.opsPerSec,
@@ -280,24 +398,56 @@ async function main(): Promise<void> {
       ]);
       console.log('\nthe whole machine (every process, all cores), each over its own measured window:');
       printTable([
-        ['clients', 'CPU µs/op: baseline', 'CPU µs/op: execution', 'execution ÷ baseline', 'cores busy: baseline', 'cores busy: execution'],
+        [
+          'clients',
+          'CPU µs/op: baseline',
+          'CPU µs/op: execution',
+          'execution ÷ baseline',
+          'cores busy: baseline',
+          'cores busy: execution',
+        ],
         ...results.map((r) => {
           const b = r.machine.baseline;
           const e = r.machine.exec;
           const pct = (x?: { busy: number }) => (x ? `${fmt(x.busy * 100)} %` : '-');
-          return [String(r.concurrency), b ? b.us : '-', e ? e.us : '-', b && e ? `${fmt(e.us / b.us, 2)}×` : '-', pct(b), pct(e)];
+          return [
+            String(r.concurrency),
+            b ? b.us : '-',
+            e ? e.us : '-',
+            b && e ? `${fmt(e.us / b.us, 2)}×` : '-',
+            pct(b),
+            pct(e),
+          ];
         }),
       ]);
-      console.log("\nthe writer's batches, mean ms per batch by phase (server metrics, same window; batches whose transaction failed report none):");
+      console.log(
+        "\nthe writer's batches, mean ms per batch by phase (server metrics, same window; batches whose transaction failed report none):",
+      );
       printTable([
-        ['clients', 'mean batch', 'lock (incl. previous COMMIT)', 'state load', 'decisions', 'write statement', 'COMMIT'],
+        [
+          'clients',
+          'mean batch',
+          'lock (incl. previous COMMIT)',
+          'state load',
+          'decisions',
+          'write statement',
+          'COMMIT',
+        ],
         ...results.map((r) => [String(r.concurrency), r.batch, ...PHASES.map((ph) => r.phases[ph])]),
       ]);
       if (MAINS.length) {
         console.log('\nper instance, same window (server CPU from /proc, 10 ms ticks):');
         printTable([
           ['clients', 'instance', 'server entry point', 'executions', 'server CPU µs/exec'],
-          ...results.flatMap((r) => r.instances.map((x, j) => [String(r.concurrency), String(j), path.relative(process.cwd(), MAINS[j]), String(x.executions), x.serverUs])),
+          ...results.flatMap((r) =>
+            r.instances.map((x, j) => [
+              String(r.concurrency),
+              String(j),
+              path.relative(process.cwd(), MAINS[j]),
+              String(x.executions),
+              x.serverUs,
+            ]),
+          ),
         ]);
       }
       console.log('\nper-execution CPU, measured alone (µs):');
@@ -313,7 +463,20 @@ async function main(): Promise<void> {
           `\ntarget at 64 clients (≥ 2,500/s, ≥ 0.5× baseline, p99 ≤ 100 ms): ${ok ? 'met' : 'MISSED'} (${fmt(at64.exec.opsPerSec)}/s, ${fmt(ratio, 2)}×, p99 ${fmt(at64.exec.latency.p99)} ms)`,
         );
       }
-      if (process.env.BENCH_JSON) console.log(JSON.stringify({ results: results.map((r) => ({ ...r, baseline: { ...r.baseline, firstError: undefined }, exec: { ...r.exec, firstError: undefined } })), jsonUs, decodeUs, hashUs, verifyUs }));
+      if (process.env.BENCH_JSON)
+        console.log(
+          JSON.stringify({
+            results: results.map((r) => ({
+              ...r,
+              baseline: { ...r.baseline, firstError: undefined },
+              exec: { ...r.exec, firstError: undefined },
+            })),
+            jsonUs,
+            decodeUs,
+            hashUs,
+            verifyUs,
+          }),
+        );
     } finally {
       for (const server of servers) {
         server.kill('SIGTERM');

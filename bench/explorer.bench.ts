@@ -61,7 +61,10 @@ function rendererPssMb(): number {
   for (const pid of parent.keys()) {
     try {
       if (!ours(pid) || !fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
-      kb = Math.max(kb, Number(/^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0));
+      kb = Math.max(
+        kb,
+        Number(/^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0),
+      );
     } catch {
       /* gone */
     }
@@ -111,17 +114,24 @@ async function main(): Promise<void> {
       const created = await fetch(`${base}/v2/users`, {
         method: 'POST',
         headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ user: { id: 'explorer-reader' }, rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }] }),
+        body: JSON.stringify({
+          user: { id: 'explorer-reader' },
+          rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }],
+        }),
       });
       if (!created.ok) throw new Error(`creating the reader failed: ${created.status} ${await created.text()}`);
       const token = await mintHs256Token({ secret: SECRET, userId: 'explorer-reader', participantId });
 
       // The reads behind the first view: raw SQL (baseline) and the API's descending page of 50.
       const raw = await timed(7, async () => {
-        const { rows: page } = await pool.query('SELECT ledger_offset, update_id, payload FROM ledger_updates ORDER BY ledger_offset DESC LIMIT 50');
+        const { rows: page } = await pool.query(
+          'SELECT ledger_offset, update_id, payload FROM ledger_updates ORDER BY ledger_offset DESC LIMIT 50',
+        );
         for (const r of page) if (typeof r.payload === 'string') JSON.parse(r.payload);
       });
-      const wildcard = { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] };
+      const wildcard = {
+        cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }],
+      };
       const api = await timed(7, async () => {
         const r = await fetch(`${base}/v2/updates?limit=50`, {
           method: 'POST',
@@ -130,7 +140,12 @@ async function main(): Promise<void> {
             beginExclusive: 0,
             endInclusive: UPDATES,
             descendingOrder: true,
-            updateFormat: { includeTransactions: { eventFormat: { filtersForAnyParty: wildcard, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } },
+            updateFormat: {
+              includeTransactions: {
+                eventFormat: { filtersForAnyParty: wildcard, verbose: true },
+                transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA',
+              },
+            },
           }),
         });
         if (((await r.json()) as unknown[]).length !== 50) throw new Error('the descending page is not 50 updates');
@@ -147,7 +162,13 @@ async function main(): Promise<void> {
       await cdp.send('Performance.enable');
       const cold = await firstView(page, `${base}/explorer#token=${token}`);
       const coldMem = await tabMemory(cdp);
-      rows.push(['first view, cold (open → newest updates shown, live)', cold, coldMem.heapMb, coldMem.nodes, coldMem.rendererMb]);
+      rows.push([
+        'first view, cold (open → newest updates shown, live)',
+        cold,
+        coldMem.heapMb,
+        coldMem.nodes,
+        coldMem.rendererMb,
+      ]);
       const warmRuns: number[] = [];
       for (let i = 0; i < 3; i++) warmRuns.push(await firstView(page, `${base}/explorer`));
       const warm = median(warmRuns);
@@ -159,12 +180,22 @@ async function main(): Promise<void> {
       const party = BENCH_PARTIES[0];
       let t = performance.now();
       await page.goto(`${base}/explorer/parties/${encodeURIComponent(party)}`);
-      await page.getByRole('list', { name: /party's updates/ }).locator('li').first().waitFor({ timeout: 60_000 });
+      await page
+        .getByRole('list', { name: /party's updates/ })
+        .locator('li')
+        .first()
+        .waitFor({ timeout: 60_000 });
       await page.getByRole('table').getByRole('row').nth(25).waitFor({ timeout: 60_000 });
       const partyMs = performance.now() - t;
       const partyMem = await tabMemory(cdp);
       const ofParty = (UPDATES / 5).toLocaleString('en');
-      rows.push([`party page (25 of its ${ofParty} active contracts, newest 25 of its ${ofParty} updates)`, partyMs, partyMem.heapMb, partyMem.nodes, partyMem.rendererMb]);
+      rows.push([
+        `party page (25 of its ${ofParty} active contracts, newest 25 of its ${ofParty} updates)`,
+        partyMs,
+        partyMem.heapMb,
+        partyMem.nodes,
+        partyMem.rendererMb,
+      ]);
       t = performance.now();
       await page.getByRole('button', { name: 'More contracts' }).click();
       await page.getByText(/, page 2\.$/).waitFor({ timeout: 60_000 });
@@ -187,22 +218,34 @@ async function main(): Promise<void> {
       const sampler = (async () => {
         while (sampling) {
           const m = await tabMemory(cdp, false);
-          peak = { heapMb: Math.max(peak.heapMb, m.heapMb), nodes: Math.max(peak.nodes, m.nodes), rendererMb: Math.max(peak.rendererMb, m.rendererMb) };
+          peak = {
+            heapMb: Math.max(peak.heapMb, m.heapMb),
+            nodes: Math.max(peak.nodes, m.nodes),
+            rendererMb: Math.max(peak.rendererMb, m.rendererMb),
+          };
           if ((await page.getByTestId('connection').textContent()) === 'catching up') throttled = true;
           await new Promise((r) => setTimeout(r, 100));
         }
       })();
       t = performance.now();
       const written = await fillUpdateLog(url, BURST, UPDATES);
-      await page.getByTestId('ledger-end').filter({ hasText: new RegExp(`^${end}$`) }).waitFor({ timeout: 300_000 });
-      await page.locator('.virtual li').first().filter({ hasText: String(end) }).waitFor({ timeout: 300_000 });
+      await page
+        .getByTestId('ledger-end')
+        .filter({ hasText: new RegExp(`^${end}$`) })
+        .waitFor({ timeout: 300_000 });
+      await page
+        .locator('.virtual li')
+        .first()
+        .filter({ hasText: String(end) })
+        .waitFor({ timeout: 300_000 });
       const caughtUp = performance.now() - t;
       sampling = false;
       await sampler;
       const footer = (await page.getByText(/^Showing the newest/).textContent()) ?? '';
       const shown = Number(/newest (\d+)/.exec(footer)?.[1] ?? 0);
       const dropped = Number(/; (\d+) older ones/.exec(footer)?.[1] ?? 0);
-      if (shown + dropped !== 50 + BURST) throw new Error(`the live view holds ${shown} + dropped ${dropped}, expected ${50 + BURST} updates`);
+      if (shown + dropped !== 50 + BURST)
+        throw new Error(`the live view holds ${shown} + dropped ${dropped}, expected ${50 + BURST} updates`);
       rows.push([
         `burst of ${BURST.toLocaleString('en')} updates (${fmt(BURST / written.seconds)}/s committed) → last one shown${throttled ? ', socket throttled' : ''}`,
         caughtUp,
@@ -212,7 +255,15 @@ async function main(): Promise<void> {
       ]);
       const after = await tabMemory(cdp);
       rows.push(['… after the burst, settled', '', after.heapMb, after.nodes, after.rendererMb]);
-      Object.assign(results, { burstCommitPerSec: BURST / written.seconds, burstShownMs: caughtUp, burstPeak: peak, burstAfter: after, throttled, shown, dropped });
+      Object.assign(results, {
+        burstCommitPerSec: BURST / written.seconds,
+        burstShownMs: caughtUp,
+        burstPeak: peak,
+        burstAfter: after,
+        throttled,
+        shown,
+        dropped,
+      });
       await context.close();
     } finally {
       await browser.close();
@@ -221,7 +272,9 @@ async function main(): Promise<void> {
       await new Promise((r) => server.once('exit', r));
     }
     printTable(rows);
-    console.log('\nmemory: after the view and a garbage collection (burst: the peak while it lasted); tab PSS = the renderer process');
+    console.log(
+      '\nmemory: after the view and a garbage collection (burst: the peak while it lasted); tab PSS = the renderer process',
+    );
     if (process.env.BENCH_JSON) console.log(JSON.stringify(results));
   });
 }

@@ -39,7 +39,10 @@ function request(method: string, urlPath: string, body?: unknown): Promise<Res> 
         method,
         path: urlPath,
         agent,
-        headers: { authorization: auth, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
+        headers: {
+          authorization: auth,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -53,7 +56,8 @@ function request(method: string, urlPath: string, body?: unknown): Promise<Res> 
   });
 }
 
-const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
 
 interface PhaseResult {
   name: string;
@@ -68,7 +72,11 @@ interface PhaseResult {
 }
 
 /** Runs `clients` loops of `op` for WARMUP + SECONDS; counts only the measured window. */
-async function phase(name: string, clients: number, op: (client: number, i: number) => Promise<number>): Promise<PhaseResult> {
+async function phase(
+  name: string,
+  clients: number,
+  op: (client: number, i: number) => Promise<number>,
+): Promise<PhaseResult> {
   const lat: number[] = [];
   let ok = 0;
   let conflicts = 0;
@@ -93,7 +101,17 @@ async function phase(name: string, clients: number, op: (client: number, i: numb
     }),
   );
   lat.sort((a, b) => a - b);
-  return { name, clients, seconds: SECONDS, requests: lat.length, ok, conflicts, other, p50: pct(lat, 50), p99: pct(lat, 99) };
+  return {
+    name,
+    clients,
+    seconds: SECONDS,
+    requests: lat.length,
+    ok,
+    conflicts,
+    other,
+    p50: pct(lat, 50),
+    p99: pct(lat, 99),
+  };
 }
 
 /** A port nobody listens on right now (other ledgers may run on this machine). */
@@ -115,18 +133,22 @@ async function main() {
   port = await freePort();
   let server: ChildProcess | null = null;
   try {
-    server = spawn(process.execPath, [...serverNodeArgs(), path.join(__dirname, '..', 'apps', 'server', 'src', 'main.js')], {
-      env: {
-        ...process.env,
-        DATABASE_URL: dbUrl,
-        LEDGER_JWT_SECRET: SECRET,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        LEDGER_LOG_LEVEL: 'error',
-        LEDGER_DB_POOL_SIZE: process.env.LEDGER_DB_POOL_SIZE ?? '20',
+    server = spawn(
+      process.execPath,
+      [...serverNodeArgs(), path.join(__dirname, '..', 'apps', 'server', 'src', 'main.js')],
+      {
+        env: {
+          ...process.env,
+          DATABASE_URL: dbUrl,
+          LEDGER_JWT_SECRET: SECRET,
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          LEDGER_LOG_LEVEL: 'error',
+          LEDGER_DB_POOL_SIZE: process.env.LEDGER_DB_POOL_SIZE ?? '20',
+        },
+        stdio: ['ignore', 'inherit', 'inherit'],
       },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    );
     agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
     for (let i = 0; ; i++) {
       try {
@@ -138,14 +160,25 @@ async function main() {
       await new Promise((r) => setTimeout(r, 100));
     }
     const now = Math.floor(Date.now() / 1000);
-    auth = `Bearer ${await new SignJWT({ scope: 'daml_ledger_api' }).setProtectedHeader({ alg: 'HS256' }).setSubject('participant_admin').setExpirationTime(now + 3600).sign(Buffer.from(SECRET))}`;
-    const sync = JSON.parse((await request('GET', '/v2/state/connected-synchronizers')).body).connectedSynchronizers[0].synchronizerId as string;
+    auth = `Bearer ${await new SignJWT({ scope: 'daml_ledger_api' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('participant_admin')
+      .setExpirationTime(now + 3600)
+      .sign(Buffer.from(SECRET))}`;
+    const sync = JSON.parse((await request('GET', '/v2/state/connected-synchronizers')).body).connectedSynchronizers[0]
+      .synchronizerId as string;
 
     // 1,000 parties
     const parties: string[] = [];
     for (let i = 0; i < PARTIES; i += 50) {
       const batch = await Promise.all(
-        Array.from({ length: 50 }, (_, k) => request('POST', '/v2/parties', { partyIdHint: `bench-${i + k}`, synchronizerId: sync, localMetadata: { annotations: { seed: 'x' } } })),
+        Array.from({ length: 50 }, (_, k) =>
+          request('POST', '/v2/parties', {
+            partyIdHint: `bench-${i + k}`,
+            synchronizerId: sync,
+            localMetadata: { annotations: { seed: 'x' } },
+          }),
+        ),
       );
       for (const r of batch) {
         if (r.status !== 200) throw new Error(`allocation failed: ${r.status} ${r.body}`);
@@ -154,26 +187,42 @@ async function main() {
     }
 
     const patchBody = (party: string, key: string, value: string, version = '') => ({
-      partyDetails: { party, isLocal: true, localMetadata: { resourceVersion: version, annotations: { [key]: value } }, identityProviderId: '' },
+      partyDetails: {
+        party,
+        isLocal: true,
+        localMetadata: { resourceVersion: version, annotations: { [key]: value } },
+        identityProviderId: '',
+      },
       updateMask: { paths: ['local_metadata.annotations'] },
     });
     const spread = (clients: number) =>
       phase(`PATCH, ${clients} clients over ${PARTIES} parties`, clients, async (c, i) => {
         const party = parties[(c * 7919 + i * 104729) % PARTIES];
-        return (await request('PATCH', `/v2/parties/${encodeURIComponent(party)}`, patchBody(party, `c${c % 8}`, String(i)))).status;
+        return (
+          await request('PATCH', `/v2/parties/${encodeURIComponent(party)}`, patchBody(party, `c${c % 8}`, String(i)))
+        ).status;
       });
 
     const metric = async (name: string) => {
       const text = (await request('GET', '/metrics')).body;
-      const get = (suffix: string) => Number(new RegExp(`^${name}_${suffix} ([0-9.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN);
+      const get = (suffix: string) =>
+        Number(new RegExp(`^${name}_${suffix} ([0-9.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN);
       return { sum: get('sum'), count: get('count') };
     };
     const batchStats = async <T>(f: () => Promise<T>): Promise<T> => {
-      const [s0, d0] = [await metric('ledgerline_append_batch_size'), await metric('ledgerline_append_batch_duration_seconds')];
+      const [s0, d0] = [
+        await metric('ledgerline_append_batch_size'),
+        await metric('ledgerline_append_batch_duration_seconds'),
+      ];
       const out = await f();
-      const [s1, d1] = [await metric('ledgerline_append_batch_size'), await metric('ledgerline_append_batch_duration_seconds')];
+      const [s1, d1] = [
+        await metric('ledgerline_append_batch_size'),
+        await metric('ledgerline_append_batch_duration_seconds'),
+      ];
       const n = s1.count - s0.count;
-      console.log(`  group commit: ${n} batches, ${((s1.sum - s0.sum) / n).toFixed(1)} works/batch, ${((1000 * (d1.sum - d0.sum)) / n).toFixed(2)} ms/batch`);
+      console.log(
+        `  group commit: ${n} batches, ${((s1.sum - s0.sum) / n).toFixed(1)} works/batch, ${((1000 * (d1.sum - d0.sum)) / n).toFixed(2)} ms/batch`,
+      );
       return out;
     };
 
@@ -184,15 +233,18 @@ async function main() {
     // contention: 64 clients on one party, each with the version it last saw (refreshing it after a 409)
     const hot = parties[0];
     const hotPath = `/v2/parties/${encodeURIComponent(hot)}`;
-    const current = async () => JSON.parse((await request('GET', hotPath)).body).partyDetails[0].localMetadata.resourceVersion as string;
+    const current = async () =>
+      JSON.parse((await request('GET', hotPath)).body).partyDetails[0].localMetadata.resourceVersion as string;
     const known = await Promise.all(Array.from({ length: 64 }, () => current()));
     results.push(
-      await batchStats(() => phase('PATCH with resourceVersion, 64 clients on 1 party', 64, async (c, i) => {
-        const r = await request('PATCH', hotPath, patchBody(hot, `c${c}`, String(i), known[c]));
-        if (r.status === 200) known[c] = JSON.parse(r.body).partyDetails.localMetadata.resourceVersion;
-        else if (r.status === 409) known[c] = await current();
-        return r.status;
-      })),
+      await batchStats(() =>
+        phase('PATCH with resourceVersion, 64 clients on 1 party', 64, async (c, i) => {
+          const r = await request('PATCH', hotPath, patchBody(hot, `c${c}`, String(i), known[c]));
+          if (r.status === 200) known[c] = JSON.parse(r.body).partyDetails.localMetadata.resourceVersion;
+          else if (r.status === 409) known[c] = await current();
+          return r.status;
+        }),
+      ),
     );
 
     // append baseline: one single-row INSERT (its own transaction: INSERT + COMMIT) per append, 64 concurrent, same database
@@ -218,9 +270,13 @@ async function main() {
       );
     }
     const c = results[2];
-    console.log(`\ncontention: ${((100 * c.ok) / c.requests).toFixed(1)}% success, ${((100 * c.conflicts) / c.requests).toFixed(1)}% 409`);
+    console.log(
+      `\ncontention: ${((100 * c.ok) / c.requests).toFixed(1)}% success, ${((100 * c.conflicts) / c.requests).toFixed(1)}% 409`,
+    );
     console.log(`ratio PATCH (64 clients) / append baseline: ${(rate(results[1]) / rate(results[3])).toFixed(2)}`);
-    console.log(`target ≥ 3000 successful PATCH/s at 64 clients with p99 ≤ 50 ms: ${rate(results[1]) >= 3000 && results[1].p99 <= 50 ? 'met' : 'NOT met'}`);
+    console.log(
+      `target ≥ 3000 successful PATCH/s at 64 clients with p99 ≤ 50 ms: ${rate(results[1]) >= 3000 && results[1].p99 <= 50 ? 'met' : 'NOT met'}`,
+    );
   } finally {
     agent?.destroy();
     if (server && server.exitCode === null) {

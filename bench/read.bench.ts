@@ -68,7 +68,9 @@ class RssSampler {
 }
 
 async function main(): Promise<void> {
-  console.log(`read benchmark: ${UPDATES} updates; flats pages of ${PAGE}; transaction-by-id ${durationMs} ms at 16 clients after ${warmupMs} ms warm-up`);
+  console.log(
+    `read benchmark: ${UPDATES} updates; flats pages of ${PAGE}; transaction-by-id ${durationMs} ms at 16 clients after ${warmupMs} ms warm-up`,
+  );
   await withBenchDatabase({ label: 'read', migrate: true }, async ({ url }) => {
     // 1. The log: UPDATES transactions (one create each), ten parties, each update seen by two of them.
     const { participantId, seconds } = await fillUpdateLog(url, UPDATES);
@@ -77,23 +79,43 @@ async function main(): Promise<void> {
 
     const port = 20000 + Math.floor(Math.random() * 20000);
     // The list maxima (elements and bytes) admit the whole active contract set of (d) as one list.
-    const server = await startReadServer(url, port, SECRET, { LEDGER_HTTP_LIST_MAX_ELEMENTS: String(UPDATES + 1), LEDGER_HTTP_LIST_MAX_BYTES: String(1024 * 1024 * 1024) });
+    const server = await startReadServer(url, port, SECRET, {
+      LEDGER_HTTP_LIST_MAX_ELEMENTS: String(UPDATES + 1),
+      LEDGER_HTTP_LIST_MAX_BYTES: String(1024 * 1024 * 1024),
+    });
     const rss = new RssSampler(server.pid!);
     const base = `http://127.0.0.1:${port}`;
     const pool = new Pool({ connectionString: url, max: 16 });
-    const rows: Array<Array<string | number>> = [['measurement', 'baseline (raw pg)', 'Ledgerline', 'ratio', 'p50 ms', 'p99 ms', 'server RSS MB']];
+    const rows: Array<Array<string | number>> = [
+      ['measurement', 'baseline (raw pg)', 'Ledgerline', 'ratio', 'p50 ms', 'p99 ms', 'server RSS MB'],
+    ];
     const verdicts: string[] = [];
     try {
-      const admin = await mintHs256Token({ secret: SECRET, userId: 'participant_admin', participantId: identity.participantId });
+      const admin = await mintHs256Token({
+        secret: SECRET,
+        userId: 'participant_admin',
+        participantId: identity.participantId,
+      });
       const created = await fetch(`${base}/v2/users`, {
         method: 'POST',
         headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ user: { id: 'bench-reader' }, rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }] }),
+        body: JSON.stringify({
+          user: { id: 'bench-reader' },
+          rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }],
+        }),
       });
       if (!created.ok) throw new Error(`creating the reader failed: ${created.status} ${await created.text()}`);
-      const token = await mintHs256Token({ secret: SECRET, userId: 'bench-reader', participantId: identity.participantId });
+      const token = await mintHs256Token({
+        secret: SECRET,
+        userId: 'bench-reader',
+        participantId: identity.participantId,
+      });
       const post = (p: string, body: unknown) =>
-        fastFetch(base + p, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        fastFetch(base + p, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
       rss.phase();
 
       // (a) flats, one party, pages of PAGE, sequential.
@@ -124,7 +146,11 @@ async function main(): Promise<void> {
         const t = performance.now();
         for (;;) {
           const s = performance.now();
-          const r = await post(`/v2/updates/flats?limit=${PAGE}`, { beginExclusive: after, endInclusive: UPDATES, filter: { filtersByParty: { [party]: {} } } });
+          const r = await post(`/v2/updates/flats?limit=${PAGE}`, {
+            beginExclusive: after,
+            endInclusive: UPDATES,
+            filter: { filtersByParty: { [party]: {} } },
+          });
           const page = (await r.json()) as Array<{ update: { Transaction: { value: { offset: number } } } }>;
           if (!r.ok) throw new Error(`flats failed: ${r.status} ${JSON.stringify(page)}`);
           lat.push(performance.now() - s);
@@ -135,12 +161,21 @@ async function main(): Promise<void> {
         return { n, perSec: (n / (performance.now() - t)) * 1000, lat };
       };
       if (PHASES.includes('a')) {
-      await rawPages();
-      const rawA = await rawPages();
-      const flatsA = await flatsPages();
-      if (rawA.n !== flatsA.n) throw new Error(`flats read ${flatsA.n} updates, raw ${rawA.n}`);
-      const q = (lat: number[], p: number) => [...lat].sort((a, b) => a - b)[Math.min(lat.length - 1, Math.ceil((p / 100) * lat.length) - 1)];
-      rows.push([`(a) flats, 1 party, pages of ${PAGE} (${flatsA.n} updates), updates/s`, rawA.perSec, flatsA.perSec, `${fmt(flatsA.perSec / rawA.perSec, 2)}×`, q(flatsA.lat, 50), q(flatsA.lat, 99), rss.phase()]);
+        await rawPages();
+        const rawA = await rawPages();
+        const flatsA = await flatsPages();
+        if (rawA.n !== flatsA.n) throw new Error(`flats read ${flatsA.n} updates, raw ${rawA.n}`);
+        const q = (lat: number[], p: number) =>
+          [...lat].sort((a, b) => a - b)[Math.min(lat.length - 1, Math.ceil((p / 100) * lat.length) - 1)];
+        rows.push([
+          `(a) flats, 1 party, pages of ${PAGE} (${flatsA.n} updates), updates/s`,
+          rawA.perSec,
+          flatsA.perSec,
+          `${fmt(flatsA.perSec / rawA.perSec, 2)}×`,
+          q(flatsA.lat, 50),
+          q(flatsA.lat, 99),
+          rss.phase(),
+        ]);
       }
 
       // (b) WebSocket, whole range, party-wildcard.
@@ -185,46 +220,74 @@ async function main(): Promise<void> {
           ws.on('error', reject);
         });
       if (PHASES.includes('b')) {
-      await rawAll();
-      const rawB = await rawAll();
-      const wsB = await wsAll();
-      if (wsB.n !== UPDATES) throw new Error(`the WebSocket delivered ${wsB.n} of ${UPDATES}`);
-      const ratioB = wsB.perSec / rawB.perSec;
-      rows.push([`(b) WebSocket, whole range (${wsB.n} updates), updates/s`, rawB.perSec, wsB.perSec, `${fmt(ratioB, 2)}×`, '-', '-', rss.phase()]);
-      verdicts.push(`WebSocket ≥ 30,000 updates/s and ≥ 0.3× raw: ${wsB.perSec >= 30_000 && ratioB >= 0.3 ? 'met' : 'MISSED'} (${fmt(wsB.perSec)} /s, ${fmt(ratioB, 2)}×)`);
-      verdicts.push(`server RSS (MB) at each tenth of the WebSocket stream: ${rssTrace.join(', ')}`);
+        await rawAll();
+        const rawB = await rawAll();
+        const wsB = await wsAll();
+        if (wsB.n !== UPDATES) throw new Error(`the WebSocket delivered ${wsB.n} of ${UPDATES}`);
+        const ratioB = wsB.perSec / rawB.perSec;
+        rows.push([
+          `(b) WebSocket, whole range (${wsB.n} updates), updates/s`,
+          rawB.perSec,
+          wsB.perSec,
+          `${fmt(ratioB, 2)}×`,
+          '-',
+          '-',
+          rss.phase(),
+        ]);
+        verdicts.push(
+          `WebSocket ≥ 30,000 updates/s and ≥ 0.3× raw: ${wsB.perSec >= 30_000 && ratioB >= 0.3 ? 'met' : 'MISSED'} (${fmt(wsB.perSec)} /s, ${fmt(ratioB, 2)}×)`,
+        );
+        verdicts.push(`server RSS (MB) at each tenth of the WebSocket stream: ${rssTrace.join(', ')}`);
       }
 
       // (c) transaction-by-id, 16 concurrent clients, random ids.
       if (PHASES.includes('c')) {
-      const { rows: ids } = await pool.query<{ update_id: string; ledger_offset: string }>('SELECT update_id, ledger_offset FROM ledger_updates ORDER BY ledger_offset');
-      const pick = (i: number) => ids[(i * 7919) % ids.length];
-      const rawC: RunResult = await runConcurrent({
-        concurrency: 16,
-        durationMs,
-        warmupMs,
-        op: async (_, i) => {
-          const { rows: r } = await pool.query('SELECT ledger_offset, update_id, payload FROM ledger_updates WHERE update_id = $1', [pick(i).update_id]);
-          if (r.length !== 1) throw new Error('not found');
-        },
-      });
-      const byId: RunResult = await runConcurrent({
-        concurrency: 16,
-        durationMs,
-        warmupMs,
-        op: async (_, i) => {
-          const row = pick(i);
-          const owner = PARTIES[(Number(row.ledger_offset) - 1) % PARTIES.length];
-          const r = await post('/v2/updates/transaction-by-id', { updateId: row.update_id, requestingParties: [owner] });
-          const body = (await r.json()) as { transaction?: { offset: number } };
-          if (!r.ok || body.transaction?.offset !== Number(row.ledger_offset)) throw new Error(`lookup failed: ${r.status} ${JSON.stringify(body)}`);
-        },
-      });
-      for (const r of [rawC, byId]) if (r.errors) throw new Error(`${r.errors} lookups failed: ${String(r.firstError)}`);
-      rows.push(['(c) transaction-by-id, 16 clients, lookups/s', rawC.opsPerSec, byId.opsPerSec, `${fmt(byId.opsPerSec / rawC.opsPerSec, 2)}×`, byId.latency.p50, byId.latency.p99, rss.phase()]);
-      verdicts.push(
-        `transaction-by-id ≥ 5,000/s with p99 ≤ 20 ms: ${byId.opsPerSec >= 5000 && byId.latency.p99 <= 20 ? 'met' : 'MISSED'} (${fmt(byId.opsPerSec)} /s, p99 ${fmt(byId.latency.p99)} ms)`,
-      );
+        const { rows: ids } = await pool.query<{ update_id: string; ledger_offset: string }>(
+          'SELECT update_id, ledger_offset FROM ledger_updates ORDER BY ledger_offset',
+        );
+        const pick = (i: number) => ids[(i * 7919) % ids.length];
+        const rawC: RunResult = await runConcurrent({
+          concurrency: 16,
+          durationMs,
+          warmupMs,
+          op: async (_, i) => {
+            const { rows: r } = await pool.query(
+              'SELECT ledger_offset, update_id, payload FROM ledger_updates WHERE update_id = $1',
+              [pick(i).update_id],
+            );
+            if (r.length !== 1) throw new Error('not found');
+          },
+        });
+        const byId: RunResult = await runConcurrent({
+          concurrency: 16,
+          durationMs,
+          warmupMs,
+          op: async (_, i) => {
+            const row = pick(i);
+            const owner = PARTIES[(Number(row.ledger_offset) - 1) % PARTIES.length];
+            const r = await post('/v2/updates/transaction-by-id', {
+              updateId: row.update_id,
+              requestingParties: [owner],
+            });
+            const body = (await r.json()) as { transaction?: { offset: number } };
+            if (!r.ok || body.transaction?.offset !== Number(row.ledger_offset))
+              throw new Error(`lookup failed: ${r.status} ${JSON.stringify(body)}`);
+          },
+        });
+        for (const r of [rawC, byId])
+          if (r.errors) throw new Error(`${r.errors} lookups failed: ${String(r.firstError)}`);
+        rows.push([
+          '(c) transaction-by-id, 16 clients, lookups/s',
+          rawC.opsPerSec,
+          byId.opsPerSec,
+          `${fmt(byId.opsPerSec / rawC.opsPerSec, 2)}×`,
+          byId.latency.p50,
+          byId.latency.p99,
+          rss.phase(),
+        ]);
+        verdicts.push(
+          `transaction-by-id ≥ 5,000/s with p99 ≤ 20 ms: ${byId.opsPerSec >= 5000 && byId.latency.p99 <= 20 ? 'met' : 'MISSED'} (${fmt(byId.opsPerSec)} /s, p99 ${fmt(byId.latency.p99)} ms)`,
+        );
       }
       let rssMax = rss.max;
 
@@ -251,7 +314,11 @@ async function main(): Promise<void> {
           let n = 0;
           const t = performance.now();
           for (;;) {
-            const r = await post(`/v2/updates/flats?limit=${PAGE}`, { beginExclusive: after, endInclusive: UPDATES, filter });
+            const r = await post(`/v2/updates/flats?limit=${PAGE}`, {
+              beginExclusive: after,
+              endInclusive: UPDATES,
+              filter,
+            });
             const page = (await r.json()) as Array<{ update: { Transaction: { value: { offset: number } } } }>;
             if (!r.ok) throw new Error(`flats failed: ${r.status} ${JSON.stringify(page).slice(0, 300)}`);
             n += page.length;
@@ -267,7 +334,15 @@ async function main(): Promise<void> {
         const ratio = flatsF.perSec / rawF.perSec;
         const phaseRss = rss.phase();
         rssMax = Math.max(rssMax, phaseRss);
-        rows.push([`(f) flats, 256 parties, pages of ${PAGE} (${flatsF.n} updates), updates/s`, rawF.perSec, flatsF.perSec, `${fmt(ratio, 2)}×`, '-', '-', phaseRss]);
+        rows.push([
+          `(f) flats, 256 parties, pages of ${PAGE} (${flatsF.n} updates), updates/s`,
+          rawF.perSec,
+          flatsF.perSec,
+          `${fmt(ratio, 2)}×`,
+          '-',
+          '-',
+          phaseRss,
+        ]);
         verdicts.push(`flats with 256 parties ≥ 0.3× raw: ${ratio >= 0.3 ? 'met' : 'MISSED'} (${fmt(ratio, 2)}×)`);
       }
       // (d), (e) the active contract set at the ledger end, party-wildcard: list and WebSocket.
@@ -299,7 +374,10 @@ async function main(): Promise<void> {
       };
       const acsWs = () =>
         new Promise<{ n: number; perSec: number }>((resolve, reject) => {
-          const ws = new WebSocket(`ws://127.0.0.1:${port}/v2/state/active-contracts`, ['daml.ws.auth', `jwt.token.${token}`]);
+          const ws = new WebSocket(`ws://127.0.0.1:${port}/v2/state/active-contracts`, [
+            'daml.ws.auth',
+            `jwt.token.${token}`,
+          ]);
           let n = 0;
           let t = 0;
           ws.on('open', () => {
@@ -308,7 +386,8 @@ async function main(): Promise<void> {
           });
           ws.on('message', (data) => {
             const m = JSON.parse(data.toString());
-            if (!m.contractEntry?.JsActiveContract) reject(new Error(`unexpected message: ${data.toString().slice(0, 200)}`));
+            if (!m.contractEntry?.JsActiveContract)
+              reject(new Error(`unexpected message: ${data.toString().slice(0, 200)}`));
             n++;
           });
           ws.on('close', () => resolve({ n, perSec: (n / (performance.now() - t)) * 1000 }));
@@ -319,19 +398,32 @@ async function main(): Promise<void> {
         const rawD = await rawAcs();
         if (rawD.n !== UPDATES) throw new Error(`the raw read found ${rawD.n} active contracts of ${UPDATES}`);
         // The WebSocket first: the list holds its whole answer, and the memory it leaves behind would be counted against the next phase.
-        for (const [phase, label, run] of [['e', '(e) active contracts, WebSocket', acsWs], ['d', '(d) active contracts, list', acsList]] as const) {
+        for (const [phase, label, run] of [
+          ['e', '(e) active contracts, WebSocket', acsWs],
+          ['d', '(d) active contracts, list', acsList],
+        ] as const) {
           if (!PHASES.includes(phase)) continue;
           const got = await run();
           if (got.n !== UPDATES) throw new Error(`${label} delivered ${got.n} of ${UPDATES}`);
           const ratio = got.perSec / rawD.perSec;
           const phaseRss = rss.phase();
           if (phase !== 'd') rssMax = Math.max(rssMax, phaseRss);
-          rows.push([`${label} (${got.n} contracts), contracts/s`, rawD.perSec, got.perSec, `${fmt(ratio, 2)}×`, '-', '-', phaseRss]);
+          rows.push([
+            `${label} (${got.n} contracts), contracts/s`,
+            rawD.perSec,
+            got.perSec,
+            `${fmt(ratio, 2)}×`,
+            '-',
+            '-',
+            phaseRss,
+          ]);
           verdicts.push(`${label} ≥ 0.3× raw: ${ratio >= 0.3 ? 'met' : 'MISSED'} (${fmt(ratio, 2)}×)`);
         }
       }
 
-      verdicts.push(`server RSS < 300 MB outside the active contract list: ${rssMax < 300 ? 'met' : 'MISSED'} (max ${fmt(rssMax)} MB)`);
+      verdicts.push(
+        `server RSS < 300 MB outside the active contract list: ${rssMax < 300 ? 'met' : 'MISSED'} (max ${fmt(rssMax)} MB)`,
+      );
     } finally {
       rss.stop();
       await pool.end();

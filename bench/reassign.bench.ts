@@ -15,7 +15,14 @@ import os from 'node:os';
 import { createHash, randomBytes } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
 import { contractIdFromSeed } from '@ledgerline/canton';
-import { decideCreateUser, PARTY_ALLOCATED, partyStream, TRANSACTION_COMMITTED, type Claims, type StoredTransaction } from '@ledgerline/domain';
+import {
+  decideCreateUser,
+  PARTY_ALLOCATED,
+  partyStream,
+  TRANSACTION_COMMITTED,
+  type Claims,
+  type StoredTransaction,
+} from '@ledgerline/domain';
 import { UsersRepository } from '@ledgerline/store';
 import { mintHs256Token } from '@ledgerline/auth';
 import { createApp } from '@ledgerline/server/app';
@@ -35,8 +42,15 @@ const TARGET = 1000;
 const partyId = (hint: string) => `${hint}::1220${createHash('sha256').update(hint).digest('hex')}`;
 
 /** One contract per client, created in one transaction on `synchronizerId`. */
-async function createContracts(runtime: LedgerRuntime, owner: string, synchronizerId: string, tag: string): Promise<string[]> {
-  const ids = Array.from({ length: CLIENTS }, (_, i) => contractIdFromSeed(`${tag}-${i}-${randomBytes(4).toString('hex')}`));
+async function createContracts(
+  runtime: LedgerRuntime,
+  owner: string,
+  synchronizerId: string,
+  tag: string,
+): Promise<string[]> {
+  const ids = Array.from({ length: CLIENTS }, (_, i) =>
+    contractIdFromSeed(`${tag}-${i}-${randomBytes(4).toString('hex')}`),
+  );
   const data: StoredTransaction = {
     commandId: `bench-create-${tag}`,
     workflowId: '',
@@ -60,12 +74,26 @@ async function createContracts(runtime: LedgerRuntime, owner: string, synchroniz
       },
     })),
   };
-  await runtime.eventStore.append([{ type: TRANSACTION_COMMITTED, stream: `bench:${tag}`, data, update: { kind: 'Transaction', synchronizerId, parties: [owner] } }]);
+  await runtime.eventStore.append([
+    {
+      type: TRANSACTION_COMMITTED,
+      stream: `bench:${tag}`,
+      data,
+      update: { kind: 'Transaction', synchronizerId, parties: [owner] },
+    },
+  ]);
   return ids;
 }
 
 type Body = ReturnType<typeof body>;
-const body = (kind: 'unassign' | 'assign', id: string, source: string, target: string, submitter: string, i: number) => ({
+const body = (
+  kind: 'unassign' | 'assign',
+  id: string,
+  source: string,
+  target: string,
+  submitter: string,
+  i: number,
+) => ({
   reassignmentCommands: {
     commandId: `bench-${kind}-${i}-${randomBytes(6).toString('hex')}`,
     submitter,
@@ -79,15 +107,27 @@ const body = (kind: 'unassign' | 'assign', id: string, source: string, target: s
 });
 
 async function main(): Promise<void> {
-  console.log(`reassignment benchmark: ${CLIENTS} clients, ${durationMs} ms per measurement after ${warmupMs} ms warm-up`);
+  console.log(
+    `reassignment benchmark: ${CLIENTS} clients, ${durationMs} ms per measurement after ${warmupMs} ms warm-up`,
+  );
   const rows: Array<Array<string | number>> = [['measurement', 'per second', 'p50 ms', 'p99 ms', 'errors']];
-  const push = (name: string, r: RunResult) => rows.push([name, r.opsPerSec, r.latency.p50, r.latency.p99, String(r.errors)]);
+  const push = (name: string, r: RunResult) =>
+    rows.push([name, r.opsPerSec, r.latency.p50, r.latency.p99, String(r.errors)]);
   let roundTrips = 0;
 
   await withBenchDatabase({ label: 'reassign', migrate: false }, async ({ url }) => {
-    push('append baseline (INSERT + COMMIT through pg)', await appendBaseline(url, { concurrency: CLIENTS, durationMs, warmupMs }));
+    push(
+      'append baseline (INSERT + COMMIT through pg)',
+      await appendBaseline(url, { concurrency: CLIENTS, durationMs, warmupMs }),
+    );
 
-    const config = loadConfig({ DATABASE_URL: url, LEDGER_SYNCHRONIZERS: 'global,secondary', LEDGER_JWT_SECRET: SECRET, LEDGER_LOG_LEVEL: 'silent', LEDGER_DB_POOL_SIZE: '20' });
+    const config = loadConfig({
+      DATABASE_URL: url,
+      LEDGER_SYNCHRONIZERS: 'global,secondary',
+      LEDGER_JWT_SECRET: SECRET,
+      LEDGER_LOG_LEVEL: 'silent',
+      LEDGER_DB_POOL_SIZE: '20',
+    });
     const runtime = await startRuntime(config, makeLogger(config));
     const app = await createApp(runtime);
     try {
@@ -99,14 +139,32 @@ async function main(): Promise<void> {
         {
           type: PARTY_ALLOCATED,
           stream: partyStream(owner),
-          data: { party: owner, isLocal: true, identityProviderId: '', annotations: {}, synchronizerId: A, participantId: runtime.identity.participantId },
+          data: {
+            party: owner,
+            isLocal: true,
+            identityProviderId: '',
+            annotations: {},
+            synchronizerId: A,
+            participantId: runtime.identity.participantId,
+          },
         },
       ]);
       const users = new UsersRepository();
       await runtime.eventStore.execute(async (tx) =>
-        tx.append(decideCreateUser(await users.state(tx.db, 'bench'), { id: 'bench', primaryParty: '', isDeactivated: false, annotations: {}, identityProviderId: '' }, [{ kind: 'CanActAs', party: owner }])),
+        tx.append(
+          decideCreateUser(
+            await users.state(tx.db, 'bench'),
+            { id: 'bench', primaryParty: '', isDeactivated: false, annotations: {}, identityProviderId: '' },
+            [{ kind: 'CanActAs', party: owner }],
+          ),
+        ),
       );
-      const token = await mintHs256Token({ secret: SECRET, userId: 'bench', participantId: runtime.identity.participantId, expiresInSeconds: 3600 });
+      const token = await mintHs256Token({
+        secret: SECRET,
+        userId: 'bench',
+        participantId: runtime.identity.participantId,
+        expiresInSeconds: 3600,
+      });
       const claims: Claims = { userId: 'bench', identityProviderId: '', rights: [{ kind: 'CanActAs', party: owner }] };
 
       push(
@@ -115,7 +173,15 @@ async function main(): Promise<void> {
           concurrency: CLIENTS,
           durationMs,
           warmupMs,
-          op: (w) => runtime.eventStore.append([{ type: 'BenchAppend', stream: `bench:${w}`, data: { w }, update: { kind: 'Transaction', synchronizerId: A, parties: [owner] } }]),
+          op: (w) =>
+            runtime.eventStore.append([
+              {
+                type: 'BenchAppend',
+                stream: `bench:${w}`,
+                data: { w },
+                update: { kind: 'Transaction', synchronizerId: A, parties: [owner] },
+              },
+            ]),
         }),
       );
 
@@ -152,7 +218,14 @@ async function main(): Promise<void> {
             headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
             body: JSON.stringify(b),
           });
-          const json = (await res.json()) as { reassignment?: { events: Array<{ JsUnassignedEvent?: { value: { reassignmentId: string } }; JsAssignmentEvent?: { reassignmentId: string } }> } };
+          const json = (await res.json()) as {
+            reassignment?: {
+              events: Array<{
+                JsUnassignedEvent?: { value: { reassignmentId: string } };
+                JsAssignmentEvent?: { reassignmentId: string };
+              }>;
+            };
+          };
           if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${JSON.stringify(json)}`);
           const e = json.reassignment!.events[0];
           return e.JsUnassignedEvent?.value.reassignmentId ?? e.JsAssignmentEvent!.reassignmentId;
@@ -164,9 +237,16 @@ async function main(): Promise<void> {
     }
   });
 
-  console.log(`\n${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+  console.log(
+    `\n${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}\n`,
+  );
   printTable(rows);
-  console.log(`\ntarget (≥ ${TARGET} round trips/s in-process at ${CLIENTS} clients): ${roundTrips >= TARGET ? 'met' : 'MISSED'} (${fmt(roundTrips)}/s)`);
+  console.log(
+    `\ntarget (≥ ${TARGET} round trips/s in-process at ${CLIENTS} clients): ${roundTrips >= TARGET ? 'met' : 'MISSED'} (${fmt(roundTrips)}/s)`,
+  );
 }
 
 main().catch((e) => {

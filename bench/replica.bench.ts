@@ -23,7 +23,13 @@ import { seedPartySigningKeys } from '../testkit/signing-keys';
 import { postgresBinaries, startReplicatedPair, type ReplicatedPair } from '../testkit/replication';
 import { envInt, fmt, printTable, runConcurrent, type RunResult } from './lib';
 import { closeFastFetch, fastFetch } from './lib/http-client';
-import { createNode, executeRequest, externalParty, freshContractId, preparedTransaction } from '../testkit/external-signing';
+import {
+  createNode,
+  executeRequest,
+  externalParty,
+  freshContractId,
+  preparedTransaction,
+} from '../testkit/external-signing';
 import { BENCH_PARTIES, fillUpdateLog, startReadServer } from './lib/update-log';
 
 const UPDATES = envInt('BENCH_REPLICA_UPDATES', 20_000);
@@ -63,7 +69,8 @@ function wsCount(port: number, path: string, token: string, request: unknown): P
 }
 
 async function main(): Promise<void> {
-  if (!postgresBinaries()) throw new Error('bench:replica needs PostgreSQL server binaries (initdb, pg_ctl, pg_basebackup, postgres)');
+  if (!postgresBinaries())
+    throw new Error('bench:replica needs PostgreSQL server binaries (initdb, pg_ctl, pg_basebackup, postgres)');
   const pair = await startReplicatedPair({ database: 'bench' });
   const servers: ChildProcess[] = [];
   const stopAll = async () => {
@@ -80,11 +87,18 @@ async function main(): Promise<void> {
     servers.push(await startReadServer(primaryUrl, PORT, SECRET, { LEDGER_DB_POOL_SIZE: '8' }));
     await fillUpdateLog(primaryUrl, UPDATES);
     await caughtUp(pair);
-    console.log(`primary + standby up, ${UPDATES} updates written and replicated in ${fmt((performance.now() - t0) / 1000)} s`);
+    console.log(
+      `primary + standby up, ${UPDATES} updates written and replicated in ${fmt((performance.now() - t0) / 1000)} s`,
+    );
     const database = openDatabase(primaryUrl, { max: 2 });
     const identity = await loadParticipantIdentity(database.db, 'participant1', ['global']);
     const participantId = identity.participantId;
-    const adminToken = await mintHs256Token({ secret: SECRET, userId: 'participant_admin', participantId, expiresInSeconds: 3600 });
+    const adminToken = await mintHs256Token({
+      secret: SECRET,
+      userId: 'participant_admin',
+      participantId,
+      expiresInSeconds: 3600,
+    });
     const createUser = async (id: string, right: string) => {
       const res = await fastFetch(`http://127.0.0.1:${PORT}/v2/users`, {
         method: 'POST',
@@ -95,19 +109,36 @@ async function main(): Promise<void> {
     };
     await createUser('bench-reader', 'CanReadAsAnyParty');
     await createUser('bench-exec', 'CanExecuteAsAnyParty');
-    const readerToken = await mintHs256Token({ secret: SECRET, userId: 'bench-reader', participantId, expiresInSeconds: 3600 });
+    const readerToken = await mintHs256Token({
+      secret: SECRET,
+      userId: 'bench-reader',
+      participantId,
+      expiresInSeconds: 3600,
+    });
     const rows: Array<Array<string | number>> = [['measure', 'A', 'B', 'B/A']];
 
     if (PHASES.includes('a')) {
       // A second instance reading the standby (same primary for writes and the ledger end).
-      servers.push(await startReadServer(primaryUrl, PORT + 1, SECRET, { LEDGER_DB_POOL_SIZE: '8', LEDGER_READ_DATABASE_URL: standbyUrl }));
+      servers.push(
+        await startReadServer(primaryUrl, PORT + 1, SECRET, {
+          LEDGER_DB_POOL_SIZE: '8',
+          LEDGER_READ_DATABASE_URL: standbyUrl,
+        }),
+      );
       const readOp = async (port: number, i: number) => {
         if (i % 2 === 0) {
           const begin = Math.floor(Math.random() * (UPDATES - 1000));
-          return wsCount(port, '/v2/updates', readerToken, { beginExclusive: begin, endInclusive: begin + 1000, filter: { filtersForAnyParty: {} } });
+          return wsCount(port, '/v2/updates', readerToken, {
+            beginExclusive: begin,
+            endInclusive: begin + 1000,
+            filter: { filtersForAnyParty: {} },
+          });
         }
         const party = BENCH_PARTIES[i % BENCH_PARTIES.length];
-        return wsCount(port, '/v2/state/active-contracts', readerToken, { activeAtOffset: UPDATES, eventFormat: { filtersByParty: { [party]: { cumulative: [] } }, verbose: false } });
+        return wsCount(port, '/v2/state/active-contracts', readerToken, {
+          activeAtOffset: UPDATES,
+          eventFormat: { filtersByParty: { [party]: { cumulative: [] } }, verbose: false },
+        });
       };
       const measure = async (ports: number[]) => {
         let items = 0;
@@ -131,7 +162,13 @@ async function main(): Promise<void> {
         one.push((await measure([PORT])).perSec);
         two.push((await measure([PORT, PORT + 1])).perSec);
       }
-      for (let i = 0; i < 2; i++) rows.push([`(a) reads, items/s, round ${i + 1}: A one instance on the primary, B + one on the standby`, one[i], two[i], `${fmt(two[i] / one[i], 2)}×`]);
+      for (let i = 0; i < 2; i++)
+        rows.push([
+          `(a) reads, items/s, round ${i + 1}: A one instance on the primary, B + one on the standby`,
+          one[i],
+          two[i],
+          `${fmt(two[i] / one[i], 2)}×`,
+        ]);
       servers.pop()!.kill('SIGTERM');
     }
 
@@ -139,15 +176,27 @@ async function main(): Promise<void> {
     const parties = Array.from({ length: 32 }, (_, i) => externalParty(`replica-${i}`));
     for (const p of parties) {
       await seedPartySigningKeys(database.db, p.party, [
-        { fingerprint: p.fingerprint, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519', keyFormat: 'CRYPTO_KEY_FORMAT_RAW', publicKey: p.rawPublicKey.toString('base64') },
+        {
+          fingerprint: p.fingerprint,
+          keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+          keyFormat: 'CRYPTO_KEY_FORMAT_RAW',
+          publicKey: p.rawPublicKey.toString('base64'),
+        },
       ]);
     }
-    const execToken = await mintHs256Token({ secret: SECRET, userId: 'bench-exec', participantId, expiresInSeconds: 3600 });
+    const execToken = await mintHs256Token({
+      secret: SECRET,
+      userId: 'bench-exec',
+      participantId,
+      expiresInSeconds: 3600,
+    });
     let n = 0;
     const execute = async () => {
       const signer = parties[n % parties.length];
       const pt = preparedTransaction({
-        nodes: [createNode('0', { contractId: freshContractId(), signatories: [signer.party], stakeholders: [signer.party] })],
+        nodes: [
+          createNode('0', { contractId: freshContractId(), signatories: [signer.party], stakeholders: [signer.party] }),
+        ],
         actAs: [signer.party],
         synchronizerId: identity.defaultSynchronizer.id,
         commandId: `replica-${n++}`,
@@ -160,7 +209,8 @@ async function main(): Promise<void> {
       const text = await res.text();
       if (res.status !== 200) throw new Error(`executeAndWait: ${res.status} ${text.slice(0, 300)}`);
     };
-    const execWindow = (ms = durationMs): Promise<RunResult> => runConcurrent({ concurrency: EXEC_CLIENTS, durationMs: ms, warmupMs: 500, op: execute });
+    const execWindow = (ms = durationMs): Promise<RunResult> =>
+      runConcurrent({ concurrency: EXEC_CLIENTS, durationMs: ms, warmupMs: 500, op: execute });
     const setSynchronous = async (on: boolean) => {
       await pair.primary.query(`ALTER SYSTEM SET synchronous_standby_names = '${on ? '*' : ''}'`);
       await pair.primary.query('SELECT pg_reload_conf()');
@@ -179,21 +229,40 @@ async function main(): Promise<void> {
         await setSynchronous(true);
         const b = await execWindow();
         if (a.errors || b.errors) throw new Error(`executeAndWait failed: ${String(a.firstError ?? b.firstError)}`);
-        rows.push([`(b) executeAndWait/s, ${EXEC_CLIENTS} clients, round ${round}: A asynchronous standby, B synchronous`, a.opsPerSec, b.opsPerSec, `${fmt(b.opsPerSec / a.opsPerSec, 2)}×`]);
-        rows.push([`(b) executeAndWait p99 ms, round ${round}`, a.latency.p99, b.latency.p99, `${fmt(b.latency.p99 / a.latency.p99, 2)}×`]);
+        rows.push([
+          `(b) executeAndWait/s, ${EXEC_CLIENTS} clients, round ${round}: A asynchronous standby, B synchronous`,
+          a.opsPerSec,
+          b.opsPerSec,
+          `${fmt(b.opsPerSec / a.opsPerSec, 2)}×`,
+        ]);
+        rows.push([
+          `(b) executeAndWait p99 ms, round ${round}`,
+          a.latency.p99,
+          b.latency.p99,
+          `${fmt(b.latency.p99 / a.latency.p99, 2)}×`,
+        ]);
       }
       await setSynchronous(false);
     }
 
     if (PHASES.includes('c')) {
       // More creates to prune, then their contracts marked archived so that the prune deletes their updates.
-      const [{ o }] = await pair.primary.query<{ o: string }>('SELECT ledger_offset AS o FROM ledger_head', pair.database);
+      const [{ o }] = await pair.primary.query<{ o: string }>(
+        'SELECT ledger_offset AS o FROM ledger_head',
+        pair.database,
+      );
       const more = Math.max(0, PRUNE - Number(o));
       const tf = performance.now();
       if (more) await fillUpdateLog(primaryUrl, more, UPDATES);
-      const [{ end }] = await pair.primary.query<{ end: string }>('SELECT ledger_offset AS end FROM ledger_head', pair.database);
+      const [{ end }] = await pair.primary.query<{ end: string }>(
+        'SELECT ledger_offset AS end FROM ledger_head',
+        pair.database,
+      );
       const upTo = Math.min(PRUNE, Number(end));
-      await pair.primary.query(`UPDATE contracts SET status = 'archived' WHERE created_offset <= ${upTo}`, pair.database);
+      await pair.primary.query(
+        `UPDATE contracts SET status = 'archived' WHERE created_offset <= ${upTo}`,
+        pair.database,
+      );
       await pair.primary.query('VACUUM ANALYZE', pair.database);
       console.log(`(c) ${upTo} updates to prune, written in ${fmt((performance.now() - tf) / 1000)} s`);
       const before = await execWindow();
@@ -221,15 +290,42 @@ async function main(): Promise<void> {
       stop = true;
       const windows = await load;
       const samples = windows.flatMap((w) => w.samples ?? []);
-      const q = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+      const q = (xs: number[], p: number) =>
+        [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
       const ops = windows.reduce((s, w) => s + w.ops, 0);
       const elapsed = windows.reduce((s, w) => s + w.elapsedMs, 0);
-      during = { ...before, ops, elapsedMs: elapsed, opsPerSec: (ops / elapsed) * 1000, latency: { ...before.latency, p50: q(samples, 50), p99: q(samples, 99), max: Math.max(...samples) } };
-      const [{ left }] = await pair.primary.query<{ left: string }>(`SELECT count(*) AS left FROM ledger_updates WHERE ledger_offset <= ${upTo}`, pair.database);
-      console.log(`(c) pruned ${upTo} updates in ${fmt(pruneMs / 1000)} s (${left} left at or below the offset); ${ops} executions committed meanwhile`);
-      rows.push([`(c) executeAndWait/s: A before the prune, B during it (${fmt(pruneMs / 1000)} s)`, before.opsPerSec, during.opsPerSec, `${fmt(during.opsPerSec / before.opsPerSec, 2)}×`]);
-      rows.push(['(c) executeAndWait p50 ms', before.latency.p50, during.latency.p50, `${fmt(during.latency.p50 / before.latency.p50, 2)}×`]);
-      rows.push(['(c) executeAndWait p99 ms', before.latency.p99, during.latency.p99, `${fmt(during.latency.p99 / before.latency.p99, 2)}×`]);
+      during = {
+        ...before,
+        ops,
+        elapsedMs: elapsed,
+        opsPerSec: (ops / elapsed) * 1000,
+        latency: { ...before.latency, p50: q(samples, 50), p99: q(samples, 99), max: Math.max(...samples) },
+      };
+      const [{ left }] = await pair.primary.query<{ left: string }>(
+        `SELECT count(*) AS left FROM ledger_updates WHERE ledger_offset <= ${upTo}`,
+        pair.database,
+      );
+      console.log(
+        `(c) pruned ${upTo} updates in ${fmt(pruneMs / 1000)} s (${left} left at or below the offset); ${ops} executions committed meanwhile`,
+      );
+      rows.push([
+        `(c) executeAndWait/s: A before the prune, B during it (${fmt(pruneMs / 1000)} s)`,
+        before.opsPerSec,
+        during.opsPerSec,
+        `${fmt(during.opsPerSec / before.opsPerSec, 2)}×`,
+      ]);
+      rows.push([
+        '(c) executeAndWait p50 ms',
+        before.latency.p50,
+        during.latency.p50,
+        `${fmt(during.latency.p50 / before.latency.p50, 2)}×`,
+      ]);
+      rows.push([
+        '(c) executeAndWait p99 ms',
+        before.latency.p99,
+        during.latency.p99,
+        `${fmt(during.latency.p99 / before.latency.p99, 2)}×`,
+      ]);
       rows.push(['(c) executeAndWait max ms', before.latency.max, during.latency.max, '-']);
     }
     await database.close();

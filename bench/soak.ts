@@ -28,7 +28,15 @@ import { openDatabase } from '@ledgerline/store';
 import { seedPartySigningKeys } from '../testkit/signing-keys';
 import { loadParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
 import { envInt, fmt, printTable, serverNodeArgs, summarize, withBenchDatabase } from './lib';
-import { createNode, executeRequest, exerciseNode, extraKey, freshContractId, preparedTransaction, type ExternalParty } from '../testkit/external-signing';
+import {
+  createNode,
+  executeRequest,
+  exerciseNode,
+  extraKey,
+  freshContractId,
+  preparedTransaction,
+  type ExternalParty,
+} from '../testkit/external-signing';
 
 const DURATION_S = envInt('SOAK_DURATION_S', 600);
 const CLIENTS = envInt('SOAK_CLIENTS', 16);
@@ -50,11 +58,17 @@ const MIX: Op[] = [
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS * 2 });
 
-function request(method: string, pathname: string, token: string, body?: unknown): Promise<{ status: number; json: any }> {
+function request(
+  method: string,
+  pathname: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { authorization: `Bearer ${token}` };
-    if (text !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    if (text !== undefined)
+      Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
     const req = http.request({ host: '127.0.0.1', port: PORT, path: pathname, method, agent, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -88,14 +102,26 @@ async function ok(method: string, pathname: string, token: string, body?: unknow
   } catch (e) {
     throw new OpError(`transport ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  if (r.status !== 200) throw new OpError(`${r.status} ${typeof r.json === 'object' && r.json ? r.json.code : String(r.json).slice(0, 60)}`);
+  if (r.status !== 200)
+    throw new OpError(
+      `${r.status} ${typeof r.json === 'object' && r.json ? r.json.code : String(r.json).slice(0, 60)}`,
+    );
   return r.json;
 }
 
 async function startServer(url: string): Promise<ChildProcess> {
   const main = path.resolve(__dirname, '../apps/server/src/main.js');
   const child = spawn(process.execPath, [...serverNodeArgs(), main], {
-    env: { ...process.env, DATABASE_URL: url, PORT: String(PORT), HOST: '127.0.0.1', LEDGER_JWT_SECRET: SECRET, LEDGER_SYNCHRONIZERS: 'global,secondary', LEDGER_LOG_LEVEL: 'warn', LEDGER_DB_POOL_SIZE: '10' },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      LEDGER_JWT_SECRET: SECRET,
+      LEDGER_SYNCHRONIZERS: 'global,secondary',
+      LEDGER_LOG_LEVEL: 'warn',
+      LEDGER_DB_POOL_SIZE: '10',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   for (let i = 0; i < 300; i++) {
@@ -133,29 +159,52 @@ interface Sample {
 }
 
 async function main(): Promise<void> {
-  console.log(`soak: ${DURATION_S} s, ${CLIENTS} clients, memory sampled every ${SAMPLE_S} s; mix ${OPS.map((o) => `${o} ${(MIX.filter((m) => m === o).length * 5)} %`).join(', ')}`);
+  console.log(
+    `soak: ${DURATION_S} s, ${CLIENTS} clients, memory sampled every ${SAMPLE_S} s; mix ${OPS.map((o) => `${o} ${MIX.filter((m) => m === o).length * 5} %`).join(', ')}`,
+  );
   await withBenchDatabase({ label: 'soak', migrate: true }, async ({ url }) => {
     const server = await startServer(url);
     try {
       const database = openDatabase(url, { max: 2 });
       const identity = await loadParticipantIdentity(database.db, 'participant1', ['global', 'secondary']);
       const [A, B] = identity.synchronizers.map((s) => s.id);
-      const admin = await mintHs256Token({ secret: SECRET, userId: 'participant_admin', participantId: identity.participantId, expiresInSeconds: 24 * 3600 });
+      const admin = await mintHs256Token({
+        secret: SECRET,
+        userId: 'participant_admin',
+        participantId: identity.participantId,
+        expiresInSeconds: 24 * 3600,
+      });
 
       // One hosted party per client, with a registered signing key (so it may both submit and sign).
       const parties: ExternalParty[] = [];
       for (let i = 0; i < CLIENTS; i++) {
-        const r = await ok('POST', '/v2/parties', admin, { partyIdHint: `soak-${i}`, synchronizerId: A, localMetadata: { annotations: {} } });
+        const r = await ok('POST', '/v2/parties', admin, {
+          partyIdHint: `soak-${i}`,
+          synchronizerId: A,
+          localMetadata: { annotations: {} },
+        });
         const signer = extraKey(r.partyDetails.party as string);
         await seedPartySigningKeys(database.db, signer.party, [
-          { fingerprint: signer.fingerprint, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519', keyFormat: 'CRYPTO_KEY_FORMAT_RAW', publicKey: signer.rawPublicKey.toString('base64') },
+          {
+            fingerprint: signer.fingerprint,
+            keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+            keyFormat: 'CRYPTO_KEY_FORMAT_RAW',
+            publicKey: signer.rawPublicKey.toString('base64'),
+          },
         ]);
         parties.push(signer);
       }
       await database.close();
-      const rights = ['CanExecuteAsAnyParty', 'CanActAsAnyParty', 'CanReadAsAnyParty'].map((k) => ({ kind: { [k]: { value: {} } } }));
+      const rights = ['CanExecuteAsAnyParty', 'CanActAsAnyParty', 'CanReadAsAnyParty'].map((k) => ({
+        kind: { [k]: { value: {} } },
+      }));
       await ok('POST', '/v2/users', admin, { user: { id: USER, primaryParty: '' }, rights });
-      const token = await mintHs256Token({ secret: SECRET, userId: USER, participantId: identity.participantId, expiresInSeconds: 24 * 3600 });
+      const token = await mintHs256Token({
+        secret: SECRET,
+        userId: USER,
+        participantId: identity.participantId,
+        expiresInSeconds: 24 * 3600,
+      });
 
       const latencies = new Map<Op, number[]>(OPS.map((o) => [o, []]));
       const errorsByCode = new Map<string, number>();
@@ -165,16 +214,41 @@ async function main(): Promise<void> {
       let errorsDone = 0;
       let seq = 0;
 
-      const execute = async (signer: ExternalParty, synchronizerId: string, node: Parameters<typeof preparedTransaction>[0]['nodes'][number]) => {
-        const pt = preparedTransaction({ nodes: [node], actAs: [signer.party], synchronizerId, commandId: `soak-${seq++}` });
+      const execute = async (
+        signer: ExternalParty,
+        synchronizerId: string,
+        node: Parameters<typeof preparedTransaction>[0]['nodes'][number],
+      ) => {
+        const pt = preparedTransaction({
+          nodes: [node],
+          actAs: [signer.party],
+          synchronizerId,
+          commandId: `soak-${seq++}`,
+        });
         // The transaction's answer names the committed contract ids (the prepared local ids with Canton's suffix).
-        const r = await ok('POST', '/v2/interactive-submission/executeAndWaitForTransaction', token, executeRequest(pt, [signer]));
+        const r = await ok(
+          'POST',
+          '/v2/interactive-submission/executeAndWaitForTransaction',
+          token,
+          executeRequest(pt, [signer]),
+        );
         lastOffset = Math.max(lastOffset, Number(r.transaction.offset));
-        const created = (r.transaction.events as Array<{ CreatedEvent?: { contractId: string } }>).flatMap((e) => (e.CreatedEvent ? [e.CreatedEvent.contractId] : []));
+        const created = (r.transaction.events as Array<{ CreatedEvent?: { contractId: string } }>).flatMap((e) =>
+          e.CreatedEvent ? [e.CreatedEvent.contractId] : [],
+        );
         return { updateId: r.transaction.updateId as string, created };
       };
-      const reassign = async (party: string, kind: 'unassign' | 'assign', id: string, source: string, target: string) => {
-        const command = kind === 'unassign' ? { UnassignCommand: { value: { contractId: id, source, target } } } : { AssignCommand: { value: { reassignmentId: id, source, target } } };
+      const reassign = async (
+        party: string,
+        kind: 'unassign' | 'assign',
+        id: string,
+        source: string,
+        target: string,
+      ) => {
+        const command =
+          kind === 'unassign'
+            ? { UnassignCommand: { value: { contractId: id, source, target } } }
+            : { AssignCommand: { value: { reassignmentId: id, source, target } } };
         const r = await ok('POST', '/v2/commands/submit-and-wait-for-reassignment', token, {
           reassignmentCommands: { commandId: `soak-${kind}-${seq++}`, submitter: party, commands: [{ command }] },
           eventFormat: { filtersByParty: { [party]: { cumulative: [] } } },
@@ -196,7 +270,11 @@ async function main(): Promise<void> {
           try {
             switch (op) {
               case 'create': {
-                const ref = { contractId: freshContractId(), signatories: [signer.party], stakeholders: [signer.party] };
+                const ref = {
+                  contractId: freshContractId(),
+                  signatories: [signer.party],
+                  stakeholders: [signer.party],
+                };
                 const { updateId, created } = await execute(signer, A, createNode('0', ref));
                 mine.push({ contractId: created[0], synchronizerId: A });
                 recentCreates.push(updateId);
@@ -205,7 +283,16 @@ async function main(): Promise<void> {
               }
               case 'archive': {
                 const c = mine.shift()!;
-                await execute(signer, c.synchronizerId, exerciseNode('0', { contractId: c.contractId, signatories: [signer.party], stakeholders: [signer.party], actingParties: [signer.party] }));
+                await execute(
+                  signer,
+                  c.synchronizerId,
+                  exerciseNode('0', {
+                    contractId: c.contractId,
+                    signatories: [signer.party],
+                    stakeholders: [signer.party],
+                    actingParties: [signer.party],
+                  }),
+                );
                 break;
               }
               case 'reassign': {
@@ -224,12 +311,20 @@ async function main(): Promise<void> {
                 break;
               case 'flats': {
                 const end = lastOffset;
-                await ok('POST', '/v2/updates/flats?limit=100', token, { beginExclusive: Math.max(0, end - 40), endInclusive: end, filter: { filtersForAnyParty: {} }, verbose: false });
+                await ok('POST', '/v2/updates/flats?limit=100', token, {
+                  beginExclusive: Math.max(0, end - 40),
+                  endInclusive: end,
+                  filter: { filtersForAnyParty: {} },
+                  verbose: false,
+                });
                 break;
               }
               case 'by-id': {
                 const updateId = recentCreates[Math.floor(Math.random() * recentCreates.length)];
-                await ok('POST', '/v2/updates/transaction-by-id', token, { updateId, requestingParties: [signer.party] });
+                await ok('POST', '/v2/updates/transaction-by-id', token, {
+                  updateId,
+                  requestingParties: [signer.party],
+                });
                 break;
               }
             }
@@ -256,9 +351,16 @@ async function main(): Promise<void> {
       console.log(`${'0'.padStart(6)}  ${fmt(samples[0].rssMiB).padStart(8)}`);
       const sampler = setInterval(() => {
         const prev = samples[samples.length - 1];
-        const s: Sample = { t: (performance.now() - started) / 1000, rssMiB: rssMiB(server.pid!), ops: opsDone, errors: errorsDone };
+        const s: Sample = {
+          t: (performance.now() - started) / 1000,
+          rssMiB: rssMiB(server.pid!),
+          ops: opsDone,
+          errors: errorsDone,
+        };
         samples.push(s);
-        console.log(`${fmt(s.t, 0).padStart(6)}  ${fmt(s.rssMiB).padStart(8)}  ${fmt((s.ops - prev.ops) / (s.t - prev.t)).padStart(7)}  ${s.errors}`);
+        console.log(
+          `${fmt(s.t, 0).padStart(6)}  ${fmt(s.rssMiB).padStart(8)}  ${fmt((s.ops - prev.ops) / (s.t - prev.t)).padStart(7)}  ${s.errors}`,
+        );
       }, SAMPLE_S * 1000);
       await Promise.all(Array.from({ length: CLIENTS }, (_, w) => client(w, until)));
       clearInterval(sampler);
@@ -266,8 +368,15 @@ async function main(): Promise<void> {
       samples.push({ t: elapsedS, rssMiB: rssMiB(server.pid!), ops: opsDone, errors: errorsDone });
 
       // Per-minute rows: throughput, RSS at the end of the minute, min and max within it.
-      console.log(`\n${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${fmt(elapsedS, 0)} s, ${opsDone} operations, ${errorsDone} errors\n`);
-      const minutes: Array<Array<string | number>> = [['minute', 'ops/s', 'RSS at end MiB', 'RSS min MiB', 'RSS max MiB', 'errors']];
+      console.log(
+        `\n${os.cpus().length} CPUs, load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}; ${fmt(elapsedS, 0)} s, ${opsDone} operations, ${errorsDone} errors\n`,
+      );
+      const minutes: Array<Array<string | number>> = [
+        ['minute', 'ops/s', 'RSS at end MiB', 'RSS min MiB', 'RSS max MiB', 'errors'],
+      ];
       for (let m = 1; (m - 1) * 60 < elapsedS - 1; m++) {
         const inMin = samples.filter((s) => s.t > (m - 1) * 60 && s.t <= m * 60 + 0.5);
         if (inMin.length === 0) continue;
@@ -297,7 +406,11 @@ async function main(): Promise<void> {
 
       console.log('\nerrors by code:');
       if (errorsByCode.size === 0) console.log('  none');
-      else printTable([['operation: status code', 'count'], ...[...errorsByCode].sort((a, b) => b[1] - a[1]).map(([c, n]) => [c, String(n)])]);
+      else
+        printTable([
+          ['operation: status code', 'count'],
+          ...[...errorsByCode].sort((a, b) => b[1] - a[1]).map(([c, n]) => [c, String(n)]),
+        ]);
 
       const atMinute1 = samples.filter((s) => s.t <= 60.5).at(-1)!;
       const end = samples[samples.length - 1];
@@ -307,7 +420,9 @@ async function main(): Promise<void> {
       );
       // The line is a GC sawtooth: the per-minute floor (lowest sample) and ceiling show a trend better than two points do.
       const rows = minutes.slice(1);
-      console.log(`per-minute RSS floor ${rows.map((r) => fmt(r[3] as number)).join(' → ')} MiB; ceiling ${rows.map((r) => fmt(r[4] as number)).join(' → ')} MiB`);
+      console.log(
+        `per-minute RSS floor ${rows.map((r) => fmt(r[3] as number)).join(' → ')} MiB; ceiling ${rows.map((r) => fmt(r[4] as number)).join(' → ')} MiB`,
+      );
       if (process.env.SOAK_JSON) console.log(JSON.stringify({ samples, errors: Object.fromEntries(errorsByCode) }));
     } finally {
       agent.destroy();

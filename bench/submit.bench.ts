@@ -20,7 +20,16 @@ import WebSocket from 'ws';
 import { mintHs256Token } from '@ledgerline/auth';
 import { openDatabase } from '@ledgerline/store';
 import { loadParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
-import { appendBaseline, envInt, fmt, printTable, runConcurrent, serverNodeArgs, withBenchDatabase, type RunResult } from './lib';
+import {
+  appendBaseline,
+  envInt,
+  fmt,
+  printTable,
+  runConcurrent,
+  serverNodeArgs,
+  withBenchDatabase,
+  type RunResult,
+} from './lib';
 import { closeFastFetch, fastFetch } from './lib/http-client';
 import { RawHttpConnection, serialiseRequest } from './lib/raw-http';
 
@@ -36,7 +45,12 @@ const PORT = 18000 + Math.floor(Math.random() * 1000);
 const USER = 'bench-app';
 const PHASES = ['lock', 'load', 'decide', 'write', 'commit'] as const;
 
-async function call(method: string, pathname: string, token: string | undefined, body?: unknown): Promise<{ status: number; text: string }> {
+async function call(
+  method: string,
+  pathname: string,
+  token: string | undefined,
+  body?: unknown,
+): Promise<{ status: number; text: string }> {
   const res = await fastFetch(`http://127.0.0.1:${PORT}${pathname}`, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -47,7 +61,15 @@ async function call(method: string, pathname: string, token: string | undefined,
 
 async function startServer(url: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...serverNodeArgs(), path.resolve(__dirname, '../apps/server/src/main.js')], {
-    env: { ...process.env, DATABASE_URL: url, PORT: String(PORT), HOST: '127.0.0.1', LEDGER_JWT_SECRET: SECRET, LEDGER_LOG_LEVEL: 'warn', LEDGER_DB_POOL_SIZE: '8' },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      LEDGER_JWT_SECRET: SECRET,
+      LEDGER_LOG_LEVEL: 'warn',
+      LEDGER_DB_POOL_SIZE: '8',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   for (let i = 0; i < 300; i++) {
@@ -67,7 +89,11 @@ async function startServer(url: string): Promise<ChildProcess> {
 async function histogram(name: string, label?: string): Promise<{ sum: number; count: number }> {
   const text = (await call('GET', '/metrics', undefined)).text;
   const labels = label ? `\\{[^}]*${label}[^}]*\\}` : '(?:\\{[^}]*\\})?';
-  const num = (suffix: string) => [...text.matchAll(new RegExp(`^${name}_${suffix}${labels} (\\S+)$`, 'gm'))].reduce((sum, m) => sum + Number(m[1]), 0);
+  const num = (suffix: string) =>
+    [...text.matchAll(new RegExp(`^${name}_${suffix}${labels} (\\S+)$`, 'gm'))].reduce(
+      (sum, m) => sum + Number(m[1]),
+      0,
+    );
   return { sum: num('sum'), count: num('count') };
 }
 
@@ -81,7 +107,9 @@ interface Measured {
 }
 
 async function main(): Promise<void> {
-  console.log(`command submission benchmark: ${durationMs} ms per measurement after ${warmupMs} ms warm-up (${rewarmMs} ms before later ones); submit-and-wait clients ${concurrencies.join(', ')}, async + completions ${ASYNC_CLIENTS}; ${partyCount} local parties`);
+  console.log(
+    `command submission benchmark: ${durationMs} ms per measurement after ${warmupMs} ms warm-up (${rewarmMs} ms before later ones); submit-and-wait clients ${concurrencies.join(', ')}, async + completions ${ASYNC_CLIENTS}; ${partyCount} local parties`,
+  );
   await withBenchDatabase({ label: 'submit', migrate: true }, async ({ url }) => {
     const server = await startServer(url);
     try {
@@ -97,20 +125,36 @@ async function main(): Promise<void> {
         if (r.status !== 200) throw new Error(`allocate: ${r.status} ${r.text}`);
         parties.push(JSON.parse(r.text).partyDetails.party);
       }
-      const created = await call('POST', '/v2/users', adminToken, { user: { id: USER, primaryParty: '' }, rights: [{ kind: { CanActAsAnyParty: { value: {} } } }] });
+      const created = await call('POST', '/v2/users', adminToken, {
+        user: { id: USER, primaryParty: '' },
+        rights: [{ kind: { CanActAsAnyParty: { value: {} } } }],
+      });
       if (created.status !== 200) throw new Error(`create user: ${created.status} ${created.text}`);
       const token = await mintHs256Token({ secret: SECRET, userId: USER, participantId, expiresInSeconds: 3600 });
 
       // Request bytes, serialised before any timed window: enough for BENCH_MAX_RATE through every warm-up and window.
-      const windowsMs = [...concurrencies, ASYNC_CLIENTS].reduce((sum, _, i) => sum + (i === 0 ? warmupMs : rewarmMs) + durationMs, 0);
+      const windowsMs = [...concurrencies, ASYNC_CLIENTS].reduce(
+        (sum, _, i) => sum + (i === 0 ? warmupMs : rewarmMs) + durationMs,
+        0,
+      );
       const total = Math.ceil((windowsMs / 1000) * maxRate);
       const headers = { host: '127.0.0.1', 'content-type': 'application/json', authorization: `Bearer ${token}` };
       const requests: Array<{ commandId: string; wait: Buffer; async: Buffer }> = [];
       for (let i = 0; i < total; i++) {
         const party = parties[i % parties.length];
         const commandId = `bench-${i}`;
-        const body = Buffer.from(JSON.stringify({ commands: [{ CreateCommand: { templateId: '#bench:Main:Note', createArguments: { owner: party, n: i } } }], commandId, actAs: [party] }));
-        requests.push({ commandId, wait: serialiseRequest('POST', '/v2/commands/submit-and-wait', headers, body), async: serialiseRequest('POST', '/v2/commands/async/submit', headers, body) });
+        const body = Buffer.from(
+          JSON.stringify({
+            commands: [{ CreateCommand: { templateId: '#bench:Main:Note', createArguments: { owner: party, n: i } } }],
+            commandId,
+            actAs: [party],
+          }),
+        );
+        requests.push({
+          commandId,
+          wait: serialiseRequest('POST', '/v2/commands/submit-and-wait', headers, body),
+          async: serialiseRequest('POST', '/v2/commands/async/submit', headers, body),
+        });
       }
       let next = 0;
       const take = () => {
@@ -130,19 +174,40 @@ async function main(): Promise<void> {
         await closeFastFetch();
       };
 
-      const measure = async (name: string, concurrency: number, first: boolean, op: (w: number) => Promise<void>): Promise<Measured> => {
+      const measure = async (
+        name: string,
+        concurrency: number,
+        first: boolean,
+        op: (w: number) => Promise<void>,
+      ): Promise<Measured> => {
         const baseline = await appendBaseline(url, { concurrency: 64, durationMs, warmupMs: 1000 });
         const warm = await runConcurrent({ concurrency, durationMs: first ? warmupMs : rewarmMs, op });
         if (warm.errors) throw new Error(`${warm.errors} warm-up operations failed: ${String(warm.firstError)}`);
         const size0 = await histogram('ledgerline_append_batch_size');
-        const phases0 = await Promise.all(PHASES.map((ph) => histogram('ledgerline_append_batch_phase_seconds', `phase="${ph}"`)));
+        const phases0 = await Promise.all(
+          PHASES.map((ph) => histogram('ledgerline_append_batch_phase_seconds', `phase="${ph}"`)),
+        );
         const run = await runConcurrent({ concurrency, durationMs, op });
         await closeConnections();
         if (run.errors) throw new Error(`${run.errors} operations failed: ${String(run.firstError)}`);
         const size1 = await histogram('ledgerline_append_batch_size');
-        const phases1 = await Promise.all(PHASES.map((ph) => histogram('ledgerline_append_batch_phase_seconds', `phase="${ph}"`)));
-        const phases = Object.fromEntries(PHASES.map((ph, j) => [ph, ((phases1[j].sum - phases0[j].sum) / (phases1[j].count - phases0[j].count)) * 1000])) as Measured['phases'];
-        return { name, concurrency, baseline, run, batch: (size1.sum - size0.sum) / (size1.count - size0.count), phases };
+        const phases1 = await Promise.all(
+          PHASES.map((ph) => histogram('ledgerline_append_batch_phase_seconds', `phase="${ph}"`)),
+        );
+        const phases = Object.fromEntries(
+          PHASES.map((ph, j) => [
+            ph,
+            ((phases1[j].sum - phases0[j].sum) / (phases1[j].count - phases0[j].count)) * 1000,
+          ]),
+        ) as Measured['phases'];
+        return {
+          name,
+          concurrency,
+          baseline,
+          run,
+          batch: (size1.sum - size0.sum) / (size1.count - size0.count),
+          phases,
+        };
       };
 
       const results: Measured[] = [];
@@ -157,7 +222,10 @@ async function main(): Promise<void> {
       }
       // async/submit + the completion stream: an operation ends when its completion arrives on the WebSocket.
       const waiting = new Map<string, () => void>();
-      const ws = new WebSocket(`ws://127.0.0.1:${PORT}/v2/commands/completions`, ['daml.ws.auth', `jwt.token.${token}`]);
+      const ws = new WebSocket(`ws://127.0.0.1:${PORT}/v2/commands/completions`, [
+        'daml.ws.auth',
+        `jwt.token.${token}`,
+      ]);
       await new Promise<void>((resolve, reject) => {
         ws.once('open', () => resolve());
         ws.once('error', reject);
@@ -188,14 +256,36 @@ async function main(): Promise<void> {
       console.log();
       printTable([
         ['operation', 'clients', 'ops/s', 'p50 ms', 'p99 ms', 'baseline/s (64)', 'ratio', 'mean batch'],
-        ...results.map((r) => [r.name, String(r.concurrency), r.run.opsPerSec, r.run.latency.p50, r.run.latency.p99, r.baseline.opsPerSec, `${fmt(r.run.opsPerSec / r.baseline.opsPerSec, 2)}×`, r.batch]),
+        ...results.map((r) => [
+          r.name,
+          String(r.concurrency),
+          r.run.opsPerSec,
+          r.run.latency.p50,
+          r.run.latency.p99,
+          r.baseline.opsPerSec,
+          `${fmt(r.run.opsPerSec / r.baseline.opsPerSec, 2)}×`,
+          r.batch,
+        ]),
       ]);
       console.log("\nthe writer's batches, mean ms per batch by phase (server metrics, same window):");
-      printTable([['operation', 'clients', 'lock (incl. previous COMMIT)', 'state load', 'decisions', 'write statement', 'COMMIT'], ...results.map((r) => [r.name, String(r.concurrency), ...PHASES.map((ph) => r.phases[ph])])]);
+      printTable([
+        [
+          'operation',
+          'clients',
+          'lock (incl. previous COMMIT)',
+          'state load',
+          'decisions',
+          'write statement',
+          'COMMIT',
+        ],
+        ...results.map((r) => [r.name, String(r.concurrency), ...PHASES.map((ph) => r.phases[ph])]),
+      ]);
       const at64 = results.find((r) => r.name === 'submit-and-wait' && r.concurrency === 64);
       if (at64) {
         const ratio = at64.run.opsPerSec / at64.baseline.opsPerSec;
-        console.log(`\ngoal at 64 clients (submit-and-wait ≥ 0.5× baseline): ${ratio >= 0.5 ? 'met' : 'MISSED'} (${fmt(at64.run.opsPerSec)}/s, ${fmt(ratio, 2)}×, p99 ${fmt(at64.run.latency.p99)} ms)`);
+        console.log(
+          `\ngoal at 64 clients (submit-and-wait ≥ 0.5× baseline): ${ratio >= 0.5 ? 'met' : 'MISSED'} (${fmt(at64.run.opsPerSec)}/s, ${fmt(ratio, 2)}×, p99 ${fmt(at64.run.latency.p99)} ms)`,
+        );
       }
     } finally {
       server.kill('SIGTERM');

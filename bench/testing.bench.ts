@@ -1,9 +1,10 @@
 /**
  * npm run bench:testing — snapshots, restore, fork and reset of a ledger of BENCH_TESTING_UPDATES (default 100,000)
  * updates, through the server's admin API (a child process, timed by the client), each next to its baseline measured in
- * the same run: PostgreSQL's own `CREATE DATABASE … TEMPLATE …` of the same ledger (from a template
- * nobody is connected to, so it measures the copy alone). And the time from "new test ledger" (POST /v2/admin/ledgers
- * from a snapshot) to the first answered request on it. Each operation is paired with a baseline copy measured just before it; the median of the paired ratios is reported.
+ * the same run: PostgreSQL's own `CREATE DATABASE … TEMPLATE …` of the same ledger (from a template nobody is connected
+ * to, so it measures the copy alone). And the time from "new test ledger" (POST /v2/admin/ledgers from a snapshot) to
+ * the first answered request on it. Each operation is paired with a baseline copy measured just before it; the median
+ * of the paired ratios is reported.
  *
  * Knobs: BENCH_DATABASE_URL, BENCH_TESTING_UPDATES (default 100000), BENCH_TESTING_ROUNDS (default 3).
  * Goal: snapshot, restore, fork and reset ≤ 1.5× the baseline.
@@ -28,15 +29,24 @@ async function main(): Promise<void> {
     try {
       const { participantId, seconds } = await fillUpdateLog(db.url, UPDATES);
       console.log(`ledger of ${UPDATES} updates written in ${fmt(seconds, 1)} s`);
-      const size = (await admin.query<{ s: string }>('SELECT pg_size_pretty(pg_database_size($1)) AS s', [db.name])).rows[0].s;
+      const size = (await admin.query<{ s: string }>('SELECT pg_size_pretty(pg_database_size($1)) AS s', [db.name]))
+        .rows[0].s;
       console.log(`database size: ${size}`);
       const server = await startReadServer(db.url, PORT, SECRET, { LEDGER_TESTING_API: 'true' });
-      const token = await mintHs256Token({ secret: SECRET, userId: 'participant_admin', participantId, expiresInSeconds: 3600 });
+      const token = await mintHs256Token({
+        secret: SECRET,
+        userId: 'participant_admin',
+        participantId,
+        expiresInSeconds: 3600,
+      });
       const base = `http://127.0.0.1:${PORT}`;
       const call = async (method: string, path: string, body?: unknown) => {
         const res = await fetch(base + path, {
           method,
-          headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
         const text = await res.text();
@@ -50,7 +60,14 @@ async function main(): Promise<void> {
       };
       // Lets the previous round's background drops finish, so that no measurement pays for another's.
       const settle = () => new Promise((r) => setTimeout(r, 1500));
-      const t: Record<string, number[]> = { baseline: [], snapshot: [], restore: [], fork: [], reset: [], newLedger: [] };
+      const t: Record<string, number[]> = {
+        baseline: [],
+        snapshot: [],
+        restore: [],
+        fork: [],
+        reset: [],
+        newLedger: [],
+      };
       try {
         await call('POST', '/v2/admin/snapshots', { name: 'seed' });
         const seedDb = `${db.name}__snap__seed`;
@@ -88,21 +105,44 @@ async function main(): Promise<void> {
           await call('DELETE', `/v2/admin/snapshots/r${r}`);
         }
         const end = await call('GET', '/v2/state/ledger-end');
-        if (end.offset !== UPDATES) throw new Error(`ledger end after the rounds is ${end.offset}, expected ${UPDATES}`);
+        if (end.offset !== UPDATES)
+          throw new Error(`ledger end after the rounds is ${end.offset}, expected ${UPDATES}`);
       } finally {
         server.kill('SIGTERM');
         await new Promise((r) => server.once('exit', r));
-        const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [`${db.name}__`]);
-        for (const row of rows) await admin.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`).catch(() => undefined);
+        const { rows } = await admin.query<{ datname: string }>(
+          'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
+          [`${db.name}__`],
+        );
+        for (const row of rows)
+          await admin.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`).catch(() => undefined);
       }
       const ratio = (op: string) => median(t[op].map((ms, i) => ms / t[`${op}:baseline`][i]));
-      const rows: Array<Array<string | number>> = [['operation', 'median ms', 'min ms', 'max ms', 'paired baseline median ms', 'median of paired ratios', 'goal']];
-      rows.push(['CREATE DATABASE … TEMPLATE (all baselines)', fmt(median(t.baseline), 0), fmt(Math.min(...t.baseline), 0), fmt(Math.max(...t.baseline), 0), '', '1.00', '']);
+      const rows: Array<Array<string | number>> = [
+        ['operation', 'median ms', 'min ms', 'max ms', 'paired baseline median ms', 'median of paired ratios', 'goal'],
+      ];
+      rows.push([
+        'CREATE DATABASE … TEMPLATE (all baselines)',
+        fmt(median(t.baseline), 0),
+        fmt(Math.min(...t.baseline), 0),
+        fmt(Math.max(...t.baseline), 0),
+        '',
+        '1.00',
+        '',
+      ]);
       for (const op of ['snapshot', 'restore', 'fork', 'reset', 'newLedger'] as const) {
         const m = median(t[op]);
         const q = ratio(op);
         const goal = op === 'newLedger' ? '' : q <= 1.5 ? '≤ 1.5 met' : '≤ 1.5 MISSED';
-        rows.push([op === 'newLedger' ? 'new test ledger → first answer' : op, fmt(m, 0), fmt(Math.min(...t[op]), 0), fmt(Math.max(...t[op]), 0), fmt(median(t[`${op}:baseline`]), 0), fmt(q, 2), goal]);
+        rows.push([
+          op === 'newLedger' ? 'new test ledger → first answer' : op,
+          fmt(m, 0),
+          fmt(Math.min(...t[op]), 0),
+          fmt(Math.max(...t[op]), 0),
+          fmt(median(t[`${op}:baseline`]), 0),
+          fmt(q, 2),
+          goal,
+        ]);
       }
       console.log(`\n${UPDATES} updates, ${ROUNDS} interleaved rounds, times seen by the admin API's client:`);
       printTable(rows);

@@ -37,8 +37,7 @@ function* walk(dir) {
     const p = path.join(dir, entry.name);
     if (entry.isDirectory()) {
       if (p !== explorer) yield* walk(p);
-    }
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) yield p;
+    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) yield p;
   }
 }
 

@@ -32,8 +32,10 @@ export const TEMPLATES = {
 export const INTERFACES = {
   holding: '#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding',
   transferFactory: '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory',
-  transferInstruction: '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction',
-  allocationFactory: '#splice-api-token-allocation-instruction-v1:Splice.Api.Token.AllocationInstructionV1:AllocationFactory',
+  transferInstruction:
+    '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction',
+  allocationFactory:
+    '#splice-api-token-allocation-instruction-v1:Splice.Api.Token.AllocationInstructionV1:AllocationFactory',
   allocation: '#splice-api-token-allocation-v1:Splice.Api.Token.AllocationV1:Allocation',
 } as const;
 /** Choice-context keys (splice-amulet's TokenApiUtils.daml and Scan's ChoiceContextBuilder.scala). */
@@ -82,7 +84,11 @@ export class AmuletRegistry {
       activeAtOffset: end,
       eventFormat: {
         filtersByParty: {
-          [this.dso]: { cumulative: templateIds.map((templateId) => ({ identifierFilter: { TemplateFilter: { value: { templateId, includeCreatedEventBlob: true } } } })) },
+          [this.dso]: {
+            cumulative: templateIds.map((templateId) => ({
+              identifierFilter: { TemplateFilter: { value: { templateId, includeCreatedEventBlob: true } } },
+            })),
+          },
         },
         verbose: true,
       },
@@ -91,7 +97,12 @@ export class AmuletRegistry {
   }
 
   disclose(c: Created): DisclosedContract {
-    return { contractId: c.contractId, templateId: c.templateId, createdEventBlob: c.createdEventBlob, synchronizerId: this.synchronizerId };
+    return {
+      contractId: c.contractId,
+      templateId: c.templateId,
+      createdEventBlob: c.createdEventBlob,
+      synchronizerId: this.synchronizerId,
+    };
   }
 
   /** The entries every Amulet choice context carries: AmuletRules, the newest round open now, the newest config state. */
@@ -105,9 +116,14 @@ export class AmuletRegistry {
     const state = of(':Splice.ExternalPartyConfigState:ExternalPartyConfigState').sort(
       (a, b) => Date.parse(b.createArgument.targetArchiveAfter) - Date.parse(a.createArgument.targetArchiveAfter),
     )[0];
-    if (!rules || !open || !state) throw new Error('the DSO has no AmuletRules, open round or ExternalPartyConfigState');
+    if (!rules || !open || !state)
+      throw new Error('the DSO has no AmuletRules, open round or ExternalPartyConfigState');
     return {
-      values: { [CONTEXT_KEYS.amuletRules]: contractId(rules.contractId), [CONTEXT_KEYS.openRound]: contractId(open.contractId), [CONTEXT_KEYS.configState]: contractId(state.contractId) },
+      values: {
+        [CONTEXT_KEYS.amuletRules]: contractId(rules.contractId),
+        [CONTEXT_KEYS.openRound]: contractId(open.contractId),
+        [CONTEXT_KEYS.configState]: contractId(state.contractId),
+      },
       disclosed: [rules, open, state],
     };
   }
@@ -126,8 +142,21 @@ export class AmuletRegistry {
     const factory = all.find((c) => c.templateId.endsWith(':ExternalPartyAmuletRules'));
     if (!factory) throw new Error('the DSO has no ExternalPartyAmuletRules');
     const preapproval =
-      sender === receiver ? undefined : all.find((c) => c.templateId.endsWith(':TransferPreapproval') && c.createArgument.receiver === receiver && Date.parse(c.createArgument.expiresAt) > Date.now());
-    const featured = preapproval && all.find((c) => c.templateId.endsWith(':FeaturedAppRight') && c.createArgument.provider === preapproval.createArgument.provider);
+      sender === receiver
+        ? undefined
+        : all.find(
+            (c) =>
+              c.templateId.endsWith(':TransferPreapproval') &&
+              c.createArgument.receiver === receiver &&
+              Date.parse(c.createArgument.expiresAt) > Date.now(),
+          );
+    const featured =
+      preapproval &&
+      all.find(
+        (c) =>
+          c.templateId.endsWith(':FeaturedAppRight') &&
+          c.createArgument.provider === preapproval.createArgument.provider,
+      );
     if (preapproval) {
       values[CONTEXT_KEYS.transferPreapproval] = contractId(preapproval.contractId);
       disclosed.push(preapproval);
@@ -146,10 +175,20 @@ export class AmuletRegistry {
 
   /** The allocation factory (the same ExternalPartyAmuletRules) and its context, without preapproval or featuring. */
   async allocationFactory(): Promise<TransferFactoryContext> {
-    const all = await this.dsoContracts([TEMPLATES.amuletRules, TEMPLATES.openRound, TEMPLATES.configState, TEMPLATES.externalPartyAmuletRules]);
+    const all = await this.dsoContracts([
+      TEMPLATES.amuletRules,
+      TEMPLATES.openRound,
+      TEMPLATES.configState,
+      TEMPLATES.externalPartyAmuletRules,
+    ]);
     const { values, disclosed } = this.base(all);
     const factory = all.find((c) => c.templateId.endsWith(':ExternalPartyAmuletRules'))!;
-    return { factoryId: factory.contractId, transferKind: 'offer', choiceContextData: { values }, disclosedContracts: [factory, ...disclosed].map((c) => this.disclose(c)) };
+    return {
+      factoryId: factory.contractId,
+      transferKind: 'offer',
+      choiceContextData: { values },
+      disclosedContracts: [factory, ...disclosed].map((c) => this.disclose(c)),
+    };
   }
 
   /**
@@ -157,9 +196,18 @@ export class AmuletRegistry {
    * execute/withdraw/cancel) backed by `lockedAmuletCid` (Scan's getTwoStepTransferContext).
    */
   async twoStepContext(lockedAmuletCid: string): Promise<ChoiceContext> {
-    const all = await this.dsoContracts([TEMPLATES.amuletRules, TEMPLATES.openRound, TEMPLATES.configState, TEMPLATES.lockedAmulet]);
+    const all = await this.dsoContracts([
+      TEMPLATES.amuletRules,
+      TEMPLATES.openRound,
+      TEMPLATES.configState,
+      TEMPLATES.lockedAmulet,
+    ]);
     const locked = all.find((c) => c.contractId === lockedAmuletCid);
-    if (!locked) return { choiceContextData: { values: { [CONTEXT_KEYS.expireLock]: { tag: 'AV_Bool', value: false } } }, disclosedContracts: [] };
+    if (!locked)
+      return {
+        choiceContextData: { values: { [CONTEXT_KEYS.expireLock]: { tag: 'AV_Bool', value: false } } },
+        disclosedContracts: [],
+      };
     const { values, disclosed } = this.base(all);
     values[CONTEXT_KEYS.expireLock] = { tag: 'AV_Bool', value: true };
     return { choiceContextData: { values }, disclosedContracts: [...disclosed, locked].map((c) => this.disclose(c)) };
@@ -167,4 +215,7 @@ export class AmuletRegistry {
 }
 
 /** The token standard's `extraArgs` carrying a choice context. */
-export const extraArgs = (context: { choiceContextData: { values: Record<string, AnyValue> } }) => ({ context: context.choiceContextData, meta: { values: {} } });
+export const extraArgs = (context: { choiceContextData: { values: Record<string, AnyValue> } }) => ({
+  context: context.choiceContextData,
+  meta: { values: {} },
+});

@@ -3,7 +3,15 @@
  * with @canton-network/core-ledger-proto, hashed with our V2/V3 implementation and signed as a wallet does (Ed25519 over
  * the raw 32-byte hash, as @canton-network/wallet-sdk signs). Nothing here is used by the service.
  */
-import { createHash, createPrivateKey, createPublicKey, randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  randomBytes,
+  randomUUID,
+  sign,
+  type KeyObject,
+} from 'node:crypto';
 import {
   DamlTransaction,
   Metadata,
@@ -26,7 +34,11 @@ export interface ExternalParty {
 
 /** An Ed25519 party `<hint>::<fingerprint>`; deterministic when `seed` (32 bytes) is given. */
 export function externalParty(hint: string, seed: Buffer = randomBytes(32)): ExternalParty {
-  const privateKey = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' });
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
+    format: 'der',
+    type: 'pkcs8',
+  });
   const rawPublicKey = (createPublicKey(privateKey).export({ format: 'der', type: 'spki' }) as Buffer).subarray(12);
   const fingerprint = fingerprintOfKeyBytes(rawPublicKey);
   return { party: `${hint}::${fingerprint}`, fingerprint, rawPublicKey, privateKey };
@@ -38,7 +50,11 @@ export function extraKey(party: string, seed: Buffer = randomBytes(32)): Externa
   return { ...k, party };
 }
 
-export const TEMPLATE: Identifier = { packageId: sha256('ledgerline-test-pkg').toString('hex'), moduleName: 'Main', entityName: 'Asset' };
+export const TEMPLATE: Identifier = {
+  packageId: sha256('ledgerline-test-pkg').toString('hex'),
+  moduleName: 'Main',
+  entityName: 'Asset',
+};
 export const PACKAGE_NAME = 'ledgerline-test';
 
 export const val = {
@@ -47,7 +63,10 @@ export const val = {
   int64: (n: bigint | number): Value => ({ sum: { oneofKind: 'int64', int64: String(n) } }),
   unit: (): Value => ({ sum: { oneofKind: 'unit', unit: {} } }),
   record: (fields: Record<string, Value>, recordId?: Identifier): Value => ({
-    sum: { oneofKind: 'record', record: { recordId, fields: Object.entries(fields).map(([label, value]) => ({ label, value })) } },
+    sum: {
+      oneofKind: 'record',
+      record: { recordId, fields: Object.entries(fields).map(([label, value]) => ({ label, value })) },
+    },
   }),
 };
 
@@ -72,7 +91,9 @@ export function createNode(nodeId: string, c: ContractRef & { argument?: Value }
       contractId: c.contractId,
       packageName: c.packageName ?? PACKAGE_NAME,
       templateId: c.templateId ?? TEMPLATE,
-      argument: c.argument ?? val.record({ owner: val.party(c.signatories[0]), note: val.text('hello') }, c.templateId ?? TEMPLATE),
+      argument:
+        c.argument ??
+        val.record({ owner: val.party(c.signatories[0]), note: val.text('hello') }, c.templateId ?? TEMPLATE),
       signatories: c.signatories,
       stakeholders: c.stakeholders,
     },
@@ -81,7 +102,13 @@ export function createNode(nodeId: string, c: ContractRef & { argument?: Value }
 
 export function exerciseNode(
   nodeId: string,
-  c: ContractRef & { actingParties: string[]; choiceId?: string; consuming?: boolean; children?: string[]; choiceObservers?: string[] },
+  c: ContractRef & {
+    actingParties: string[];
+    choiceId?: string;
+    consuming?: boolean;
+    children?: string[];
+    choiceObservers?: string[];
+  },
 ): DamlTransaction_Node {
   return node(nodeId, {
     oneofKind: 'exercise',
@@ -141,7 +168,9 @@ export function preparedTransaction(o: PreparedOptions): PreparedTransaction {
       version: '2.1',
       roots: o.roots ?? [o.nodes[0].nodeId],
       nodes: o.nodes,
-      nodeSeeds: o.nodes.filter((n) => /^\d+$/.test(n.nodeId)).map((n) => ({ nodeId: Number(n.nodeId), seed: sha256(`seed-${n.nodeId}-${o.commandId}`) })),
+      nodeSeeds: o.nodes
+        .filter((n) => /^\d+$/.test(n.nodeId))
+        .map((n) => ({ nodeId: Number(n.nodeId), seed: sha256(`seed-${n.nodeId}-${o.commandId}`) })),
     }),
     metadata: Metadata.create({
       submitterInfo: { actAs: o.actAs, commandId: o.commandId ?? randomUUID() },
@@ -169,7 +198,11 @@ export interface SignOptions {
 }
 
 /** The executeAndWait body for `pt` signed by `signers` (grouped per party). */
-export function executeRequest(pt: PreparedTransaction, signers: ExternalParty[], o: SignOptions = {}): Record<string, unknown> {
+export function executeRequest(
+  pt: PreparedTransaction,
+  signers: ExternalParty[],
+  o: SignOptions = {},
+): Record<string, unknown> {
   const version = o.version ?? 2;
   const hash = o.signBytes ?? hashPreparedTransaction(pt, version);
   const byParty = new Map<string, ExternalParty[]>();

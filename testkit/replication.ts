@@ -19,7 +19,8 @@ export function postgresBinaries(): string | null {
   if (process.env.LEDGERLINE_PG_BIN) candidates.push(process.env.LEDGERLINE_PG_BIN);
   const lib = '/usr/lib/postgresql';
   if (fs.existsSync(lib)) {
-    for (const v of fs.readdirSync(lib).sort((a, b) => Number(b) - Number(a))) candidates.push(path.join(lib, v, 'bin'));
+    for (const v of fs.readdirSync(lib).sort((a, b) => Number(b) - Number(a)))
+      candidates.push(path.join(lib, v, 'bin'));
   }
   candidates.push(...(process.env.PATH ?? '').split(':').filter(Boolean));
   return candidates.find((dir) => NEEDED.every((b) => fs.existsSync(path.join(dir, b)))) ?? null;
@@ -68,7 +69,18 @@ export class PgServer {
   }
 
   start(): void {
-    run('pg_ctl', ['-D', this.data, '-l', path.join(this.dir, 'log'), '-w', '-t', '60', '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1`, 'start']);
+    run('pg_ctl', [
+      '-D',
+      this.data,
+      '-l',
+      path.join(this.dir, 'log'),
+      '-w',
+      '-t',
+      '60',
+      '-o',
+      `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1`,
+      'start',
+    ]);
   }
 
   /** Fast shutdown (immediate: like a crashed host). */
@@ -124,7 +136,9 @@ export interface ReplicatedPair {
  * A primary with `database` created, and a hot standby streaming from it. `synchronous`: the primary waits for the
  * standby's flush at each commit (synchronous_standby_names = '*', synchronous_commit = on).
  */
-export async function startReplicatedPair(opts: { database?: string; synchronous?: boolean } = {}): Promise<ReplicatedPair> {
+export async function startReplicatedPair(
+  opts: { database?: string; synchronous?: boolean } = {},
+): Promise<ReplicatedPair> {
   const database = opts.database ?? 'ledger';
   const primary = new PgServer(tempDir('primary'), await freePort());
   const standby = new PgServer(tempDir('standby'), await freePort());
@@ -145,7 +159,21 @@ export async function startReplicatedPair(opts: { database?: string; synchronous
     );
     primary.start();
     await primary.query(`CREATE DATABASE ${database}`);
-    run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', standby.data, '-R', '-X', 'stream', '-c', 'fast']);
+    run('pg_basebackup', [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-U',
+      'postgres',
+      '-D',
+      standby.data,
+      '-R',
+      '-X',
+      'stream',
+      '-c',
+      'fast',
+    ]);
     standby.start();
     return {
       primary,

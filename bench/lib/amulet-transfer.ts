@@ -46,33 +46,98 @@ export async function setUpAmuletTransfers(
   const { dso, provider } = parties;
   const withTx = '/v2/commands/submit-and-wait-for-transaction';
   const submit = (cmds: unknown[], actAs: string[], readAs: string[] = [], disclosedContracts: unknown[] = []) =>
-    api('POST', withTx, { commands: { commands: cmds, commandId: `engine-bench-amulet-${seq()}`, actAs, readAs, synchronizerId: sync, disclosedContracts } });
+    api('POST', withTx, {
+      commands: {
+        commands: cmds,
+        commandId: `engine-bench-amulet-${seq()}`,
+        actAs,
+        readAs,
+        synchronizerId: sync,
+        disclosedContracts,
+      },
+    });
   const created = (answer: any, suffix: string, owner?: string): string[] =>
     answer.transaction.events
-      .filter((e: any) => e.CreatedEvent?.templateId.endsWith(suffix) && (owner === undefined || e.CreatedEvent.createArgument.owner === owner))
+      .filter(
+        (e: any) =>
+          e.CreatedEvent?.templateId.endsWith(suffix) &&
+          (owner === undefined || e.CreatedEvent.createArgument.owner === owner),
+      )
       .map((e: any) => e.CreatedEvent.contractId as string);
 
   const rulesCid = created(
-    await submit([{ CreateCommand: { templateId: TEMPLATES.amuletRules, createArguments: { dso, configSchedule: { initialValue: devAmuletConfig(sync), futureValues: [] }, isDevNet: true, contractStateSchemaVersion: null } } }], [dso]),
+    await submit(
+      [
+        {
+          CreateCommand: {
+            templateId: TEMPLATES.amuletRules,
+            createArguments: {
+              dso,
+              configSchedule: { initialValue: devAmuletConfig(sync), futureValues: [] },
+              isDevNet: true,
+              contractStateSchemaVersion: null,
+            },
+          },
+        },
+      ],
+      [dso],
+    ),
     ':AmuletRules',
   )[0];
-  await submit([{ CreateCommand: { templateId: TEMPLATES.externalPartyAmuletRules, createArguments: { dso } } }], [dso]);
+  await submit(
+    [{ CreateCommand: { templateId: TEMPLATES.externalPartyAmuletRules, createArguments: { dso } } }],
+    [dso],
+  );
   const onRules = (choice: string, choiceArgument: unknown, actAs: string[]) =>
-    submit([{ ExerciseCommand: { templateId: TEMPLATES.amuletRules, contractId: rulesCid, choice, choiceArgument } }], actAs, actAs.includes(dso) ? [] : [dso]);
-  await onRules('AmuletRules_Bootstrap_Rounds', { amuletPrice: '1.0', round0Duration: micros(24 * 3600), initialRound: null }, [dso]);
+    submit(
+      [{ ExerciseCommand: { templateId: TEMPLATES.amuletRules, contractId: rulesCid, choice, choiceArgument } }],
+      actAs,
+      actAs.includes(dso) ? [] : [dso],
+    );
+  await onRules(
+    'AmuletRules_Bootstrap_Rounds',
+    { amuletPrice: '1.0', round0Duration: micros(24 * 3600), initialRound: null },
+    [dso],
+  );
   const registry = new AmuletRegistry(api, dso, sync);
-  const round0 = (await registry.dsoContracts([TEMPLATES.openRound])).find((c) => c.createArgument.round.number === '0');
+  const round0 = (await registry.dsoContracts([TEMPLATES.openRound])).find(
+    (c) => c.createArgument.round.number === '0',
+  );
   if (!round0) throw new Error('AmuletRules_Bootstrap_Rounds opened no round 0');
 
   const holdings: string[] = [];
   const factories: TransferFactoryContext[] = [];
   const expiresAt = new Date(Date.now() + 30 * 24 * 3600_000).toISOString();
-  const preapprovalContext = { amuletRules: rulesCid, context: { openMiningRound: round0.contractId, issuingMiningRounds: [], validatorRights: [], featuredAppRight: null } };
+  const preapprovalContext = {
+    amuletRules: rulesCid,
+    context: {
+      openMiningRound: round0.contractId,
+      issuingMiningRounds: [],
+      validatorRights: [],
+      featuredAppRight: null,
+    },
+  };
   await Promise.all(
     senders.map(async (sender, w) => {
-      const tapped = await onRules('AmuletRules_DevNet_Tap', { receiver: sender, amount: '100000000.0', openRound: round0.contractId }, [sender]);
+      const tapped = await onRules(
+        'AmuletRules_DevNet_Tap',
+        { receiver: sender, amount: '100000000.0', openRound: round0.contractId },
+        [sender],
+      );
       holdings[w] = created(tapped, ':Splice.Amulet:Amulet', sender)[0];
-      await onRules('AmuletRules_CreateTransferPreapproval', { context: preapprovalContext, inputs: [], receiver: receivers[w], provider, expiresAt, expectedDso: dso, optCreatedAt: null }, [provider, receivers[w]]);
+      await onRules(
+        'AmuletRules_CreateTransferPreapproval',
+        {
+          context: preapprovalContext,
+          inputs: [],
+          receiver: receivers[w],
+          provider,
+          expiresAt,
+          expectedDso: dso,
+          optCreatedAt: null,
+        },
+        [provider, receivers[w]],
+      );
     }),
   );
   for (let w = 0; w < senders.length; w++) {
@@ -99,7 +164,16 @@ export async function setUpAmuletTransfers(
         extraArgs: { context: factory.choiceContextData, meta: { values: {} } },
       };
       const sent = await submit(
-        [{ ExerciseCommand: { templateId: INTERFACES.transferFactory, contractId: factory.factoryId, choice: 'TransferFactory_Transfer', choiceArgument } }],
+        [
+          {
+            ExerciseCommand: {
+              templateId: INTERFACES.transferFactory,
+              contractId: factory.factoryId,
+              choice: 'TransferFactory_Transfer',
+              choiceArgument,
+            },
+          },
+        ],
         [senders[w]],
         [],
         factory.disclosedContracts,

@@ -6,8 +6,21 @@ import { runConcurrent, type RunResult } from './workers';
  * like the event log, committed on its own (BEGIN; INSERT; COMMIT) through `pg`, each worker on its own connection. This
  * is what a naive "one transaction per request" writer costs on the same server.
  */
-export async function appendBaseline(url: string, opts: { concurrency: number; durationMs?: number; count?: number; warmupMs?: number; onWindow?: (edge: 'start' | 'end') => void }): Promise<RunResult> {
-  const pool = new Pool({ connectionString: url, max: opts.concurrency, application_name: 'ledgerline-bench-baseline' });
+export async function appendBaseline(
+  url: string,
+  opts: {
+    concurrency: number;
+    durationMs?: number;
+    count?: number;
+    warmupMs?: number;
+    onWindow?: (edge: 'start' | 'end') => void;
+  },
+): Promise<RunResult> {
+  const pool = new Pool({
+    connectionString: url,
+    max: opts.concurrency,
+    application_name: 'ledgerline-bench-baseline',
+  });
   pool.on('error', () => undefined);
   try {
     await pool.query(`CREATE TABLE IF NOT EXISTS bench_baseline_log (

@@ -41,7 +41,7 @@ function processTable(): Map<number, { ppid: number; ms: number }> {
 export function processTreeMs(pids: readonly number[]): number {
   const table = processTable();
   const inTree = new Set(pids);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [pid, p] of table) {
       if (!inTree.has(pid) && inTree.has(p.ppid)) {
@@ -89,7 +89,12 @@ export function cpuPerOp(
  * The whole machine between two snapshots: busy CPU (every process, all cores) per operation (µs), and the share of the
  * cores' time that was busy over `elapsedMs`. Compares workloads by what one operation costs the machine.
  */
-export function machinePerOp(a: CpuSnapshot | undefined, b: CpuSnapshot | undefined, ops: number, elapsedMs: number): { us: number; busy: number } | undefined {
+export function machinePerOp(
+  a: CpuSnapshot | undefined,
+  b: CpuSnapshot | undefined,
+  ops: number,
+  elapsedMs: number,
+): { us: number; busy: number } | undefined {
   if (!a || !b || ops <= 0 || elapsedMs <= 0) return undefined;
   const ms = Math.max(0, b.machineMs - a.machineMs);
   return { us: (ms * 1000) / ops, busy: ms / (availableParallelism() * elapsedMs) };

@@ -40,7 +40,10 @@ export async function createBenchDatabase(opts: { label?: string; migrate?: bool
 }
 
 /** Creates a database, hands it to `fn`, and drops it afterwards whatever happens. */
-export async function withBenchDatabase<T>(opts: { label?: string; migrate?: boolean }, fn: (db: BenchDatabase) => Promise<T>): Promise<T> {
+export async function withBenchDatabase<T>(
+  opts: { label?: string; migrate?: boolean },
+  fn: (db: BenchDatabase) => Promise<T>,
+): Promise<T> {
   const db = await createBenchDatabase(opts);
   try {
     return await fn(db);

@@ -18,7 +18,10 @@ export interface FastResponse {
   json(): Promise<any>;
 }
 
-export function fastFetch(url: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<FastResponse> {
+export function fastFetch(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<FastResponse> {
   let u = targets.get(url);
   if (!u) {
     const parsed = new URL(url);
@@ -36,7 +39,13 @@ export function fastFetch(url: string, init: { method?: string; headers?: Record
     let status = 0;
     let headers: Record<string, string | string[] | undefined> = {};
     pool.dispatch(
-      { origin: u.origin, path: u.path, method: (init.method ?? 'GET') as 'GET', headers: init.headers, body: init.body },
+      {
+        origin: u.origin,
+        path: u.path,
+        method: (init.method ?? 'GET') as 'GET',
+        headers: init.headers,
+        body: init.body,
+      },
       {
         onRequestStart() {},
         onResponseStart(_controller, statusCode, responseHeaders) {
@@ -48,7 +57,13 @@ export function fastFetch(url: string, init: { method?: string; headers?: Record
         },
         onResponseEnd() {
           const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
-          resolve({ status, ok: status >= 200 && status < 300, headers, text: async () => text, json: async () => JSON.parse(text) });
+          resolve({
+            status,
+            ok: status >= 200 && status < 300,
+            headers,
+            text: async () => text,
+            json: async () => JSON.parse(text),
+          });
         },
         onResponseError(_controller, err) {
           reject(err);

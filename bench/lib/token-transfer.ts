@@ -12,8 +12,10 @@ export const TOKEN_DAR = 'splice/splice-test-token-v1-1.0.0.dar';
 const MODULE = 'Splice.Testing.Tokens.TestTokenV1';
 const TOKEN = `#splice-test-token-v1:${MODULE}:Token`;
 const TOKEN_RULES = `#splice-test-token-v1:${MODULE}:TokenRules`;
-const TRANSFER_FACTORY = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory';
-const TRANSFER_INSTRUCTION = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction';
+const TRANSFER_FACTORY =
+  '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory';
+const TRANSFER_INSTRUCTION =
+  '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction';
 const EMPTY_META = { values: {} };
 const EMPTY_EXTRA_ARGS = { context: { values: {} }, meta: EMPTY_META };
 
@@ -37,7 +39,14 @@ export interface TokenTransfers {
  * Sets the workload up on a service whose test-token DAR is uploaded: the instrument admin's `TokenRules` and their
  * created-event blob, and a holding large enough for every transfer the run makes per sender.
  */
-export async function setUpTokenTransfers(api: Api, sync: string, admin: string, senders: string[], receivers: string[], seq: () => number): Promise<TokenTransfers> {
+export async function setUpTokenTransfers(
+  api: Api,
+  sync: string,
+  admin: string,
+  senders: string[],
+  receivers: string[],
+  seq: () => number,
+): Promise<TokenTransfers> {
   const commands = (cmds: unknown[], actAs: string[], disclosedContracts: unknown[] = []) => ({
     commands: cmds,
     commandId: `engine-bench-token-${seq()}`,
@@ -46,23 +55,51 @@ export async function setUpTokenTransfers(api: Api, sync: string, admin: string,
     disclosedContracts,
   });
   const created = (answer: any, templateSuffix: string): string[] =>
-    answer.transaction.events.filter((e: any) => e.CreatedEvent?.templateId.endsWith(templateSuffix)).map((e: any) => e.CreatedEvent.contractId as string);
+    answer.transaction.events
+      .filter((e: any) => e.CreatedEvent?.templateId.endsWith(templateSuffix))
+      .map((e: any) => e.CreatedEvent.contractId as string);
   const withTx = '/v2/commands/submit-and-wait-for-transaction';
 
-  const rulesCreated = await api('POST', withTx, { commands: commands([{ CreateCommand: { templateId: TOKEN_RULES, createArguments: { admin } } }], [admin]) });
+  const rulesCreated = await api('POST', withTx, {
+    commands: commands([{ CreateCommand: { templateId: TOKEN_RULES, createArguments: { admin } } }], [admin]),
+  });
   const rulesCid = created(rulesCreated, ':TokenRules')[0];
   const acs = await api('POST', '/v2/state/active-contracts', {
     activeAtOffset: rulesCreated.transaction.offset,
-    eventFormat: { filtersByParty: { [admin]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: TOKEN_RULES, includeCreatedEventBlob: true } } } }] } } },
+    eventFormat: {
+      filtersByParty: {
+        [admin]: {
+          cumulative: [
+            {
+              identifierFilter: {
+                TemplateFilter: { value: { templateId: TOKEN_RULES, includeCreatedEventBlob: true } },
+              },
+            },
+          ],
+        },
+      },
+    },
   });
-  const rules = acs.map((e: any) => e.contractEntry.JsActiveContract.createdEvent).find((e: any) => e.contractId === rulesCid);
-  const disclosed = { contractId: rulesCid, templateId: rules.templateId, createdEventBlob: rules.createdEventBlob, synchronizerId: sync };
+  const rules = acs
+    .map((e: any) => e.contractEntry.JsActiveContract.createdEvent)
+    .find((e: any) => e.contractId === rulesCid);
+  const disclosed = {
+    contractId: rulesCid,
+    templateId: rules.templateId,
+    createdEventBlob: rules.createdEventBlob,
+    synchronizerId: sync,
+  };
 
   const instrumentId = { admin, id: 'X1' };
   const holdings = await Promise.all(
     senders.map(async (owner) => {
       const holding = { owner, instrumentId, amount: '1000000000.0', lock: null, meta: EMPTY_META };
-      return created(await api('POST', withTx, { commands: commands([{ CreateCommand: { templateId: TOKEN, createArguments: { holding } } }], [admin, owner]) }), ':Token')[0];
+      return created(
+        await api('POST', withTx, {
+          commands: commands([{ CreateCommand: { templateId: TOKEN, createArguments: { holding } } }], [admin, owner]),
+        }),
+        ':Token',
+      )[0];
     }),
   );
 
@@ -84,7 +121,20 @@ export async function setUpTokenTransfers(api: Api, sync: string, admin: string,
         extraArgs: EMPTY_EXTRA_ARGS,
       };
       const sent = await api('POST', withTx, {
-        commands: commands([{ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: rulesCid, choice: 'TransferFactory_Transfer', choiceArgument } }], [senders[w]], [disclosed]),
+        commands: commands(
+          [
+            {
+              ExerciseCommand: {
+                templateId: TRANSFER_FACTORY,
+                contractId: rulesCid,
+                choice: 'TransferFactory_Transfer',
+                choiceArgument,
+              },
+            },
+          ],
+          [senders[w]],
+          [disclosed],
+        ),
       });
       holdings[w] = created(sent, ':Token')[0];
       const offer = created(sent, ':TokenTransferOffer')[0];
@@ -92,7 +142,19 @@ export async function setUpTokenTransfers(api: Api, sync: string, admin: string,
       await api(
         'POST',
         '/v2/commands/submit-and-wait',
-        commands([{ ExerciseCommand: { templateId: TRANSFER_INSTRUCTION, contractId: offer, choice: 'TransferInstruction_Accept', choiceArgument: { extraArgs: EMPTY_EXTRA_ARGS } } }], [receivers[w]]),
+        commands(
+          [
+            {
+              ExerciseCommand: {
+                templateId: TRANSFER_INSTRUCTION,
+                contractId: offer,
+                choice: 'TransferInstruction_Accept',
+                choiceArgument: { extraArgs: EMPTY_EXTRA_ARGS },
+              },
+            },
+          ],
+          [receivers[w]],
+        ),
       );
     },
   };

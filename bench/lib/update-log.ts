@@ -41,14 +41,23 @@ export function benchUpdate(i: number): NewEvent {
       },
     ],
   };
-  return { type: TRANSACTION_COMMITTED, stream: `contract:${contractId}`, data, update: { kind: 'Transaction', synchronizerId: SYNC, parties: [owner, observer], commandId: data.commandId } };
+  return {
+    type: TRANSACTION_COMMITTED,
+    stream: `contract:${contractId}`,
+    data,
+    update: { kind: 'Transaction', synchronizerId: SYNC, parties: [owner, observer], commandId: data.commandId },
+  };
 }
 
 /**
  * Appends updates `from` … `from + count - 1` to the log of the database at `url` (chunks of 500, four in flight), then
  * ANALYZEs. Returns the participant id (for tokens) and the seconds it took.
  */
-export async function fillUpdateLog(url: string, count: number, from = 0): Promise<{ participantId: string; seconds: number }> {
+export async function fillUpdateLog(
+  url: string,
+  count: number,
+  from = 0,
+): Promise<{ participantId: string; seconds: number }> {
   const database = openDatabase(url, { max: 4 });
   const identity = await loadParticipantIdentity(database.db, 'participant1', ['global']);
   const store = new EventStore(database.db, { participantId: identity.participantId, maxBatch: 64 });
@@ -70,14 +79,30 @@ export async function fillUpdateLog(url: string, count: number, from = 0): Promi
  * The compiled server (dist/) as a child process on `url`, with the HS256 `secret`, the node flags of
  * BENCH_SERVER_NODE_ARGS and `env` on top of this process's environment; resolves once GET /readyz answers.
  */
-export async function startReadServer(url: string, port: number, secret: string, env: Record<string, string> = {}): Promise<ChildProcess> {
+export async function startReadServer(
+  url: string,
+  port: number,
+  secret: string,
+  env: Record<string, string> = {},
+): Promise<ChildProcess> {
   const main = path.resolve(__dirname, '../../apps/server/src/main.js');
   const child = spawn(process.execPath, [...serverNodeArgs(), main], {
-    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', LEDGER_JWT_SECRET: secret, LEDGER_LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LEDGER_JWT_SECRET: secret,
+      LEDGER_LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   for (let i = 0; i < 200; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return child;
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     await new Promise((r) => setTimeout(r, 100));

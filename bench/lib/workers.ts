@@ -99,7 +99,14 @@ export function summarize(values: number[]): LatencyStats {
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
   let sum = 0;
   for (const v of sorted) sum += v;
-  return { count: sorted.length, mean: sum / sorted.length, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: sorted[sorted.length - 1] };
+  return {
+    count: sorted.length,
+    mean: sum / sorted.length,
+    p50: at(0.5),
+    p90: at(0.9),
+    p99: at(0.99),
+    max: sorted[sorted.length - 1],
+  };
 }
 
 /** Sums several runs of the same operation (rounds of an interleaved measurement) into one result. */

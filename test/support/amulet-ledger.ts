@@ -47,13 +47,18 @@ export interface AmuletLedger {
 }
 
 /** Exercised events of a transaction reply, in order. */
-export const exercisedEvents = (r: { json: any }) => r.json.transaction.events.filter((e: any) => e.ExercisedEvent).map((e: any) => e.ExercisedEvent);
+export const exercisedEvents = (r: { json: any }) =>
+  r.json.transaction.events.filter((e: any) => e.ExercisedEvent).map((e: any) => e.ExercisedEvent);
 /** Created events of a transaction reply whose template id ends with `entity` (`:Module:Entity`). */
 export const createdEvents = (r: { json: any }, entity: string) =>
-  r.json.transaction.events.filter((e: any) => e.CreatedEvent && e.CreatedEvent.templateId.endsWith(entity)).map((e: any) => e.CreatedEvent);
+  r.json.transaction.events
+    .filter((e: any) => e.CreatedEvent && e.CreatedEvent.templateId.endsWith(entity))
+    .map((e: any) => e.CreatedEvent);
 
 /** Starts a test ledger, uploads the Amulet DAR from the conformance folder `root` and builds the DSO's state. */
-export async function startAmuletLedger(root: string): Promise<AmuletLedger & { timings: { uploadMs: number; firstCommandMs: number } }> {
+export async function startAmuletLedger(
+  root: string,
+): Promise<AmuletLedger & { timings: { uploadMs: number; firstCommandMs: number } }> {
   const ledger = await startTestLedger();
   const sync = ledger.runtime.identity.defaultSynchronizer.id;
   const started = Date.now();
@@ -68,10 +73,21 @@ export async function startAmuletLedger(root: string): Promise<AmuletLedger & { 
   const party = (hint: string) => allocateActingParty(ledger, hint, sync);
   const submit = (commands: unknown[], actAs: string[], readAs: string[] = [], disclosedContracts: unknown[] = []) =>
     ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', {
-      commands: { commands, commandId: randomUUID(), userId: ledger.config.adminUser, actAs, readAs, synchronizerId: sync, disclosedContracts },
+      commands: {
+        commands,
+        commandId: randomUUID(),
+        userId: ledger.config.adminUser,
+        actAs,
+        readAs,
+        synchronizerId: sync,
+        disclosedContracts,
+      },
       transactionFormat: {
         transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
-        eventFormat: { filtersByParty: Object.fromEntries([...actAs, ...readAs].map((p) => [p, { cumulative: [] }])), verbose: true },
+        eventFormat: {
+          filtersByParty: Object.fromEntries([...actAs, ...readAs].map((p) => [p, { cumulative: [] }])),
+          verbose: true,
+        },
       },
     }) as Promise<Reply>;
   const active = async (p: string, identifierFilter: unknown) => {
@@ -87,19 +103,42 @@ export async function startAmuletLedger(root: string): Promise<AmuletLedger & { 
   const dso = await party('dso');
   const firstCommand = Date.now();
   const rules = await submit(
-    [{ CreateCommand: { templateId: AMULET_RULES, createArguments: { dso, configSchedule: { initialValue: devAmuletConfig(sync), futureValues: [] }, isDevNet: true, contractStateSchemaVersion: null } } }],
+    [
+      {
+        CreateCommand: {
+          templateId: AMULET_RULES,
+          createArguments: {
+            dso,
+            configSchedule: { initialValue: devAmuletConfig(sync), futureValues: [] },
+            isDevNet: true,
+            contractStateSchemaVersion: null,
+          },
+        },
+      },
+    ],
     [dso],
   );
   expect(rules.status, rules.text).toBe(200);
   const firstCommandMs = Date.now() - firstCommand;
   const rulesCid = rules.json.transaction.events[0].CreatedEvent.contractId as string;
-  const external = await submit([{ CreateCommand: { templateId: EXTERNAL_PARTY_AMULET_RULES, createArguments: { dso } } }], [dso]);
+  const external = await submit(
+    [{ CreateCommand: { templateId: EXTERNAL_PARTY_AMULET_RULES, createArguments: { dso } } }],
+    [dso],
+  );
   expect(external.status, external.text).toBe(200);
   const externalRulesCid = external.json.transaction.events[0].CreatedEvent.contractId as string;
 
   const onRules = (choice: string, choiceArgument: unknown, actAs: string[]) =>
-    submit([{ ExerciseCommand: { templateId: AMULET_RULES, contractId: rulesCid, choice, choiceArgument } }], actAs, actAs.includes(dso) ? [] : [dso]);
-  const rounds = await onRules('AmuletRules_Bootstrap_Rounds', { amuletPrice: '1.0', round0Duration: micros(24 * 3600), initialRound: null }, [dso]);
+    submit(
+      [{ ExerciseCommand: { templateId: AMULET_RULES, contractId: rulesCid, choice, choiceArgument } }],
+      actAs,
+      actAs.includes(dso) ? [] : [dso],
+    );
+  const rounds = await onRules(
+    'AmuletRules_Bootstrap_Rounds',
+    { amuletPrice: '1.0', round0Duration: micros(24 * 3600), initialRound: null },
+    [dso],
+  );
   expect(rounds.status, rounds.text).toBe(200);
   // the choice returns the newest round (round 2, opening later); commands use the round that is open now (round 0)
   const newest = exercisedEvents(rounds)[0].exerciseResult.openMiningRoundCid;
@@ -119,9 +158,13 @@ export async function startAmuletLedger(root: string): Promise<AmuletLedger & { 
     party,
     submit,
     onRules,
-    tap: (receiver, amount) => onRules('AmuletRules_DevNet_Tap', { receiver, amount, openRound: openRoundCid }, [receiver]),
+    tap: (receiver, amount) =>
+      onRules('AmuletRules_DevNet_Tap', { receiver, amount, openRound: openRoundCid }, [receiver]),
     active,
-    amuletsOf: async (owner) => (await active(owner, { TemplateFilter: { value: { templateId: AMULET } } })).filter((e: any) => e.createArgument.owner === owner),
+    amuletsOf: async (owner) =>
+      (await active(owner, { TemplateFilter: { value: { templateId: AMULET } } })).filter(
+        (e: any) => e.createArgument.owner === owner,
+      ),
     timings: { uploadMs, firstCommandMs },
   };
 }

@@ -39,7 +39,12 @@ export interface Wallet {
   isActive(party: string, cid: string): Promise<boolean>;
   ledgerEnd(): Promise<number>;
   /** TransferFactory_Transfer as a command, with the factory's context for that sender and receiver. */
-  transferCommand(sender: string, receiver: string, amount: string, inputHoldingCids: string[]): Promise<{ command: unknown; disclosed: unknown[]; kind: string }>;
+  transferCommand(
+    sender: string,
+    receiver: string,
+    amount: string,
+    inputHoldingCids: string[],
+  ): Promise<{ command: unknown; disclosed: unknown[]; kind: string }>;
   /** AmuletRules_DevNet_Tap in round 0 for an external party: prepared with the disclosed AmuletRules and round, signed. */
   tap(signer: External, amount: string): Promise<Reply>;
   /** A choice of the TransferInstruction interface with the two-step context of the instruction's locked amulet. */
@@ -75,7 +80,9 @@ export function amuletWallet(coin: AmuletLedger): Wallet {
     ledgerEnd,
     async external(hint) {
       const ext = await onboardExternalParty(ledger, hint);
-      const r = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: ext.partyId } } } }] });
+      const r = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, {
+        rights: [{ kind: { CanActAs: { value: { party: ext.partyId } } } }],
+      });
       expect(r.status, r.text).toBe(200);
       return ext;
     },
@@ -86,21 +93,42 @@ export function amuletWallet(coin: AmuletLedger): Wallet {
       const hash = Buffer.from(prepared.json.preparedTransactionHash, 'base64');
       return ledger.call('POST', '/v2/interactive-submission/executeAndWaitForTransaction', {
         preparedTransaction: prepared.json.preparedTransaction,
-        partySignatures: { signatures: signers.map((s) => ({ party: s.partyId, signatures: [ed25519Signature(s.key, hash, s.fingerprint)] })) },
+        partySignatures: {
+          signatures: signers.map((s) => ({
+            party: s.partyId,
+            signatures: [ed25519Signature(s.key, hash, s.fingerprint)],
+          })),
+        },
         deduplicationPeriod: { Empty: {} },
         submissionId: randomUUID(),
         userId: '',
         hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
         transactionFormat: {
           transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
-          eventFormat: { filtersByParty: Object.fromEntries(parties.map((p) => [p, { cumulative: [] }])), verbose: true },
+          eventFormat: {
+            filtersByParty: Object.fromEntries(parties.map((p) => [p, { cumulative: [] }])),
+            verbose: true,
+          },
         },
       }) as Promise<Reply>;
     },
     async holdings(party, owner = party) {
       const acs = await read('POST', '/v2/state/active-contracts', {
         activeAtOffset: await ledgerEnd(),
-        eventFormat: { filtersByParty: { [party]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: INTERFACES.holding, includeInterfaceView: true } } } }] } }, verbose: true },
+        eventFormat: {
+          filtersByParty: {
+            [party]: {
+              cumulative: [
+                {
+                  identifierFilter: {
+                    InterfaceFilter: { value: { interfaceId: INTERFACES.holding, includeInterfaceView: true } },
+                  },
+                },
+              ],
+            },
+          },
+          verbose: true,
+        },
       });
       return acs
         .map((e: any) => e.contractEntry.JsActiveContract.createdEvent)
@@ -123,7 +151,13 @@ export function amuletWallet(coin: AmuletLedger): Wallet {
     async isActive(party, cid) {
       const acs = await read('POST', '/v2/state/active-contracts', {
         activeAtOffset: await ledgerEnd(),
-        eventFormat: { filtersByParty: { [party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] } } },
+        eventFormat: {
+          filtersByParty: {
+            [party]: {
+              cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }],
+            },
+          },
+        },
       });
       return acs.some((e: any) => e.contractEntry?.JsActiveContract?.createdEvent.contractId === cid);
     },
@@ -144,24 +178,57 @@ export function amuletWallet(coin: AmuletLedger): Wallet {
         extraArgs: { context: factory.choiceContextData, meta: EMPTY_META },
       };
       return {
-        command: { ExerciseCommand: { templateId: INTERFACES.transferFactory, contractId: factory.factoryId, choice: 'TransferFactory_Transfer', choiceArgument } },
+        command: {
+          ExerciseCommand: {
+            templateId: INTERFACES.transferFactory,
+            contractId: factory.factoryId,
+            choice: 'TransferFactory_Transfer',
+            choiceArgument,
+          },
+        },
         disclosed: factory.disclosedContracts,
         kind: factory.transferKind,
       };
     },
     async tap(signer, amount) {
       const contracts = await registry.dsoContracts([TEMPLATES.amuletRules, TEMPLATES.openRound]);
-      const disclosed = contracts.filter((c) => c.contractId === coin.rulesCid || c.contractId === coin.openRoundCid).map((c) => registry.disclose(c));
+      const disclosed = contracts
+        .filter((c) => c.contractId === coin.rulesCid || c.contractId === coin.openRoundCid)
+        .map((c) => registry.disclose(c));
       expect(disclosed).toHaveLength(2);
       const choiceArgument = { receiver: signer.partyId, amount, openRound: coin.openRoundCid };
-      return wallet.signed([signer], [{ ExerciseCommand: { templateId: TEMPLATES.amuletRules, contractId: coin.rulesCid, choice: 'AmuletRules_DevNet_Tap', choiceArgument } }], disclosed);
+      return wallet.signed(
+        [signer],
+        [
+          {
+            ExerciseCommand: {
+              templateId: TEMPLATES.amuletRules,
+              contractId: coin.rulesCid,
+              choice: 'AmuletRules_DevNet_Tap',
+              choiceArgument,
+            },
+          },
+        ],
+        disclosed,
+      );
     },
     async instructionCommand(instructionCid, choice) {
       const acs = await read('POST', '/v2/state/active-contracts', {
         activeAtOffset: await ledgerEnd(),
-        eventFormat: { filtersByParty: { [dso]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: TEMPLATES.transferInstruction } } } }] } }, verbose: true },
+        eventFormat: {
+          filtersByParty: {
+            [dso]: {
+              cumulative: [
+                { identifierFilter: { TemplateFilter: { value: { templateId: TEMPLATES.transferInstruction } } } },
+              ],
+            },
+          },
+          verbose: true,
+        },
       });
-      const instr = acs.map((e: any) => e.contractEntry.JsActiveContract.createdEvent).find((c: any) => c.contractId === instructionCid);
+      const instr = acs
+        .map((e: any) => e.contractEntry.JsActiveContract.createdEvent)
+        .find((c: any) => c.contractId === instructionCid);
       const context = await registry.twoStepContext(instr ? instr.createArgument.lockedAmulet : '');
       return {
         command: {

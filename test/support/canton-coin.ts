@@ -22,14 +22,27 @@ export function cantonCoinEnv(root: string, extra: Record<string, string> = {}):
   };
 }
 
-const quietLogger = { debug() {}, info() {}, warn() {}, error() {}, trace() {}, fatal() {}, child() { return quietLogger; } };
+const quietLogger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  trace() {},
+  fatal() {},
+  child() {
+    return quietLogger;
+  },
+};
 
 /** The SDK's clients of the validator API (`/api/validator`), with a token for `userId` (default: the admin). */
 export async function sdkClients(ledger: TestLedger, userId?: string) {
   const token = await ledger.token(userId);
   const auth = { getAccessToken: async () => token } as never;
   const base = new URL(`${ledger.url}/api/validator`);
-  return { scanProxy: new ScanProxyClient(base, quietLogger as never, auth), validator: new ValidatorInternalClient(base, quietLogger as never, auth) };
+  return {
+    scanProxy: new ScanProxyClient(base, quietLogger as never, auth),
+    validator: new ValidatorInternalClient(base, quietLogger as never, auth),
+  };
 }
 
 /** A contract as Splice's APIs render it, checked field by field against Splice's `Contract` schema. */
@@ -43,10 +56,23 @@ export function expectSpliceContract(c: any, entity: string): void {
 }
 
 /** submit-and-wait-for-transaction as the admin user acting as `actAs`, with disclosed contracts. */
-export async function submitAs(ledger: TestLedger, actAs: string[], commands: unknown[], disclosedContracts: unknown[] = []) {
+export async function submitAs(
+  ledger: TestLedger,
+  actAs: string[],
+  commands: unknown[],
+  disclosedContracts: unknown[] = [],
+) {
   const sync = ledger.runtime.identity.defaultSynchronizer.id;
   return ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', {
-    commands: { commands, commandId: randomUUID(), userId: ledger.config.adminUser, actAs, readAs: [], synchronizerId: sync, disclosedContracts },
+    commands: {
+      commands,
+      commandId: randomUUID(),
+      userId: ledger.config.adminUser,
+      actAs,
+      readAs: [],
+      synchronizerId: sync,
+      disclosedContracts,
+    },
     transactionFormat: {
       transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
       eventFormat: { filtersByParty: Object.fromEntries(actAs.map((p) => [p, { cumulative: [] }])), verbose: true },
@@ -55,7 +81,10 @@ export async function submitAs(ledger: TestLedger, actAs: string[], commands: un
 }
 
 /** A Splice contract wrapper as a disclosed contract of the JSON API. */
-export const disclose = (c: { template_id: string; contract_id: string; created_event_blob: string }, synchronizerId: string) => ({
+export const disclose = (
+  c: { template_id: string; contract_id: string; created_event_blob: string },
+  synchronizerId: string,
+) => ({
   templateId: c.template_id,
   contractId: c.contract_id,
   createdEventBlob: c.created_event_blob,
@@ -74,7 +103,9 @@ export async function allocateParty(ledger: TestLedger, hint: string): Promise<s
 
 /** Lets the admin user act as (and so read as) `party`. */
 export async function grantReadAs(ledger: TestLedger, party: string): Promise<void> {
-  const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party } } } }] });
+  const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, {
+    rights: [{ kind: { CanActAs: { value: { party } } } }],
+  });
   expect(rights.status, rights.text).toBe(200);
 }
 
@@ -83,7 +114,12 @@ export async function activeOf(ledger: TestLedger, party: string, templateId: st
   const end = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
   const acs = await ledger.call('POST', '/v2/state/active-contracts', {
     activeAtOffset: end,
-    eventFormat: { filtersByParty: { [party]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId } } } }] } }, verbose: true },
+    eventFormat: {
+      filtersByParty: {
+        [party]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId } } } }] },
+      },
+      verbose: true,
+    },
   });
   expect(acs.status, acs.text).toBe(200);
   return acs.json.map((e: any) => e.contractEntry?.JsActiveContract?.createdEvent).filter(Boolean);

@@ -1,7 +1,18 @@
 import { expect } from 'vitest';
 
 /** Every key of a JsCantonError, sorted (Canton's JSON error body). */
-export const JS_CANTON_ERROR_KEYS = ['cause', 'code', 'context', 'correlationId', 'definiteAnswer', 'errorCategory', 'grpcCodeValue', 'resources', 'retryInfo', 'traceId'];
+export const JS_CANTON_ERROR_KEYS = [
+  'cause',
+  'code',
+  'context',
+  'correlationId',
+  'definiteAnswer',
+  'errorCategory',
+  'grpcCodeValue',
+  'resources',
+  'retryInfo',
+  'traceId',
+];
 
 /**
  * Asserts that an HTTP answer is Canton's JSON error (JsCantonError): the status, the error code and, when given, the

@@ -18,7 +18,8 @@ import type { EventStore } from '@ledgerline/store';
  */
 
 /** A syntactically valid party id `hint::1220<64 hex>`, deterministic per hint. */
-export const partyId = (hint: string): string => `${hint}::1220${createHash('sha256').update(`party:${hint}`).digest('hex')}`;
+export const partyId = (hint: string): string =>
+  `${hint}::1220${createHash('sha256').update(`party:${hint}`).digest('hex')}`;
 
 export const TEST_PACKAGE_ID = createHash('sha256').update('test-package').digest('hex');
 
@@ -36,7 +37,11 @@ export function createdEventFor(spec: ContractSpec, nodeId = 0): StoredCreatedEv
     templateId: `${TEST_PACKAGE_ID}:Iou:Iou`,
     packageName: 'model-tests',
     representativePackageId: TEST_PACKAGE_ID,
-    createArgument: { issuer: spec.signatories[0], owner: spec.observers?.[0] ?? spec.signatories[0], amount: '100.0000000000' },
+    createArgument: {
+      issuer: spec.signatories[0],
+      owner: spec.observers?.[0] ?? spec.signatories[0],
+      amount: '100.0000000000',
+    },
     createdEventBlob: Buffer.from(`blob:${spec.seed}`).toString('base64'),
     signatories: spec.signatories,
     observers: spec.observers ?? [],
@@ -66,7 +71,11 @@ export async function createContracts(store: EventStore, specs: ContractSpec[]):
         type: TRANSACTION_COMMITTED,
         stream: `transaction:${group[0].seed}`,
         data,
-        update: { kind: 'Transaction', synchronizerId, parties: [...new Set(group.flatMap((s) => [...s.signatories, ...(s.observers ?? [])]))] },
+        update: {
+          kind: 'Transaction',
+          synchronizerId,
+          parties: [...new Set(group.flatMap((s) => [...s.signatories, ...(s.observers ?? [])]))],
+        },
       },
     ]);
     out.push(...created);
@@ -74,17 +83,28 @@ export async function createContracts(store: EventStore, specs: ContractSpec[]):
   return out;
 }
 
-export const createContract = async (store: EventStore, spec: ContractSpec) => (await createContracts(store, [spec]))[0];
+export const createContract = async (store: EventStore, spec: ContractSpec) =>
+  (await createContracts(store, [spec]))[0];
 
 /**
  * Archives a contract the way executeAndWait will: inside one work that first checks the contract is active on the
  * transaction's synchronizer (404 CONTRACT_NOT_FOUND otherwise), then appends the archiving transaction.
  */
-export function archiveIfActive(store: EventStore, created: StoredCreatedEvent, synchronizerId: string): Promise<CommittedEvent> {
+export function archiveIfActive(
+  store: EventStore,
+  created: StoredCreatedEvent,
+  synchronizerId: string,
+): Promise<CommittedEvent> {
   return store.execute(async (tx) => {
-    const row = await tx.db.selectFrom('contracts').select(['status', 'synchronizer_id']).where('contract_id', '=', created.contractId).executeTakeFirst();
+    const row = await tx.db
+      .selectFrom('contracts')
+      .select(['status', 'synchronizer_id'])
+      .where('contract_id', '=', created.contractId)
+      .executeTakeFirst();
     if (!row || row.status !== 'active' || row.synchronizer_id !== synchronizerId) {
-      throw notFound('CONTRACT_NOT_FOUND', `Contract could not be found with id ${created.contractId}`, [['CONTRACT_ID', created.contractId]]);
+      throw notFound('CONTRACT_NOT_FOUND', `Contract could not be found with id ${created.contractId}`, [
+        ['CONTRACT_ID', created.contractId],
+      ]);
     }
     const stakeholders = [...new Set([...created.signatories, ...created.observers])];
     const data: StoredTransaction = {
@@ -105,18 +125,37 @@ export function archiveIfActive(store: EventStore, created: StoredCreatedEvent, 
         },
       ],
     };
-    const [ce] = await tx.append([{ type: TRANSACTION_COMMITTED, stream: `transaction:archive:${created.contractId}`, data, update: { kind: 'Transaction', synchronizerId, parties: stakeholders } }]);
+    const [ce] = await tx.append([
+      {
+        type: TRANSACTION_COMMITTED,
+        stream: `transaction:archive:${created.contractId}`,
+        data,
+        update: { kind: 'Transaction', synchronizerId, parties: stakeholders },
+      },
+    ]);
     return ce;
   });
 }
 
 /** Allocates local parties on this participant (PartyAllocated events, as the parties capability appends them). */
-export async function allocateLocalParties(store: EventStore, parties: string[], participantId: string, synchronizerId: string): Promise<void> {
+export async function allocateLocalParties(
+  store: EventStore,
+  parties: string[],
+  participantId: string,
+  synchronizerId: string,
+): Promise<void> {
   await store.append(
     parties.map((party) => ({
       type: PARTY_ALLOCATED,
       stream: partyStream(party),
-      data: { party, isLocal: true, identityProviderId: '', annotations: {}, synchronizerId, participantId } satisfies PartyAllocatedData,
+      data: {
+        party,
+        isLocal: true,
+        identityProviderId: '',
+        annotations: {},
+        synchronizerId,
+        participantId,
+      } satisfies PartyAllocatedData,
     })),
   );
 }

@@ -9,7 +9,11 @@ const { EventStore, openDatabase } = require(path.resolve(__dirname, '../../dist
 const database = openDatabase(process.env.DATABASE_URL, { max: 4 });
 const store = new EventStore(database.db, { participantId: 'crash::1220' + 'ab'.repeat(32) });
 const concurrency = Number(process.env.CONCURRENCY || 32);
-const update = (stream, i) => ({ kind: 'Transaction', synchronizerId: 'sync::1220' + 'cd'.repeat(32), parties: [`p${i % 5}`] });
+const update = (stream, i) => ({
+  kind: 'Transaction',
+  synchronizerId: 'sync::1220' + 'cd'.repeat(32),
+  parties: [`p${i % 5}`],
+});
 
 let n = 0;
 async function worker(w) {

@@ -100,7 +100,11 @@ export function archivePayload(spec: ArchiveSpec): Buffer {
 }
 
 /** An Archive around `payload` whose hash is `hash` (default: the right one). */
-export function archiveOf(payload: Buffer, hash = createHash('sha256').update(payload).digest('hex'), extraField = false): Buffer {
+export function archiveOf(
+  payload: Buffer,
+  hash = createHash('sha256').update(payload).digest('hex'),
+  extraField = false,
+): Buffer {
   const w = new BinaryWriter();
   w.tag(3, WireType.LengthDelimited).bytes(payload);
   w.tag(4, WireType.LengthDelimited).string(hash);
@@ -115,7 +119,11 @@ export function lfArchive(spec: ArchiveSpec): TestArchive {
 }
 
 /** A manifest as damlc writes it: lines folded at 72 bytes, continuations starting with a space. */
-export function damlcManifest(mainDalf: string, dalfs: string[], opts: { format?: string; omit?: string[] } = {}): string {
+export function damlcManifest(
+  mainDalf: string,
+  dalfs: string[],
+  opts: { format?: string; omit?: string[] } = {},
+): string {
   const attrs: Array<[string, string]> = [
     ['Manifest-Version', '1.0'],
     ['Created-By', 'damlc'],
@@ -154,7 +162,8 @@ export interface DarSpec {
   stored?: boolean;
 }
 
-export const dalfPath = (a: TestArchive, root: string) => `${root}/${a.spec.name}-${a.spec.version}-${a.packageId}.dalf`;
+export const dalfPath = (a: TestArchive, root: string) =>
+  `${root}/${a.spec.name}-${a.spec.version}-${a.packageId}.dalf`;
 
 /** A DAR as damlc lays it out: everything under `<name>-<version>-<mainId>/`, deflated, 1980-01-01 timestamps. */
 export async function buildDar(spec: DarSpec): Promise<Buffer> {
@@ -168,7 +177,10 @@ export async function buildDar(spec: DarSpec): Promise<Buffer> {
     if (spec.omitDalfs?.includes(a.packageId)) return;
     zip.addBuffer(spec.replaceDalf?.[a.packageId] ?? a.dalf, paths[i], opts);
   });
-  for (const [name, bytes] of Object.entries(spec.extra ?? { [`${root}/Main.daml`]: Buffer.from('module Main where\n') })) zip.addBuffer(bytes, name, opts);
+  for (const [name, bytes] of Object.entries(
+    spec.extra ?? { [`${root}/Main.daml`]: Buffer.from('module Main where\n') },
+  ))
+    zip.addBuffer(bytes, name, opts);
   zip.end();
   const chunks: Buffer[] = [];
   for await (const c of zip.outputStream as AsyncIterable<Buffer>) chunks.push(c);
@@ -197,7 +209,8 @@ export function conformanceDars(): ConformanceDars {
   const required = process.env.CI === 'true';
   let reason: string | undefined;
   if (!value) reason = 'LEDGERLINE_CONFORMANCE_DARS is not set (the folder of real DARs, e.g. ../shared/dars)';
-  else if (!fs.existsSync(path.resolve(value))) reason = `LEDGERLINE_CONFORMANCE_DARS names ${value}, which does not exist`;
+  else if (!fs.existsSync(path.resolve(value)))
+    reason = `LEDGERLINE_CONFORMANCE_DARS names ${value}, which does not exist`;
   if (!reason) return { present: true, root: path.resolve(value!) };
   if (!required) {
     const line = '!'.repeat(100);

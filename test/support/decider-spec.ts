@@ -19,7 +19,8 @@ export function spec<C, K, S, R>(decider: Decider<C, K, S, R>, opts: { ledgerEnd
 }
 
 /** The conflict keys a decider declares for a command. */
-export const conflictKeysOf = <C, K, S, R>(decider: Decider<C, K, S, R>, command: C): Conflicts => conflictsOf(decider.conflicts, decider.key(command));
+export const conflictKeysOf = <C, K, S, R>(decider: Decider<C, K, S, R>, command: C): Conflicts =>
+  conflictsOf(decider.conflicts, decider.key(command));
 
 /** The events of `decision` as the writer would commit them after `ledgerEnd` (offsets, update ids `update-<offset>`). */
 export function commitForSpec(events: readonly NewEvent[], ledgerEnd: number): CommittedEvent[] {
@@ -48,7 +49,11 @@ class Outcome<R> {
   /** The decision, its events committed: checked by the caller. */
   decision(): { events: NewEvent[]; answer: R; writesFirst: boolean } {
     const d = this.decide();
-    return { events: d.events, answer: d.answer(commitForSpec(d.events, this.ledgerEnd)), writesFirst: d.writeFirst !== undefined };
+    return {
+      events: d.events,
+      answer: d.answer(commitForSpec(d.events, this.ledgerEnd)),
+      writesFirst: d.writeFirst !== undefined,
+    };
   }
 
   /** The decision appends exactly `events` (compared as data) and, when given, answers `answer`. */

@@ -20,7 +20,10 @@ export function ed25519WorkerScriptForTests(): string {
     module: { type: 'commonjs', strictMode: true },
     jsc: { target: 'es2022', parser: { syntax: 'typescript' } },
   });
-  const file = path.join(os.tmpdir(), `ledgerline-ed25519-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.js`);
+  const file = path.join(
+    os.tmpdir(),
+    `ledgerline-ed25519-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.js`,
+  );
   if (!fs.existsSync(file)) {
     const partial = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(partial, code);

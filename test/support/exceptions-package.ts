@@ -6,7 +6,8 @@
  * the taker) and `Look` (nonconsuming, returns the note text).
  */
 
-const create = (n: number) => `_ : ContractId Ex:Note <- create @Ex:Note (Ex:Note { owner = Ex:Note {owner} this, n = ${n} })`;
+const create = (n: number) =>
+  `_ : ContractId Ex:Note <- create @Ex:Note (Ex:Note { owner = Ex:Note {owner} this, n = ${n} })`;
 const boom = (msg: string) => `throw @(Update Unit) @Ex:Boom (Ex:Boom { msg = "${msg}" })`;
 /** `try body catch e -> Some (upure ())` (`handled`) or `… -> None` (rethrown). */
 const tryCatch = (body: string, handled = true) =>
@@ -16,9 +17,20 @@ const step = (expr: string) => `_ : Unit <- ${expr}`;
 /** Choice bodies, by name: each an update block. */
 export const BODIES: Record<string, string> = {
   // try { c1; try { c2; throw } catch; c3; throw } catch; c4
-  Nested: [step(tryCatch([create(1), step(tryCatch([create(2), step(boom('inner'))].join(' ; '))), create(3), step(boom('outer'))].join(' ; '))), create(4)].join(' ; '),
+  Nested: [
+    step(
+      tryCatch(
+        [create(1), step(tryCatch([create(2), step(boom('inner'))].join(' ; '))), create(3), step(boom('outer'))].join(
+          ' ; ',
+        ),
+      ),
+    ),
+    create(4),
+  ].join(' ; '),
   // try { try { c1; throw } catch; c2; throw } catch
-  Leading: step(tryCatch([step(tryCatch([create(1), step(boom('a'))].join(' ; '))), create(2), step(boom('b'))].join(' ; '))),
+  Leading: step(
+    tryCatch([step(tryCatch([create(1), step(boom('a'))].join(' ; '))), create(2), step(boom('b'))].join(' ; ')),
+  ),
   // try { c1; try { c2; throw } catch → None (rethrown) } catch
   Trailing: step(tryCatch([create(1), step(tryCatch([create(2), step(boom('a'))].join(' ; '), false))].join(' ; '))),
   // try { try { c1; throw } catch → None } catch: a rollback of a single rollback
@@ -28,9 +40,18 @@ export const BODIES: Record<string, string> = {
   Unhandled: [create(1), step(boom('nobody catches this'))].join(' ; '),
   Status: `${create(1)} ; ${step(`FAIL_WITH_STATUS @(Update Unit) "LEDGERLINE_TEST_FAILURE" INVALID_INDEPENDENT_OF_SYSTEM_STATE "the status message" (TEXTMAP_INSERT @Text "k1" "v1" (TEXTMAP_INSERT @Text "k2" "v2" (TEXTMAP_EMPTY @Text)))`)}`,
   // FAIL_WITH_STATUS is not an exception: try does not catch it
-  StatusInTry: step(tryCatch(step(`FAIL_WITH_STATUS @(Update Unit) "CAUGHT_NOT" INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER "x" (TEXTMAP_EMPTY @Text)`))),
+  StatusInTry: step(
+    tryCatch(
+      step(
+        `FAIL_WITH_STATUS @(Update Unit) "CAUGHT_NOT" INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER "x" (TEXTMAP_EMPTY @Text)`,
+      ),
+    ),
+  ),
   // try { c1; throw } catch; exercise self Unhandled (nested): the trace names both exercises
-  Deep: [step(tryCatch([create(1), step(boom('a'))].join(' ; '))), step('exercise @Ex:Note Unhandled self Ex:Empty {}')].join(' ; '),
+  Deep: [
+    step(tryCatch([create(1), step(boom('a'))].join(' ; '))),
+    step('exercise @Ex:Note Unhandled self Ex:Empty {}'),
+  ].join(' ; '),
   BadMessage: step(`throw @(Update Unit) @Ex:BadMessage (Ex:BadMessage {})`),
   // try { exercise self BadControllers } catch: the controllers' exception is not catchable
   CatchControllers: step(tryCatch(step('exercise @Ex:Note BadControllers self Ex:Empty {}'))),
@@ -77,4 +98,3 @@ module Ex {
   } ;
 }
 `;
-

@@ -10,7 +10,11 @@ export interface TestKey {
 
 export function ed25519Key(seed?: Buffer): TestKey {
   const privateKey = seed
-    ? createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' })
+    ? createPrivateKey({
+        key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
+        format: 'der',
+        type: 'pkcs8',
+      })
     : generateKeyPairSync('ed25519').privateKey;
   const spki = createPublicKey(privateKey).export({ format: 'der', type: 'spki' }) as Buffer;
   return { privateKey, rawPublicKey: spki.subarray(12), spki };
@@ -42,9 +46,17 @@ export async function defaultSynchronizer(ledger: AdminApi): Promise<string> {
 }
 
 /** generate-topology → sign the multi-hash → allocate, as a wallet does; returns the party id. */
-export async function onboardExternalParty(ledger: AdminApi, hint: string, key: TestKey = ed25519Key()): Promise<{ partyId: string; key: TestKey; fingerprint: string }> {
+export async function onboardExternalParty(
+  ledger: AdminApi,
+  hint: string,
+  key: TestKey = ed25519Key(),
+): Promise<{ partyId: string; key: TestKey; fingerprint: string }> {
   const synchronizer = await defaultSynchronizer(ledger);
-  const gen = await ledger.call('POST', '/v2/parties/external/generate-topology', { synchronizer, partyHint: hint, publicKey: rawPublicKeyJs(key) });
+  const gen = await ledger.call('POST', '/v2/parties/external/generate-topology', {
+    synchronizer,
+    partyHint: hint,
+    publicKey: rawPublicKeyJs(key),
+  });
   if (gen.status !== 200) throw new Error(`generate-topology: ${gen.status} ${gen.text}`);
   const { partyId, publicKeyFingerprint, topologyTransactions, multiHash } = gen.json;
   const alloc = await ledger.call('POST', '/v2/parties/external/allocate', {

@@ -2,7 +2,15 @@ import { sql, type Kysely } from 'kysely';
 import { expect } from 'vitest';
 import { sign } from 'node:crypto';
 import { dumpProjections, rebuildProjections, type DB } from '@ledgerline/store';
-import { createNode, executeRequest, exerciseNode, externalParty, freshContractId, preparedTransaction, type ExternalParty } from '../../testkit/external-signing';
+import {
+  createNode,
+  executeRequest,
+  exerciseNode,
+  externalParty,
+  freshContractId,
+  preparedTransaction,
+  type ExternalParty,
+} from '../../testkit/external-signing';
 import { TEST_JWT_SECRET } from './ledger';
 import { scopeToken } from './server-process';
 import { waitFor } from './wait-for';
@@ -50,11 +58,23 @@ export interface CallResult {
 }
 
 /** fetch with a hard timeout; a network failure (server gone) throws. */
-export async function call(url: string, method: string, path: string, token: string | null, body?: unknown, timeoutMs = 30_000): Promise<CallResult> {
+export async function call(
+  url: string,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+  timeoutMs = 30_000,
+): Promise<CallResult> {
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+  const res = await fetch(url + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
   const text = await res.text();
   let json: unknown = text;
   try {
@@ -70,7 +90,11 @@ export async function setupLoad(url: string, workers: number, tag = 'f'): Promis
   const adminToken = await scopeToken('participant_admin', TEST_JWT_SECRET);
   const syncsRes = await call(url, 'GET', '/v2/state/connected-synchronizers', adminToken);
   const syncs = syncsRes.json.connectedSynchronizers.map((s: any) => s.synchronizerId) as string[];
-  const alloc = await call(url, 'POST', '/v2/parties', adminToken, { partyIdHint: `${tag}-owner`, identityProviderId: '', synchronizerId: syncs[0] });
+  const alloc = await call(url, 'POST', '/v2/parties', adminToken, {
+    partyIdHint: `${tag}-owner`,
+    identityProviderId: '',
+    synchronizerId: syncs[0],
+  });
   if (alloc.status !== 200) throw new Error(`allocate: ${alloc.status} ${JSON.stringify(alloc.json)}`);
   const owner = alloc.json.partyDetails.party as string;
   // External parties onboarded as a wallet does (generate-topology, sign the multi-hash, allocate): their keys are in the log.
@@ -80,7 +104,11 @@ export async function setupLoad(url: string, workers: number, tag = 'f'): Promis
     const gen = await call(url, 'POST', '/v2/parties/external/generate-topology', adminToken, {
       synchronizer: syncs[0],
       partyHint: `${tag}-ext-${i}`,
-      publicKey: { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: k.rawPublicKey.toString('base64'), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' },
+      publicKey: {
+        format: 'CRYPTO_KEY_FORMAT_RAW',
+        keyData: k.rawPublicKey.toString('base64'),
+        keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+      },
     });
     if (gen.status !== 200) throw new Error(`generate-topology: ${gen.status} ${JSON.stringify(gen.json)}`);
     const { partyId, publicKeyFingerprint, topologyTransactions, multiHash } = gen.json;
@@ -96,7 +124,8 @@ export async function setupLoad(url: string, workers: number, tag = 'f'): Promis
         },
       ],
     });
-    if (allocated.status !== 200) throw new Error(`allocate external: ${allocated.status} ${JSON.stringify(allocated.json)}`);
+    if (allocated.status !== 200)
+      throw new Error(`allocate external: ${allocated.status} ${JSON.stringify(allocated.json)}`);
     parties.push({ ...k, party: partyId, fingerprint: publicKeyFingerprint });
   }
   const user = await call(url, 'POST', '/v2/users', adminToken, {
@@ -104,7 +133,13 @@ export async function setupLoad(url: string, workers: number, tag = 'f'): Promis
     rights: [{ kind: { CanExecuteAsAnyParty: { value: {} } } }, { kind: { CanActAs: { value: { party: owner } } } }],
   });
   if (user.status !== 200) throw new Error(`user: ${user.status} ${JSON.stringify(user.json)}`);
-  return { token: await scopeToken(LOAD_USER, TEST_JWT_SECRET), adminToken, owner, syncs: [syncs[0], syncs[1]], parties };
+  return {
+    token: await scopeToken(LOAD_USER, TEST_JWT_SECRET),
+    adminToken,
+    owner,
+    syncs: [syncs[0], syncs[1]],
+    parties,
+  };
 }
 
 interface Held {
@@ -126,7 +161,13 @@ export class MixedLoad {
 
   constructor(
     private readonly setup: LoadSetup,
-    private readonly opts: { archiveShare?: number; reassignShare?: number; patchShare?: number; asyncShare?: number; pauseMs?: number } = {},
+    private readonly opts: {
+      archiveShare?: number;
+      reassignShare?: number;
+      patchShare?: number;
+      asyncShare?: number;
+      pauseMs?: number;
+    } = {},
   ) {
     this.held = setup.parties.map(() => []);
   }
@@ -139,7 +180,14 @@ export class MixedLoad {
    * Resolves once `n` writes are acknowledged among `acks[since…]` (those matching `which`): a load window counted in
    * writes, not in time, so a slow machine gets the same load and a fast one does not wait. Fails after `timeoutMs`.
    */
-  async acknowledged(n: number, { since = 0, which = () => true, timeoutMs = 60_000 }: { since?: number; which?: (a: Ack) => boolean; timeoutMs?: number } = {}): Promise<void> {
+  async acknowledged(
+    n: number,
+    {
+      since = 0,
+      which = () => true,
+      timeoutMs = 60_000,
+    }: { since?: number; which?: (a: Ack) => boolean; timeoutMs?: number } = {},
+  ): Promise<void> {
     const count = () => {
       let found = 0;
       for (let i = since; i < this.acks.length; i++) if (which(this.acks[i])) found++;
@@ -199,7 +247,14 @@ export class MixedLoad {
       const [c] = held.splice(Math.floor(Math.random() * held.length), 1);
       const commandId = `arch-${w}-${n}`;
       const pt = preparedTransaction({
-        nodes: [exerciseNode('0', { contractId: c.cid, signatories: [party.party], stakeholders, actingParties: [party.party] })],
+        nodes: [
+          exerciseNode('0', {
+            contractId: c.cid,
+            signatories: [party.party],
+            stakeholders,
+            actingParties: [party.party],
+          }),
+        ],
         actAs: [party.party],
         synchronizerId: c.sync,
         commandId,
@@ -207,21 +262,60 @@ export class MixedLoad {
       this.attempted.add(commandId);
       const r = await call(url, 'POST', EXEC, token, executeRequest(pt, [party]));
       if (r.status !== 200) return this.fail(r);
-      this.acks.push({ kind: 'archive', round: this.round, commandId, updateId: r.json.updateId, offset: r.json.completionOffset, contractId: c.cid, at: performance.now(), url });
+      this.acks.push({
+        kind: 'archive',
+        round: this.round,
+        commandId,
+        updateId: r.json.updateId,
+        offset: r.json.completionOffset,
+        contractId: c.cid,
+        at: performance.now(),
+        url,
+      });
     } else if (held.length > 0 && dice < archiveShare + reassignShare) {
       const [c] = held.splice(Math.floor(Math.random() * held.length), 1);
       const [source, target] = c.sync === syncs[0] ? syncs : [syncs[1], syncs[0]];
       const unassignId = `un-${w}-${n}`;
       this.attempted.add(unassignId);
-      const u = await call(url, 'POST', REASSIGN, token, reassignBody(unassignId, owner, { UnassignCommand: { value: { contractId: c.cid, source, target } } }));
+      const u = await call(
+        url,
+        'POST',
+        REASSIGN,
+        token,
+        reassignBody(unassignId, owner, { UnassignCommand: { value: { contractId: c.cid, source, target } } }),
+      );
       if (u.status !== 200) return this.fail(u);
       const reassignmentId = u.json.reassignment.events[0].JsUnassignedEvent.value.reassignmentId as string;
-      this.acks.push({ kind: 'unassign', round: this.round, commandId: unassignId, updateId: u.json.reassignment.updateId, offset: u.json.reassignment.offset, contractId: c.cid, at: performance.now(), url });
+      this.acks.push({
+        kind: 'unassign',
+        round: this.round,
+        commandId: unassignId,
+        updateId: u.json.reassignment.updateId,
+        offset: u.json.reassignment.offset,
+        contractId: c.cid,
+        at: performance.now(),
+        url,
+      });
       const assignId = `as-${w}-${n}`;
       this.attempted.add(assignId);
-      const a = await call(url, 'POST', REASSIGN, token, reassignBody(assignId, owner, { AssignCommand: { value: { reassignmentId, source, target } } }));
+      const a = await call(
+        url,
+        'POST',
+        REASSIGN,
+        token,
+        reassignBody(assignId, owner, { AssignCommand: { value: { reassignmentId, source, target } } }),
+      );
       if (a.status !== 200) return this.fail(a);
-      this.acks.push({ kind: 'assign', round: this.round, commandId: assignId, updateId: a.json.reassignment.updateId, offset: a.json.reassignment.offset, contractId: c.cid, at: performance.now(), url });
+      this.acks.push({
+        kind: 'assign',
+        round: this.round,
+        commandId: assignId,
+        updateId: a.json.reassignment.updateId,
+        offset: a.json.reassignment.offset,
+        contractId: c.cid,
+        at: performance.now(),
+        url,
+      });
       held.push({ cid: c.cid, sync: target });
     } else if (dice < archiveShare + reassignShare + patchShare) {
       const annotation = `k${w}-${n}`;
@@ -231,7 +325,14 @@ export class MixedLoad {
         updateMask: { paths: ['local_metadata.annotations'] },
       });
       if (r.status !== 200) return this.fail(r);
-      this.acks.push({ kind: 'patch', round: this.round, resourceVersion: Number(r.json.partyDetails.localMetadata.resourceVersion), annotation, at: performance.now(), url });
+      this.acks.push({
+        kind: 'patch',
+        round: this.round,
+        resourceVersion: Number(r.json.partyDetails.localMetadata.resourceVersion),
+        annotation,
+        at: performance.now(),
+        url,
+      });
     } else if (dice < archiveShare + reassignShare + patchShare + asyncShare) {
       const commandId = `asy-${w}-${n}`;
       this.attempted.add(commandId);
@@ -246,21 +347,43 @@ export class MixedLoad {
       const commandId = `cre-${w}-${n}`;
       const cid = freshContractId();
       const sync = syncs[0];
-      const pt = preparedTransaction({ nodes: [createNode('0', { contractId: cid, signatories: [party.party], stakeholders })], actAs: [party.party], synchronizerId: sync, commandId });
+      const pt = preparedTransaction({
+        nodes: [createNode('0', { contractId: cid, signatories: [party.party], stakeholders })],
+        actAs: [party.party],
+        synchronizerId: sync,
+        commandId,
+      });
       this.attempted.add(commandId);
       // The transaction's answer names the committed id (the prepared local id with Canton's suffix).
       const r = await call(url, 'POST', EXEC_FOR_TRANSACTION, token, executeRequest(pt, [party]));
       if (r.status !== 200) return this.fail(r);
-      const tx = r.json.transaction as { updateId: string; offset: number; events: Array<{ CreatedEvent?: { contractId: string } }> };
-      const committed = tx.events.find((e) => e.CreatedEvent?.contractId.startsWith(cid))?.CreatedEvent?.contractId ?? cid;
-      this.acks.push({ kind: 'create', round: this.round, commandId, updateId: tx.updateId, offset: tx.offset, contractId: committed, at: performance.now(), url });
+      const tx = r.json.transaction as {
+        updateId: string;
+        offset: number;
+        events: Array<{ CreatedEvent?: { contractId: string } }>;
+      };
+      const committed =
+        tx.events.find((e) => e.CreatedEvent?.contractId.startsWith(cid))?.CreatedEvent?.contractId ?? cid;
+      this.acks.push({
+        kind: 'create',
+        round: this.round,
+        commandId,
+        updateId: tx.updateId,
+        offset: tx.offset,
+        contractId: committed,
+        at: performance.now(),
+        url,
+      });
       held.push({ cid: committed, sync });
     }
   }
 }
 
 function reassignBody(commandId: string, submitter: string, command: unknown) {
-  return { reassignmentCommands: { commandId, submitter, commands: [{ command }] }, eventFormat: { filtersByParty: { [submitter]: { cumulative: [] } } } };
+  return {
+    reassignmentCommands: { commandId, submitter, commands: [{ command }] },
+    eventFormat: { filtersByParty: { [submitter]: { cumulative: [] } } },
+  };
 }
 
 /**
@@ -268,14 +391,21 @@ function reassignBody(commandId: string, submitter: string, command: unknown) {
  * name `ledgerline`; the checking side must use another). A SIGKILLed client's last COMMIT, already sent, is still carried
  * out by its backend after the kill; checking the log before that backend is gone can see the head move in between.
  */
-export async function awaitServerBackendsGone(db: Kysely<DB>, applicationName = 'ledgerline', timeoutMs = 15_000): Promise<void> {
+export async function awaitServerBackendsGone(
+  db: Kysely<DB>,
+  applicationName = 'ledgerline',
+  timeoutMs = 15_000,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const { rows } = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM pg_stat_activity
-      WHERE datname = current_database() AND application_name = ${applicationName} AND pid <> pg_backend_pid()`.execute(db);
+      WHERE datname = current_database() AND application_name = ${applicationName} AND pid <> pg_backend_pid()`.execute(
+      db,
+    );
     if (rows[0].n === 0) return;
-    if (Date.now() > until) throw new Error(`${rows[0].n} backends of the killed server still connected after ${timeoutMs} ms`);
+    if (Date.now() > until)
+      throw new Error(`${rows[0].n} backends of the killed server still connected after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -292,27 +422,56 @@ export async function awaitServerBackendsGone(db: Kysely<DB>, applicationName = 
  * - the projections equal a replay of the log (`rebuild: true`; takes the head lock, so run it with no writer running or
  *   accept that it waits for the lock).
  */
-export async function verifyLedger(db: Kysely<DB>, load: MixedLoad, setup: LoadSetup, opts: { rebuild?: boolean } = {}): Promise<{ offsets: number; events: number; committedUnacknowledged: number }> {
-  const seqs = (await sql<{ seq: number }>`SELECT seq FROM event_log ORDER BY seq`.execute(db)).rows.map((r) => Number(r.seq));
+export async function verifyLedger(
+  db: Kysely<DB>,
+  load: MixedLoad,
+  setup: LoadSetup,
+  opts: { rebuild?: boolean } = {},
+): Promise<{ offsets: number; events: number; committedUnacknowledged: number }> {
+  const seqs = (await sql<{ seq: number }>`SELECT seq FROM event_log ORDER BY seq`.execute(db)).rows.map((r) =>
+    Number(r.seq),
+  );
   expect(seqs).toEqual(seqs.map((_, i) => i + 1));
-  const offsets = (await sql<{ o: number }>`SELECT ledger_offset AS o FROM event_log WHERE ledger_offset IS NOT NULL ORDER BY seq`.execute(db)).rows.map((r) => Number(r.o));
+  const offsets = (
+    await sql<{
+      o: number;
+    }>`SELECT ledger_offset AS o FROM event_log WHERE ledger_offset IS NOT NULL ORDER BY seq`.execute(db)
+  ).rows.map((r) => Number(r.o));
   expect(offsets).toEqual(offsets.map((_, i) => i + 1));
-  const head = (await sql<{ seq: number; ledger_offset: number }>`SELECT seq, ledger_offset FROM ledger_head`.execute(db)).rows[0];
-  expect({ seq: Number(head.seq), offset: Number(head.ledger_offset) }).toEqual({ seq: seqs.length, offset: offsets.length });
-  const updates = await db.selectFrom('ledger_updates').select(['ledger_offset', 'update_id', 'command_id']).orderBy('ledger_offset').execute();
-  const rejections = (await sql<{ o: number }>`SELECT ledger_offset AS o FROM event_log WHERE type = 'CommandRejected' ORDER BY seq`.execute(db)).rows.map((r) => Number(r.o));
+  const head = (
+    await sql<{ seq: number; ledger_offset: number }>`SELECT seq, ledger_offset FROM ledger_head`.execute(db)
+  ).rows[0];
+  expect({ seq: Number(head.seq), offset: Number(head.ledger_offset) }).toEqual({
+    seq: seqs.length,
+    offset: offsets.length,
+  });
+  const updates = await db
+    .selectFrom('ledger_updates')
+    .select(['ledger_offset', 'update_id', 'command_id'])
+    .orderBy('ledger_offset')
+    .execute();
+  const rejections = (
+    await sql<{
+      o: number;
+    }>`SELECT ledger_offset AS o FROM event_log WHERE type = 'CommandRejected' ORDER BY seq`.execute(db)
+  ).rows.map((r) => Number(r.o));
   expect([...updates.map((u) => Number(u.ledger_offset)), ...rejections].sort((a, b) => a - b)).toEqual(offsets);
 
   // Completions: one per async submission answered {}; a success's update is there.
-  const completions = (await db.selectFrom('command_completions').select('completion').where('user_id', '=', LOAD_USER).execute()).map(
-    (r) => r.completion as { commandId: string; updateId: string; status: { code: number } },
-  );
+  const completions = (
+    await db.selectFrom('command_completions').select('completion').where('user_id', '=', LOAD_USER).execute()
+  ).map((r) => r.completion as { commandId: string; updateId: string; status: { code: number } });
   const completionsOf = new Map<string, number>();
   for (const c of completions) {
     completionsOf.set(c.commandId, (completionsOf.get(c.commandId) ?? 0) + 1);
-    if (c.status.code === 0) expect(updates.some((u) => u.update_id === c.updateId), `${c.commandId}'s update`).toBe(true);
+    if (c.status.code === 0)
+      expect(
+        updates.some((u) => u.update_id === c.updateId),
+        `${c.commandId}'s update`,
+      ).toBe(true);
   }
-  for (const a of load.acks) if (a.kind === 'async') expect(completionsOf.get(a.commandId!), `async ${a.commandId}`).toBe(1);
+  for (const a of load.acks)
+    if (a.kind === 'async') expect(completionsOf.get(a.commandId!), `async ${a.commandId}`).toBe(1);
 
   const byUpdateId = new Map(updates.map((u) => [u.update_id, u]));
   expect(byUpdateId.size).toBe(updates.length);
@@ -323,7 +482,10 @@ export async function verifyLedger(db: Kysely<DB>, load: MixedLoad, setup: LoadS
     if (a.kind === 'patch' || a.kind === 'async') continue;
     const row = byUpdateId.get(a.updateId!);
     expect(row, `${a.kind} ${a.commandId} acknowledged at ${a.offset}`).toBeDefined();
-    expect({ offset: Number(row!.ledger_offset), commandId: row!.command_id }).toEqual({ offset: a.offset, commandId: a.commandId });
+    expect({ offset: Number(row!.ledger_offset), commandId: row!.command_id }).toEqual({
+      offset: a.offset,
+      commandId: a.commandId,
+    });
   }
   // Our command ids: attempted, and in the log at most once (acknowledged ones exactly once, by the loop above).
   for (const [commandId, count] of commandCount) {
@@ -334,7 +496,11 @@ export async function verifyLedger(db: Kysely<DB>, load: MixedLoad, setup: LoadS
 
   // Party patches: one event per resource version, each acknowledged version carries its own annotation.
   const patches = (
-    await sql<{ data: any }>`SELECT data FROM event_log WHERE type = 'PartyDetailsUpdated' AND stream LIKE ${'%' + setup.owner} ORDER BY seq`.execute(db)
+    await sql<{
+      data: any;
+    }>`SELECT data FROM event_log WHERE type = 'PartyDetailsUpdated' AND stream LIKE ${'%' + setup.owner} ORDER BY seq`.execute(
+      db,
+    )
   ).rows.map((r) => r.data as { resourceVersion: number; annotations: Record<string, string> });
   expect(patches.map((p) => Number(p.resourceVersion))).toEqual(patches.map((_, i) => i + 1));
   for (const a of load.acks) {
@@ -353,6 +519,8 @@ export async function verifyLedger(db: Kysely<DB>, load: MixedLoad, setup: LoadS
     expect(await dumpProjections(db)).toEqual(live);
   }
   const ackedIds = new Set(load.acks.map((a) => a.commandId).filter(Boolean));
-  const committedUnacknowledged = [...commandCount.keys()].filter((c) => load.attempted.has(c) && !ackedIds.has(c)).length;
+  const committedUnacknowledged = [...commandCount.keys()].filter(
+    (c) => load.attempted.has(c) && !ackedIds.has(c),
+  ).length;
   return { offsets: offsets.length, events: seqs.length, committedUnacknowledged };
 }

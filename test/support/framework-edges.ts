@@ -14,9 +14,23 @@ const shape = (r: { status: number; headers: Headers; json: any }) => ({
  * (answers compared: status, content type, JsCantonError code); the GET is compared with a POST-only controller route
  * (`prepare`: GET on `flats` is the WebSocket channel). Every answer must be a 4xx.
  */
-export async function expectSameFrameworkEdges(ledger: TestLedger, direct: string, controllerPost: string, as: string, wrongTypes: unknown): Promise<void> {
+export async function expectSameFrameworkEdges(
+  ledger: TestLedger,
+  direct: string,
+  controllerPost: string,
+  as: string,
+  wrongTypes: unknown,
+): Promise<void> {
   const POST_ONLY = '/v2/interactive-submission/prepare';
-  const cases: Array<{ as?: string | null; headers?: Record<string, string>; raw?: string; body?: unknown; method?: string; prefix?: string; status?: number }> = [
+  const cases: Array<{
+    as?: string | null;
+    headers?: Record<string, string>;
+    raw?: string;
+    body?: unknown;
+    method?: string;
+    prefix?: string;
+    status?: number;
+  }> = [
     { raw: '{"updateId": ' },
     { raw: '[1, 2]' },
     { raw: '[1, 2]', prefix: '/', status: 400 },
@@ -30,7 +44,11 @@ export async function expectSameFrameworkEdges(ledger: TestLedger, direct: strin
   for (const c of cases) {
     const [a, b] = await Promise.all(
       [direct, c.method === 'GET' ? POST_ONLY : controllerPost].map((p) =>
-        ledger.call(c.method ?? 'POST', (c.prefix ?? '') + p, c.body, { as: c.as === undefined ? as : c.as, headers: c.headers, raw: c.raw }),
+        ledger.call(c.method ?? 'POST', (c.prefix ?? '') + p, c.body, {
+          as: c.as === undefined ? as : c.as,
+          headers: c.headers,
+          raw: c.raw,
+        }),
       ),
     );
     const label = JSON.stringify(c);

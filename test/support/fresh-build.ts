@@ -26,8 +26,7 @@ function* walk(dir: string, keep: (name: string) => boolean, skip?: string): Gen
     const p = path.join(dir, entry.name);
     if (entry.isDirectory()) {
       if (p !== skip) yield* walk(p, keep, skip);
-    }
-    else if (keep(entry.name)) yield p;
+    } else if (keep(entry.name)) yield p;
   }
 }
 
@@ -41,7 +40,8 @@ const mtime = (file: string): number | undefined => {
 
 /** Why dist/ under `root` does not match the sources, or null when it does. */
 export function staleBuild(root: string): string | null {
-  for (const required of REQUIRED_OUTPUTS) if (mtime(path.join(root, required)) === undefined) return `${required} is missing`;
+  for (const required of REQUIRED_OUTPUTS)
+    if (mtime(path.join(root, required)) === undefined) return `${required} is missing`;
   const script = mtime(path.join(root, BUILD_SCRIPT));
   const serverMain = mtime(path.join(root, REQUIRED_OUTPUTS[0]))!;
   if (script !== undefined && script > serverMain) return `${BUILD_SCRIPT} is newer than the build`;
@@ -53,13 +53,21 @@ export function staleBuild(root: string): string | null {
     }
   }
   for (const top of BUILD_SOURCES) {
-    for (const source of walk(path.join(root, top), (n) => n.endsWith('.ts') && !n.endsWith('.d.ts'), path.join(root, EXPLORER))) {
+    for (const source of walk(
+      path.join(root, top),
+      (n) => n.endsWith('.ts') && !n.endsWith('.d.ts'),
+      path.join(root, EXPLORER),
+    )) {
       const rel = path.relative(root, source);
       const built = mtime(path.join(root, 'dist', rel.replace(/\.ts$/, '.js')));
       if (built === undefined) return `${rel} has no build`;
       if (mtime(source)! > built) return `${rel} is newer than its build`;
     }
-    for (const output of walk(path.join(root, 'dist', top), (n) => n.endsWith('.js'), path.join(root, 'dist', EXPLORER))) {
+    for (const output of walk(
+      path.join(root, 'dist', top),
+      (n) => n.endsWith('.js'),
+      path.join(root, 'dist', EXPLORER),
+    )) {
       const rel = path.relative(path.join(root, 'dist'), output);
       if (!fs.existsSync(path.join(root, rel.replace(/\.js$/, '.ts')))) return `dist/${rel} has no source any more`;
     }
@@ -100,9 +108,14 @@ function tryLock(lock: string): boolean {
 
 function runBuild(root: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, BUILD_SCRIPT)], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, [path.join(root, BUILD_SCRIPT)], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     child.once('error', reject);
-    child.once('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${BUILD_SCRIPT} failed (${code ?? signal})`))));
+    child.once('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${BUILD_SCRIPT} failed (${code ?? signal})`)),
+    );
   });
 }
 
@@ -111,7 +124,10 @@ function runBuild(root: string): Promise<void> {
  * that finds the lock held waits for it, then builds only if the build it waited for did not make dist/ current.
  * Returns what it did: 'fresh' (nothing to do), 'built', or 'built-elsewhere' (another process's build sufficed).
  */
-export async function ensureFreshBuild(root: string, opts: { timeoutMs?: number; log?: (line: string) => void } = {}): Promise<'fresh' | 'built' | 'built-elsewhere'> {
+export async function ensureFreshBuild(
+  root: string,
+  opts: { timeoutMs?: number; log?: (line: string) => void } = {},
+): Promise<'fresh' | 'built' | 'built-elsewhere'> {
   if (staleBuild(root) === null) return 'fresh';
   const lock = path.join(root, LOCK);
   const until = Date.now() + (opts.timeoutMs ?? 300_000);

@@ -56,7 +56,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     const client = new Client({ connectionString: adminUrl });
     await client.connect();
-    const { rows } = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`ll_%${runId}%`]);
+    const { rows } = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [
+      `ll_%${runId}%`,
+    ]);
     for (const r of rows) {
       await client.query(`DROP DATABASE IF EXISTS "${r.datname}" WITH (FORCE)`).catch(() => undefined);
     }
@@ -67,11 +69,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
 /** A Docker engine that answers (not just the CLI). Bounded: gives up after 5 s. */
 async function dockerAnswers(): Promise<boolean> {
-  const socket = process.env.DOCKER_HOST ?? (fs.existsSync('/var/run/docker.sock') ? 'unix:///var/run/docker.sock' : '');
+  const socket =
+    process.env.DOCKER_HOST ?? (fs.existsSync('/var/run/docker.sock') ? 'unix:///var/run/docker.sock' : '');
   if (!socket) return false;
   try {
     const { getContainerRuntimeClient } = await import('testcontainers');
-    await Promise.race([getContainerRuntimeClient(), new Promise((_, rej) => setTimeout(() => rej(new Error('timeout')), 5000))]);
+    await Promise.race([
+      getContainerRuntimeClient(),
+      new Promise((_, rej) => setTimeout(() => rej(new Error('timeout')), 5000)),
+    ]);
     return true;
   } catch {
     return false;

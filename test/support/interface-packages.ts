@@ -1,4 +1,11 @@
-import { decodeArchivePayload, encodeArchive, encodeDar, parsePackage, type EncodedArchive, type Package } from '@ledgerline/daml-lf';
+import {
+  decodeArchivePayload,
+  encodeArchive,
+  encodeDar,
+  parsePackage,
+  type EncodedArchive,
+  type Package,
+} from '@ledgerline/daml-lf';
 
 /**
  * Test packages in Daml-LF text for interface views: `iv-api` defines the interface `Api:Asset` (view `Api:AssetView`);
@@ -64,7 +71,9 @@ export function interfacePackages(opts: { version?: string; withInstance?: boole
   // Decoded back from the archives: references within a package then carry its real id.
   const apiArchive = encodeArchive(parsePackage(API, { minor: '1' }));
   const api = decodeArchivePayload(apiArchive.payload, apiArchive.packageId);
-  const tokenArchive = encodeArchive(parsePackage(token(api.id, opts.version ?? '1.0.0', opts.withInstance ?? true), { minor: '1' }));
+  const tokenArchive = encodeArchive(
+    parsePackage(token(api.id, opts.version ?? '1.0.0', opts.withInstance ?? true), { minor: '1' }),
+  );
   return { api, apiArchive, token: decodeArchivePayload(tokenArchive.payload, tokenArchive.packageId), tokenArchive };
 }
 

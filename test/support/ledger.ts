@@ -18,7 +18,12 @@ export interface TestLedger {
   /** An HS256 token for `userId` (default: the bootstrap admin). */
   token(userId?: string, opts?: { expiresInSeconds?: number; extra?: Record<string, unknown> }): Promise<string>;
   /** fetch against the service with a token for `as` (default admin); `as: null` sends no Authorization header. */
-  call(method: string, path: string, body?: unknown, opts?: { as?: string | null; headers?: Record<string, string>; raw?: string }): Promise<TestResponse>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    opts?: { as?: string | null; headers?: Record<string, string>; raw?: string },
+  ): Promise<TestResponse>;
   close(): Promise<void>;
 }
 
@@ -37,15 +42,25 @@ export async function startTestLedger(env: Record<string, string> = {}): Promise
 
 /** Starts the whole service on an existing test database (a restart with the data kept, after `close()`). */
 export async function openTestLedger(databaseUrl: string, env: Record<string, string> = {}): Promise<TestLedger> {
-  const config = loadConfig({ DATABASE_URL: databaseUrl, LEDGER_JWT_SECRET: TEST_JWT_SECRET, LEDGER_LOG_LEVEL: 'silent', PORT: '1', ...env });
-  const runtime = await startRuntime(config, makeLogger(config), { ed25519WorkerScript: ed25519WorkerScriptForTests() });
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    LEDGER_JWT_SECRET: TEST_JWT_SECRET,
+    LEDGER_LOG_LEVEL: 'silent',
+    PORT: '1',
+    ...env,
+  });
+  const runtime = await startRuntime(config, makeLogger(config), {
+    ed25519WorkerScript: ed25519WorkerScriptForTests(),
+  });
   const app = await createApp(runtime);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
   const participantId = runtime.identity.participantId;
-  const token = (userId = config.adminUser, opts: { expiresInSeconds?: number; extra?: Record<string, unknown> } = {}) =>
-    mintHs256Token({ secret: TEST_JWT_SECRET, userId, participantId, ...opts });
+  const token = (
+    userId = config.adminUser,
+    opts: { expiresInSeconds?: number; extra?: Record<string, unknown> } = {},
+  ) => mintHs256Token({ secret: TEST_JWT_SECRET, userId, participantId, ...opts });
   return {
     app,
     runtime,
@@ -67,10 +82,20 @@ export async function openTestLedger(databaseUrl: string, env: Record<string, st
 }
 
 /** One request with a JSON body (or `raw` text); the answer with its text and, when it parses, its JSON. */
-export async function requestJson(url: string, method: string, headers: Record<string, string>, body?: unknown, raw?: string): Promise<TestResponse> {
+export async function requestJson(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: unknown,
+  raw?: string,
+): Promise<TestResponse> {
   const all = { ...headers };
   if (body !== undefined || raw !== undefined) all['content-type'] ??= 'application/json';
-  const res = await fetch(url, { method, headers: all, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)) });
+  const res = await fetch(url, {
+    method,
+    headers: all,
+    body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+  });
   const text = await res.text();
   let json: unknown;
   try {
@@ -94,7 +119,9 @@ export async function allocateActingParty(ledger: TestLedger, hint: string, sync
   const r = await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId });
   if (r.status !== 200) throw new Error(`allocating ${hint}: ${r.status} ${r.text}`);
   const id = r.json.partyDetails.party as string;
-  const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: id } } } }] });
+  const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, {
+    rights: [{ kind: { CanActAs: { value: { party: id } } } }],
+  });
   if (rights.status !== 200) throw new Error(`granting CanActAs(${hint}): ${rights.status} ${rights.text}`);
   return id;
 }

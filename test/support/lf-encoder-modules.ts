@@ -25,11 +25,22 @@ export const LF_ENCODER_MODULES: Record<string, string> = {
   TimestampMod: box('TimestampMod', 'Timestamp'),
   UnitMod: box('UnitMod', 'Unit'),
   TextMapMod: box('TextMapMod', 'TextMap Int64'),
-  Int64Mod: box('Int64Mod', 'Int64', `
-  val equal: Int64 -> Int64 -> Bool = EQUAL @Int64;`),
-  TextMod: box('TextMod', 'Text', `
-  val build: Party -> TextMod:Box = \\(p : Party) -> TextMod:Box { x = "some text", party = p };`),
-  GenMapMod: box('GenMapMod', MAP, `
+  Int64Mod: box(
+    'Int64Mod',
+    'Int64',
+    `
+  val equal: Int64 -> Int64 -> Bool = EQUAL @Int64;`,
+  ),
+  TextMod: box(
+    'TextMod',
+    'Text',
+    `
+  val build: Party -> TextMod:Box = \\(p : Party) -> TextMod:Box { x = "some text", party = p };`,
+  ),
+  GenMapMod: box(
+    'GenMapMod',
+    MAP,
+    `
   val insert: (${PAIR}) -> (${EITHER}) -> ${MAP} -> ${MAP} = GENMAP_INSERT @(${PAIR}) @(${EITHER});
   val createContract: Party -> ${MAP} -> Update (ContractId GenMapMod:Box) =
     \\ (p: Party) (x: ${MAP}) -> create @GenMapMod:Box (GenMapMod:Box { x = x, party = p });
@@ -44,7 +55,8 @@ export const LF_ENCODER_MODULES: Record<string, string> = {
       c2 : ContractId GenMapMod:Box <- GenMapMod:createContract p GenMapMod:map2 ;
       c3 : ContractId GenMapMod:Box <- GenMapMod:createContract p GenMapMod:map3
     in upure @Unit ();
-  val equal: forall (x:*). x -> x -> Bool = EQUAL;`),
+  val equal: forall (x:*). x -> x -> Bool = EQUAL;`,
+  ),
   PartyMod: `
 module PartyMod {
   record @serializable Box = { x: Party, party: Party };

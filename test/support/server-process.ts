@@ -17,7 +17,10 @@ export const LEDGERCTL_MAIN = path.join(ROOT, 'dist/apps/ledgerctl/src/main.js')
 /** Fails clearly when dist/ is missing (a run that bypassed the global setup). Never builds: other files may be running it. */
 export function ensureBuilt(): void {
   for (const main of [SERVER_MAIN, LEDGERCTL_MAIN]) {
-    if (!fs.existsSync(main)) throw new Error(`${path.relative(ROOT, main)} is missing: run the tests through vitest (its global setup builds) or run node scripts/build.js`);
+    if (!fs.existsSync(main))
+      throw new Error(
+        `${path.relative(ROOT, main)} is missing: run the tests through vitest (its global setup builds) or run node scripts/build.js`,
+      );
   }
 }
 
@@ -48,10 +51,18 @@ export interface ServerProcess {
 }
 
 /** Starts the server with `env` (on top of a minimal environment) and waits until GET /livez answers 200. */
-export async function startServerProcess(env: Record<string, string | undefined>, opts: { readyTimeoutMs?: number } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string | undefined>,
+  opts: { readyTimeoutMs?: number } = {},
+): Promise<ServerProcess> {
   ensureBuilt();
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const childEnv: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HOST: '127.0.0.1', LEDGER_LOG_LEVEL: 'warn' };
+  const childEnv: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? '/root',
+    HOST: '127.0.0.1',
+    LEDGER_LOG_LEVEL: 'warn',
+  };
   for (const [k, v] of Object.entries({ ...env, PORT: String(port) })) if (v !== undefined) childEnv[k] = v;
   const proc = spawn(process.execPath, [SERVER_MAIN], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -64,7 +75,9 @@ export async function startServerProcess(env: Record<string, string | undefined>
     out += d;
     apart.stderr += d;
   });
-  const exited = new Promise<number | string>((resolve) => proc.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const exited = new Promise<number | string>((resolve) =>
+    proc.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   let exitedEarly = false;
   void exited.then(() => (exitedEarly = true));
   const url = `http://127.0.0.1:${port}`;
@@ -100,10 +113,20 @@ export async function startServerProcess(env: Record<string, string | undefined>
 /** An HS256 token in the (deprecated) scope form, valid for any participant id. */
 export function scopeToken(userId = 'participant_admin', secret = TEST_JWT_SECRET): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ scope: 'daml_ledger_api' }).setProtectedHeader({ alg: 'HS256' }).setSubject(userId).setExpirationTime(now + 3600).sign(Buffer.from(secret));
+  return new SignJWT({ scope: 'daml_ledger_api' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(userId)
+    .setExpirationTime(now + 3600)
+    .sign(Buffer.from(secret));
 }
 
-export async function callJson(url: string, method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; json: any }> {
+export async function callJson(
+  url: string,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   const r = await requestJson(url + path, method, token ? { authorization: `Bearer ${token}` } : {}, body);
   return { status: r.status, json: r.json === undefined ? r.text : r.json };
 }

@@ -14,7 +14,13 @@ export const tokenCatalog = {
     '#token-model:Token.Main:Token': {
       interfaces: {
         [HOLDING]: {
-          view: { owner: 'owner', instrumentId: { admin: { $literal: BOB }, id: { $literal: 'TOK' } }, amount: 'amount', lock: null, meta: { $literal: { values: {} } } },
+          view: {
+            owner: 'owner',
+            instrumentId: { admin: { $literal: BOB }, id: { $literal: 'TOK' } },
+            amount: 'amount',
+            lock: null,
+            meta: { $literal: { values: {} } },
+          },
         },
       },
     },

@@ -1,5 +1,9 @@
 import { expect } from 'vitest';
-import type { allocationInstructionRegistryTypes, metadataRegistryTypes, transferInstructionRegistryTypes } from '@canton-network/core-token-standard';
+import type {
+  allocationInstructionRegistryTypes,
+  metadataRegistryTypes,
+  transferInstructionRegistryTypes,
+} from '@canton-network/core-token-standard';
 
 /**
  * The response schemas of the token standard's registry API (splice's token-standard `*-v1.yaml`) as field lists:
@@ -15,7 +19,15 @@ export type SchemaName =
   | 'ChoiceContext'
   | 'TransferFactoryWithChoiceContext'
   | 'FactoryWithChoiceContext';
-type FieldType = 'string' | 'integer' | 'boolean' | 'object' | { array: SchemaName | 'string' } | { schema: SchemaName } | { enum: readonly string[] } | { map: 'integer' };
+type FieldType =
+  | 'string'
+  | 'integer'
+  | 'boolean'
+  | 'object'
+  | { array: SchemaName | 'string' }
+  | { schema: SchemaName }
+  | { enum: readonly string[] }
+  | { map: 'integer' };
 interface Field {
   type: FieldType;
   required: boolean;
@@ -52,7 +64,11 @@ const SCHEMAS = {
     debugCreatedAt: opt('string'),
   },
   ChoiceContext: { choiceContextData: req('object'), disclosedContracts: req({ array: 'DisclosedContract' }) },
-  TransferFactoryWithChoiceContext: { factoryId: req('string'), transferKind: req({ enum: ['self', 'direct', 'offer'] }), choiceContext: req({ schema: 'ChoiceContext' }) },
+  TransferFactoryWithChoiceContext: {
+    factoryId: req('string'),
+    transferKind: req({ enum: ['self', 'direct', 'offer'] }),
+    choiceContext: req({ schema: 'ChoiceContext' }),
+  },
   FactoryWithChoiceContext: { factoryId: req('string'), choiceContext: req({ schema: 'ChoiceContext' }) },
 } satisfies Record<SchemaName, Schema>;
 
@@ -61,7 +77,8 @@ function problems(schema: SchemaName, value: unknown, path: string): string[] {
   const fields: Schema = SCHEMAS[schema];
   const out: string[] = [];
   const v = value as Record<string, unknown>;
-  for (const [k, f] of Object.entries(fields)) if (f.required && !(k in v)) out.push(`${path}${k} is required by ${schema}`);
+  for (const [k, f] of Object.entries(fields))
+    if (f.required && !(k in v)) out.push(`${path}${k} is required by ${schema}`);
   for (const [k, x] of Object.entries(v)) {
     const f = fields[k];
     if (!f) {
@@ -77,7 +94,8 @@ function typeProblems(t: FieldType, x: unknown, path: string): string[] {
   if (t === 'string') return typeof x === 'string' ? [] : [`${path} is not a string`];
   if (t === 'boolean') return typeof x === 'boolean' ? [] : [`${path} is not a boolean`];
   if (t === 'integer') return Number.isInteger(x) ? [] : [`${path} is not an integer`];
-  if (t === 'object') return typeof x === 'object' && x !== null && !Array.isArray(x) ? [] : [`${path} is not an object`];
+  if (t === 'object')
+    return typeof x === 'object' && x !== null && !Array.isArray(x) ? [] : [`${path} is not an object`];
   if ('enum' in t) return t.enum.includes(x as string) ? [] : [`${path} is not one of ${t.enum.join(', ')}`];
   if ('schema' in t) return problems(t.schema, x, `${path}.`);
   if ('map' in t) {
@@ -86,7 +104,13 @@ function typeProblems(t: FieldType, x: unknown, path: string): string[] {
   }
   if (!Array.isArray(x)) return [`${path} is not an array`];
   const item = t.array;
-  return x.flatMap((y, i) => (item === 'string' ? (typeof y === 'string' ? [] : [`${path}[${i}] is not a string`]) : problems(item, y, `${path}[${i}].`)));
+  return x.flatMap((y, i) =>
+    item === 'string'
+      ? typeof y === 'string'
+        ? []
+        : [`${path}[${i}] is not a string`]
+      : problems(item, y, `${path}[${i}].`),
+  );
 }
 
 /** Asserts that `value` follows the registry API's schema `schema` (see above). */

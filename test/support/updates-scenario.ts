@@ -33,7 +33,13 @@ export const TOKEN_NAME = '#token-model:Token.Main:Token';
 
 export const cid = (n: number) => `00${n.toString(16).padStart(64, '0')}ca11`;
 
-export function created(n: number, template: 'iou' | 'token', signatories: string[], observers: string[], extra: Partial<StoredCreatedEvent> = {}): StoredCreatedEvent {
+export function created(
+  n: number,
+  template: 'iou' | 'token',
+  signatories: string[],
+  observers: string[],
+  extra: Partial<StoredCreatedEvent> = {},
+): StoredCreatedEvent {
   return {
     nodeId: 0,
     contractId: cid(n),
@@ -62,18 +68,39 @@ export const tx = (commandId: string, events: StoredTransactionEvent[], actAs: s
 });
 
 export function txEvent(stream: string, data: StoredTransaction, parties: string[], synchronizerId = S1): NewEvent {
-  return { type: TRANSACTION_COMMITTED, stream, data, update: { kind: 'Transaction', synchronizerId, parties, commandId: data.commandId } };
+  return {
+    type: TRANSACTION_COMMITTED,
+    stream,
+    data,
+    update: { kind: 'Transaction', synchronizerId, parties, commandId: data.commandId },
+  };
 }
 
 export function topologyEvent(data: StoredTopologyTransaction, parties: string[]): NewEvent {
-  return { type: TOPOLOGY_TRANSACTION_COMMITTED, stream: 'topology', data, update: { kind: 'TopologyTransaction', synchronizerId: S1, parties } };
+  return {
+    type: TOPOLOGY_TRANSACTION_COMMITTED,
+    stream: 'topology',
+    data,
+    update: { kind: 'TopologyTransaction', synchronizerId: S1, parties },
+  };
 }
 
 export function reassignmentEvent(data: StoredReassignment, parties: string[], synchronizerId: string): NewEvent {
-  return { type: REASSIGNMENT_COMMITTED, stream: 'reassignment', data, update: { kind: 'Reassignment', synchronizerId, parties, commandId: data.commandId } };
+  return {
+    type: REASSIGNMENT_COMMITTED,
+    stream: 'reassignment',
+    data,
+    update: { kind: 'Reassignment', synchronizerId, parties, commandId: data.commandId },
+  };
 }
 
-const added = (partyId: string) => ({ ParticipantAuthorizationAdded: { partyId, participantId: PARTICIPANT, participantPermission: 'PARTICIPANT_PERMISSION_SUBMISSION' } });
+const added = (partyId: string) => ({
+  ParticipantAuthorizationAdded: {
+    partyId,
+    participantId: PARTICIPANT,
+    participantPermission: 'PARTICIPANT_PERMISSION_SUBMISSION',
+  },
+});
 
 /** The scenario's updates in order (offsets 1…11 on a fresh ledger). */
 export function scenarioEvents(): NewEvent[] {
@@ -97,7 +124,16 @@ export function scenarioEvents(): NewEvent[] {
       tx(
         'cmd-transfer',
         [
-          { ArchivedEvent: { nodeId: 0, contractId: iou1.contractId, templateId: IOU, packageName: 'iou-model', stakeholders: [ALICE, BOB], implementedInterfaces: [] } },
+          {
+            ArchivedEvent: {
+              nodeId: 0,
+              contractId: iou1.contractId,
+              templateId: IOU,
+              packageName: 'iou-model',
+              stakeholders: [ALICE, BOB],
+              implementedInterfaces: [],
+            },
+          },
           {
             ExercisedEvent: {
               nodeId: 0,
@@ -216,7 +252,19 @@ export function scenarioEvents(): NewEvent[] {
       {
         commandId: 'cmd-assign',
         workflowId: '',
-        events: [{ Assigned: { reassignmentId, source: S1, target: S2, submitter: BOB, reassignmentCounter: 1, createdEvent: token1, stakeholders: [BOB, CAROL] } }],
+        events: [
+          {
+            Assigned: {
+              reassignmentId,
+              source: S1,
+              target: S2,
+              submitter: BOB,
+              reassignmentCounter: 1,
+              createdEvent: token1,
+              stakeholders: [BOB, CAROL],
+            },
+          },
+        ],
         submission: { userId: 'app', submitter: BOB, submissionId: 's-a' },
       },
       [BOB, CAROL],
@@ -228,7 +276,16 @@ export function scenarioEvents(): NewEvent[] {
       tx(
         'cmd-archive',
         [
-          { ArchivedEvent: { nodeId: 0, contractId: iou2.contractId, templateId: IOU, packageName: 'iou-model', stakeholders: [ALICE, CAROL], implementedInterfaces: [] } },
+          {
+            ArchivedEvent: {
+              nodeId: 0,
+              contractId: iou2.contractId,
+              templateId: IOU,
+              packageName: 'iou-model',
+              stakeholders: [ALICE, CAROL],
+              implementedInterfaces: [],
+            },
+          },
           {
             ExercisedEvent: {
               nodeId: 0,
@@ -254,7 +311,20 @@ export function scenarioEvents(): NewEvent[] {
       [ALICE, CAROL],
     ),
     // 11: topology, carol's permission changes
-    topologyEvent({ events: [{ ParticipantAuthorizationChanged: { partyId: CAROL, participantId: PARTICIPANT, participantPermission: 'PARTICIPANT_PERMISSION_OBSERVATION' } }] }, [CAROL]),
+    topologyEvent(
+      {
+        events: [
+          {
+            ParticipantAuthorizationChanged: {
+              partyId: CAROL,
+              participantId: PARTICIPANT,
+              participantPermission: 'PARTICIPANT_PERMISSION_OBSERVATION',
+            },
+          },
+        ],
+      },
+      [CAROL],
+    ),
   ];
 }
 

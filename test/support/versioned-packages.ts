@@ -26,7 +26,10 @@ module Iface {
 
 function memoSrc(name: string, version: string, iface: string): string {
   const owner = 'Main:Memo {owner} this';
-  const bump = version === '1.0.0' ? '' : `
+  const bump =
+    version === '1.0.0'
+      ? ''
+      : `
     choice @nonConsuming Bump (self) (arg: Main:Bump) : Text
       , controllers ${parties(owner)}
       to upure @Text "bumped";`;

@@ -4,7 +4,11 @@
  */
 export async function waitFor<T>(
   condition: () => T | Promise<T>,
-  { timeoutMs = 10_000, intervalMs = 20, message = 'condition' }: { timeoutMs?: number; intervalMs?: number; message?: string } = {},
+  {
+    timeoutMs = 10_000,
+    intervalMs = 20,
+    message = 'condition',
+  }: { timeoutMs?: number; intervalMs?: number; message?: string } = {},
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -42,7 +42,12 @@ export class Api {
   async request<T>(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<T> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(this.origin + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+    const res = await fetch(this.origin + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
     const text = await res.text();
     if (res.ok) return JSON.parse(text) as T;
     const error = errorOf(res.status, text);
@@ -62,11 +67,16 @@ export class Api {
 export function errorOf(status: number, text: string): ApiError {
   try {
     const body = JSON.parse(text) as { code?: unknown; cause?: unknown; context?: Record<string, string> };
-    if (typeof body.code === 'string' && typeof body.cause === 'string') return new ApiError(status, body.code, body.cause, body.context ?? {});
+    if (typeof body.code === 'string' && typeof body.cause === 'string')
+      return new ApiError(status, body.code, body.cause, body.context ?? {});
   } catch {
     /* not JSON: the text/plain decode error, or a proxy's page */
   }
-  return new ApiError(status, status === 400 ? 'INVALID_ARGUMENT' : `HTTP_${status}`, text.slice(0, 500) || `HTTP ${status}`);
+  return new ApiError(
+    status,
+    status === 400 ? 'INVALID_ARGUMENT' : `HTTP_${status}`,
+    text.slice(0, 500) || `HTTP ${status}`,
+  );
 }
 
 /** gRPC codes of a WebSocket's error frame, as the HTTP status the same error would have had. */
@@ -85,7 +95,8 @@ export function socketError(message: Json): ApiError | null {
 export function describeError(e: unknown): string {
   if (e instanceof ApiError) {
     // Authentication and authorization failures carry no detail on purpose (the server's security-sensitive answer).
-    if (e.status === 401) return 'the token is not valid for this ledger (expired, wrongly signed, or meant for another participant)';
+    if (e.status === 401)
+      return 'the token is not valid for this ledger (expired, wrongly signed, or meant for another participant)';
     if (e.refusesToken) return "the token's user does not exist on this participant";
     if (e.status === 403) return "Permission denied: the signed-in user's rights do not allow this.";
     return e.code.startsWith('HTTP_') || e.code === 'INVALID_ARGUMENT' ? e.detail : `${e.code}: ${e.detail}`;

@@ -43,7 +43,8 @@ export interface ExercisedEvent {
   witnessParties: string[];
 }
 
-export type TransactionEvent = { CreatedEvent: CreatedEvent } | { ArchivedEvent: ArchivedEvent } | { ExercisedEvent: ExercisedEvent };
+export type TransactionEvent =
+  { CreatedEvent: CreatedEvent } | { ArchivedEvent: ArchivedEvent } | { ExercisedEvent: ExercisedEvent };
 
 export interface Transaction {
   updateId: string;
@@ -64,7 +65,14 @@ export interface Reassignment {
   offset: number;
   synchronizerId: string;
   recordTime: string;
-  events: Array<{ JsAssignmentEvent: Json & { createdEvent: CreatedEvent; source: string; target: string } } | { JsUnassignedEvent: { value: Json & { contractId: string; source: string; target: string; witnessParties: string[] } } }>;
+  events: Array<
+    | { JsAssignmentEvent: Json & { createdEvent: CreatedEvent; source: string; target: string } }
+    | {
+        JsUnassignedEvent: {
+          value: Json & { contractId: string; source: string; target: string; witnessParties: string[] };
+        };
+      }
+  >;
 }
 
 export interface TopologyTransaction {
@@ -99,11 +107,14 @@ export function updateOf(message: unknown): LedgerUpdate | null {
 
 /** The offset of an OffsetCheckpoint message (the ledger end has moved past updates this filter does not see). */
 export function checkpointOf(message: unknown): number | null {
-  const value = (message as { update?: { OffsetCheckpoint?: { value?: { offset?: unknown } } } } | null)?.update?.OffsetCheckpoint?.value;
+  const value = (message as { update?: { OffsetCheckpoint?: { value?: { offset?: unknown } } } } | null)?.update
+    ?.OffsetCheckpoint?.value;
   return typeof value?.offset === 'number' ? value.offset : null;
 }
 
-const WILDCARD = { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] };
+const WILDCARD = {
+  cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }],
+};
 
 /** Whose updates a request asks for: every party (`any`) or these ones. */
 export type Readers = { any: true } | { any: false; parties: string[] };
@@ -114,7 +125,10 @@ export function eventFormat(readers: Readers): Json {
 }
 
 /** Transactions, reassignments and topology events of `readers`, transactions in `shape`. */
-export function updateFormat(readers: Readers, shape: 'TRANSACTION_SHAPE_ACS_DELTA' | 'TRANSACTION_SHAPE_LEDGER_EFFECTS' = 'TRANSACTION_SHAPE_ACS_DELTA'): Json {
+export function updateFormat(
+  readers: Readers,
+  shape: 'TRANSACTION_SHAPE_ACS_DELTA' | 'TRANSACTION_SHAPE_LEDGER_EFFECTS' = 'TRANSACTION_SHAPE_ACS_DELTA',
+): Json {
   const ef = eventFormat(readers);
   return {
     includeTransactions: { eventFormat: ef, transactionShape: shape },
@@ -227,7 +241,12 @@ export function summarize(u: LedgerUpdate): UpdateSummary {
   } else {
     for (const e of (u.value as TopologyTransaction).events) {
       for (const [name, body] of Object.entries(e.event)) {
-        count(name.replace(/^Participant/, '').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase());
+        count(
+          name
+            .replace(/^Participant/, '')
+            .replace(/([a-z])([A-Z])/g, '$1 $2')
+            .toLowerCase(),
+        );
         if (body?.value?.partyId) parties.add(body.value.partyId);
       }
     }

@@ -26,7 +26,9 @@ async function openSession(token: string): Promise<Session> {
 }
 
 const refusal = (e: unknown) =>
-  e instanceof ApiError && e.refusesToken ? `The ledger refused this token: ${describeError(e)}. Sign in with a valid token.` : `Could not sign in: ${describeError(e)}`;
+  e instanceof ApiError && e.refusesToken
+    ? `The ledger refused this token: ${describeError(e)}. Sign in with a valid token.`
+    : `Could not sign in: ${describeError(e)}`;
 
 function App() {
   const [route, setRoute] = useState<Route>(() => parseRoute(window.location.pathname, window.location.search));
@@ -72,7 +74,10 @@ function App() {
     const delay = exp * 1000 - Date.now();
     // A timer cannot wait longer than 2^31 - 1 ms (it would fire at once); a token valid that long outlives the page.
     if (delay > 2 ** 31 - 1) return;
-    const timer = setTimeout(() => signOut(`Your token expired at ${new Date(exp * 1000).toLocaleString()}. Sign in again.`), Math.max(0, delay));
+    const timer = setTimeout(
+      () => signOut(`Your token expired at ${new Date(exp * 1000).toLocaleString()}. Sign in again.`),
+      Math.max(0, delay),
+    );
     return () => clearTimeout(timer);
   }, [session]);
 
@@ -84,10 +89,24 @@ function App() {
   };
 
   if (!session) return <SignInView busy={busy} error={signInError} onToken={(t) => void signIn(t)} />;
-  return <SignedIn session={session} route={route} navigate={navigate} signOut={() => signOut(null)} refresh={() => signIn(session.api.token)} />;
+  return (
+    <SignedIn
+      session={session}
+      route={route}
+      navigate={navigate}
+      signOut={() => signOut(null)}
+      refresh={() => signIn(session.api.token)}
+    />
+  );
 }
 
-function SignedIn(props: { session: Session; route: Route; navigate: (r: Route) => void; signOut: () => void; refresh: () => Promise<void> }) {
+function SignedIn(props: {
+  session: Session;
+  route: Route;
+  navigate: (r: Route) => void;
+  signOut: () => void;
+  refresh: () => Promise<void>;
+}) {
   const { session, route, navigate } = props;
   const explorer: Explorer = useMemo(() => ({ session, navigate, refresh: props.refresh }), [session]);
   // The live list keeps its filter while other pages are open, so that going back to it neither restarts nor loses it.
@@ -144,7 +163,10 @@ function SignedIn(props: { session: Session; route: Route; navigate: (r: Route) 
 }
 
 /** The live tail runs while signed in (so that going back to the list is instant), restarted when its filter changes. */
-function useLiveTail(session: Session, party: string | undefined): (LiveSnapshot & { pause(): void; resume(): void }) | null {
+function useLiveTail(
+  session: Session,
+  party: string | undefined,
+): (LiveSnapshot & { pause(): void; resume(): void }) | null {
   const [snapshot, setSnapshot] = useState<LiveSnapshot | null>(null);
   const tail = useRef<LiveTail | null>(null);
   useEffect(() => {
@@ -173,7 +195,12 @@ function GoTo() {
       }}
     >
       <label for="goto">Go to</label>
-      <input id="goto" value={text} onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)} placeholder="offset, update, party or contract id" />
+      <input
+        id="goto"
+        value={text}
+        onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)}
+        placeholder="offset, update, party or contract id"
+      />
     </form>
   );
 }
@@ -181,7 +208,9 @@ function GoTo() {
 function View({ route, snapshot }: { route: Route; snapshot: ReturnType<typeof useLiveTail> }) {
   switch (route.view) {
     case 'live':
-      return snapshot ? <LiveView snapshot={snapshot} party={route.party} pause={snapshot.pause} resume={snapshot.resume} /> : null;
+      return snapshot ? (
+        <LiveView snapshot={snapshot} party={route.party} pause={snapshot.pause} resume={snapshot.resume} />
+      ) : null;
     case 'update':
       return <UpdateView updateId={route.updateId} />;
     case 'offset':
@@ -205,7 +234,8 @@ function View({ route, snapshot }: { route: Route; snapshot: ReturnType<typeof u
         <section>
           <h1>Nothing here</h1>
           <p>
-            The explorer has no page at <span class="mono">{route.path}</span>. <Link to={{ view: 'live' }}>Back to the live updates</Link>.
+            The explorer has no page at <span class="mono">{route.path}</span>.{' '}
+            <Link to={{ view: 'live' }}>Back to the live updates</Link>.
           </p>
         </section>
       );

@@ -5,7 +5,15 @@
 export const BASE = '/explorer';
 
 /** First path segments the server answers with the page (anything else under /explorer is a 404, as for any path). */
-export const VIEW_SEGMENTS = ['updates', 'offsets', 'parties', 'contracts', 'users', 'synchronizers', 'completions'] as const;
+export const VIEW_SEGMENTS = [
+  'updates',
+  'offsets',
+  'parties',
+  'contracts',
+  'users',
+  'synchronizers',
+  'completions',
+] as const;
 
 export type Route =
   | { view: 'live'; party?: string }

@@ -22,7 +22,7 @@ export function claimsOf(token: string): TokenClaims | null {
 export function tokenProblem(token: string, nowMs = Date.now()): string | null {
   const claims = claimsOf(token);
   if (!claims) return 'This is not a JWT (three base64url parts separated by dots).';
-  if (typeof claims.exp === 'number' && claims.exp * 1000 <= nowMs) return `This token expired at ${new Date(claims.exp * 1000).toLocaleString()}.`;
+  if (typeof claims.exp === 'number' && claims.exp * 1000 <= nowMs)
+    return `This token expired at ${new Date(claims.exp * 1000).toLocaleString()}.`;
   return null;
 }
-

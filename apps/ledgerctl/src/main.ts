@@ -3,7 +3,15 @@ import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { mintHs256Token } from '@ledgerline/auth';
 import { isoMicros, parseIsoMicros } from '@ledgerline/domain';
-import { dumpProjections, EventStore, LedgerTimeRepository, migrate, NodeSecretsRepository, pruneLedger, rebuildProjections } from '@ledgerline/store';
+import {
+  dumpProjections,
+  EventStore,
+  LedgerTimeRepository,
+  migrate,
+  NodeSecretsRepository,
+  pruneLedger,
+  rebuildProjections,
+} from '@ledgerline/store';
 import type { Logger } from 'pino';
 import { createApp } from '../../server/src/app';
 import { ConfigError, loadConfig, type LedgerConfig } from '../../server/src/config';
@@ -88,11 +96,21 @@ async function main(argv: string[]): Promise<number> {
       case 'token': {
         if (!values.user) throw new UsageError('token needs --user <id>');
         const secret = config.jwtSecret ?? (await new NodeSecretsRepository().get(database.db, 'jwt_hs256_secret'));
-        if (!secret) throw new UsageError('no HS256 secret: set LEDGER_JWT_SECRET, or start the server once without any JWT key configured');
+        if (!secret)
+          throw new UsageError(
+            'no HS256 secret: set LEDGER_JWT_SECRET, or start the server once without any JWT key configured',
+          );
         const identity = await loadParticipantIdentity(database.db, config.participantName, config.synchronizerAliases);
         const ttl = values.ttl ? Number(values.ttl) : 24 * 3600;
         if (!Number.isInteger(ttl) || ttl <= 0) throw new UsageError('--ttl must be a positive number of seconds');
-        console.log(await mintHs256Token({ secret, userId: values.user, participantId: identity.participantId, expiresInSeconds: ttl }));
+        console.log(
+          await mintHs256Token({
+            secret,
+            userId: values.user,
+            participantId: identity.participantId,
+            expiresInSeconds: ttl,
+          }),
+        );
         return 0;
       }
       case 'rebuild-projections': {
@@ -102,7 +120,11 @@ async function main(argv: string[]): Promise<number> {
         if (before) {
           const after = await dumpProjections(database.db);
           const differing = Object.keys(after).filter((t) => JSON.stringify(after[t]) !== JSON.stringify(before[t]));
-          console.log(differing.length ? `projections differed from the replay in: ${differing.join(', ')}` : 'live projections equal the replay');
+          console.log(
+            differing.length
+              ? `projections differed from the replay in: ${differing.join(', ')}`
+              : 'live projections equal the replay',
+          );
           return differing.length ? 1 : 0;
         }
         return 0;
@@ -124,7 +146,8 @@ async function main(argv: string[]): Promise<number> {
         const [action, arg] = positionals;
         if (action === undefined) {
           const stored = await new LedgerTimeRepository().get(database.db);
-          if (stored === null) throw new UsageError('the ledger has no static time: start it once with LEDGER_TIME_MODE=static');
+          if (stored === null)
+            throw new UsageError('the ledger has no static time: start it once with LEDGER_TIME_MODE=static');
           console.log(isoMicros(stored));
           return 0;
         }
@@ -139,7 +162,8 @@ async function main(argv: string[]): Promise<number> {
           move = { newTime: micros };
         } else if (action === 'advance' && arg !== undefined) {
           const micros = parseDurationMicros(arg);
-          if (micros === null) throw new UsageError(`time advance needs a duration such as 90s, 15m, 2h, 1d or PT1H30M (got '${arg}')`);
+          if (micros === null)
+            throw new UsageError(`time advance needs a duration such as 90s, 15m, 2h, 1d or PT1H30M (got '${arg}')`);
           move = { advanceByMicros: micros };
         } else throw new UsageError('usage: time | time set <timestamp> | time advance <duration>');
         console.log(isoMicros(await moveLedgerTime(database.db, null, move)));
@@ -169,7 +193,9 @@ async function bootstrap(file: string | undefined, config: LedgerConfig, logger:
     const app = await createApp(runtime);
     try {
       const { problems, ...counts } = await app.get(BootstrapService).apply(read.spec);
-      console.log(`parties allocated: ${counts.partiesAllocated}, users created: ${counts.usersCreated}, DARs applied: ${counts.darsUploaded}, contracts created: ${counts.contractsCreated}`);
+      console.log(
+        `parties allocated: ${counts.partiesAllocated}, users created: ${counts.usersCreated}, DARs applied: ${counts.darsUploaded}, contracts created: ${counts.contractsCreated}`,
+      );
       if (problems.length) {
         console.error(`Bootstrap refused:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
         return 2;
@@ -182,7 +208,6 @@ async function bootstrap(file: string | undefined, config: LedgerConfig, logger:
     await runtime.close();
   }
 }
-
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),

@@ -52,12 +52,7 @@ export class AppModule {
   static forRoot(runtime: LedgerRuntime, catalog: RouteCatalog): DynamicModule {
     return {
       module: AppModule,
-      imports: [
-        CqrsModule.forRoot(),
-        CoreModule.forRoot(runtime),
-        HttpModule.forRoot(catalog),
-        ...CAPABILITY_MODULES,
-      ],
+      imports: [CqrsModule.forRoot(), CoreModule.forRoot(runtime), HttpModule.forRoot(catalog), ...CAPABILITY_MODULES],
     };
   }
 }

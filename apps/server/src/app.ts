@@ -25,7 +25,11 @@ export async function createApp(runtime: LedgerRuntime, options: AppOptions = {}
   // Fastify binds every request body's parser callback to an AsyncResource: keep that cheap (see the module).
   installLeanAsyncResourceBind();
   const adapter = new FastifyAdapter({
-    ...fastifyServerOptions({ participant: runtime.config.participantName, logger: runtime.logger, requestTimeoutMs: runtime.config.httpRequestTimeoutMs }),
+    ...fastifyServerOptions({
+      participant: runtime.config.participantName,
+      logger: runtime.logger,
+      requestTimeoutMs: runtime.config.httpRequestTimeoutMs,
+    }),
     // Party ids in paths reach 185 + 2 + 68 characters; Fastify's default limit (100) would answer 404.
     routerOptions: { maxParamLength: 4096 },
     bodyLimit: runtime.config.maxBodyBytes,
@@ -42,7 +46,13 @@ export async function createApp(runtime: LedgerRuntime, options: AppOptions = {}
   adapter.setNotFoundHandler = (() => fastify) as typeof adapter.setNotFoundHandler;
   const catalog = new RouteCatalog();
   catalog.attach(fastify);
-  configureFastify(fastify, { participant: runtime.config.participantName, logger: runtime.logger, metrics: runtime.metrics, catalog, bodyLimit: runtime.config.maxBodyBytes });
+  configureFastify(fastify, {
+    participant: runtime.config.participantName,
+    logger: runtime.logger,
+    metrics: runtime.metrics,
+    catalog,
+    bodyLimit: runtime.config.maxBodyBytes,
+  });
   runtime.maintenance.attach(fastify);
   // Authentication uses this ledger's keys and users even when one process serves several (see AuthSettings.scope).
   fastify.addHook('onRequest', (req, _reply, done) => {
@@ -50,14 +60,22 @@ export async function createApp(runtime: LedgerRuntime, options: AppOptions = {}
     done();
   });
   serveExplorer(fastify, { participant: runtime.config.participantName, logger: runtime.logger });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(runtime, catalog), adapter, { logger: false, bufferLogs: false, bodyParser: false });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(runtime, catalog), adapter, {
+    logger: false,
+    bufferLogs: false,
+    bodyParser: false,
+  });
   app.useGlobalFilters(new AllExceptionsFilter(runtime.config.participantName, runtime.logger));
   await app.init();
   // The root application hosts test ledgers under /ledgers/<id> when the testing API is on.
   if (!options.serverFactory && runtime.config.testingApi) {
-    new HostedLedgers(runtime, (hosted, serverFactory) => createApp(hosted, { serverFactory })).attach(app.getHttpServer());
+    new HostedLedgers(runtime, (hosted, serverFactory) => createApp(hosted, { serverFactory })).attach(
+      app.getHttpServer(),
+    );
   }
   // Our error handler renders body, validation and limit errors like every other error.
-  fastify.setErrorHandler((err, req, reply) => sendError(reply, req, err, runtime.config.participantName, runtime.logger));
+  fastify.setErrorHandler((err, req, reply) =>
+    sendError(reply, req, err, runtime.config.participantName, runtime.logger),
+  );
   return app;
 }

@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { readBootstrapFile } from './infrastructure/bootstrap-file';
 import { isPartyId } from '@ledgerline/canton';
-import { EMPTY_TEMPLATE_CATALOG, parseIsoMicros, templateCatalogProblems, type BootstrapSpec, type TemplateCatalog } from '@ledgerline/domain';
+import {
+  EMPTY_TEMPLATE_CATALOG,
+  parseIsoMicros,
+  templateCatalogProblems,
+  type BootstrapSpec,
+  type TemplateCatalog,
+} from '@ledgerline/domain';
 
 /**
  * Configuration from environment variables, validated at start-up. Every variable is documented in README.md
@@ -166,21 +172,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   };
 
   const participantName = str('LEDGER_PARTICIPANT_NAME') ?? 'participant1';
-  if (!NAME.test(participantName)) problems.push(`LEDGER_PARTICIPANT_NAME must match ${NAME} (got '${participantName}')`);
+  if (!NAME.test(participantName))
+    problems.push(`LEDGER_PARTICIPANT_NAME must match ${NAME} (got '${participantName}')`);
   const adminUser = str('LEDGER_ADMIN_USER') ?? 'participant_admin';
-  if (!/^[a-zA-Z0-9@^$.!`\-#+'~_|:()]{1,128}$/.test(adminUser)) problems.push(`LEDGER_ADMIN_USER is not a valid user id (got '${adminUser}')`);
-  const aliases = (str('LEDGER_SYNCHRONIZERS') ?? 'global').split(',').map((s) => s.trim()).filter(Boolean);
+  if (!/^[a-zA-Z0-9@^$.!`\-#+'~_|:()]{1,128}$/.test(adminUser))
+    problems.push(`LEDGER_ADMIN_USER is not a valid user id (got '${adminUser}')`);
+  const aliases = (str('LEDGER_SYNCHRONIZERS') ?? 'global')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (aliases.length === 0) problems.push('LEDGER_SYNCHRONIZERS must name at least one synchronizer alias');
   for (const a of aliases) if (!NAME.test(a)) problems.push(`LEDGER_SYNCHRONIZERS: alias '${a}' must match ${NAME}`);
   if (new Set(aliases).size !== aliases.length) problems.push('LEDGER_SYNCHRONIZERS has duplicate aliases');
 
   const jwtPublicKey = str('LEDGER_JWT_PUBLIC_KEY');
-  if (jwtPublicKey && !jwtPublicKey.includes('-----BEGIN')) problems.push('LEDGER_JWT_PUBLIC_KEY must be a PEM public key (-----BEGIN PUBLIC KEY-----…)');
+  if (jwtPublicKey && !jwtPublicKey.includes('-----BEGIN'))
+    problems.push('LEDGER_JWT_PUBLIC_KEY must be a PEM public key (-----BEGIN PUBLIC KEY-----…)');
   const logLevel = str('LEDGER_LOG_LEVEL') ?? 'info';
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) problems.push(`LEDGER_LOG_LEVEL must be one of fatal,error,warn,info,debug,trace,silent (got '${logLevel}')`);
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel))
+    problems.push(`LEDGER_LOG_LEVEL must be one of fatal,error,warn,info,debug,trace,silent (got '${logLevel}')`);
 
   const ed25519Backend = str('LEDGER_ED25519_BACKEND') ?? 'libsodium';
-  if (ed25519Backend !== 'libsodium' && ed25519Backend !== 'openssl') problems.push(`LEDGER_ED25519_BACKEND must be one of libsodium,openssl (got '${ed25519Backend}')`);
+  if (ed25519Backend !== 'libsodium' && ed25519Backend !== 'openssl')
+    problems.push(`LEDGER_ED25519_BACKEND must be one of libsodium,openssl (got '${ed25519Backend}')`);
 
   const ledgerTimeToleranceSeconds = int('LEDGER_TIME_TOLERANCE_SECONDS', 60, 1, 365 * 24 * 3600);
 
@@ -193,7 +207,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   }
 
   const timeMode = str('LEDGER_TIME_MODE') ?? 'wall';
-  if (timeMode !== 'wall' && timeMode !== 'static') problems.push(`LEDGER_TIME_MODE must be wall or static (got '${timeMode}')`);
+  if (timeMode !== 'wall' && timeMode !== 'static')
+    problems.push(`LEDGER_TIME_MODE must be wall or static (got '${timeMode}')`);
   const staticStartRaw = str('LEDGER_STATIC_TIME_START');
   let staticTimeStart: bigint | undefined;
   if (staticStartRaw !== undefined) {
@@ -201,14 +216,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       staticTimeStart = parseIsoMicros(staticStartRaw);
       if (staticTimeStart < 0n) throw new Error();
     } catch {
-      problems.push(`LEDGER_STATIC_TIME_START must be an ISO-8601 UTC timestamp at or after 1970-01-01T00:00:00Z, e.g. 2025-01-01T00:00:00Z (got '${staticStartRaw}')`);
+      problems.push(
+        `LEDGER_STATIC_TIME_START must be an ISO-8601 UTC timestamp at or after 1970-01-01T00:00:00Z, e.g. 2025-01-01T00:00:00Z (got '${staticStartRaw}')`,
+      );
     }
   }
 
   const writer = str('LEDGER_WRITER') ?? 'batched';
-  if (writer !== 'batched' && writer !== 'reference') problems.push(`LEDGER_WRITER must be batched or reference (got '${writer}')`);
+  if (writer !== 'batched' && writer !== 'reference')
+    problems.push(`LEDGER_WRITER must be batched or reference (got '${writer}')`);
 
-  const readDatabaseUrls = (str('LEDGER_READ_DATABASE_URL') ?? '').split(',').map((u) => u.trim()).filter(Boolean);
+  const readDatabaseUrls = (str('LEDGER_READ_DATABASE_URL') ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
   for (const [i, u] of readDatabaseUrls.entries()) {
     try {
       if (!['postgres:', 'postgresql:'].includes(new URL(u).protocol)) throw new Error();
@@ -217,14 +238,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     }
   }
   const databaseHosts = databaseHostsOf(str('LEDGER_DATABASE_HOSTS'), problems);
-  if (databaseHosts.length && !str('DATABASE_URL')) problems.push('LEDGER_DATABASE_HOSTS needs DATABASE_URL (its user, password, database and options)');
-  if (readDatabaseUrls.length && !str('DATABASE_URL')) problems.push('LEDGER_READ_DATABASE_URL needs DATABASE_URL (read replicas of an external PostgreSQL)');
+  if (databaseHosts.length && !str('DATABASE_URL'))
+    problems.push('LEDGER_DATABASE_HOSTS needs DATABASE_URL (its user, password, database and options)');
+  if (readDatabaseUrls.length && !str('DATABASE_URL'))
+    problems.push('LEDGER_READ_DATABASE_URL needs DATABASE_URL (read replicas of an external PostgreSQL)');
 
   const cantonCoin = str('LEDGER_CANTON_COIN') ?? 'off';
-  if (cantonCoin !== 'off' && cantonCoin !== 'dev') problems.push(`LEDGER_CANTON_COIN must be off or dev (got '${cantonCoin}')`);
-  const cantonCoinDars = (str('LEDGER_CANTON_COIN_DARS') ?? '').split(',').map((f) => f.trim()).filter(Boolean).map((f) => path.resolve(cwd, f));
+  if (cantonCoin !== 'off' && cantonCoin !== 'dev')
+    problems.push(`LEDGER_CANTON_COIN must be off or dev (got '${cantonCoin}')`);
+  const cantonCoinDars = (str('LEDGER_CANTON_COIN_DARS') ?? '')
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean)
+    .map((f) => path.resolve(cwd, f));
   for (const f of cantonCoinDars) if (!fs.existsSync(f)) problems.push(`LEDGER_CANTON_COIN_DARS: no such file ${f}`);
-  if (cantonCoinDars.length && cantonCoin !== 'dev') problems.push('LEDGER_CANTON_COIN_DARS needs LEDGER_CANTON_COIN=dev');
+  if (cantonCoinDars.length && cantonCoin !== 'dev')
+    problems.push('LEDGER_CANTON_COIN_DARS needs LEDGER_CANTON_COIN=dev');
 
   const config: LedgerConfig = {
     readDatabaseUrls,
@@ -265,7 +294,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     maxDeduplicationSeconds: int('LEDGER_MAX_DEDUPLICATION_SECONDS', 7 * 24 * 3600, 1, 365 * 24 * 3600),
     preparationTimeToleranceSeconds: int('LEDGER_PREPARATION_TIME_TOLERANCE_SECONDS', 24 * 3600, 1, 365 * 24 * 3600),
     ledgerTimeToleranceSeconds,
-    interpretationTimeoutMs: int('LEDGER_INTERPRETATION_TIMEOUT_MS', ledgerTimeToleranceSeconds * 1000, 1, 365 * 24 * 3_600_000),
+    interpretationTimeoutMs: int(
+      'LEDGER_INTERPRETATION_TIMEOUT_MS',
+      ledgerTimeToleranceSeconds * 1000,
+      1,
+      365 * 24 * 3_600_000,
+    ),
     interpretationMaxSteps: int('LEDGER_INTERPRETATION_MAX_STEPS', 50_000_000, 1, 1_000_000_000_000),
     assignmentExclusivityTimeoutMs: int('LEDGER_ASSIGNMENT_EXCLUSIVITY_TIMEOUT_MS', 60_000, 0, 365 * 24 * 3_600_000),
     darMaxUncompressedBytes: int('LEDGER_DAR_MAX_UNCOMPRESSED_BYTES', 256 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
@@ -276,12 +310,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     bootstrap: loadBootstrapFile(str('LEDGER_BOOTSTRAP_FILE'), cwd, problems),
     testingApi: bool('LEDGER_TESTING_API', env.NODE_ENV !== 'production'),
     tokenRegistries: tokenRegistriesOf(str('LEDGER_TOKEN_REGISTRIES'), problems),
-    amuletInstrumentNames: { name: str('LEDGER_AMULET_NAME') ?? 'Amulet', symbol: str('LEDGER_AMULET_SYMBOL') ?? 'AMT' },
+    amuletInstrumentNames: {
+      name: str('LEDGER_AMULET_NAME') ?? 'Amulet',
+      symbol: str('LEDGER_AMULET_SYMBOL') ?? 'AMT',
+    },
     cantonCoin: cantonCoin === 'dev' ? 'dev' : 'off',
     cantonCoinDars,
     cantonCoinPollMs: int('LEDGER_CANTON_COIN_POLL_MS', 1000, 10, 3_600_000),
   };
-  if (config.jwtSecret !== undefined && config.jwtSecret.length < 16) problems.push('LEDGER_JWT_SECRET must be at least 16 characters');
+  if (config.jwtSecret !== undefined && config.jwtSecret.length < 16)
+    problems.push('LEDGER_JWT_SECRET must be at least 16 characters');
   if (problems.length) throw new ConfigError(problems);
   return config;
 }
@@ -289,8 +327,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
 /** Instrument admin party ids separated by commas, each once. */
 function tokenRegistriesOf(raw: string | undefined, problems: string[]): string[] {
   if (raw === undefined) return [];
-  const admins = raw.split(',').map((a) => a.trim()).filter(Boolean);
-  for (const a of admins) if (!isPartyId(a)) problems.push(`LEDGER_TOKEN_REGISTRIES must be party ids (<hint>::<namespace>) separated by commas (got '${a}')`);
+  const admins = raw
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  for (const a of admins)
+    if (!isPartyId(a))
+      problems.push(`LEDGER_TOKEN_REGISTRIES must be party ids (<hint>::<namespace>) separated by commas (got '${a}')`);
   if (new Set(admins).size !== admins.length) problems.push('LEDGER_TOKEN_REGISTRIES names a party twice');
   return admins;
 }
@@ -299,10 +342,14 @@ function tokenRegistriesOf(raw: string | undefined, problems: string[]): string[
 function databaseHostsOf(raw: string | undefined, problems: string[]): Array<{ host: string; port: number }> {
   if (raw === undefined) return [];
   const hosts: Array<{ host: string; port: number }> = [];
-  for (const entry of raw.split(',').map((h) => h.trim()).filter(Boolean)) {
+  for (const entry of raw
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean)) {
     const m = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d{1,5}))?$/.exec(entry);
     const port = m?.[3] === undefined ? 5432 : Number(m[3]);
-    if (!m || port < 1 || port > 65535) problems.push(`LEDGER_DATABASE_HOSTS must be host:port entries separated by commas (got '${entry}')`);
+    if (!m || port < 1 || port > 65535)
+      problems.push(`LEDGER_DATABASE_HOSTS must be host:port entries separated by commas (got '${entry}')`);
     else hosts.push({ host: m[1] ?? m[2], port });
   }
   return hosts;

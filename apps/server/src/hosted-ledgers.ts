@@ -31,7 +31,10 @@ interface Hosted {
   server: http.Server;
 }
 
-export type HostedAppFactory = (runtime: LedgerRuntime, serverFactory: (handler: http.RequestListener) => http.Server) => Promise<NestFastifyApplication>;
+export type HostedAppFactory = (
+  runtime: LedgerRuntime,
+  serverFactory: (handler: http.RequestListener) => http.Server,
+) => Promise<NestFastifyApplication>;
 
 /**
  * Several isolated ledgers in this one process, each addressed by the path prefix `/ledgers/<id>`: its own database (a
@@ -96,7 +99,12 @@ export class HostedLedgers {
           return server;
         });
         await app.getHttpAdapter().getInstance().ready();
-        const info: HostedLedgerInfo = { ledgerId: id, path: `/ledgers/${id}`, fromSnapshot: opts.snapshot ?? null, createdAt: new Date().toISOString() };
+        const info: HostedLedgerInfo = {
+          ledgerId: id,
+          path: `/ledgers/${id}`,
+          fromSnapshot: opts.snapshot ?? null,
+          createdAt: new Date().toISOString(),
+        };
         this.ledgers.set(id, { info, runtime, app, handle: handler, server });
         return info;
       } catch (e) {
@@ -114,7 +122,11 @@ export class HostedLedgers {
     const hosted = this.ledgers.get(id);
     if (!hosted) return false;
     this.ledgers.delete(id);
-    for (const socket of (hosted.app.getHttpAdapter().getInstance() as unknown as { websocketServer?: { clients: Set<{ terminate(): void }> } }).websocketServer?.clients ?? []) {
+    for (const socket of (
+      hosted.app.getHttpAdapter().getInstance() as unknown as {
+        websocketServer?: { clients: Set<{ terminate(): void }> };
+      }
+    ).websocketServer?.clients ?? []) {
       socket.terminate();
     }
     await hosted.app.close();
@@ -127,7 +139,13 @@ export class HostedLedgers {
     await Promise.all([...this.ledgers.keys()].map((id) => this.drop(id).catch(() => false)));
   }
 
-  private dispatch(event: 'request' | 'upgrade', m: RegExpExecArray, req: IncomingMessage, resOrSocket: ServerResponse | Duplex, head: Buffer): boolean {
+  private dispatch(
+    event: 'request' | 'upgrade',
+    m: RegExpExecArray,
+    req: IncomingMessage,
+    resOrSocket: ServerResponse | Duplex,
+    head: Buffer,
+  ): boolean {
     const hosted = this.ledgers.get(m[1]);
     req.url = (m[2] || '/') + (m[3] ?? '');
     if (!hosted) {
@@ -147,7 +165,9 @@ export class HostedLedgers {
         const res = resOrSocket as ServerResponse;
         res.writeHead(404, { 'content-type': 'application/json' }).end(body);
       } else {
-        (resOrSocket as Duplex).end(`HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+        (resOrSocket as Duplex).end(
+          `HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        );
       }
       return true;
     }

@@ -35,11 +35,24 @@ async function main(): Promise<void> {
       await runtime.close();
       process.exit(2);
     }
-    logger.info({ parties: report.partiesAllocated, users: report.usersCreated, dars: report.darsUploaded, contracts: report.contractsCreated }, 'bootstrap file applied');
+    logger.info(
+      {
+        parties: report.partiesAllocated,
+        users: report.usersCreated,
+        dars: report.darsUploaded,
+        contracts: report.contractsCreated,
+      },
+      'bootstrap file applied',
+    );
   }
   await app.listen({ port: config.port, host: config.host });
   logger.info(
-    { port: config.port, participantId: runtime.identity.participantId, synchronizers: runtime.identity.synchronizers.map((s) => s.id), ed25519: runtime.signatures.ed25519.backend },
+    {
+      port: config.port,
+      participantId: runtime.identity.participantId,
+      synchronizers: runtime.identity.synchronizers.map((s) => s.id),
+      ed25519: runtime.signatures.ed25519.backend,
+    },
     `Ledgerline listening on http://${config.host}:${config.port}`,
   );
   // Once per machine: by the single process, or by the first worker.

@@ -21,11 +21,18 @@ export function authenticateRequest(req: { headers: Record<string, unknown> }): 
   return new Promise((resolve, reject) => {
     const auth = req.headers.authorization;
     if (typeof auth === 'string' && /^Bearer\s*$/i.test(auth.trim())) return reject(headerDecodeError('Authorization'));
-    const handler = passport.authenticate(JWT_STRATEGY, { session: false }, (err: unknown, user: Claims | false, info: unknown) => {
-      if (err) return reject(isLedgerError(err) ? err : unauthenticated(String((err as Error).message ?? err)));
-      if (!user) return reject(isLedgerError(info) ? info : unauthenticated(info instanceof Error ? info.message : 'No valid token'));
-      resolve(user);
-    });
+    const handler = passport.authenticate(
+      JWT_STRATEGY,
+      { session: false },
+      (err: unknown, user: Claims | false, info: unknown) => {
+        if (err) return reject(isLedgerError(err) ? err : unauthenticated(String((err as Error).message ?? err)));
+        if (!user)
+          return reject(
+            isLedgerError(info) ? info : unauthenticated(info instanceof Error ? info.message : 'No valid token'),
+          );
+        resolve(user);
+      },
+    );
     handler(req, {}, (e: unknown) => reject(e ?? unauthenticated('No valid token')));
   });
 }
@@ -42,4 +49,5 @@ export async function authenticateBeforeBody(req: { headers: Record<string, unkn
 }
 
 /** The claims authenticateBeforeBody established for this request, if it ran. */
-export const claimsAuthenticatedBeforeBody = (req: unknown): Claims | undefined => (req as AuthenticatableRequest)[AUTHENTICATED];
+export const claimsAuthenticatedBeforeBody = (req: unknown): Claims | undefined =>
+  (req as AuthenticatableRequest)[AUTHENTICATED];

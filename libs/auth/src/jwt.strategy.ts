@@ -14,11 +14,18 @@ export const JWT_STRATEGY = 'ledger-jwt';
  * (its typings name strings and Buffers only).
  */
 type LedgerJwtOptions = Omit<StrategyOptionsWithRequest, 'secretOrKeyProvider'> & {
-  secretOrKeyProvider: (req: Record<string, unknown>, token: string | Buffer, done: (e: unknown, key?: KeyObject) => void) => void;
+  secretOrKeyProvider: (
+    req: Record<string, unknown>,
+    token: string | Buffer,
+    done: (e: unknown, key?: KeyObject) => void,
+  ) => void;
 };
 
 /** passport-jwt's Strategy with its options typed as above (the one correction of its typings, so the options are checked). */
-const JwtStrategy = Strategy as unknown as new (options: LedgerJwtOptions, verify: VerifyCallbackWithRequest) => Strategy;
+const JwtStrategy = Strategy as unknown as new (
+  options: LedgerJwtOptions,
+  verify: VerifyCallbackWithRequest,
+) => Strategy;
 
 /** WebSocket clients pass the token as a sub-protocol: `Sec-WebSocket-Protocol: daml.ws.auth, jwt.token.<jwt>`. */
 export function tokenFromWebSocketProtocol(req: { headers?: Record<string, unknown> }): string | null {
@@ -82,8 +89,14 @@ export class LedgerJwtStrategy extends PassportStrategy(JwtStrategy, JWT_STRATEG
       jwtFromRequest: extractToken,
       ignoreExpiration: false,
       passReqToCallback: true,
-      jsonWebTokenOptions: { algorithms: ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256'] },
-      secretOrKeyProvider: (req: Record<string, unknown>, token: string | Buffer, done: (e: unknown, key?: KeyObject) => void) => {
+      jsonWebTokenOptions: {
+        algorithms: ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256'],
+      },
+      secretOrKeyProvider: (
+        req: Record<string, unknown>,
+        token: string | Buffer,
+        done: (e: unknown, key?: KeyObject) => void,
+      ) => {
         settings.keys.resolve(String(token)).then(
           (resolved) => {
             req.ledgerIdp = resolved;
@@ -109,8 +122,11 @@ export class LedgerJwtStrategy extends PassportStrategy(JwtStrategy, JWT_STRATEG
     const scope = scopeOf(req);
     const own = scope ? strategiesByScope.get(scope) : undefined;
     if (own && !(own === this || Object.getPrototypeOf(this) === own)) {
-      const delegate = Object.create(own) as Record<string, unknown> & { authenticate(req: unknown, options?: unknown): void };
-      for (const k of ['success', 'fail', 'error', 'pass', 'redirect']) delegate[k] = (this as unknown as Record<string, unknown>)[k];
+      const delegate = Object.create(own) as Record<string, unknown> & {
+        authenticate(req: unknown, options?: unknown): void;
+      };
+      for (const k of ['success', 'fail', 'error', 'pass', 'redirect'])
+        delegate[k] = (this as unknown as Record<string, unknown>)[k];
       return delegate.authenticate(req, options);
     }
     const token = extractToken(req);
@@ -132,7 +148,11 @@ export class LedgerJwtStrategy extends PassportStrategy(JwtStrategy, JWT_STRATEG
     if (token && !this.verified.has(token)) {
       const exp = typeof payload.exp === 'number' ? payload.exp * 1000 : Infinity;
       if (this.verified.size >= 10_000) this.verified.clear();
-      this.verified.set(token, { payload, idp: req.ledgerIdp, until: Math.min(Date.now() + VERIFIED_TOKEN_TTL_MS, exp) });
+      this.verified.set(token, {
+        payload,
+        idp: req.ledgerIdp,
+        until: Math.min(Date.now() + VERIFIED_TOKEN_TTL_MS, exp),
+      });
     }
     const idp = req.ledgerIdp as { identityProviderId: string; audience?: string } | undefined;
     const policy = idp?.audience ? { ...this.policy, targetAudience: idp.audience } : this.policy;

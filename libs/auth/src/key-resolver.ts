@@ -85,12 +85,19 @@ export class KeyResolver {
     return set;
   }
 
-  private async fromJwks(jwks: JWTVerifyGetKey, header: ReturnType<typeof decodeProtectedHeader>, token: string): Promise<KeyObject> {
+  private async fromJwks(
+    jwks: JWTVerifyGetKey,
+    header: ReturnType<typeof decodeProtectedHeader>,
+    token: string,
+  ): Promise<KeyObject> {
     try {
       // a key set picks its key by the header's `alg` and `kid` (the token goes along in its flattened form)
       const [protectedPart, payload = '', signature = ''] = token.split('.');
-      const key = await jwks({ alg: header.alg ?? '', kid: header.kid }, { protected: protectedPart, payload, signature });
-      return (key instanceof Uint8Array ? createSecretKey(key) : (key as unknown as KeyObject));
+      const key = await jwks(
+        { alg: header.alg ?? '', kid: header.kid },
+        { protected: protectedPart, payload, signature },
+      );
+      return key instanceof Uint8Array ? createSecretKey(key) : (key as unknown as KeyObject);
     } catch (e) {
       throw unauthenticated(`No matching key in JWKS: ${(e as Error).message}`);
     }

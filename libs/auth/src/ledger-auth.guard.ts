@@ -12,8 +12,10 @@ export const PUBLIC_ROUTE = 'ledgerline:public';
 /** Route config key of a public route, for hooks that run before Nest's guard (see isPublicRouteConfig). */
 export const PUBLIC_ROUTE_CONFIG = 'ledgerlinePublic';
 /** Marks a route that needs no token (health, metrics, docs), for the guard and for the pre-body authentication. */
-export const Public = () => applyDecorators(SetMetadata(PUBLIC_ROUTE, true), RouteConfig({ [PUBLIC_ROUTE_CONFIG]: true }));
-export const isPublicRouteConfig = (config: unknown): boolean => (config as Record<string, unknown> | undefined)?.[PUBLIC_ROUTE_CONFIG] === true;
+export const Public = () =>
+  applyDecorators(SetMetadata(PUBLIC_ROUTE, true), RouteConfig({ [PUBLIC_ROUTE_CONFIG]: true }));
+export const isPublicRouteConfig = (config: unknown): boolean =>
+  (config as Record<string, unknown> | undefined)?.[PUBLIC_ROUTE_CONFIG] === true;
 
 /**
  * The global guard: every route needs a valid token unless marked @Public. Failures become the reference's outcomes:
@@ -27,7 +29,8 @@ export class LedgerAuthGuard extends AuthGuard(JWT_STRATEGY) {
   }
 
   override canActivate(context: ExecutionContext) {
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()]))
+      return true;
     const req = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined>; user?: unknown }>();
     // Authenticated before its body was read (authenticateBeforeBody): the same strategy ran already.
     const early = claimsAuthenticatedBeforeBody(req);

@@ -27,9 +27,9 @@ export interface TokenSubject {
 export function checkTokenClaims(payload: Record<string, unknown>, policy: TokenPolicy): TokenSubject {
   const sub = payload.sub;
   if (typeof sub !== 'string' || sub === '') throw unauthenticated('Token has no sub claim (user id)');
-  const aud = (Array.isArray(payload.aud) ? payload.aud : payload.aud === undefined || payload.aud === '' ? [] : [payload.aud]).filter(
-    (a): a is string => typeof a === 'string' && a !== '',
-  );
+  const aud = (
+    Array.isArray(payload.aud) ? payload.aud : payload.aud === undefined || payload.aud === '' ? [] : [payload.aud]
+  ).filter((a): a is string => typeof a === 'string' && a !== '');
   const scopes = [
     ...(typeof payload.scope === 'string' ? payload.scope.split(' ') : []),
     ...(Array.isArray(payload.scp) ? payload.scp.filter((s): s is string => typeof s === 'string') : []),
@@ -37,12 +37,15 @@ export function checkTokenClaims(payload: Record<string, unknown>, policy: Token
   const issuer = typeof payload.iss === 'string' ? payload.iss : undefined;
 
   if (policy.targetAudience) {
-    if (!aud.includes(policy.targetAudience)) throw unauthenticated(`Token audience does not contain ${policy.targetAudience}`);
-    if (policy.targetScope && !scopes.includes(policy.targetScope)) throw unauthenticated(`Token scope does not contain ${policy.targetScope}`);
+    if (!aud.includes(policy.targetAudience))
+      throw unauthenticated(`Token audience does not contain ${policy.targetAudience}`);
+    if (policy.targetScope && !scopes.includes(policy.targetScope))
+      throw unauthenticated(`Token scope does not contain ${policy.targetScope}`);
     return { userId: sub, issuer };
   }
   if (policy.targetScope) {
-    if (!scopes.includes(policy.targetScope)) throw unauthenticated(`Token scope does not contain ${policy.targetScope}`);
+    if (!scopes.includes(policy.targetScope))
+      throw unauthenticated(`Token scope does not contain ${policy.targetScope}`);
     return { userId: sub, issuer };
   }
 
@@ -50,12 +53,14 @@ export function checkTokenClaims(payload: Record<string, unknown>, policy: Token
   if (participantAuds.length > 0) {
     if (participantAuds.length !== 1) throw unauthenticated('Token has more than one participant audience');
     const pid = participantAuds[0].slice(PARTICIPANT_AUDIENCE_PREFIX.length);
-    if (pid !== policy.participantId) throw unauthenticated(`Token is for participant ${pid}, not ${policy.participantId}`);
+    if (pid !== policy.participantId)
+      throw unauthenticated(`Token is for participant ${pid}, not ${policy.participantId}`);
     return { userId: sub, issuer };
   }
   if (scopes.includes(LEDGER_API_SCOPE)) {
     if (aud.length > 1) throw unauthenticated('Scope-based token with more than one audience');
-    if (aud.length === 1 && aud[0] !== policy.participantId) throw unauthenticated(`Token is for participant ${aud[0]}`);
+    if (aud.length === 1 && aud[0] !== policy.participantId)
+      throw unauthenticated(`Token is for participant ${aud[0]}`);
     return { userId: sub, issuer };
   }
   if (scopes.length > 0) throw unauthenticated('Access token with unknown scope');

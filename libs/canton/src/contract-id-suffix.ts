@@ -41,14 +41,21 @@ export const isCantonSuffixedContractId = (s: string): boolean => SUFFIXED_ID_RE
 export function contractIdVersionOf(contractId: string): ContractIdV1Version | undefined {
   if (!isCantonSuffixedContractId(contractId)) return undefined;
   const prefix = contractId.slice(66, 70);
-  return (Object.keys(CONTRACT_ID_VERSION_PREFIXES) as ContractIdV1Version[]).find((v) => CONTRACT_ID_VERSION_PREFIXES[v] === prefix);
+  return (Object.keys(CONTRACT_ID_VERSION_PREFIXES) as ContractIdV1Version[]).find(
+    (v) => CONTRACT_ID_VERSION_PREFIXES[v] === prefix,
+  );
 }
 
 /** `localId ‖ version prefix ‖ unicum` (`CantonContractIdV1Version.fromDiscriminator`); `unicum` is the 34-byte multihash. */
-export function suffixedContractId(localId: string, unicum: Uint8Array, version: ContractIdV1Version = CURRENT_CONTRACT_ID_VERSION): string {
+export function suffixedContractId(
+  localId: string,
+  unicum: Uint8Array,
+  version: ContractIdV1Version = CURRENT_CONTRACT_ID_VERSION,
+): string {
   if (!isLocalContractId(localId)) throw new CantonError(`Not a local V1 contract id: ${JSON.stringify(localId)}`);
   const u = Buffer.from(unicum);
-  if (u.length !== 34 || !u.subarray(0, 2).equals(SHA256_MULTIHASH_PREFIX)) throw new CantonError('A unicum is a 34-byte SHA-256 multihash');
+  if (u.length !== 34 || !u.subarray(0, 2).equals(SHA256_MULTIHASH_PREFIX))
+    throw new CantonError('A unicum is a 34-byte SHA-256 multihash');
   return localId + CONTRACT_ID_VERSION_PREFIXES[version] + u.toString('hex');
 }
 
@@ -61,13 +68,17 @@ const int64be = (n: bigint) => {
   b.writeBigInt64BE(n);
   return b;
 };
-const encodeParties = (parties: readonly string[]) => Buffer.concat([int32be(parties.length), ...parties.map(encodeString)]);
+const encodeParties = (parties: readonly string[]) =>
+  Buffer.concat([int32be(parties.length), ...parties.map(encodeString)]);
 /** `addByteString`: a length-prefixed byte string. */
 const byteString = (b: Buffer) => Buffer.concat([int32be(b.length), b]);
 
 /** Our contract salt: HMAC-SHA256(transaction salt seed, int32 create index ‖ string synchronizer id). */
 export function contractSalt(transactionSaltSeed: Uint8Array, createIndex: number, synchronizerId: string): Buffer {
-  return createHmac('sha256', transactionSaltSeed).update(int32be(createIndex)).update(encodeString(synchronizerId)).digest();
+  return createHmac('sha256', transactionSaltSeed)
+    .update(int32be(createIndex))
+    .update(encodeString(synchronizerId))
+    .digest();
 }
 
 export interface UnicumInput {

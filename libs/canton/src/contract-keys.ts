@@ -227,7 +227,12 @@ export function getQueryByKey(node: object): QueryByKey | undefined {
 
 /** Stores `Create.key` as an unknown field so that `toBinary` emits it (and the V3 hasher sees it). */
 export function setCreateKey<T extends Create>(c: T, key: GlobalKeyWithMaintainers | undefined): T {
-  setUnknown(c, CREATE_KEY_FIELD, WireType.LengthDelimited, key && lengthDelimited(encodeGlobalKeyWithMaintainers(key)));
+  setUnknown(
+    c,
+    CREATE_KEY_FIELD,
+    WireType.LengthDelimited,
+    key && lengthDelimited(encodeGlobalKeyWithMaintainers(key)),
+  );
   return c;
 }
 
@@ -238,7 +243,12 @@ export function setFetchKey<T extends Fetch>(f: T, key: GlobalKeyWithMaintainers
 }
 
 export function setExerciseKey<T extends Exercise>(e: T, key: GlobalKeyWithMaintainers | undefined, byKey = false): T {
-  setUnknown(e, EXERCISE_KEY_FIELD, WireType.LengthDelimited, key && lengthDelimited(encodeGlobalKeyWithMaintainers(key)));
+  setUnknown(
+    e,
+    EXERCISE_KEY_FIELD,
+    WireType.LengthDelimited,
+    key && lengthDelimited(encodeGlobalKeyWithMaintainers(key)),
+  );
   setUnknown(e, EXERCISE_BY_KEY_FIELD, WireType.Varint, byKey ? varintBool(true) : undefined);
   return e;
 }

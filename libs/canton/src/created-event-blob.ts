@@ -187,7 +187,7 @@ function int64Big(s: string): bigint {
 }
 
 function zigzagBig(v: bigint): bigint {
-  return v >= 0n ? v << 1n : ((-v) << 1n) - 1n;
+  return v >= 0n ? v << 1n : (-v << 1n) - 1n;
 }
 
 /** Size of the int64 varint; records the zigzag value, or -1 when pass 2 must redo it with BigInt. */

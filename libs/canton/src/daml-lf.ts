@@ -26,7 +26,10 @@ const ArchiveMessage = new MessageType<ArchiveMessage>('daml_lf.Archive', [
 interface ArchivePayloadMessage {
   minor: string;
   patch: number;
-  sum: { oneofKind: 'damlLf1'; damlLf1: Uint8Array } | { oneofKind: 'damlLf2'; damlLf2: Uint8Array } | { oneofKind: undefined };
+  sum:
+    | { oneofKind: 'damlLf1'; damlLf1: Uint8Array }
+    | { oneofKind: 'damlLf2'; damlLf2: Uint8Array }
+    | { oneofKind: undefined };
 }
 
 const ArchivePayloadMessage = new MessageType<ArchivePayloadMessage>('daml_lf.ArchivePayload', [
@@ -56,7 +59,13 @@ interface Lf2PackageMessage {
     | { oneofKind: undefined };
 }
 
-const opaque = (no: number, name: string) => ({ no, name, kind: 'scalar' as const, repeat: RepeatType.UNPACKED as const, T: ScalarType.BYTES });
+const opaque = (no: number, name: string) => ({
+  no,
+  name,
+  kind: 'scalar' as const,
+  repeat: RepeatType.UNPACKED as const,
+  T: ScalarType.BYTES,
+});
 
 const Lf2PackageMessage = new MessageType<Lf2PackageMessage>('daml_lf2.Package', [
   opaque(1, 'modules'),
@@ -88,10 +97,14 @@ interface DefTemplateMessage {
   tyconInternedDname: number;
 }
 
-const DefTemplateMessage = new MessageType<DefTemplateMessage>('daml_lf2.DefTemplate', [{ no: 1, name: 'tycon_interned_dname', kind: 'scalar', T: ScalarType.INT32 }]);
+const DefTemplateMessage = new MessageType<DefTemplateMessage>('daml_lf2.DefTemplate', [
+  { no: 1, name: 'tycon_interned_dname', kind: 'scalar', T: ScalarType.INT32 },
+]);
 
 /** LF 2 `DefInterface`, read for its name only. */
-const DefInterfaceMessage = new MessageType<DefTemplateMessage>('daml_lf2.DefInterface', [{ no: 2, name: 'tycon_interned_dname', kind: 'scalar', T: ScalarType.INT32 }]);
+const DefInterfaceMessage = new MessageType<DefTemplateMessage>('daml_lf2.DefInterface', [
+  { no: 2, name: 'tycon_interned_dname', kind: 'scalar', T: ScalarType.INT32 },
+]);
 
 interface InternedDottedNameMessage {
   segmentsInternedStr: number[];
@@ -171,7 +184,12 @@ export const isPackageVersion = (s: string): boolean => s.length <= 255 && PACKA
 export function packageIdProblem(s: string): string | null {
   if (s.length === 0) return 'Expected a non-empty string';
   if (s.length > 64) return `String is too long: ${s.length} > 64`;
-  if (!PACKAGE_ID.test(s)) return `non expected character 0x${s.split('').find((c) => !/[A-Za-z0-9\-_ ]/.test(c))!.codePointAt(0)!.toString(16)} in Daml-LF Package ID "${s}"`;
+  if (!PACKAGE_ID.test(s))
+    return `non expected character 0x${s
+      .split('')
+      .find((c) => !/[A-Za-z0-9\-_ ]/.test(c))!
+      .codePointAt(0)!
+      .toString(16)} in Daml-LF Package ID "${s}"`;
   return null;
 }
 
@@ -210,7 +228,8 @@ export function decodeDamlLfArchive(dalf: Uint8Array): DamlLfArchive {
   const hashProblem = packageIdProblem(archive.hash);
   if (hashProblem) throw new ArchiveParseError(`Invalid hash: ${hashProblem}`);
   const computed = createHash('sha256').update(archive.payload).digest('hex');
-  if (computed !== archive.hash) throw new ArchiveParseError(`Mismatching hashes! Expected ${computed} but got ${archive.hash}`);
+  if (computed !== archive.hash)
+    throw new ArchiveParseError(`Mismatching hashes! Expected ${computed} but got ${archive.hash}`);
   const packageId = archive.hash;
 
   const payload = parse(ArchivePayloadMessage, archive.payload, true);
@@ -218,13 +237,17 @@ export function decodeDamlLfArchive(dalf: Uint8Array): DamlLfArchive {
   switch (payload.sum.oneofKind) {
     case 'damlLf1': {
       if (payload.patch !== 0) throw new ArchiveParseError('Patch version is not supported for LF1');
-      if (!LF1_MINORS.includes(payload.minor)) throw new ArchiveParseError(`Unknown LF minor version 1.${payload.minor}`);
+      if (!LF1_MINORS.includes(payload.minor))
+        throw new ArchiveParseError(`Unknown LF minor version 1.${payload.minor}`);
       const pkg = parse(Lf1PackageMessage, payload.sum.damlLf1, false);
-      const meta = pkg.metadata ? metadataOf(pkg.metadata, pkg.internedStrings, packageId) : { name: null, version: null };
+      const meta = pkg.metadata
+        ? metadataOf(pkg.metadata, pkg.internedStrings, packageId)
+        : { name: null, version: null };
       return { ...base, lfVersion: `1.${payload.minor}`, accepted: false, ...meta, imports: null, templates: null };
     }
     case 'damlLf2': {
-      if (!LF2_MINORS.includes(payload.minor)) throw new ArchiveParseError(`Unknown LF minor version 2.${payload.minor}`);
+      if (!LF2_MINORS.includes(payload.minor))
+        throw new ArchiveParseError(`Unknown LF minor version 2.${payload.minor}`);
       const lfVersion = `2.${payload.minor}`;
       const accepted = (ACCEPTED_LF_VERSIONS as readonly string[]).includes(lfVersion);
       if (!accepted) {
@@ -238,12 +261,15 @@ export function decodeDamlLfArchive(dalf: Uint8Array): DamlLfArchive {
         }
         return { ...base, lfVersion, accepted, ...meta, imports: null, templates: null };
       }
-      if (payload.patch !== 0) throw new ArchiveParseError(`Unknown patch version ${payload.patch} for LF ${lfVersion}`);
+      if (payload.patch !== 0)
+        throw new ArchiveParseError(`Unknown patch version ${payload.patch} for LF ${lfVersion}`);
       const pkg = parse(Lf2PackageMessage, payload.sum.damlLf2, true);
       if (!pkg.metadata) throw new ArchiveParseError(`Package.metadata is required in Daml-LF ${lfVersion}`);
       const meta = metadataOf(pkg.metadata, pkg.internedStrings, packageId);
       const imports = pkg.imports.oneofKind === 'packageImports' ? pkg.imports.packageImports.importedPackages : null;
-      if (imports) for (const id of imports) if (!isPackageId(id)) throw new ArchiveParseError(`Invalid imported package id: ${id}`);
+      if (imports)
+        for (const id of imports)
+          if (!isPackageId(id)) throw new ArchiveParseError(`Invalid imported package id: ${id}`);
       return { ...base, lfVersion, accepted, ...meta, imports, templates: templateNames(pkg) };
     }
     default:
@@ -251,27 +277,40 @@ export function decodeDamlLfArchive(dalf: Uint8Array): DamlLfArchive {
   }
 }
 
-function metadataOf(bytes: Uint8Array, strings: readonly string[], packageId: string): { name: string; version: string } {
+function metadataOf(
+  bytes: Uint8Array,
+  strings: readonly string[],
+  packageId: string,
+): { name: string; version: string } {
   const meta = parse(PackageMetadataMessage, bytes, false);
   const interned = (i: number) => {
-    if (i < 0 || i >= strings.length) throw new ArchiveParseError(`Failed to parse package metadata of ${packageId}: invalid internedString table index ${i}`);
+    if (i < 0 || i >= strings.length)
+      throw new ArchiveParseError(
+        `Failed to parse package metadata of ${packageId}: invalid internedString table index ${i}`,
+      );
     return strings[i];
   };
   const name = interned(meta.nameInternedStr);
   const version = interned(meta.versionInternedStr);
-  if (!isPackageName(name)) throw new ArchiveParseError(`Failed to parse package metadata of ${packageId}: Invalid package name: ${name}`);
-  if (!isPackageVersion(version)) throw new ArchiveParseError(`Failed to parse package metadata of ${packageId}: Invalid package version: ${version}`);
+  if (!isPackageName(name))
+    throw new ArchiveParseError(`Failed to parse package metadata of ${packageId}: Invalid package name: ${name}`);
+  if (!isPackageVersion(version))
+    throw new ArchiveParseError(
+      `Failed to parse package metadata of ${packageId}: Invalid package version: ${version}`,
+    );
   return { name, version };
 }
 
 /** `Module:Entity` of every template and interface of an LF 2 package: names only, read from the definitions' headers. */
 function templateNames(pkg: Lf2PackageMessage): string[] {
   const dotted = (i: number): string => {
-    if (i < 0 || i >= pkg.internedDottedNames.length) throw new ArchiveParseError(`invalid internedDottedName table index ${i}`);
+    if (i < 0 || i >= pkg.internedDottedNames.length)
+      throw new ArchiveParseError(`invalid internedDottedName table index ${i}`);
     const name = parse(InternedDottedNameMessage, pkg.internedDottedNames[i], false);
     return name.segmentsInternedStr
       .map((s) => {
-        if (s < 0 || s >= pkg.internedStrings.length) throw new ArchiveParseError(`invalid internedString table index ${s}`);
+        if (s < 0 || s >= pkg.internedStrings.length)
+          throw new ArchiveParseError(`invalid internedString table index ${s}`);
         return pkg.internedStrings[s];
       })
       .join('.');
@@ -280,8 +319,10 @@ function templateNames(pkg: Lf2PackageMessage): string[] {
   for (const bytes of pkg.modules) {
     const module = parse(ModuleMessage, bytes, false);
     const moduleName = dotted(module.nameInternedDname);
-    for (const t of module.templates) out.push(`${moduleName}:${dotted(parse(DefTemplateMessage, t, false).tyconInternedDname)}`);
-    for (const i of module.interfaces) out.push(`${moduleName}:${dotted(parse(DefInterfaceMessage, i, false).tyconInternedDname)}`);
+    for (const t of module.templates)
+      out.push(`${moduleName}:${dotted(parse(DefTemplateMessage, t, false).tyconInternedDname)}`);
+    for (const i of module.interfaces)
+      out.push(`${moduleName}:${dotted(parse(DefInterfaceMessage, i, false).tyconInternedDname)}`);
   }
   return out.sort();
 }

@@ -56,16 +56,27 @@ export interface ReadDarOptions {
 export async function readDar(bytes: Buffer, opts: ReadDarOptions): Promise<DarFile> {
   let zip: ZipFile;
   try {
-    zip = await fromBufferPromise(bytes, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false, decodeStrings: true });
+    zip = await fromBufferPromise(bytes, {
+      lazyEntries: true,
+      validateEntrySizes: true,
+      strictFileNames: false,
+      decodeStrings: true,
+    });
   } catch (e) {
-    throw new DarFormatError({ kind: 'invalid-dar', entries: [], reason: `not a zip archive: ${(e as Error).message}` });
+    throw new DarFormatError({
+      kind: 'invalid-dar',
+      entries: [],
+      reason: `not a zip archive: ${(e as Error).message}`,
+    });
   }
   try {
     const byName = await listEntries(zip);
     const entries = [...byName.keys()];
-    for (const e of byName.values()) if (e.uncompressedSize >= DAR_ENTRY_SIZE_THRESHOLD) throw new DarFormatError({ kind: 'zip-bomb' });
+    for (const e of byName.values())
+      if (e.uncompressedSize >= DAR_ENTRY_SIZE_THRESHOLD) throw new DarFormatError({ kind: 'zip-bomb' });
     const manifestEntry = byName.get(DAR_MANIFEST_PATH);
-    if (!manifestEntry) throw new DarFormatError({ kind: 'invalid-dar', entries, reason: `${DAR_MANIFEST_PATH} not found` });
+    if (!manifestEntry)
+      throw new DarFormatError({ kind: 'invalid-dar', entries, reason: `${DAR_MANIFEST_PATH} not found` });
     let budget = opts.maxUncompressedBytes;
     const take = (e: Entry) => {
       budget -= e.uncompressedSize;
@@ -97,7 +108,9 @@ function listEntries(zip: ZipFile): Promise<Map<string, Entry>> {
       zip.readEntry();
     });
     zip.on('end', () => resolve(out));
-    zip.on('error', (e: Error) => reject(new DarFormatError({ kind: 'invalid-dar', entries: [...out.keys()], reason: e.message })));
+    zip.on('error', (e: Error) =>
+      reject(new DarFormatError({ kind: 'invalid-dar', entries: [...out.keys()], reason: e.message })),
+    );
     zip.readEntry();
   });
 }
@@ -116,7 +129,8 @@ async function readEntry(zip: ZipFile, entry: Entry, entries: string[]): Promise
   } catch (e) {
     throw new DarFormatError({ kind: 'invalid-dar', entries, reason: `${entry.fileName}: ${(e as Error).message}` });
   }
-  if (at !== out.length) throw new DarFormatError({ kind: 'invalid-dar', entries, reason: `${entry.fileName} is shorter than declared` });
+  if (at !== out.length)
+    throw new DarFormatError({ kind: 'invalid-dar', entries, reason: `${entry.fileName} is shorter than declared` });
   return out;
 }
 
@@ -141,12 +155,16 @@ export function parseDarManifest(text: string, entries: string[] = []): DarManif
   }
   const attribute = (key: string): string => {
     const v = attributes.get(key.toLowerCase());
-    if (v === undefined) throw new DarFormatError({ kind: 'invalid-dar', entries, reason: `Cannot find attribute: ${key}` });
+    if (v === undefined)
+      throw new DarFormatError({ kind: 'invalid-dar', entries, reason: `Cannot find attribute: ${key}` });
     return v;
   };
   const mainDalf = attribute('Main-Dalf').trim();
-  const dalfs = attribute('Dalfs').split(',').map((s) => s.trim());
+  const dalfs = attribute('Dalfs')
+    .split(',')
+    .map((s) => s.trim());
   const format = attribute('Format').trim();
-  if (format !== 'daml-lf') throw new DarFormatError({ kind: 'invalid-dar', entries, reason: `Unsupported format: ${format}` });
+  if (format !== 'daml-lf')
+    throw new DarFormatError({ kind: 'invalid-dar', entries, reason: `Unsupported format: ${format}` });
   return { mainDalf, dependencies: dalfs.filter((d) => d !== mainDalf && d !== '') };
 }

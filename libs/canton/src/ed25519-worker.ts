@@ -22,7 +22,7 @@ import { Worker } from 'node:worker_threads';
 
 /** Bytes of a message a slot holds (prepared-transaction hashes are 32; topology multihashes 34). */
 const MAX_MESSAGE = 64;
-const SLOT = 64 /* signature */ + 32 /* key */ + 1 /* message length */ + MAX_MESSAGE + 1 /* answer */;
+const SLOT = 64 /* signature */ + 32 /* key */ + 1 /* message length */ + MAX_MESSAGE + 1; /* answer */
 const SLOTS = 1024; // a power of two: slot = counter & MASK
 const MASK = SLOTS - 1;
 const HEADER = 16; // Int32 ×4: [0] jobs submitted, [1] jobs answered, [2] worker asleep
@@ -59,7 +59,11 @@ export function ed25519WorkerScript(): string {
 }
 
 // Node 16+ (V8) has it; TypeScript's lib declares it from es2024 on.
-type WaitAsync = (a: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
+type WaitAsync = (
+  a: Int32Array,
+  index: number,
+  value: number,
+) => { async: false; value: string } | { async: true; value: Promise<string> };
 const waitAsync: WaitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 
 export class Ed25519Worker {
@@ -84,7 +88,9 @@ export class Ed25519Worker {
     private readonly inPlace: (signature: Uint8Array, message: Uint8Array, rawPublicKey: Uint8Array) => boolean,
   ) {
     if (!fs.existsSync(script)) {
-      throw new Error(`The Ed25519 worker script ${script} does not exist: the worker runs the compiled script (npm run build)`);
+      throw new Error(
+        `The Ed25519 worker script ${script} does not exist: the worker runs the compiled script (npm run build)`,
+      );
     }
     const workerData: Ed25519WorkerData = { sab: this.sab, sodiumPath, layout: LAYOUT };
     this.worker = new Worker(script, { workerData });

@@ -70,7 +70,12 @@ export class Ed25519Verifier {
   }
 
   /** `verify` on the worker thread when it runs, else in place. Same answers. */
-  verifyAsync(signature: Uint8Array, message: Uint8Array, rawPublicKey: Uint8Array, keyObject: KeyObject): Promise<boolean> {
+  verifyAsync(
+    signature: Uint8Array,
+    message: Uint8Array,
+    rawPublicKey: Uint8Array,
+    keyObject: KeyObject,
+  ): Promise<boolean> {
     if (signature.length !== 64 || rawPublicKey.length !== 32) return Promise.resolve(false);
     if (!this.worker) return Promise.resolve(this.verify(signature, message, rawPublicKey, keyObject));
     return this.worker.verify(signature, message, rawPublicKey);

@@ -127,7 +127,10 @@ export function validatePartyHint(hint: unknown): Validation<string> {
     };
   if (hint.includes('::')) return { ok: false, reason: `Party hint ${JSON.stringify(hint)} must not contain '::'` };
   if (hint.length > MAX_IDENTIFIER_LENGTH)
-    return { ok: false, reason: `Party hint is too long: ${hint.length} characters, at most ${MAX_IDENTIFIER_LENGTH} allowed` };
+    return {
+      ok: false,
+      reason: `Party hint is too long: ${hint.length} characters, at most ${MAX_IDENTIFIER_LENGTH} allowed`,
+    };
   return { ok: true, value: hint };
 }
 

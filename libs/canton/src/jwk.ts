@@ -17,7 +17,12 @@ export interface Jwk {
   use: 'sig';
 }
 
-const ALG: Record<SigningKeySpecName, string> = { EC_CURVE25519: 'EdDSA', EC_P256: 'ES256', EC_P384: 'ES384', EC_SECP256K1: 'ES256K' };
+const ALG: Record<SigningKeySpecName, string> = {
+  EC_CURVE25519: 'EdDSA',
+  EC_P256: 'ES256',
+  EC_P384: 'ES384',
+  EC_SECP256K1: 'ES256K',
+};
 
 /** The JWK thumbprint (RFC 7638) of the required members. */
 export function jwkThumbprint(members: Record<string, string>): string {
@@ -32,6 +37,13 @@ export function jwkThumbprint(members: Record<string, string>): string {
 export function jwkOf(key: ParsedPublicKey): Jwk {
   const exported = key.keyObject.export({ format: 'jwk' }) as { kty: string; crv: string; x: string; y?: string };
   const members: Record<string, string> =
-    key.keySpec === 'EC_CURVE25519' ? { crv: 'Ed25519', kty: 'OKP', x: exported.x } : { crv: exported.crv, kty: 'EC', x: exported.x, y: exported.y! };
-  return { ...(members as Pick<Jwk, 'kty' | 'crv' | 'x' | 'y'>), alg: ALG[key.keySpec], kid: jwkThumbprint(members), use: 'sig' };
+    key.keySpec === 'EC_CURVE25519'
+      ? { crv: 'Ed25519', kty: 'OKP', x: exported.x }
+      : { crv: exported.crv, kty: 'EC', x: exported.x, y: exported.y! };
+  return {
+    ...(members as Pick<Jwk, 'kty' | 'crv' | 'x' | 'y'>),
+    alg: ALG[key.keySpec],
+    kid: jwkThumbprint(members),
+    use: 'sig',
+  };
 }

@@ -47,7 +47,10 @@ const KEY_SPEC_NUMBERS: Record<number, SigningKeySpecName> = {
   3: 'EC_P384',
   4: 'EC_SECP256K1',
 };
-const CURVE_OF_SPEC: Record<Exclude<SigningKeySpecName, 'EC_CURVE25519'>, { node: string; jwk: string; size: number }> = {
+const CURVE_OF_SPEC: Record<
+  Exclude<SigningKeySpecName, 'EC_CURVE25519'>,
+  { node: string; jwk: string; size: number }
+> = {
   EC_P256: { node: 'prime256v1', jwk: 'P-256', size: 32 },
   EC_P384: { node: 'secp384r1', jwk: 'P-384', size: 48 },
   EC_SECP256K1: { node: 'secp256k1', jwk: 'secp256k1', size: 32 },

@@ -150,7 +150,8 @@ class Encoder {
 }
 
 /** SHA-256 in one call (no Hash object per digest). */
-const sha256 = (...parts: Uint8Array[]): Buffer => digestOnce('sha256', parts.length === 1 ? parts[0] : Buffer.concat(parts), 'buffer') as unknown as Buffer;
+const sha256 = (...parts: Uint8Array[]): Buffer =>
+  digestOnce('sha256', parts.length === 1 ? parts[0] : Buffer.concat(parts), 'buffer') as unknown as Buffer;
 
 // ------------------------------------------------------------------------------------------------ values
 
@@ -408,7 +409,9 @@ function encodeNodeInContext(node: DamlTransaction_Node, ctx: NodeContext): Buff
       const q = getQueryByKey(v1);
       if (!q) throw new CantonError(`Unsupported node type for node ${node.nodeId}`);
       if (ctx.version === 2)
-        throw new CantonError(`QueryByKey node ${node.nodeId} requires hashing scheme V3 (contract keys are not supported in V2)`);
+        throw new CantonError(
+          `QueryByKey node ${node.nodeId} requires hashing scheme V3 (contract keys are not supported in V2)`,
+        );
       addQueryByKey(e, q);
     }
   }

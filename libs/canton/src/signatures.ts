@@ -53,7 +53,9 @@ export function validateSignatureFormat(format: string | number | undefined | nu
  * Validates a Ledger-API `SigningAlgorithmSpec`: only ED25519, EC_DSA_SHA_256 and EC_DSA_SHA_384 are accepted;
  * anything else (UNSPECIFIED, ML_DSA_65, unknown) → "Signing algorithm spec <name> not supported".
  */
-export function validateSigningAlgorithmSpec(spec: string | number | undefined | null): Validation<SigningAlgorithmName> {
+export function validateSigningAlgorithmSpec(
+  spec: string | number | undefined | null,
+): Validation<SigningAlgorithmName> {
   const name = fullName('SIGNING_ALGORITHM_SPEC_', spec ?? 0, ALGO_NUMBERS);
   switch (name) {
     case 'SIGNING_ALGORITHM_SPEC_ED25519':
@@ -89,7 +91,11 @@ type VerifyCall =
   | [algorithm: string, key: { key: KeyObject; dsaEncoding: 'der' }, signature: Buffer];
 
 /** The verify call for a signature under Canton's rules, or false if the combination can never verify. */
-function verifyCall(signature: SignatureInput, publicKey: PublicKeyInput | ParsedPublicKey, message: Uint8Array): VerifyCall | false {
+function verifyCall(
+  signature: SignatureInput,
+  publicKey: PublicKeyInput | ParsedPublicKey,
+  message: Uint8Array,
+): VerifyCall | false {
   try {
     if (signature == null || publicKey == null || !(message instanceof Uint8Array)) return false;
     const fmt = validateSignatureFormat(signature.format);
@@ -130,7 +136,8 @@ export class SignatureVerifier {
   verify(signature: SignatureInput, publicKey: PublicKeyInput | ParsedPublicKey, message: Uint8Array): boolean {
     const call = verifyCall(signature, publicKey, message);
     if (!call) return false;
-    if ('ed25519' in call) return this.ed25519.verify(call.ed25519.signature, message, call.ed25519.key.raw!, call.ed25519.key.keyObject);
+    if ('ed25519' in call)
+      return this.ed25519.verify(call.ed25519.signature, message, call.ed25519.key.raw!, call.ed25519.key.keyObject);
     return verifyEcdsa(call, message);
   }
 
@@ -146,7 +153,13 @@ export class SignatureVerifier {
   ): Promise<boolean> {
     const call = verifyCall(signature, publicKey, message);
     if (!call) return Promise.resolve(false);
-    if ('ed25519' in call) return this.ed25519.verifyAsync(call.ed25519.signature, message, call.ed25519.key.raw!, call.ed25519.key.keyObject);
+    if ('ed25519' in call)
+      return this.ed25519.verifyAsync(
+        call.ed25519.signature,
+        message,
+        call.ed25519.key.raw!,
+        call.ed25519.key.keyObject,
+      );
     if (ecdsaInPlace) return Promise.resolve(verifyEcdsa(call, message));
     return new Promise((resolve) => {
       try {

@@ -165,7 +165,8 @@ export function buildPartyToParticipantTopology(input: PartyToParticipantTopolog
   for (const uid of [...confirming, ...observing])
     if (!isUniqueIdentifier(uid)) throw new CantonError(`Invalid participant uid ${JSON.stringify(uid)}`);
   const threshold0 = input.confirmationThreshold ?? 0;
-  if (!Number.isInteger(threshold0) || threshold0 < 0) throw new CantonError('Negative confirmation threshold observed');
+  if (!Number.isInteger(threshold0) || threshold0 < 0)
+    throw new CantonError('Negative confirmation threshold observed');
   if (confirming.includes(self))
     throw new CantonError(
       `This participant node (${self}) is also listed in 'otherConfirmingParticipantUids'. By sending the request to this node, it is de facto a hosting node and must not be listed in 'otherConfirmingParticipantUids'.`,
@@ -183,7 +184,8 @@ export function buildPartyToParticipantTopology(input: PartyToParticipantTopolog
   const available = (input.localParticipantObservationOnly ? 0 : 1) + confirming.length;
   if (threshold0 > available) throw new CantonError('Confirmation threshold exceeds number of confirming participants');
   const threshold = threshold0 === 0 ? available : threshold0;
-  if (threshold < 1) throw new CantonError('Confirmation threshold must be positive: the party has no confirming participant');
+  if (threshold < 1)
+    throw new CantonError('Confirmation threshold must be positive: the party has no confirming participant');
 
   const p2p = PartyToParticipant.create({
     party: partyId,
@@ -214,7 +216,14 @@ export function buildPartyToParticipantTopology(input: PartyToParticipantTopolog
   };
   const transaction = wrapVersioned(TopologyTransaction.toBinary(tt));
   const transactionHash = topologyTransactionHash(transaction);
-  return { partyId, publicKeyFingerprint: fp, transaction, transactionHash, multiHash: combinedHash([transactionHash]), threshold };
+  return {
+    partyId,
+    publicKeyFingerprint: fp,
+    transaction,
+    transactionHash,
+    multiHash: combinedHash([transactionHash]),
+    threshold,
+  };
 }
 
 // ------------------------------------------------------------------------------------------------ decoding
@@ -232,7 +241,11 @@ export interface DecodedSigningPublicKey {
 export interface DecodedPartyToParticipant {
   party: string;
   threshold: number;
-  participants: Array<{ participantUid: string; permission: ParticipantPermissionName | 'UNSPECIFIED'; onboarding: boolean }>;
+  participants: Array<{
+    participantUid: string;
+    permission: ParticipantPermissionName | 'UNSPECIFIED';
+    onboarding: boolean;
+  }>;
   partySigningKeys?: { keys: DecodedSigningPublicKey[]; threshold: number };
 }
 
@@ -270,14 +283,23 @@ function decodeSigningKeysWithThreshold(bytes: Uint8Array): { keys: DecodedSigni
     const [no, wt] = r.tag();
     if (no === 1 && wt === WireType.LengthDelimited) {
       const k = SigningPublicKey.fromBinary(r.bytes());
-      keys.push({ format: k.format, publicKey: k.publicKey, keySpec: k.keySpec, usage: k.usage, fingerprint: v30KeyFingerprint(k) });
+      keys.push({
+        format: k.format,
+        publicKey: k.publicKey,
+        keySpec: k.keySpec,
+        usage: k.usage,
+        fingerprint: v30KeyFingerprint(k),
+      });
     } else if (no === 2 && wt === WireType.Varint) threshold = r.uint32();
     else r.skip(wt);
   }
   return { keys, threshold };
 }
 
-function decodePartySigningKeys(f: { wireType: WireType; data: Uint8Array }): { keys: DecodedSigningPublicKey[]; threshold: number } {
+function decodePartySigningKeys(f: { wireType: WireType; data: Uint8Array }): {
+  keys: DecodedSigningPublicKey[];
+  threshold: number;
+} {
   if (f.wireType !== WireType.LengthDelimited) throw new CantonError('Invalid party_signing_keys: wrong wire type');
   try {
     return decodeSigningKeysWithThreshold(new BinaryReader(f.data).bytes());

@@ -42,7 +42,8 @@ export function formatTimestampMicros(micros: bigint | number | string): string 
   const mm = String(Math.floor((secOfDay % 3600) / 60)).padStart(2, '0');
   const ss = String(secOfDay % 60).padStart(2, '0');
   let fraction = '';
-  if (frac !== 0) fraction = frac % 1000 === 0 ? '.' + String(frac / 1000).padStart(3, '0') : '.' + String(frac).padStart(6, '0');
+  if (frac !== 0)
+    fraction = frac % 1000 === 0 ? '.' + String(frac / 1000).padStart(3, '0') : '.' + String(frac).padStart(6, '0');
   return `${date}T${hh}:${mm}:${ss}${fraction}Z`;
 }
 
@@ -141,7 +142,9 @@ export function jsonToValue(json: unknown, isKnownParty: (s: string) => boolean 
       if (Number.isInteger(json)) return { sum: { oneofKind: 'int64', int64: toInt64(BigInt(json)).toString() } };
       return { sum: { oneofKind: 'numeric', numeric: numberToDecimalString(json) } };
     case 'string':
-      return isKnownParty(json) ? { sum: { oneofKind: 'party', party: json } } : { sum: { oneofKind: 'text', text: json } };
+      return isKnownParty(json)
+        ? { sum: { oneofKind: 'party', party: json } }
+        : { sum: { oneofKind: 'text', text: json } };
     case 'object':
       if (Array.isArray(json))
         return { sum: { oneofKind: 'list', list: { elements: json.map((x) => jsonToValue(x, isKnownParty)) } } };

@@ -16,7 +16,13 @@ export {
   type DecodedDar,
 } from './archive/decode-archive';
 export { PackageCache } from './archive/package-cache';
-export { encodePackage, encodeArchivePayload, encodeArchive, LfEncodeError, type EncodedArchive } from './archive/encode-package';
+export {
+  encodePackage,
+  encodeArchivePayload,
+  encodeArchive,
+  LfEncodeError,
+  type EncodedArchive,
+} from './archive/encode-package';
 export { encodeDar, darManifest, type DalfBytes, type EncodedDar } from './archive/encode-dar';
 export { parsePackage, parseType, parseExpr, LfTextError, type ParseOptions } from './lf-text/parser';
 

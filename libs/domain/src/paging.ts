@@ -11,6 +11,7 @@ export function encodePageToken(lastKey: string): string {
 export function decodePageToken(token: string): string {
   const key = Buffer.from(token, 'base64url').toString('utf8');
   // eslint-disable-next-line no-control-regex -- a page token must not carry control characters: the class names them
-  if (!key || encodePageToken(key) !== token || /[\u0000-\u001f\ufffd]/.test(key)) throw invalidArgument('Invalid page token');
+  if (!key || encodePageToken(key) !== token || /[\u0000-\u001f\ufffd]/.test(key))
+    throw invalidArgument('Invalid page token');
   return key;
 }

@@ -12,7 +12,15 @@ export type ColumnTypeMap<D> = { readonly [T in keyof D]: { readonly [C in keyof
  * else; test/integration/store/column-types.test.ts checks the types against the migrated database.
  */
 export const COLUMN_TYPES = {
-  event_log: { seq: 'bigint', ledger_offset: 'bigint', type: 'text', stream: 'text', data: 'jsonb', header: 'jsonb', recorded_at: 'text' },
+  event_log: {
+    seq: 'bigint',
+    ledger_offset: 'bigint',
+    type: 'text',
+    stream: 'text',
+    data: 'jsonb',
+    header: 'jsonb',
+    recorded_at: 'text',
+  },
   ledger_head: { id: 'integer', seq: 'bigint', ledger_offset: 'bigint', record_time_micros: 'bigint' },
   node_secrets: { name: 'text', value: 'text' },
   ledger_time: { id: 'boolean', static_micros: 'bigint' },
@@ -49,7 +57,14 @@ export const COLUMN_TYPES = {
     synchronizer_id: 'text',
     allocated_seq: 'bigint',
   },
-  identity_providers: { id: 'text', issuer: 'text', jwks_url: 'text', audience: 'text', is_deactivated: 'boolean', created_seq: 'bigint' },
+  identity_providers: {
+    id: 'text',
+    issuer: 'text',
+    jwks_url: 'text',
+    audience: 'text',
+    is_deactivated: 'boolean',
+    created_seq: 'bigint',
+  },
   contracts: {
     contract_id: 'text',
     template_id: 'text',
@@ -74,7 +89,13 @@ export const COLUMN_TYPES = {
     deactivated_offset: 'bigint',
   },
   contract_activation_parties: { party: 'text', activated_offset: 'bigint', node_id: 'integer' },
-  party_signing_keys: { party_id: 'text', fingerprint: 'text', key_spec: 'text', key_format: 'text', public_key: 'text' },
+  party_signing_keys: {
+    party_id: 'text',
+    fingerprint: 'text',
+    key_spec: 'text',
+    key_format: 'text',
+    public_key: 'text',
+  },
   party_signing_thresholds: { party_id: 'text', threshold: 'integer' },
   command_completions: { completion_offset: 'bigint', user_id: 'text', act_as: 'text[]', completion: 'jsonb' },
   command_deduplication: {
@@ -118,7 +139,12 @@ export const COLUMN_TYPES = {
     uploaded_at: 'text',
     uploaded_seq: 'bigint',
   },
-  package_vetting: { synchronizer_id: 'text', package_id: 'text', valid_from_inclusive: 'text', valid_until_exclusive: 'text' },
+  package_vetting: {
+    synchronizer_id: 'text',
+    package_id: 'text',
+    valid_from_inclusive: 'text',
+    valid_until_exclusive: 'text',
+  },
   package_vetting_serials: { synchronizer_id: 'text', serial: 'integer' },
 } as const satisfies ColumnTypeMap<DB>;
 

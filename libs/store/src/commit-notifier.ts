@@ -46,7 +46,10 @@ export class CommitNotifier extends EventEmitter {
       const timer = setTimeout(() => finish(false), timeoutMs);
       this.on('ledger-end', onEnd);
       // Close the race between the caller's read and the subscription.
-      current().then((end) => end > offset && finish(true), () => undefined);
+      current().then(
+        (end) => end > offset && finish(true),
+        () => undefined,
+      );
     });
   }
 
@@ -73,12 +76,16 @@ export class CommitNotifier extends EventEmitter {
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: typeof this.url === 'string' ? this.url : this.url(), connectionTimeoutMillis: 2000 });
+    const client = new Client({
+      connectionString: typeof this.url === 'string' ? this.url : this.url(),
+      connectionTimeoutMillis: 2000,
+    });
     client.on('error', () => this.scheduleReconnect());
     client.on('end', () => this.scheduleReconnect());
     client.on('notification', (n) => {
       if (n.channel === COMMIT_CHANNEL && n.payload) this.emit('ledger-end', Number(n.payload));
-      else if (n.channel === LEDGER_TIME_CHANNEL && n.payload && /^\d+$/.test(n.payload)) this.emit('ledger-time', BigInt(n.payload));
+      else if (n.channel === LEDGER_TIME_CHANNEL && n.payload && /^\d+$/.test(n.payload))
+        this.emit('ledger-time', BigInt(n.payload));
     });
     await client.connect();
     await client.query(`LISTEN ${COMMIT_CHANNEL}; LISTEN ${LEDGER_TIME_CHANNEL}`);

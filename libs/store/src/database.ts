@@ -78,7 +78,27 @@ export function isDatabaseUnavailable(e: unknown): boolean {
   const code = err?.code ?? '';
   return (
     // ENOENT: a Unix socket whose server is down (its socket file is gone).
-    ['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300', '25006'].includes(code) ||
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|not queryable/i.test(err?.message ?? '')
+    [
+      'ECONNREFUSED',
+      'ENOENT',
+      'ECONNRESET',
+      'ETIMEDOUT',
+      'EPIPE',
+      'EHOSTUNREACH',
+      'ENETUNREACH',
+      '57P01',
+      '57P02',
+      '57P03',
+      '08000',
+      '08001',
+      '08003',
+      '08004',
+      '08006',
+      '53300',
+      '25006',
+    ].includes(code) ||
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|not queryable/i.test(
+      err?.message ?? '',
+    )
   );
 }

@@ -48,7 +48,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   const pgDir = path.join(root, 'pg');
   fs.mkdirSync(root, { recursive: true });
   const passwordFile = path.join(root, 'pg-password');
-  if (!fs.existsSync(passwordFile)) fs.writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
+  if (!fs.existsSync(passwordFile))
+    fs.writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
   const password = fs.readFileSync(passwordFile, 'utf8').trim();
 
   const isRoot = userInfo().uid === 0;
@@ -67,7 +68,14 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
       persistent: true,
       createPostgresUser: isRoot,
       initdbFlags: ['--encoding=UTF8', '--no-locale'],
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socket ?? ''}`, '-c', 'max_connections=200'],
+      postgresFlags: [
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        `unix_socket_directories=${socket ?? ''}`,
+        '-c',
+        'max_connections=200',
+      ],
       onLog: (m: string) => {
         startOutput.push(...m.split('\n').filter((l) => l.trim() !== ''));
         if (startOutput.length > 200) startOutput = startOutput.slice(-100);
@@ -140,7 +148,10 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
  *  - no process: nothing to do (PostgreSQL removes a stale file itself);
  *  - anything else (a live process that may be the writer): the file stays, and PostgreSQL's refusal says why.
  */
-async function takeOverDataFolder(pgDir: string, log: (m: string) => void): Promise<{ port: number; socketDir: string | null } | null> {
+async function takeOverDataFolder(
+  pgDir: string,
+  log: (m: string) => void,
+): Promise<{ port: number; socketDir: string | null } | null> {
   const pidFile = path.join(pgDir, 'postmaster.pid');
   let lock = readLockFile(pidFile);
   if (!lock) return null;
@@ -199,7 +210,8 @@ function staleness(lock: LockFile, pgDir: string): 'a zombie' | 'another process
   if (owner === 'zombie') return 'a zombie';
   const written = Number(lock.lines[2]);
   const started = startTimeOf(lock.pid);
-  if (owner === 'other process' && started !== null && Number.isInteger(written) && started > written + 1) return 'another process now';
+  if (owner === 'other process' && started !== null && Number.isInteger(written) && started > written + 1)
+    return 'another process now';
   return null;
 }
 
@@ -245,7 +257,10 @@ async function stopOrphan(pid: number, pgDir: string): Promise<void> {
     signal('SIGQUIT');
     for (let i = 0; i < 50 && running(); i++) await new Promise((r) => setTimeout(r, 100));
   }
-  if (running()) throw new Error(`the PostgreSQL server left running by a previous run (pid ${pid}) in ${pgDir} did not stop; stop it, then start again`);
+  if (running())
+    throw new Error(
+      `the PostgreSQL server left running by a previous run (pid ${pid}) in ${pgDir} did not stop; stop it, then start again`,
+    );
 }
 
 /**
@@ -261,7 +276,10 @@ async function untilSharedMemoryReleased(lock: LockFile, pgDir: string): Promise
   const attached = (): number => {
     const table = readFile('/proc/sysvipc/shm');
     if (table === null) return 0;
-    const [header, ...rows] = table.trim().split('\n').map((r) => r.trim().split(/\s+/));
+    const [header, ...rows] = table
+      .trim()
+      .split('\n')
+      .map((r) => r.trim().split(/\s+/));
     const col = (r: string[], name: string) => r[header.indexOf(name)];
     const row = rows.find((r) => col(r, 'shmid') === id && col(r, 'cpid') === String(lock.pid));
     return row ? Number(col(row, 'nattch')) : 0;
@@ -269,7 +287,9 @@ async function untilSharedMemoryReleased(lock: LockFile, pgDir: string): Promise
   for (let i = 0; i < 100 && attached() > 0; i++) await new Promise((r) => setTimeout(r, 100));
   const n = attached();
   if (n > 0) {
-    throw new Error(`${n} process(es) of a previous PostgreSQL server (pid ${lock.pid}) still use the shared memory of ${pgDir}; stop them, then start again`);
+    throw new Error(
+      `${n} process(es) of a previous PostgreSQL server (pid ${lock.pid}) still use the shared memory of ${pgDir}; stop them, then start again`,
+    );
   }
 }
 
@@ -383,9 +403,10 @@ export async function ensureDatabase(adminUrl: string, name: string): Promise<vo
   await client.connect();
   try {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (!rowCount) await client.query(`CREATE DATABASE "${name}"`).catch((e: { code?: string }) => {
-      if (e.code !== '42P04') throw e; // created concurrently
-    });
+    if (!rowCount)
+      await client.query(`CREATE DATABASE "${name}"`).catch((e: { code?: string }) => {
+        if (e.code !== '42P04') throw e; // created concurrently
+      });
   } finally {
     await client.end();
   }

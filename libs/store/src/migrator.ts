@@ -5,7 +5,6 @@ import type { Pool } from 'pg';
 /** Advisory-lock key shared by every instance: two instances starting at once migrate one after the other. */
 const MIGRATION_LOCK = 72_517_001;
 
-
 export interface MigrationResult {
   applied: string[];
 }
@@ -20,8 +19,12 @@ export async function migrate(pool: Pool, dir = findMigrationsDir()): Promise<Mi
   const applied: string[] = [];
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const done = new Set((await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const done = new Set(
+      (await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name),
+    );
     for (const file of files) {
       if (done.has(file)) continue;
       const sqlText = fs.readFileSync(path.join(dir, file), 'utf8');
@@ -47,7 +50,10 @@ export async function migrate(pool: Pool, dir = findMigrationsDir()): Promise<Mi
 export async function isMigrated(pool: Pool, dir = findMigrationsDir()): Promise<boolean> {
   const files = fs.readdirSync(dir).filter((f) => /^\d{4}_.+\.sql$/.test(f));
   try {
-    const { rows } = await pool.query<{ n: string }>('SELECT count(*)::text AS n FROM schema_migrations WHERE name = ANY($1)', [files]);
+    const { rows } = await pool.query<{ n: string }>(
+      'SELECT count(*)::text AS n FROM schema_migrations WHERE name = ANY($1)',
+      [files],
+    );
     return Number(rows[0].n) === files.length;
   } catch {
     return false;

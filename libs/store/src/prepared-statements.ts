@@ -36,7 +36,11 @@ function nameOf(text: string): string {
 }
 
 /** Runs `text` on `client` as a named prepared statement. */
-export function namedQuery<R extends object = Record<string, unknown>>(client: PoolClient, text: string, values: unknown[]): Promise<QueryResult<R>> {
+export function namedQuery<R extends object = Record<string, unknown>>(
+  client: PoolClient,
+  text: string,
+  values: unknown[],
+): Promise<QueryResult<R>> {
   return client.query<R>({ name: nameOf(text), text, values });
 }
 

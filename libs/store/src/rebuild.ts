@@ -18,7 +18,13 @@ export async function rebuildProjections(db: Kysely<DB>, opts: { chunk?: number 
     let after = 0;
     const replay = new ProjectionReplay(trx);
     for (;;) {
-      const rows = await trx.selectFrom('event_log').selectAll().where('seq', '>', after).orderBy('seq').limit(chunk).execute();
+      const rows = await trx
+        .selectFrom('event_log')
+        .selectAll()
+        .where('seq', '>', after)
+        .orderBy('seq')
+        .limit(chunk)
+        .execute();
       if (rows.length === 0) break;
       for (const r of rows) {
         const event: CommittedEvent = {
@@ -44,7 +50,9 @@ export async function rebuildProjections(db: Kysely<DB>, opts: { chunk?: number 
 export async function dumpProjections(db: Kysely<DB>): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const table of projectionTables()) {
-    const { rows } = await sql.raw<Record<string, unknown>>(`SELECT to_jsonb(t) AS row FROM ${table} t ORDER BY 1`).execute(db);
+    const { rows } = await sql
+      .raw<Record<string, unknown>>(`SELECT to_jsonb(t) AS row FROM ${table} t ORDER BY 1`)
+      .execute(db);
     out[table] = rows.map((r) => r.row).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
   }
   return out;

@@ -37,11 +37,19 @@ export function testLedgers(options: TestLedgersOptions): TestLedgers {
   const key = new TextEncoder().encode(options.secret);
   // Canton's scope-based user token (scope daml_ledger_api, no audience): valid on any participant, so no id lookup.
   const token = (userId = adminUser) =>
-    new SignJWT({ scope: 'daml_ledger_api' }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(userId).setIssuedAt().setExpirationTime('1h').sign(key);
+    new SignJWT({ scope: 'daml_ledger_api' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(userId)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(key);
   const admin = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base}${path}`, {
       method,
-      headers: { authorization: `Bearer ${await token()}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${await token()}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();

@@ -12,6 +12,7 @@ export class DecodeError extends Error {
   }
 }
 
-export const bodyDecodeError = (detail: string, at?: string) => new DecodeError('body', at !== undefined ? `${detail} at '${at}'` : detail);
+export const bodyDecodeError = (detail: string, at?: string) =>
+  new DecodeError('body', at !== undefined ? `${detail} at '${at}'` : detail);
 export const queryDecodeError = (name: string, detail = '') => new DecodeError(`query parameter ${name}`, detail);
 export const pathDecodeError = (name: string, detail = '') => new DecodeError(`path parameter ${name}`, detail);

@@ -27,7 +27,11 @@ describeWithDars('scripts/canton-coin-demo.sh (LEDGERLINE_CONFORMANCE_DARS)', (d
   });
 
   it('taps 1,000 CC for the validator and pays Alice 100 through her preapproval', async () => {
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LEDGERLINE_URL: ledger.url, TOKEN: await ledger.token('validator') };
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      LEDGERLINE_URL: ledger.url,
+      TOKEN: await ledger.token('validator'),
+    };
     const { stdout } = await promisify(execFile)('bash', [SCRIPT], { env, timeout: 60_000 });
     const lines = stdout.trim().split('\n');
     expect(lines).toHaveLength(3);

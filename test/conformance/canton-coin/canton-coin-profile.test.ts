@@ -4,7 +4,16 @@ import { CantonCoinService } from '@ledgerline/server/modules/canton-coin/canton
 import { describeWithDars } from '../../support/conformance';
 import { openTestLedger, startTestLedger, type TestLedger } from '../../support/ledger';
 import { waitFor } from '../../support/wait-for';
-import { activeOf, allocateParty, grantReadAs, cantonCoinEnv, disclose, expectSpliceContract, sdkClients, submitAs } from '../../support/canton-coin';
+import {
+  activeOf,
+  allocateParty,
+  grantReadAs,
+  cantonCoinEnv,
+  disclose,
+  expectSpliceContract,
+  sdkClients,
+  submitAs,
+} from '../../support/canton-coin';
 
 /**
  * The Canton Coin development profile (LEDGER_CANTON_COIN=dev) on the real Splice packages (`splice-amulet` 0.1.22,
@@ -21,13 +30,17 @@ describeWithDars('Canton Coin development profile (LEDGERLINE_CONFORMANCE_DARS)'
   let sync: string;
   let dso: string;
   let validator: string;
-  const proxy = (path: string, as?: string | null) => ledger.call('GET', `/api/validator/v0/scan-proxy${path}`, undefined, as === undefined ? {} : { as });
+  const proxy = (path: string, as?: string | null) =>
+    ledger.call('GET', `/api/validator/v0/scan-proxy${path}`, undefined, as === undefined ? {} : { as });
   const advance = (seconds: number) => ledger.call('POST', '/v2/admin/time', { advanceBy: { seconds } });
   const nowMs = async () => Date.parse((await ledger.call('GET', '/v2/admin/time')).json.currentTime);
   /** Waits until the DSO's automation has nothing left to do at the ledger's current time. */
   const dsoIdle = () => {
     const coin = ledger.app.get(CantonCoinService);
-    return waitFor(async () => planDsoRoundActions(await coin.roundsState(dso), ledger.runtime.clock.nowMicros()).length === 0, { message: 'the DSO automation to be idle' });
+    return waitFor(
+      async () => planDsoRoundActions(await coin.roundsState(dso), ledger.runtime.clock.nowMicros()).length === 0,
+      { message: 'the DSO automation to be idle' },
+    );
   };
 
   beforeAll(async () => {
@@ -56,7 +69,12 @@ describeWithDars('Canton Coin development profile (LEDGERLINE_CONFORMANCE_DARS)'
     const vuser = await ledger.call('GET', '/v2/users/validator');
     expect(vuser.json.user.primaryParty).toBe(validator);
     const rights = await ledger.call('GET', '/v2/users/validator/rights');
-    expect(rights.json.rights).toEqual(expect.arrayContaining([{ kind: { CanActAs: { value: { party: validator } } } }, { kind: { ParticipantAdmin: { value: {} } } }]));
+    expect(rights.json.rights).toEqual(
+      expect.arrayContaining([
+        { kind: { CanActAs: { value: { party: validator } } } },
+        { kind: { ParticipantAdmin: { value: {} } } },
+      ]),
+    );
     expect(rights.json.rights).toHaveLength(2);
   });
 
@@ -71,7 +89,9 @@ describeWithDars('Canton Coin development profile (LEDGERLINE_CONFORMANCE_DARS)'
     expect(raw.json).toEqual({ amulet_rules: { contract: rules, domain_id: sync } });
     // the DSO holds exactly one AmuletRules and one ExternalPartyAmuletRules
     expect(await activeOf(ledger, dso, '#splice-amulet:Splice.AmuletRules:AmuletRules')).toHaveLength(1);
-    expect(await activeOf(ledger, dso, '#splice-amulet:Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules')).toHaveLength(1);
+    expect(
+      await activeOf(ledger, dso, '#splice-amulet:Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules'),
+    ).toHaveLength(1);
   });
 
   it('serves the three bootstrapped open rounds, one of them usable now, through the SDK ScanProxyClient', async () => {
@@ -94,12 +114,23 @@ describeWithDars('Canton Coin development profile (LEDGERLINE_CONFORMANCE_DARS)'
     const tap = await submitAs(
       ledger,
       [alice],
-      [{ ExerciseCommand: { templateId: rules.template_id, contractId: rules.contract_id, choice: 'AmuletRules_DevNet_Tap', choiceArgument: { receiver: alice, amount: '250.0', openRound: round.contract_id } } }],
+      [
+        {
+          ExerciseCommand: {
+            templateId: rules.template_id,
+            contractId: rules.contract_id,
+            choice: 'AmuletRules_DevNet_Tap',
+            choiceArgument: { receiver: alice, amount: '250.0', openRound: round.contract_id },
+          },
+        },
+      ],
       [disclose(rules, sync), disclose(round, sync)],
     );
     expect(tap.status, tap.text).toBe(200);
     const amulets = await activeOf(ledger, alice, '#splice-amulet:Splice.Amulet:Amulet');
-    expect(amulets.map((a) => [a.createArgument.owner, a.createArgument.amount.initialAmount])).toEqual([[alice, '250.0000000000']]);
+    expect(amulets.map((a) => [a.createArgument.owner, a.createArgument.amount.initialAmount])).toEqual([
+      [alice, '250.0000000000'],
+    ]);
   });
 
   it('the validator accepts a TransferPreapprovalProposal; the preapproval is served by party and a transfer goes through it', async () => {
@@ -108,9 +139,18 @@ describeWithDars('Canton Coin development profile (LEDGERLINE_CONFORMANCE_DARS)'
     // the SDK recognises "none yet" by this message
     expect([missing.status, missing.json.error]).toEqual([404, `No TransferPreapproval found for party: ${receiver}`]);
 
-    const proposal = await submitAs(ledger, [receiver], [
-      { CreateCommand: { templateId: '#splice-wallet:Splice.Wallet.TransferPreapproval:TransferPreapprovalProposal', createArguments: { provider: validator, receiver, expectedDso: dso } } },
-    ]);
+    const proposal = await submitAs(
+      ledger,
+      [receiver],
+      [
+        {
+          CreateCommand: {
+            templateId: '#splice-wallet:Splice.Wallet.TransferPreapproval:TransferPreapprovalProposal',
+            createArguments: { provider: validator, receiver, expectedDso: dso },
+          },
+        },
+      ],
+    );
     expect(proposal.status, proposal.text).toBe(200);
     const found = await waitFor(
       async () => {
@@ -127,7 +167,9 @@ describeWithDars('Canton Coin development profile (LEDGERLINE_CONFORMANCE_DARS)'
     // the base duration (90 days) is granted without a fee
     const lifetime = Date.parse(preapproval.payload.expiresAt) - Date.parse(preapproval.payload.validFrom);
     expect(lifetime).toBe(90 * 24 * 3600 * 1000);
-    expect(await activeOf(ledger, receiver, '#splice-wallet:Splice.Wallet.TransferPreapproval:TransferPreapprovalProposal')).toEqual([]);
+    expect(
+      await activeOf(ledger, receiver, '#splice-wallet:Splice.Wallet.TransferPreapproval:TransferPreapprovalProposal'),
+    ).toEqual([]);
 
     // a sender taps and pays the receiver through the preapproval, disclosed from the scan-proxy answer
     const sender = await allocateParty(ledger, 'sender');
@@ -135,8 +177,16 @@ describeWithDars('Canton Coin development profile (LEDGERLINE_CONFORMANCE_DARS)'
     const rules = await scanProxy.getAmuletRules();
     const round = (await scanProxy.getActiveOpenMiningRound())!;
     const onRules = (choice: string, choiceArgument: unknown) =>
-      submitAs(ledger, [sender], [{ ExerciseCommand: { templateId: rules.template_id, contractId: rules.contract_id, choice, choiceArgument } }], [disclose(rules, sync), disclose(round, sync)]);
-    expect((await onRules('AmuletRules_DevNet_Tap', { receiver: sender, amount: '100.0', openRound: round.contract_id })).status).toBe(200);
+      submitAs(
+        ledger,
+        [sender],
+        [{ ExerciseCommand: { templateId: rules.template_id, contractId: rules.contract_id, choice, choiceArgument } }],
+        [disclose(rules, sync), disclose(round, sync)],
+      );
+    expect(
+      (await onRules('AmuletRules_DevNet_Tap', { receiver: sender, amount: '100.0', openRound: round.contract_id }))
+        .status,
+    ).toBe(200);
     const [input] = await activeOf(ledger, sender, '#splice-amulet:Splice.Amulet:Amulet');
     const send = await submitAs(
       ledger,
@@ -148,7 +198,15 @@ describeWithDars('Canton Coin development profile (LEDGERLINE_CONFORMANCE_DARS)'
             contractId: preapproval.contract_id,
             choice: 'TransferPreapproval_Send',
             choiceArgument: {
-              context: { amuletRules: rules.contract_id, context: { openMiningRound: round.contract_id, issuingMiningRounds: [], validatorRights: [], featuredAppRight: null } },
+              context: {
+                amuletRules: rules.contract_id,
+                context: {
+                  openMiningRound: round.contract_id,
+                  issuingMiningRounds: [],
+                  validatorRights: [],
+                  featuredAppRight: null,
+                },
+              },
               inputs: [{ tag: 'InputAmulet', value: input.contractId }],
               amount: '40.0',
               sender,
@@ -160,7 +218,9 @@ describeWithDars('Canton Coin development profile (LEDGERLINE_CONFORMANCE_DARS)'
       [disclose(rules, sync), disclose(round, sync), disclose(preapproval, sync)],
     );
     expect(send.status, send.text).toBe(200);
-    const received = (await activeOf(ledger, receiver, '#splice-amulet:Splice.Amulet:Amulet')).filter((a) => a.createArgument.owner === receiver);
+    const received = (await activeOf(ledger, receiver, '#splice-amulet:Splice.Amulet:Amulet')).filter(
+      (a) => a.createArgument.owner === receiver,
+    );
     expect(received.map((a) => a.createArgument.amount.initialAmount)).toEqual(['40.0000000000']);
   });
 
@@ -177,11 +237,22 @@ describeWithDars('Canton Coin development profile (LEDGERLINE_CONFORMANCE_DARS)'
     const grant = await submitAs(
       ledger,
       [app],
-      [{ ExerciseCommand: { templateId: rules.template_id, contractId: rules.contract_id, choice: 'AmuletRules_DevNet_FeatureApp', choiceArgument: { provider: app } } }],
+      [
+        {
+          ExerciseCommand: {
+            templateId: rules.template_id,
+            contractId: rules.contract_id,
+            choice: 'AmuletRules_DevNet_FeatureApp',
+            choiceArgument: { provider: app },
+          },
+        },
+      ],
       [disclose(rules, sync)],
     );
     expect(grant.status, grant.text).toBe(200);
-    const right = await scanProxy.get('/v0/scan-proxy/featured-apps/{provider_party_id}', { path: { provider_party_id: app } });
+    const right = await scanProxy.get('/v0/scan-proxy/featured-apps/{provider_party_id}', {
+      path: { provider_party_id: app },
+    });
     expect(right.featured_app_right!.payload).toMatchObject({ dso, provider: app });
   });
 
@@ -192,12 +263,18 @@ describeWithDars('Canton Coin development profile (LEDGERLINE_CONFORMANCE_DARS)'
     const cid = rules.json.amulet_rules_update.contract.contract_id;
     const cached = await ledger.call('POST', '/api/scan/v0/amulet-rules', { cached_amulet_rules_contract_id: cid });
     expect(cached.json).toEqual({ amulet_rules_update: { domain_id: sync } });
-    const rounds = await ledger.call('POST', '/api/scan/v0/open-and-issuing-mining-rounds', { cached_open_mining_round_contract_ids: [], cached_issuing_round_contract_ids: [] });
+    const rounds = await ledger.call('POST', '/api/scan/v0/open-and-issuing-mining-rounds', {
+      cached_open_mining_round_contract_ids: [],
+      cached_issuing_round_contract_ids: [],
+    });
     expect(rounds.status, rounds.text).toBe(200);
     expect(Object.keys(rounds.json.open_mining_rounds)).toHaveLength(3);
     expect(rounds.json.time_to_live_in_microseconds).toBeGreaterThan(0);
     expect(rounds.json.time_to_live_in_microseconds).toBeLessThanOrEqual(TICK_SECONDS * 1_000_000);
-    expect((await ledger.call('GET', `/api/scan/v0/featured-apps/${encodeURIComponent(validator)}`)).json.featured_app_right.payload.provider).toBe(validator);
+    expect(
+      (await ledger.call('GET', `/api/scan/v0/featured-apps/${encodeURIComponent(validator)}`)).json.featured_app_right
+        .payload.provider,
+    ).toBe(validator);
   });
 
   it('answers without a token with 401 (a JsCantonError, as the rest of the API)', async () => {
@@ -210,21 +287,43 @@ describeWithDars('Canton Coin development profile (LEDGERLINE_CONFORMANCE_DARS)'
     const openRounds = async () => (await proxy('/open-and-issuing-mining-rounds')).json;
     const roundNumbers = (cs: any[]) => cs.map((c) => Number(c.contract.payload.round.number));
     const usable = (rounds: any, now: number) =>
-      rounds.open_mining_rounds.filter((c: any) => Date.parse(c.contract.payload.opensAt) <= now && now < Date.parse(c.contract.payload.targetClosesAt));
+      rounds.open_mining_rounds.filter(
+        (c: any) =>
+          Date.parse(c.contract.payload.opensAt) <= now && now < Date.parse(c.contract.payload.targetClosesAt),
+      );
     const coupons = async () =>
-      (await Promise.all(['ValidatorRewardCoupon', 'AppRewardCoupon'].map((e) => activeOf(ledger, dso, `#splice-amulet:Splice.Amulet:${e}`)))).flat();
+      (
+        await Promise.all(
+          ['ValidatorRewardCoupon', 'AppRewardCoupon'].map((e) =>
+            activeOf(ledger, dso, `#splice-amulet:Splice.Amulet:${e}`),
+          ),
+        )
+      ).flat();
     // a traffic purchase burns Amulet: a validator reward coupon in the round it was bought in
     const buyer = await allocateParty(ledger, 'buyer');
     const { scanProxy } = await sdkClients(ledger);
     const rules = await scanProxy.getAmuletRules();
     const round = (await scanProxy.getActiveOpenMiningRound())!;
     const onRules = (choice: string, choiceArgument: unknown) =>
-      submitAs(ledger, [buyer], [{ ExerciseCommand: { templateId: rules.template_id, contractId: rules.contract_id, choice, choiceArgument } }], [disclose(rules, sync), disclose(round, sync)]);
-    expect((await onRules('AmuletRules_DevNet_Tap', { receiver: buyer, amount: '100.0', openRound: round.contract_id })).status).toBe(200);
+      submitAs(
+        ledger,
+        [buyer],
+        [{ ExerciseCommand: { templateId: rules.template_id, contractId: rules.contract_id, choice, choiceArgument } }],
+        [disclose(rules, sync), disclose(round, sync)],
+      );
+    expect(
+      (await onRules('AmuletRules_DevNet_Tap', { receiver: buyer, amount: '100.0', openRound: round.contract_id }))
+        .status,
+    ).toBe(200);
     const [input] = await activeOf(ledger, buyer, '#splice-amulet:Splice.Amulet:Amulet');
     const buy = await onRules('AmuletRules_BuyMemberTraffic', {
       inputs: [{ tag: 'InputAmulet', value: input.contractId }],
-      context: { openMiningRound: round.contract_id, issuingMiningRounds: [], validatorRights: [], featuredAppRight: null },
+      context: {
+        openMiningRound: round.contract_id,
+        issuingMiningRounds: [],
+        validatorRights: [],
+        featuredAppRight: null,
+      },
       provider: buyer,
       memberId: `PAR::${ledger.config.participantName}::${ledger.runtime.identity.fingerprint}`,
       synchronizerId: sync,
@@ -255,11 +354,15 @@ describeWithDars('Canton Coin development profile (LEDGERLINE_CONFORMANCE_DARS)'
     // rounds 0 and 1 were summarized, issued, closed (their unclaimed coupons expired) and archived
     const dsoRoundsOf = async (round: string) => {
       const all = await Promise.all(
-        ['SummarizingMiningRound', 'IssuingMiningRound', 'ClosedMiningRound'].map((e) => activeOf(ledger, dso, `#splice-amulet:Splice.Round:${e}`)),
+        ['SummarizingMiningRound', 'IssuingMiningRound', 'ClosedMiningRound'].map((e) =>
+          activeOf(ledger, dso, `#splice-amulet:Splice.Round:${e}`),
+        ),
       );
       return all.flat().filter((c) => c.createArgument.round.number === round);
     };
-    await waitFor(async () => (await dsoRoundsOf('0')).length === 0 && (await dsoRoundsOf('1')).length === 0, { message: 'rounds 0 and 1 to be archived' });
+    await waitFor(async () => (await dsoRoundsOf('0')).length === 0 && (await dsoRoundsOf('1')).length === 0, {
+      message: 'rounds 0 and 1 to be archived',
+    });
     expect((await coupons()).filter((c) => earnedRounds.has(c.createArgument.round.number))).toEqual([]);
     expect((await activeOf(ledger, dso, '#splice-amulet:Splice.Amulet:UnclaimedReward')).length).toBeGreaterThan(0);
     const later = await openRounds();
@@ -273,7 +376,9 @@ describeWithDars('Canton Coin development profile (LEDGERLINE_CONFORMANCE_DARS)'
     await dsoIdle();
     const before = {
       rules: (await proxy('/amulet-rules')).json.amulet_rules.contract.contract_id,
-      rounds: (await proxy('/open-and-issuing-mining-rounds')).json.open_mining_rounds.map((c: any) => c.contract.contract_id).sort(),
+      rounds: (await proxy('/open-and-issuing-mining-rounds')).json.open_mining_rounds
+        .map((c: any) => c.contract.contract_id)
+        .sort(),
       parties: (await ledger.call('GET', '/v2/parties')).json.partyDetails.length,
       end: (await ledger.call('GET', '/v2/state/ledger-end')).json.offset,
     };
@@ -281,21 +386,32 @@ describeWithDars('Canton Coin development profile (LEDGERLINE_CONFORMANCE_DARS)'
     await ledger.close();
     ledger = await openTestLedger(databaseUrl, cantonCoinEnv(darsRoot));
     expect((await proxy('/amulet-rules')).json.amulet_rules.contract.contract_id).toBe(before.rules);
-    expect((await proxy('/open-and-issuing-mining-rounds')).json.open_mining_rounds.map((c: any) => c.contract.contract_id).sort()).toEqual(before.rounds);
+    expect(
+      (await proxy('/open-and-issuing-mining-rounds')).json.open_mining_rounds
+        .map((c: any) => c.contract.contract_id)
+        .sort(),
+    ).toEqual(before.rounds);
     expect((await ledger.call('GET', '/v2/parties')).json.partyDetails).toHaveLength(before.parties);
     expect(await activeOf(ledger, dso, '#splice-amulet:Splice.AmuletRules:AmuletRules')).toHaveLength(1);
-    expect(await activeOf(ledger, dso, '#splice-amulet:Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules')).toHaveLength(1);
+    expect(
+      await activeOf(ledger, dso, '#splice-amulet:Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules'),
+    ).toHaveLength(1);
     expect(await activeOf(ledger, validator, '#splice-amulet:Splice.Amulet:FeaturedAppRight')).toHaveLength(1);
     // the DARs' re-upload and the set-up wrote nothing: the only new offsets are none
     expect((await ledger.call('GET', '/v2/state/ledger-end')).json.offset).toBe(before.end);
   });
 
   it('after a pause of two days, replaces the expired ExternalPartyConfigState and resumes the rounds within a tick', async () => {
-    const configStates = async () => (await activeOf(ledger, dso, '#splice-amulet:Splice.ExternalPartyConfigState:ExternalPartyConfigState')).map((c) => c.contractId).sort();
+    const configStates = async () =>
+      (await activeOf(ledger, dso, '#splice-amulet:Splice.ExternalPartyConfigState:ExternalPartyConfigState'))
+        .map((c) => c.contractId)
+        .sort();
     const before = await configStates();
     expect(before).toHaveLength(2);
     expect((await advance(2 * 24 * 3600)).status).toBe(200);
-    await waitFor(async () => (await configStates()).filter((c) => !before.includes(c)).length === 1, { message: 'a new ExternalPartyConfigState' });
+    await waitFor(async () => (await configStates()).filter((c) => !before.includes(c)).length === 1, {
+      message: 'a new ExternalPartyConfigState',
+    });
     expect(await configStates()).toHaveLength(2);
     // the advance after the pause opens its round a tick later: then a round is usable again
     expect((await advance(TICK_SECONDS)).status).toBe(200);
@@ -303,7 +419,10 @@ describeWithDars('Canton Coin development profile (LEDGERLINE_CONFORMANCE_DARS)'
       async () => {
         const now = await nowMs();
         const rounds = (await proxy('/open-and-issuing-mining-rounds')).json.open_mining_rounds;
-        return rounds.some((c: any) => Date.parse(c.contract.payload.opensAt) <= now && now < Date.parse(c.contract.payload.targetClosesAt));
+        return rounds.some(
+          (c: any) =>
+            Date.parse(c.contract.payload.opensAt) <= now && now < Date.parse(c.contract.payload.targetClosesAt),
+        );
       },
       { message: 'a usable open round after the pause' },
     );

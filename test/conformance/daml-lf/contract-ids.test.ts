@@ -20,14 +20,21 @@ describe('V1 contract ids against Canton’s fixtures', () => {
   }
 
   it('recomputes the Ping create’s contract id from its node seed, preparation time and stakeholders', () => {
-    const fixture = JSON.parse(fs.readFileSync(path.join(dars.root, 'fixtures', 'docs-external-signing-ping-create.json'), 'utf8'));
+    const fixture = JSON.parse(
+      fs.readFileSync(path.join(dars.root, 'fixtures', 'docs-external-signing-ping-create.json'), 'utf8'),
+    );
     const node = fixture.transaction.nodes[0].v1.create;
-    const seed = Buffer.from(fixture.transaction.node_seeds.find((s: { node_id: number }) => s.node_id === 0).seed, 'base64');
+    const seed = Buffer.from(
+      fixture.transaction.node_seeds.find((s: { node_id: number }) => s.node_id === 0).seed,
+      'base64',
+    );
     const time = BigInt(fixture.metadata.preparation_time);
     const cid = contractIdV1(deriveContractDiscriminator(seed, time, node.stakeholders));
     expect(cid).toBe(node.contract_id);
     // The stakeholders' order and duplicates do not matter (a sorted set).
-    expect(contractIdV1(deriveContractDiscriminator(seed, time, [...node.stakeholders].reverse().concat(node.stakeholders)))).toBe(node.contract_id);
+    expect(
+      contractIdV1(deriveContractDiscriminator(seed, time, [...node.stakeholders].reverse().concat(node.stakeholders))),
+    ).toBe(node.contract_id);
     // Any other time gives another id.
     expect(contractIdV1(deriveContractDiscriminator(seed, time + 1n, node.stakeholders))).not.toBe(node.contract_id);
   });

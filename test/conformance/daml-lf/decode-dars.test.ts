@@ -46,7 +46,11 @@ describeWithDars('decoding the real DARs (LEDGERLINE_CONFORMANCE_DARS)', (darsRo
     'canton/lf-encoder-tests/test-2.dev.dar': /unknown builtin function 4001/,
   };
 
-  const all = [...conformanceDarFiles(root, 'canton'), ...conformanceDarFiles(root, 'canton/lf-encoder-tests'), ...conformanceDarFiles(root, 'splice')];
+  const all = [
+    ...conformanceDarFiles(root, 'canton'),
+    ...conformanceDarFiles(root, 'canton/lf-encoder-tests'),
+    ...conformanceDarFiles(root, 'splice'),
+  ];
 
   it('finds the DARs', () => {
     expect(all.length).toBeGreaterThanOrEqual(19);
@@ -74,13 +78,16 @@ describeWithDars('decoding the real DARs (LEDGERLINE_CONFORMANCE_DARS)', (darsRo
         expect(a.package.metadata.name).toBe(a.archive.name);
         expect(a.package.metadata.version).toBe(a.archive.version);
         // The archive header reader names templates and interfaces alike (what a command's template id may name).
-        const named = [...a.package.modules.values()].flatMap((m) => [...m.templates.keys(), ...m.interfaces.keys()].map((t) => `${m.name}:${t}`)).sort();
+        const named = [...a.package.modules.values()]
+          .flatMap((m) => [...m.templates.keys(), ...m.interfaces.keys()].map((t) => `${m.name}:${t}`))
+          .sort();
         expect(named).toEqual(a.archive.templates);
         if (a.archive.imports) expect([...a.package.imports].sort()).toEqual([...a.archive.imports].sort());
       }
       // every reference resolves to the package itself or a package of the DAR
       const ids = new Set(pkgs.map((p) => p.id));
-      for (const p of pkgs) for (const dep of p.imports) expect(ids.has(dep), `${p.metadata.name} imports ${dep}`).toBe(true);
+      for (const p of pkgs)
+        for (const dep of p.imports) expect(ids.has(dep), `${p.metadata.name} imports ${dep}`).toBe(true);
       expect(dar.main.package.modules.size).toBeGreaterThan(0);
 
       // round trip: decode → encode → decode gives the same AST (under the same package id), and re-encoding is stable
@@ -131,7 +138,9 @@ describeWithDars('decoding the real DARs (LEDGERLINE_CONFORMANCE_DARS)', (darsRo
     const first = cache.get(ids[0]);
     await cache.warmFromDar(bytes);
     expect(cache.get(ids[0])).toBe(first);
-    const impl = [...dar.main.package.modules.values()].flatMap((m) => [...m.templates.values()]).find((t) => t.implements.size > 0)!;
+    const impl = [...dar.main.package.modules.values()]
+      .flatMap((m) => [...m.templates.values()])
+      .find((t) => t.implements.size > 0)!;
     expect([...impl.implements.keys()][0]).toBe(qualifiedNameToString([...impl.implements.values()][0].iface));
   });
 });

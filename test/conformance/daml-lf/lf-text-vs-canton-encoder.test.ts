@@ -1,9 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeArchivePayload, decodeDar, encodeArchivePayload, parsePackage, type Module, type Package } from '@ledgerline/daml-lf';
+import {
+  decodeArchivePayload,
+  decodeDar,
+  encodeArchivePayload,
+  parsePackage,
+  type Module,
+  type Package,
+} from '@ledgerline/daml-lf';
 import { describeWithDars } from '../../support/conformance';
-import { LF_ENCODER_BUILTIN_VALUES, LF_ENCODER_MODULES, LF_ENCODER_MODULES_2_1 } from '../../support/lf-encoder-modules';
+import {
+  LF_ENCODER_BUILTIN_VALUES,
+  LF_ENCODER_MODULES,
+  LF_ENCODER_MODULES_2_1,
+} from '../../support/lf-encoder-modules';
 
 /**
  * Our LF-text parser and encoder against Canton's own encoder: the LF-text modules Canton builds test-2.1.dar and
@@ -17,11 +28,13 @@ import { LF_ENCODER_BUILTIN_VALUES, LF_ENCODER_MODULES, LF_ENCODER_MODULES_2_1 }
 /** A JSON-able canonical form: maps as entries sorted by key, bigints as strings. */
 export function canonical(v: unknown): unknown {
   if (typeof v === 'bigint') return `${v}n`;
-  if (v instanceof Map) return [...v.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, x]) => [k, canonical(x)]);
+  if (v instanceof Map)
+    return [...v.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, x]) => [k, canonical(x)]);
   if (Array.isArray(v)) return v.map(canonical);
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) if ((v as Record<string, unknown>)[k] !== undefined) out[k] = canonical((v as Record<string, unknown>)[k]);
+    for (const k of Object.keys(v).sort())
+      if ((v as Record<string, unknown>)[k] !== undefined) out[k] = canonical((v as Record<string, unknown>)[k]);
     return out;
   }
   return v;
@@ -36,9 +49,15 @@ describeWithDars('LF text + our encoder vs Canton encoder test DARs (LEDGERLINE_
       let canton: Package;
       let ours: Package;
       it('parses our restated modules for the DAR and encodes them', async () => {
-        canton = (await decodeDar(fs.readFileSync(path.join(darsRoot, `canton/lf-encoder-tests/test-2.${minor}.dar`)))).main.package;
+        canton = (await decodeDar(fs.readFileSync(path.join(darsRoot, `canton/lf-encoder-tests/test-2.${minor}.dar`))))
+          .main.package;
         const src = [...Object.values(LF_ENCODER_MODULES), ...Object.values(extra)].join('\n');
-        const parsed = parsePackage(src, { minor, selfPackageId: canton.id, name: canton.metadata.name, version: canton.metadata.version });
+        const parsed = parsePackage(src, {
+          minor,
+          selfPackageId: canton.id,
+          name: canton.metadata.name,
+          version: canton.metadata.version,
+        });
         // through our encoder and decoder, under the DAR's package id
         ours = decodeArchivePayload(encodeArchivePayload(parsed), canton.id);
         expect(canonical(ours)).toEqual(canonical(parsed));

@@ -37,7 +37,9 @@ describeWithDars('Canton Coin allocations over the JSON API (LEDGERLINE_CONFORMA
   });
 
   const balance = async (party: External, locked = false) =>
-    (await wallet.holdings(party.partyId)).filter((h) => (h.lock !== null) === locked).reduce((sum, h) => sum + Number(h.amount), 0);
+    (await wallet.holdings(party.partyId))
+      .filter((h) => (h.lock !== null) === locked)
+      .reduce((sum, h) => sum + Number(h.amount), 0);
 
   /** The sender allocates `amount` for a leg to the receiver of a fresh settlement: the allocation and its locked amulet. */
   async function allocate(amount: string) {
@@ -54,7 +56,13 @@ describeWithDars('Canton Coin allocations over the JSON API (LEDGERLINE_CONFORMA
         meta: EMPTY_META,
       },
       transferLegId: 'leg-0',
-      transferLeg: { sender: sender.partyId, receiver: receiver.partyId, amount, instrumentId: { admin: dso, id: 'Amulet' }, meta: EMPTY_META },
+      transferLeg: {
+        sender: sender.partyId,
+        receiver: receiver.partyId,
+        amount,
+        instrumentId: { admin: dso, id: 'Amulet' },
+        meta: EMPTY_META,
+      },
     };
     const unlocked = (await wallet.holdings(sender.partyId)).filter((h) => h.lock === null);
     const choiceArgument = {
@@ -64,11 +72,22 @@ describeWithDars('Canton Coin allocations over the JSON API (LEDGERLINE_CONFORMA
       inputHoldingCids: unlocked.map((h) => h.contractId),
       extraArgs: { context: factory.choiceContextData, meta: EMPTY_META },
     };
-    const command = { ExerciseCommand: { templateId: INTERFACES.allocationFactory, contractId: factory.factoryId, choice: 'AllocationFactory_Allocate', choiceArgument } };
+    const command = {
+      ExerciseCommand: {
+        templateId: INTERFACES.allocationFactory,
+        contractId: factory.factoryId,
+        choice: 'AllocationFactory_Allocate',
+        choiceArgument,
+      },
+    };
     const r = await wallet.signed([sender], [command], factory.disclosedContracts);
     expect(r.status, r.text).toBe(200);
     const [root] = exercisedEvents(r);
-    expect(root).toMatchObject({ contractId: factory.factoryId, choice: 'AllocationFactory_Allocate', actingParties: [sender.partyId] });
+    expect(root).toMatchObject({
+      contractId: factory.factoryId,
+      choice: 'AllocationFactory_Allocate',
+      actingParties: [sender.partyId],
+    });
     expect(root.exerciseResult.output.tag).toBe('AllocationInstructionResult_Completed');
     const allocationCid = root.exerciseResult.output.value.allocationCid as string;
     const [created] = createdEvents(r, ':Splice.AmuletAllocation:AmuletAllocation');
@@ -76,8 +95,14 @@ describeWithDars('Canton Coin allocations over the JSON API (LEDGERLINE_CONFORMA
     expect(created.contractId).toBe(allocationCid);
     expect(created.signatories.sort()).toEqual([dso, sender.partyId].sort());
     expect(created.observers).toEqual([venue.partyId]);
-    expect(created.createArgument).toMatchObject({ lockedAmulet: locked.contractId, allocation: { settlement: { executor: venue.partyId, settlementRef: { id: settlementId } } } });
-    expect(locked.createArgument.lock).toMatchObject({ holders: [dso], optContext: `allocation for settlement of ${settlementId}` });
+    expect(created.createArgument).toMatchObject({
+      lockedAmulet: locked.contractId,
+      allocation: { settlement: { executor: venue.partyId, settlementRef: { id: settlementId } } },
+    });
+    expect(locked.createArgument.lock).toMatchObject({
+      holders: [dso],
+      optContext: `allocation for settlement of ${settlementId}`,
+    });
     expect(await balance(sender)).toBe(before - Number(amount));
     return { allocationCid, lockedCid: locked.contractId as string, before };
   }
@@ -85,7 +110,14 @@ describeWithDars('Canton Coin allocations over the JSON API (LEDGERLINE_CONFORMA
   /** A choice of the Allocation interface with the two-step context of the allocation's locked amulet. */
   async function onAllocation(allocationCid: string, lockedCid: string, choice: string) {
     const context = await wallet.registry.twoStepContext(lockedCid);
-    const command = { ExerciseCommand: { templateId: INTERFACES.allocation, contractId: allocationCid, choice, choiceArgument: { extraArgs: { context: context.choiceContextData, meta: EMPTY_META } } } };
+    const command = {
+      ExerciseCommand: {
+        templateId: INTERFACES.allocation,
+        contractId: allocationCid,
+        choice,
+        choiceArgument: { extraArgs: { context: context.choiceContextData, meta: EMPTY_META } },
+      },
+    };
     return { command, disclosed: context.disclosedContracts };
   }
 
@@ -94,13 +126,30 @@ describeWithDars('Canton Coin allocations over the JSON API (LEDGERLINE_CONFORMA
     expect(await balance(sender, true)).toBe(40);
     const acs = await coin.ledger.call('POST', '/v2/state/active-contracts', {
       activeAtOffset: await wallet.ledgerEnd(),
-      eventFormat: { filtersByParty: { [venue.partyId]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: INTERFACES.allocation, includeInterfaceView: true } } } }] } }, verbose: true },
+      eventFormat: {
+        filtersByParty: {
+          [venue.partyId]: {
+            cumulative: [
+              {
+                identifierFilter: {
+                  InterfaceFilter: { value: { interfaceId: INTERFACES.allocation, includeInterfaceView: true } },
+                },
+              },
+            ],
+          },
+        },
+        verbose: true,
+      },
     });
     expect(acs.status, acs.text).toBe(200);
     const [entry] = acs.json;
     const view = entry.contractEntry.JsActiveContract.createdEvent.interfaceViews[0].viewValue;
     expect(entry.contractEntry.JsActiveContract.createdEvent.contractId).toBe(allocationCid);
-    expect(view.allocation.transferLeg).toMatchObject({ sender: sender.partyId, receiver: receiver.partyId, amount: '40.0000000000' });
+    expect(view.allocation.transferLeg).toMatchObject({
+      sender: sender.partyId,
+      receiver: receiver.partyId,
+      amount: '40.0000000000',
+    });
     expect(view.holdingCids).toEqual([lockedCid]);
   });
 
@@ -110,7 +159,11 @@ describeWithDars('Canton Coin allocations over the JSON API (LEDGERLINE_CONFORMA
     const execute = await onAllocation(allocationCid, lockedCid, 'Allocation_ExecuteTransfer');
     // without the receiver's authority the choice is refused, and nothing changes
     const end = await wallet.ledgerEnd();
-    expectCantonError(await wallet.signed([venue, sender], [execute.command], execute.disclosed), 400, 'DAML_AUTHORIZATION_ERROR');
+    expectCantonError(
+      await wallet.signed([venue, sender], [execute.command], execute.disclosed),
+      400,
+      'DAML_AUTHORIZATION_ERROR',
+    );
     expect(await wallet.ledgerEnd()).toBe(end);
     expect(await wallet.isActive(sender.partyId, lockedCid)).toBe(true);
 

@@ -4,7 +4,13 @@ import { LedgerProvider } from '@canton-network/core-provider-ledger';
 import { TokenStandardTransactionInterfaces, TransactionParser } from '@canton-network/core-tx-parser';
 import { describeWithDars } from '../../support/conformance';
 import { expectCantonError } from '../../support/canton-error';
-import { AMULET_RULES, createdEvents, exercisedEvents, startAmuletLedger, type AmuletLedger } from '../../support/amulet-ledger';
+import {
+  AMULET_RULES,
+  createdEvents,
+  exercisedEvents,
+  startAmuletLedger,
+  type AmuletLedger,
+} from '../../support/amulet-ledger';
 import { TEMPLATES } from '../../../testkit/amulet-registry';
 import { amuletWallet, DAY_MS, iso, type External, type Wallet } from '../../support/amulet-wallet';
 
@@ -51,9 +57,22 @@ describeWithDars('Canton Coin token-standard flows over the JSON API (LEDGERLINE
       expect(details.json.partyDetails).toMatchObject([{ party, isLocal: true }]);
     }
     // hosted with confirmation rights only: the external party cannot submit through submit-and-wait, the local one can
-    const tap = (receiver: string) => [{ ExerciseCommand: { templateId: AMULET_RULES, contractId: coin.rulesCid, choice: 'AmuletRules_DevNet_Tap', choiceArgument: { receiver, amount: '1.0', openRound: coin.openRoundCid } } }];
+    const tap = (receiver: string) => [
+      {
+        ExerciseCommand: {
+          templateId: AMULET_RULES,
+          contractId: coin.rulesCid,
+          choice: 'AmuletRules_DevNet_Tap',
+          choiceArgument: { receiver, amount: '1.0', openRound: coin.openRoundCid },
+        },
+      },
+    ];
     const end = await wallet.ledgerEnd();
-    expectCantonError(await coin.submit(tap(ext.partyId), [ext.partyId], [dso]), 404, 'NO_SYNCHRONIZER_ON_WHICH_ALL_SUBMITTERS_CAN_SUBMIT');
+    expectCantonError(
+      await coin.submit(tap(ext.partyId), [ext.partyId], [dso]),
+      404,
+      'NO_SYNCHRONIZER_ON_WHICH_ALL_SUBMITTERS_CAN_SUBMIT',
+    );
     expect(await wallet.ledgerEnd()).toBe(end);
     expect(await wallet.holdings(ext.partyId)).toEqual([]);
     const local = await coin.submit(tap(validator), [validator], [dso]);
@@ -65,23 +84,54 @@ describeWithDars('Canton Coin token-standard flows over the JSON API (LEDGERLINE
     const dsoContracts = await wallet.registry.dsoContracts([TEMPLATES.amuletRules, TEMPLATES.openRound]);
     const rules = dsoContracts.find((c) => c.contractId === coin.rulesCid)!;
     const round = dsoContracts.find((c) => c.contractId === coin.openRoundCid)!;
-    const tap = { ExerciseCommand: { templateId: AMULET_RULES, contractId: coin.rulesCid, choice: 'AmuletRules_DevNet_Tap', choiceArgument: { receiver: ext.partyId, amount: '1000.0', openRound: coin.openRoundCid } } };
+    const tap = {
+      ExerciseCommand: {
+        templateId: AMULET_RULES,
+        contractId: coin.rulesCid,
+        choice: 'AmuletRules_DevNet_Tap',
+        choiceArgument: { receiver: ext.partyId, amount: '1000.0', openRound: coin.openRoundCid },
+      },
+    };
     // without the disclosures the external party sees neither contract
     const hidden = await wallet.prepare([ext.partyId], [tap], []);
     expectCantonError(hidden, 404, 'CONTRACT_NOT_FOUND');
     const r = await wallet.signed([ext], [tap], [wallet.registry.disclose(rules), wallet.registry.disclose(round)]);
     expect(r.status, r.text).toBe(200);
-    expect(exercisedEvents(r)[0]).toMatchObject({ contractId: coin.rulesCid, choice: 'AmuletRules_DevNet_Tap', actingParties: [ext.partyId] });
+    expect(exercisedEvents(r)[0]).toMatchObject({
+      contractId: coin.rulesCid,
+      choice: 'AmuletRules_DevNet_Tap',
+      actingParties: [ext.partyId],
+    });
     const [amulet] = createdEvents(r, ':Splice.Amulet:Amulet');
     expect(amulet.signatories.sort()).toEqual([dso, ext.partyId].sort());
-    expect(await wallet.holdings(ext.partyId)).toEqual([{ contractId: amulet.contractId, owner: ext.partyId, amount: '1000.0000000000', lock: null, templateId: 'Splice.Amulet:Amulet' }]);
+    expect(await wallet.holdings(ext.partyId)).toEqual([
+      {
+        contractId: amulet.contractId,
+        owner: ext.partyId,
+        amount: '1000.0000000000',
+        lock: null,
+        templateId: 'Splice.Amulet:Amulet',
+      },
+    ]);
   });
 
   describe('a one-step transfer to a receiver with a TransferPreapproval', () => {
     it('AmuletRules_CreateTransferPreapproval by the provider (a validator) and the receiver', async () => {
-      const featured = await coin.onRules('AmuletRules_DevNet_FeatureApp', { provider: validator, activityWeight: null }, [validator]);
+      const featured = await coin.onRules(
+        'AmuletRules_DevNet_FeatureApp',
+        { provider: validator, activityWeight: null },
+        [validator],
+      );
       expect(featured.status, featured.text).toBe(200);
-      const context = { amuletRules: coin.rulesCid, context: { openMiningRound: coin.openRoundCid, issuingMiningRounds: [], validatorRights: [], featuredAppRight: null } };
+      const context = {
+        amuletRules: coin.rulesCid,
+        context: {
+          openMiningRound: coin.openRoundCid,
+          issuingMiningRounds: [],
+          validatorRights: [],
+          featuredAppRight: null,
+        },
+      };
       const expiresAt = iso(30 * DAY_MS);
       const r = await coin.onRules(
         'AmuletRules_CreateTransferPreapproval',
@@ -94,7 +144,10 @@ describeWithDars('Canton Coin token-standard flows over the JSON API (LEDGERLINE
       expect(preapproval.signatories.sort()).toEqual([bob, dso, validator].sort());
       preapprovalCid = preapproval.contractId;
       // the preapproval's base duration (90 days) covers it: nothing is paid
-      expect(exercisedEvents(r)[0].exerciseResult).toMatchObject({ transferPreapprovalCid: preapproval.contractId, amuletPaid: '0.0000000000' });
+      expect(exercisedEvents(r)[0].exerciseResult).toMatchObject({
+        transferPreapprovalCid: preapproval.contractId,
+        amuletPaid: '0.0000000000',
+      });
     });
 
     it('TransferFactory_Transfer with transfer-preapproval in the context completes at once: the receiver holds the amount', async () => {
@@ -103,8 +156,16 @@ describeWithDars('Canton Coin token-standard flows over the JSON API (LEDGERLINE
       expect(t.kind).toBe('direct');
       // the registry's context: the receiver's preapproval and its provider's featured-app right, both disclosed
       const context = (t.command as any).ExerciseCommand.choiceArgument.extraArgs.context.values;
-      expect(Object.keys(context).sort()).toEqual(['amulet-rules', 'external-party-config-state', 'featured-app-right', 'open-round', 'transfer-preapproval']);
-      expect((t.disclosed as any[]).map((d) => d.contractId)).toEqual(expect.arrayContaining(Object.values(context).map((v: any) => v.value)));
+      expect(Object.keys(context).sort()).toEqual([
+        'amulet-rules',
+        'external-party-config-state',
+        'featured-app-right',
+        'open-round',
+        'transfer-preapproval',
+      ]);
+      expect((t.disclosed as any[]).map((d) => d.contractId)).toEqual(
+        expect.arrayContaining(Object.values(context).map((v: any) => v.value)),
+      );
       const r = await wallet.signed([ext], [t.command], t.disclosed);
       expect(r.status, r.text).toBe(200);
       const [root] = exercisedEvents(r);
@@ -130,12 +191,17 @@ describeWithDars('Canton Coin token-standard flows over the JSON API (LEDGERLINE
       expect(t.kind).toBe('offer');
       const forBob = await wallet.transferCommand(ext.partyId, bob, '1.0', [input.contractId]);
       const command = JSON.parse(JSON.stringify(t.command));
-      command.ExerciseCommand.choiceArgument.extraArgs.context.values['transfer-preapproval'] = { tag: 'AV_ContractId', value: preapprovalCid };
+      command.ExerciseCommand.choiceArgument.extraArgs.context.values['transfer-preapproval'] = {
+        tag: 'AV_ContractId',
+        value: preapprovalCid,
+      };
       const end = await wallet.ledgerEnd();
       const e = expectCantonError(await wallet.signed([ext], [command], forBob.disclosed), 400, 'DAML_FAILURE');
       // splice-util's fetchChecked: the preapproval must belong to the transfer's receiver
       expect(e.context.error_id).toBe('UNHANDLED_EXCEPTION/DA.Exception.GeneralError:GeneralError');
-      expect(e.cause).toContain(`Contract group identifier mismatch: expected ForOwner {dso = '${dso}', owner = '${carol}'}, got ForOwner {dso = '${dso}', owner = '${bob}'}`);
+      expect(e.cause).toContain(
+        `Contract group identifier mismatch: expected ForOwner {dso = '${dso}', owner = '${carol}'}, got ForOwner {dso = '${dso}', owner = '${bob}'}`,
+      );
       expect(await wallet.ledgerEnd()).toBe(end);
       expect(await wallet.isActive(ext.partyId, input.contractId)).toBe(true);
     });
@@ -146,7 +212,12 @@ describeWithDars('Canton Coin token-standard flows over the JSON API (LEDGERLINE
     async function offer(amount: string) {
       const before = await wallet.holdings(ext.partyId);
       const unlocked = before.filter((h) => h.lock === null);
-      const t = await wallet.transferCommand(ext.partyId, carol, amount, unlocked.map((h) => h.contractId));
+      const t = await wallet.transferCommand(
+        ext.partyId,
+        carol,
+        amount,
+        unlocked.map((h) => h.contractId),
+      );
       expect(t.kind).toBe('offer');
       const r = await wallet.signed([ext], [t.command], t.disclosed);
       expect(r.status, r.text).toBe(200);
@@ -158,11 +229,21 @@ describeWithDars('Canton Coin token-standard flows over the JSON API (LEDGERLINE
       expect(instr.signatories.sort()).toEqual([dso, ext.partyId].sort());
       expect(instr.observers).toEqual([carol]);
       const [locked] = createdEvents(r, ':Splice.Amulet:LockedAmulet');
-      expect(instr.createArgument).toMatchObject({ lockedAmulet: locked.contractId, transfer: { sender: ext.partyId, receiver: carol, inputHoldingCids: [locked.contractId] } });
-      expect(locked.createArgument.lock).toMatchObject({ holders: [dso], expiresAt: instr.createArgument.transfer.executeBefore, optContext: `transfer to '${carol}'` });
+      expect(instr.createArgument).toMatchObject({
+        lockedAmulet: locked.contractId,
+        transfer: { sender: ext.partyId, receiver: carol, inputHoldingCids: [locked.contractId] },
+      });
+      expect(locked.createArgument.lock).toMatchObject({
+        holders: [dso],
+        expiresAt: instr.createArgument.transfer.executeBefore,
+        optContext: `transfer to '${carol}'`,
+      });
       const total = unlocked.reduce((s, h) => s + Number(h.amount), 0);
       const after = await wallet.holdings(ext.partyId);
-      expect(after.find((h) => h.contractId === locked.contractId)).toMatchObject({ amount: Number(amount).toFixed(10), lock: { holders: [dso] } });
+      expect(after.find((h) => h.contractId === locked.contractId)).toMatchObject({
+        amount: Number(amount).toFixed(10),
+        lock: { holders: [dso] },
+      });
       expect(after.filter((h) => h.lock === null).map((h) => Number(h.amount))).toEqual([total - Number(amount)]);
       return { instructionCid, lockedCid: locked.contractId as string, total };
     }
@@ -172,16 +253,29 @@ describeWithDars('Canton Coin token-standard flows over the JSON API (LEDGERLINE
       // the receiver cannot withdraw, the sender cannot accept: Canton's authorization error, nothing changes
       const end = await wallet.ledgerEnd();
       const wrong = await wallet.instructionCommand(instructionCid, 'TransferInstruction_Withdraw');
-      expectCantonError(await coin.submit([wrong.command], [carol], [], wrong.disclosed), 400, 'DAML_AUTHORIZATION_ERROR');
+      expectCantonError(
+        await coin.submit([wrong.command], [carol], [], wrong.disclosed),
+        400,
+        'DAML_AUTHORIZATION_ERROR',
+      );
       const accept = await wallet.instructionCommand(instructionCid, 'TransferInstruction_Accept');
-      expectCantonError(await wallet.signed([ext], [accept.command], accept.disclosed), 400, 'DAML_AUTHORIZATION_ERROR');
+      expectCantonError(
+        await wallet.signed([ext], [accept.command], accept.disclosed),
+        400,
+        'DAML_AUTHORIZATION_ERROR',
+      );
       expect(await wallet.ledgerEnd()).toBe(end);
       expect(await wallet.isActive(carol, instructionCid)).toBe(true);
 
       const r = await coin.submit([accept.command], [carol], [], accept.disclosed);
       expect(r.status, r.text).toBe(200);
       const [root] = exercisedEvents(r);
-      expect(root).toMatchObject({ contractId: instructionCid, choice: 'TransferInstruction_Accept', consuming: true, actingParties: [carol] });
+      expect(root).toMatchObject({
+        contractId: instructionCid,
+        choice: 'TransferInstruction_Accept',
+        consuming: true,
+        actingParties: [carol],
+      });
       expect(root.exerciseResult.output.tag).toBe('TransferInstructionResult_Completed');
       expect(amounts(await wallet.holdings(carol))).toEqual([['50.0000000000', false]]);
       expect(await wallet.isActive(ext.partyId, lockedCid)).toBe(false);
@@ -195,7 +289,11 @@ describeWithDars('Canton Coin token-standard flows over the JSON API (LEDGERLINE
       const reject = await wallet.instructionCommand(instructionCid, 'TransferInstruction_Reject');
       const r = await coin.submit([reject.command], [carol], [], reject.disclosed);
       expect(r.status, r.text).toBe(200);
-      expect(exercisedEvents(r)[0]).toMatchObject({ choice: 'TransferInstruction_Reject', actingParties: [carol], exerciseResult: { output: { tag: 'TransferInstructionResult_Failed' } } });
+      expect(exercisedEvents(r)[0]).toMatchObject({
+        choice: 'TransferInstruction_Reject',
+        actingParties: [carol],
+        exerciseResult: { output: { tag: 'TransferInstructionResult_Failed' } },
+      });
       expect(await wallet.isActive(ext.partyId, lockedCid)).toBe(false);
       expect(await wallet.holdings(carol)).toEqual(carolBefore);
       const back = await wallet.holdings(ext.partyId);
@@ -209,7 +307,11 @@ describeWithDars('Canton Coin token-standard flows over the JSON API (LEDGERLINE
       const withdraw = await wallet.instructionCommand(instructionCid, 'TransferInstruction_Withdraw');
       const r = await wallet.signed([ext], [withdraw.command], withdraw.disclosed);
       expect(r.status, r.text).toBe(200);
-      expect(exercisedEvents(r)[0]).toMatchObject({ choice: 'TransferInstruction_Withdraw', actingParties: [ext.partyId], exerciseResult: { output: { tag: 'TransferInstructionResult_Failed' } } });
+      expect(exercisedEvents(r)[0]).toMatchObject({
+        choice: 'TransferInstruction_Withdraw',
+        actingParties: [ext.partyId],
+        exerciseResult: { output: { tag: 'TransferInstructionResult_Failed' } },
+      });
       expect(await wallet.isActive(ext.partyId, lockedCid)).toBe(false);
       expect(await wallet.holdings(carol)).toEqual(carolBefore);
       const back = await wallet.holdings(ext.partyId);
@@ -238,7 +340,12 @@ describeWithDars('Canton Coin token-standard flows over the JSON API (LEDGERLINE
     expect(held.length).toBeGreaterThanOrEqual(2);
     expect(held.every((h) => h.lock === null && h.templateId === 'Splice.Amulet:Amulet')).toBe(true);
     const total = held.reduce((sum, h) => sum + Number(h.amount), 0);
-    const t = await wallet.transferCommand(ext.partyId, ext.partyId, total.toFixed(10), held.map((h) => h.contractId));
+    const t = await wallet.transferCommand(
+      ext.partyId,
+      ext.partyId,
+      total.toFixed(10),
+      held.map((h) => h.contractId),
+    );
     expect(t.kind).toBe('self');
     const r = await wallet.signed([ext], [t.command], t.disclosed);
     expect(r.status, r.text).toBe(200);
@@ -252,19 +359,31 @@ describeWithDars('Canton Coin token-standard flows over the JSON API (LEDGERLINE
 
   /** A party's token-standard history as the wallet SDK reads it (/v2/updates, LEDGER_EFFECTS) and parses it (core-tx-parser). */
   async function history(party: string) {
-    const filter = EventFilterBySetup({ interfaceIds: TokenStandardTransactionInterfaces, partyId: party, isMasterUser: false, includeWildcard: true });
+    const filter = EventFilterBySetup({
+      interfaceIds: TokenStandardTransactionInterfaces,
+      partyId: party,
+      isMasterUser: false,
+      includeWildcard: true,
+    });
     const updates = await coin.ledger.call('POST', '/v2/updates', {
       beginExclusive: 0,
       endInclusive: await wallet.ledgerEnd(),
-      updateFormat: { includeTransactions: { eventFormat: filter, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } },
+      updateFormat: {
+        includeTransactions: { eventFormat: filter, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
+      },
     });
     expect(updates.status, updates.text).toBe(200);
     const token = await coin.ledger.token();
-    const provider = new LedgerProvider({ baseUrl: coin.ledger.url, accessTokenProvider: { getAccessToken: async () => token, getAuthContext: async () => ({}) as never } });
+    const provider = new LedgerProvider({
+      baseUrl: coin.ledger.url,
+      accessTokenProvider: { getAccessToken: async () => token, getAuthContext: async () => ({}) as never },
+    });
     const parsed = [];
     for (const u of updates.json) {
       if (!u.update?.Transaction) continue;
-      parsed.push(await new TransactionParser(provider as never, u.update.Transaction.value, party, false).parseTransaction());
+      parsed.push(
+        await new TransactionParser(provider as never, u.update.Transaction.value, party, false).parseTransaction(),
+      );
     }
     // one row per parsed event: label, token-standard choice, counterparty, unlocked and locked balance changes, instruction status
     return parsed.flatMap((t) =>
@@ -283,7 +402,15 @@ describeWithDars('Canton Coin token-standard flows over the JSON API (LEDGERLINE
   }
 
   it('the transaction history read from /v2/updates and parsed by core-tx-parser labels the transfers', async () => {
-    const row = (type: string, choice: string | null, counterparty: unknown, unlocked: string[], locked: string[], status: string | null, extra: object = {}) =>
+    const row = (
+      type: string,
+      choice: string | null,
+      counterparty: unknown,
+      unlocked: string[],
+      locked: string[],
+      status: string | null,
+      extra: object = {},
+    ) =>
       expect.objectContaining({ type, choice, counterparty, mint: '0', burn: '0', unlocked, locked, status, ...extra });
     const toBob = [{ receiver: bob, amount: '100' }];
     const toCarol = [{ receiver: carol, amount: '50' }];
@@ -306,7 +433,18 @@ describeWithDars('Canton Coin token-standard flows over the JSON API (LEDGERLINE
       row('MergeSplit', 'TransferFactory_Transfer', null, ['0'], [], 'Completed'),
     ]);
     // the receivers' side: bob witnessed the preapproval's payment, carol accepted the instruction
-    expect(await history(bob)).toEqual([expect.objectContaining({ type: 'TransferIn', counterparty: ext.partyId, mint: '0', burn: '0', unlocked: ['100'], locked: [] })]);
-    expect(await history(carol)).toEqual([row('TransferIn', 'TransferInstruction_Accept', ext.partyId, ['50'], [], 'Completed')]);
+    expect(await history(bob)).toEqual([
+      expect.objectContaining({
+        type: 'TransferIn',
+        counterparty: ext.partyId,
+        mint: '0',
+        burn: '0',
+        unlocked: ['100'],
+        locked: [],
+      }),
+    ]);
+    expect(await history(carol)).toEqual([
+      row('TransferIn', 'TransferInstruction_Accept', ext.partyId, ['50'], [], 'Completed'),
+    ]);
   });
 });

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestLedger } from '../../support/ledger';
 import { describeWithDars } from '../../support/conformance';
-import { HOLDING, micros, OPEN_ROUND, createdEvents, exercisedEvents, startAmuletLedger, type AmuletLedger } from '../../support/amulet-ledger';
+import {
+  HOLDING,
+  micros,
+  OPEN_ROUND,
+  createdEvents,
+  exercisedEvents,
+  startAmuletLedger,
+  type AmuletLedger,
+} from '../../support/amulet-ledger';
 
 /**
  * Canton Coin (Splice's Amulet, `splice-amulet` 0.1.22) on the engine over HTTP: the groundwork of a Canton Coin
@@ -22,7 +30,8 @@ describeWithDars('Canton Coin (splice-amulet) on the engine (LEDGERLINE_CONFORMA
   let rulesCid: string;
   let openRoundCid: string;
   let laterRoundCid: string;
-  const onRules = (choice: string, choiceArgument: unknown, actAs: string[]) => coin.onRules(choice, choiceArgument, actAs);
+  const onRules = (choice: string, choiceArgument: unknown, actAs: string[]) =>
+    coin.onRules(choice, choiceArgument, actAs);
   const active = (p: string, filter: unknown) => coin.active(p, filter);
   const amuletsOf = (owner: string) => coin.amuletsOf(owner);
   const tap = (receiver: string, amount: string) => coin.tap(receiver, amount);
@@ -32,7 +41,9 @@ describeWithDars('Canton Coin (splice-amulet) on the engine (LEDGERLINE_CONFORMA
 
   beforeAll(async () => {
     const started = await startAmuletLedger(darsRoot);
-    console.info(`[amulet] DAR upload ${started.timings.uploadMs} ms; first command (AmuletRules create) ${started.timings.firstCommandMs} ms`);
+    console.info(
+      `[amulet] DAR upload ${started.timings.uploadMs} ms; first command (AmuletRules create) ${started.timings.firstCommandMs} ms`,
+    );
     coin = started;
     ({ ledger, dso, rulesCid, openRoundCid, laterRoundCid } = coin);
     alice = await party('alice');
@@ -43,7 +54,9 @@ describeWithDars('Canton Coin (splice-amulet) on the engine (LEDGERLINE_CONFORMA
   });
 
   it('AmuletRules_Bootstrap_Rounds opens rounds 0, 1 and 2 with the configured transfer config and tick', async () => {
-    const rounds = (await active(dso, { TemplateFilter: { value: { templateId: OPEN_ROUND } } })).map((e: any) => e.createArgument);
+    const rounds = (await active(dso, { TemplateFilter: { value: { templateId: OPEN_ROUND } } })).map(
+      (e: any) => e.createArgument,
+    );
     expect(rounds.map((r: any) => r.round.number).sort()).toEqual(['0', '1', '2']);
     for (const r of rounds) {
       expect(r).toMatchObject({ dso, amuletPrice: '1.0000000000', tickDuration: micros(600) });
@@ -59,7 +72,11 @@ describeWithDars('Canton Coin (splice-amulet) on the engine (LEDGERLINE_CONFORMA
     const [root] = exercised(r);
     expect(root).toMatchObject({ contractId: rulesCid, choice: 'AmuletRules_DevNet_Tap', actingParties: [alice] });
     const [amulet] = created(r, ':Splice.Amulet:Amulet');
-    expect(root.exerciseResult.amuletSum).toMatchObject({ amulet: amulet.contractId, amuletPrice: '1.0000000000', round: { number: '0' } });
+    expect(root.exerciseResult.amuletSum).toMatchObject({
+      amulet: amulet.contractId,
+      amuletPrice: '1.0000000000',
+      round: { number: '0' },
+    });
     expect(amulet.signatories.sort()).toEqual([alice, dso].sort());
     const held = await amuletsOf(alice);
     expect(held.map((e: any) => e.contractId)).toEqual([amulet.contractId]);
@@ -71,7 +88,9 @@ describeWithDars('Canton Coin (splice-amulet) on the engine (LEDGERLINE_CONFORMA
   });
 
   it('the tapped Amulet is a token-standard Holding of Amulet administered by the DSO', async () => {
-    const holdings = await active(alice, { InterfaceFilter: { value: { interfaceId: HOLDING, includeInterfaceView: true, includeCreatedEventBlob: false } } });
+    const holdings = await active(alice, {
+      InterfaceFilter: { value: { interfaceId: HOLDING, includeInterfaceView: true, includeCreatedEventBlob: false } },
+    });
     expect(holdings).toHaveLength(1);
     const [view] = holdings[0].interfaceViews;
     expect(view.viewStatus).toMatchObject({ code: 0 });
@@ -102,12 +121,21 @@ describeWithDars('Canton Coin (splice-amulet) on the engine (LEDGERLINE_CONFORMA
       outputs: [{ receiver: bob, receiverFeeRatio: '0.0', amount: '100.0', lock: null, meta: null }],
       beneficiaries: null,
     };
-    const context = { openMiningRound: openRoundCid, issuingMiningRounds: [], validatorRights: [], featuredAppRight: null };
+    const context = {
+      openMiningRound: openRoundCid,
+      issuingMiningRounds: [],
+      validatorRights: [],
+      featuredAppRight: null,
+    };
     const r = await onRules('AmuletRules_Transfer', { transfer, context, expectedDso: dso }, [payer, bob]);
     expect(r.status, r.text).toBe(200);
     const received = await amuletsOf(bob);
     expect(received.map((e: any) => e.createArgument)).toEqual([
-      { dso, owner: bob, amount: { initialAmount: '100.0000000000', createdAt: { number: '0' }, ratePerRound: { rate: '0.0000190259' } } },
+      {
+        dso,
+        owner: bob,
+        amount: { initialAmount: '100.0000000000', createdAt: { number: '0' }, ratePerRound: { rate: '0.0000190259' } },
+      },
     ]);
     const change = await amuletsOf(payer);
     expect(change).toHaveLength(1);
@@ -127,7 +155,12 @@ describeWithDars('Canton Coin (splice-amulet) on the engine (LEDGERLINE_CONFORMA
       outputs: [{ receiver: bob, receiverFeeRatio: '0.0', amount: '1.0', lock: null, meta: null }],
       beneficiaries: null,
     };
-    const context = { openMiningRound: laterRoundCid, issuingMiningRounds: [], validatorRights: [], featuredAppRight: null };
+    const context = {
+      openMiningRound: laterRoundCid,
+      issuingMiningRounds: [],
+      validatorRights: [],
+      featuredAppRight: null,
+    };
     const r = await onRules('AmuletRules_Transfer', { transfer, context, expectedDso: dso }, [payer, bob]);
     expect([r.status, r.json.code]).toEqual([400, 'DAML_FAILURE']);
     expect(r.json.context.error_id).toBe('stdlib.daml.com/deadline-not-exceeded');

@@ -18,7 +18,14 @@ const ALLOCATION = `#splice-test-token-v1:${MODULE}:TokenAllocation`;
 const RULES = `#splice-test-token-v1:${MODULE}:TokenRules`;
 const HOLDING = '#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding';
 const ALLOCATION_IFACE = '#splice-api-token-allocation-v1:Splice.Api.Token.AllocationV1:Allocation';
-const API_DARS = ['metadata', 'holding', 'allocation', 'allocation-instruction', 'allocation-request', 'transfer-instruction'].map((n) => `splice/splice-api-token-${n}-v1-1.0.0.dar`);
+const API_DARS = [
+  'metadata',
+  'holding',
+  'allocation',
+  'allocation-instruction',
+  'allocation-request',
+  'transfer-instruction',
+].map((n) => `splice/splice-api-token-${n}-v1-1.0.0.dar`);
 const TEST_TOKEN_DAR = 'splice/splice-test-token-v1-1.0.0.dar';
 
 describeWithDars('the splice test token and its interface views (LEDGERLINE_CONFORMANCE_DARS)', (darsRoot) => {
@@ -52,8 +59,18 @@ describeWithDars('the splice test token and its interface views (LEDGERLINE_CONF
 
   const create = async (templateId: string, createArguments: unknown, actAs: string[]) => {
     const r = await ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', {
-      commands: { commands: [{ CreateCommand: { templateId, createArguments } }], commandId: randomUUID(), userId: ledger.config.adminUser, actAs, readAs: [], synchronizerId: sync },
-      transactionFormat: { eventFormat: { filtersByParty: { [admin]: { cumulative: [] } }, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' },
+      commands: {
+        commands: [{ CreateCommand: { templateId, createArguments } }],
+        commandId: randomUUID(),
+        userId: ledger.config.adminUser,
+        actAs,
+        readAs: [],
+        synchronizerId: sync,
+      },
+      transactionFormat: {
+        eventFormat: { filtersByParty: { [admin]: { cumulative: [] } }, verbose: true },
+        transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA',
+      },
     });
     expect(r.status, r.text).toBe(200);
     expect(r.json.transaction.events).toHaveLength(1);
@@ -64,7 +81,17 @@ describeWithDars('the splice test token and its interface views (LEDGERLINE_CONF
   const noMeta = { values: {} };
   const sorted = (...ps: string[]) => [...ps].sort();
   const interfaceFilter = (party: string, interfaceId: string) => ({
-    filtersByParty: { [party]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId, includeInterfaceView: true, includeCreatedEventBlob: false } } } }] } },
+    filtersByParty: {
+      [party]: {
+        cumulative: [
+          {
+            identifierFilter: {
+              InterfaceFilter: { value: { interfaceId, includeInterfaceView: true, includeCreatedEventBlob: false } },
+            },
+          },
+        ],
+      },
+    },
     verbose: true,
   });
 
@@ -73,8 +100,16 @@ describeWithDars('the splice test token and its interface views (LEDGERLINE_CONF
   let rules: any;
 
   it('creates a Token, a TokenAllocation and TokenRules with the signatories and observers their templates define', async () => {
-    token = await create(TOKEN, { holding: { owner: alice, instrumentId: instrumentId(), amount: '100.0', lock: null, meta: noMeta } }, [alice, admin]);
-    expect(token).toMatchObject({ packageName: 'splice-test-token-v1', signatories: sorted(admin, alice), observers: [] });
+    token = await create(
+      TOKEN,
+      { holding: { owner: alice, instrumentId: instrumentId(), amount: '100.0', lock: null, meta: noMeta } },
+      [alice, admin],
+    );
+    expect(token).toMatchObject({
+      packageName: 'splice-test-token-v1',
+      signatories: sorted(admin, alice),
+      observers: [],
+    });
     expect(token.templateId).toMatch(new RegExp(`^[0-9a-f]{64}:${MODULE.replace(/\./g, '\\.')}:Token$`));
 
     const spec = {
@@ -97,7 +132,13 @@ describeWithDars('the splice test token and its interface views (LEDGERLINE_CONF
     expect(rules).toMatchObject({ signatories: [admin], observers: [] });
   });
 
-  const tokenView = () => ({ owner: alice, instrumentId: instrumentId(), amount: '100.0000000000', lock: null, meta: noMeta });
+  const tokenView = () => ({
+    owner: alice,
+    instrumentId: instrumentId(),
+    amount: '100.0000000000',
+    lock: null,
+    meta: noMeta,
+  });
   const allocationHoldingView = () => ({
     owner: alice,
     instrumentId: instrumentId(),
@@ -112,36 +153,61 @@ describeWithDars('the splice test token and its interface views (LEDGERLINE_CONF
   });
 
   it('active contracts by the Holding interface: the holdings with the views the Daml computes', async () => {
-    const r = await ledger.call('POST', '/v2/state/active-contracts', { activeAtOffset: await ledgerEnd(ledger), eventFormat: interfaceFilter(admin, HOLDING) });
+    const r = await ledger.call('POST', '/v2/state/active-contracts', {
+      activeAtOffset: await ledgerEnd(ledger),
+      eventFormat: interfaceFilter(admin, HOLDING),
+    });
     expect(r.status, r.text).toBe(200);
-    const events = new Map<string, any>(r.json.map((e: any) => [e.contractEntry.JsActiveContract.createdEvent.contractId, e.contractEntry.JsActiveContract.createdEvent]));
+    const events = new Map<string, any>(
+      r.json.map((e: any) => [
+        e.contractEntry.JsActiveContract.createdEvent.contractId,
+        e.contractEntry.JsActiveContract.createdEvent,
+      ]),
+    );
     // TokenRules implements the factories, not Holding.
     expect([...events.keys()].sort()).toEqual(sorted(token.contractId, allocation.contractId));
     const [tv] = events.get(token.contractId).interfaceViews;
     expect(tv.interfaceId).toMatch(/^[0-9a-f]{64}:Splice\.Api\.Token\.HoldingV1:Holding$/);
-    expect(tv).toMatchObject({ viewStatus: { code: 0, message: '', details: [] }, implementationPackageId: token.templateId.split(':')[0] });
+    expect(tv).toMatchObject({
+      viewStatus: { code: 0, message: '', details: [] },
+      implementationPackageId: token.templateId.split(':')[0],
+    });
     expect(tv.viewValue).toEqual(tokenView());
     const [av] = events.get(allocation.contractId).interfaceViews;
     expect(av.viewValue).toEqual(allocationHoldingView());
   });
 
   it('the Allocation interface selects the allocation only, with its allocation view', async () => {
-    const r = await ledger.call('POST', '/v2/state/active-contracts', { activeAtOffset: await ledgerEnd(ledger), eventFormat: interfaceFilter(admin, ALLOCATION_IFACE) });
+    const r = await ledger.call('POST', '/v2/state/active-contracts', {
+      activeAtOffset: await ledgerEnd(ledger),
+      eventFormat: interfaceFilter(admin, ALLOCATION_IFACE),
+    });
     expect(r.status, r.text).toBe(200);
     expect(r.json).toHaveLength(1);
     const ev = r.json[0].contractEntry.JsActiveContract.createdEvent;
     expect(ev.contractId).toBe(allocation.contractId);
-    expect(ev.interfaceViews[0].viewValue).toEqual({ allocation: allocation.createArgument.allocation, holdingCids: [], meta: noMeta });
+    expect(ev.interfaceViews[0].viewValue).toEqual({
+      allocation: allocation.createArgument.allocation,
+      holdingCids: [],
+      meta: noMeta,
+    });
   });
 
   it('updates by the Holding interface: the creates with the same views', async () => {
     const r = await ledger.call('POST', '/v2/updates', {
       beginExclusive: 0,
       endInclusive: await ledgerEnd(ledger),
-      updateFormat: { includeTransactions: { eventFormat: interfaceFilter(alice, HOLDING), transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } },
+      updateFormat: {
+        includeTransactions: {
+          eventFormat: interfaceFilter(alice, HOLDING),
+          transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA',
+        },
+      },
     });
     expect(r.status, r.text).toBe(200);
-    const created = r.json.flatMap((u: any) => u.update.Transaction?.value.events ?? []).map((e: any) => e.CreatedEvent);
+    const created = r.json
+      .flatMap((u: any) => u.update.Transaction?.value.events ?? [])
+      .map((e: any) => e.CreatedEvent);
     expect(created.map((e: any) => e.contractId)).toEqual([token.contractId, allocation.contractId]);
     expect(created.map((e: any) => e.interfaceViews[0].viewValue)).toEqual([tokenView(), allocationHoldingView()]);
   });

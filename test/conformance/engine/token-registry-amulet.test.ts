@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithDars } from '../../support/conformance';
-import { AMULET, createdEvents, exercisedEvents, startAmuletLedger, type AmuletLedger } from '../../support/amulet-ledger';
+import {
+  AMULET,
+  createdEvents,
+  exercisedEvents,
+  startAmuletLedger,
+  type AmuletLedger,
+} from '../../support/amulet-ledger';
 import { expectRegistryError, expectShape } from '../../support/token-registry-shapes';
 
 /**
@@ -11,9 +17,12 @@ import { expectRegistryError, expectShape } from '../../support/token-registry-s
  * (no `readAs`). Transfers: self, offer (then accept, reject, withdraw), direct (with the receiver's TransferPreapproval);
  * allocations: allocate, then execute-transfer, withdraw, cancel.
  */
-const TRANSFER_FACTORY = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory';
-const TRANSFER_INSTRUCTION = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction';
-const ALLOCATION_FACTORY = '#splice-api-token-allocation-instruction-v1:Splice.Api.Token.AllocationInstructionV1:AllocationFactory';
+const TRANSFER_FACTORY =
+  '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory';
+const TRANSFER_INSTRUCTION =
+  '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction';
+const ALLOCATION_FACTORY =
+  '#splice-api-token-allocation-instruction-v1:Splice.Api.Token.AllocationInstructionV1:AllocationFactory';
 const ALLOCATION = '#splice-api-token-allocation-v1:Splice.Api.Token.AllocationV1:Allocation';
 const TRANSFER_PREAPPROVAL = '#splice-amulet:Splice.AmuletRules:TransferPreapproval';
 const FEATURED_APP_RIGHT = '#splice-amulet:Splice.Amulet:FeaturedAppRight';
@@ -28,7 +37,12 @@ describeWithDars('Canton Coin token registry (LEDGERLINE_CONFORMANCE_DARS)', (da
   const post = (path: string, body: unknown) => coin.ledger.call('POST', path, body);
   /** The JSON API's disclosed contract (the registry's without its debug fields). */
   const disclosures = (ctx: any) =>
-    ctx.disclosedContracts.map((d: any) => ({ contractId: d.contractId, templateId: d.templateId, createdEventBlob: d.createdEventBlob, synchronizerId: d.synchronizerId }));
+    ctx.disclosedContracts.map((d: any) => ({
+      contractId: d.contractId,
+      templateId: d.templateId,
+      createdEventBlob: d.createdEventBlob,
+      synchronizerId: d.synchronizerId,
+    }));
 
   beforeAll(async () => {
     coin = await startAmuletLedger(darsRoot);
@@ -63,13 +77,25 @@ describeWithDars('Canton Coin token registry (LEDGERLINE_CONFORMANCE_DARS)', (da
 
   /** Asks the registry for the transfer factory and exercises TransferFactory_Transfer with its answer as `actAs`. */
   async function transferVia(args: ReturnType<typeof transferArgs>, actAs: string[]) {
-    const r = await post('/registry/transfer-instruction/v1/transfer-factory', { choiceArguments: args, excludeDebugFields: true });
+    const r = await post('/registry/transfer-instruction/v1/transfer-factory', {
+      choiceArguments: args,
+      excludeDebugFields: true,
+    });
     expect(r.status, r.text).toBe(200);
     expectShape('TransferFactoryWithChoiceContext', r.json);
     const { factoryId, choiceContext } = r.json;
     const choiceArgument = { ...args, extraArgs: { context: choiceContext.choiceContextData, meta: EMPTY } };
     const exercised = await coin.submit(
-      [{ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: factoryId, choice: 'TransferFactory_Transfer', choiceArgument } }],
+      [
+        {
+          ExerciseCommand: {
+            templateId: TRANSFER_FACTORY,
+            contractId: factoryId,
+            choice: 'TransferFactory_Transfer',
+            choiceArgument,
+          },
+        },
+      ],
       actAs,
       [],
       disclosures(choiceContext),
@@ -90,12 +116,27 @@ describeWithDars('Canton Coin token registry (LEDGERLINE_CONFORMANCE_DARS)', (da
   }
 
   async function instructionChoice(instruction: string, path: 'accept' | 'reject' | 'withdraw', actAs: string[]) {
-    const ctx = await post(`/registry/transfer-instruction/v1/${instruction}/choice-contexts/${path}`, { excludeDebugFields: true });
+    const ctx = await post(`/registry/transfer-instruction/v1/${instruction}/choice-contexts/${path}`, {
+      excludeDebugFields: true,
+    });
     expect(ctx.status, ctx.text).toBe(200);
     expectShape('ChoiceContext', ctx.json);
-    const choice = { accept: 'TransferInstruction_Accept', reject: 'TransferInstruction_Reject', withdraw: 'TransferInstruction_Withdraw' }[path];
+    const choice = {
+      accept: 'TransferInstruction_Accept',
+      reject: 'TransferInstruction_Reject',
+      withdraw: 'TransferInstruction_Withdraw',
+    }[path];
     const r = await coin.submit(
-      [{ ExerciseCommand: { templateId: TRANSFER_INSTRUCTION, contractId: instruction, choice, choiceArgument: { extraArgs: { context: ctx.json.choiceContextData, meta: EMPTY } } } }],
+      [
+        {
+          ExerciseCommand: {
+            templateId: TRANSFER_INSTRUCTION,
+            contractId: instruction,
+            choice,
+            choiceArgument: { extraArgs: { context: ctx.json.choiceContextData, meta: EMPTY } },
+          },
+        },
+      ],
       actAs,
       [],
       disclosures(ctx.json),
@@ -103,7 +144,8 @@ describeWithDars('Canton Coin token registry (LEDGERLINE_CONFORMANCE_DARS)', (da
     return { context: ctx.json, exercised: r };
   }
 
-  const amountsOf = async (owner: string) => (await coin.amuletsOf(owner)).map((e: any) => e.createArgument.amount.initialAmount).sort();
+  const amountsOf = async (owner: string) =>
+    (await coin.amuletsOf(owner)).map((e: any) => e.createArgument.amount.initialAmount).sort();
 
   describe('metadata', () => {
     it('info names the DSO as admin and the metadata API', async () => {
@@ -135,10 +177,17 @@ describeWithDars('Canton Coin token registry (LEDGERLINE_CONFORMANCE_DARS)', (da
       expect(one.status, one.text).toBe(200);
       expectShape('Instrument', one.json);
       expect(one.json).toEqual(amulet);
-      expect(expectRegistryError(await coin.ledger.call('GET', '/registry/metadata/v1/instruments/Gold'), 404)).toBe('No instrument with id Gold found');
+      expect(expectRegistryError(await coin.ledger.call('GET', '/registry/metadata/v1/instruments/Gold'), 404)).toBe(
+        'No instrument with id Gold found',
+      );
       // the same registry under the DSO's own prefix and where a validator's scan proxy serves it
-      expect((await coin.ledger.call('GET', `/token-registries/${encodeURIComponent(dso)}/registry/metadata/v1/info`)).json.adminId).toBe(dso);
-      expect((await coin.ledger.call('GET', '/api/validator/v0/scan-proxy/registry/metadata/v1/instruments')).json).toEqual({ instruments: [amulet] });
+      expect(
+        (await coin.ledger.call('GET', `/token-registries/${encodeURIComponent(dso)}/registry/metadata/v1/info`)).json
+          .adminId,
+      ).toBe(dso);
+      expect(
+        (await coin.ledger.call('GET', '/api/validator/v0/scan-proxy/registry/metadata/v1/instruments')).json,
+      ).toEqual({ instruments: [amulet] });
     });
 
     it('needs a token like the rest of the API', async () => {
@@ -159,11 +208,18 @@ describeWithDars('Canton Coin token registry (LEDGERLINE_CONFORMANCE_DARS)', (da
       expect(Object.keys(values).sort()).toEqual(['amulet-rules', 'external-party-config-state', 'open-round']);
       expect(values['amulet-rules']).toEqual({ tag: 'AV_ContractId', value: coin.rulesCid });
       // the newest round that has opened: bootstrap opens rounds 0 and 1 at once, round 2 later
-      const rounds = await coin.active(dso, { TemplateFilter: { value: { templateId: '#splice-amulet:Splice.Round:OpenMiningRound' } } });
+      const rounds = await coin.active(dso, {
+        TemplateFilter: { value: { templateId: '#splice-amulet:Splice.Round:OpenMiningRound' } },
+      });
       const round1 = rounds.find((e: any) => e.createArgument.round.number === '1');
       expect(values['open-round']).toEqual({ tag: 'AV_ContractId', value: round1.contractId });
       const disclosed = r.json.choiceContext.disclosedContracts;
-      expect(disclosed.map((d: any) => d.contractId)).toEqual([coin.rulesCid, round1.contractId, values['external-party-config-state'].value, coin.externalRulesCid]);
+      expect(disclosed.map((d: any) => d.contractId)).toEqual([
+        coin.rulesCid,
+        round1.contractId,
+        values['external-party-config-state'].value,
+        coin.externalRulesCid,
+      ]);
       for (const d of disclosed) {
         expect(d.synchronizerId).toBe(coin.sync);
         expect(d.debugPackageName).toBe('splice-amulet');
@@ -171,10 +227,23 @@ describeWithDars('Canton Coin token registry (LEDGERLINE_CONFORMANCE_DARS)', (da
       }
       expect(disclosed[0].debugPayload.dso).toBe(dso);
       // the disclosed contracts are the DSO's, blob and all
-      const rulesEvent = (await coin.active(dso, { TemplateFilter: { value: { templateId: '#splice-amulet:Splice.AmuletRules:AmuletRules', includeCreatedEventBlob: true } } }))[0];
-      expect(disclosed[0]).toMatchObject({ templateId: rulesEvent.templateId, createdEventBlob: rulesEvent.createdEventBlob });
-      const lean = await post('/registry/transfer-instruction/v1/transfer-factory', { choiceArguments: args, excludeDebugFields: true });
-      for (const d of lean.json.choiceContext.disclosedContracts) expect(Object.keys(d).sort()).toEqual(['contractId', 'createdEventBlob', 'synchronizerId', 'templateId']);
+      const rulesEvent = (
+        await coin.active(dso, {
+          TemplateFilter: {
+            value: { templateId: '#splice-amulet:Splice.AmuletRules:AmuletRules', includeCreatedEventBlob: true },
+          },
+        })
+      )[0];
+      expect(disclosed[0]).toMatchObject({
+        templateId: rulesEvent.templateId,
+        createdEventBlob: rulesEvent.createdEventBlob,
+      });
+      const lean = await post('/registry/transfer-instruction/v1/transfer-factory', {
+        choiceArguments: args,
+        excludeDebugFields: true,
+      });
+      for (const d of lean.json.choiceContext.disclosedContracts)
+        expect(Object.keys(d).sort()).toEqual(['contractId', 'createdEventBlob', 'synchronizerId', 'templateId']);
     });
 
     it('self: the sender pays itself, no pre-approval needed', async () => {
@@ -190,7 +259,10 @@ describeWithDars('Canton Coin token registry (LEDGERLINE_CONFORMANCE_DARS)', (da
       const eve = await newParty('tapper');
       const args = transferArgs(dso, eve, '10000.0000000000', []);
       const asked = { ...args, transfer: { ...args.transfer, lock: null } };
-      const r = await post('/registry/transfer-instruction/v1/transfer-factory', { choiceArguments: asked, excludeDebugFields: true });
+      const r = await post('/registry/transfer-instruction/v1/transfer-factory', {
+        choiceArguments: asked,
+        excludeDebugFields: true,
+      });
       expect(r.status, r.text).toBe(200);
       expect(r.json.transferKind).toBe('offer');
       const values = r.json.choiceContext.choiceContextData.values;
@@ -216,9 +288,21 @@ describeWithDars('Canton Coin token registry (LEDGERLINE_CONFORMANCE_DARS)', (da
     it('without the context the factory choice fails: the registry supplies what the choice needs', async () => {
       const { party: alice, amulet } = await funded('nocontext');
       const args = transferArgs(alice, alice, '1.0', [amulet]);
-      const r = await post('/registry/transfer-instruction/v1/transfer-factory', { choiceArguments: args, excludeDebugFields: true });
+      const r = await post('/registry/transfer-instruction/v1/transfer-factory', {
+        choiceArguments: args,
+        excludeDebugFields: true,
+      });
       const bare = await coin.submit(
-        [{ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: r.json.factoryId, choice: 'TransferFactory_Transfer', choiceArgument: args } }],
+        [
+          {
+            ExerciseCommand: {
+              templateId: TRANSFER_FACTORY,
+              contractId: r.json.factoryId,
+              choice: 'TransferFactory_Transfer',
+              choiceArgument: args,
+            },
+          },
+        ],
         [alice],
         [],
         disclosures(r.json.choiceContext),
@@ -233,12 +317,29 @@ describeWithDars('Canton Coin token registry (LEDGERLINE_CONFORMANCE_DARS)', (da
       const provider = await newParty('provider');
       const now = new Date().toISOString();
       const pre = await coin.submit(
-        [{ CreateCommand: { templateId: TRANSFER_PREAPPROVAL, createArguments: { dso, receiver: carol, provider, validFrom: now, lastRenewedAt: now, expiresAt: iso(24 * 3600_000) } } }],
+        [
+          {
+            CreateCommand: {
+              templateId: TRANSFER_PREAPPROVAL,
+              createArguments: {
+                dso,
+                receiver: carol,
+                provider,
+                validFrom: now,
+                lastRenewedAt: now,
+                expiresAt: iso(24 * 3600_000),
+              },
+            },
+          },
+        ],
         [dso, carol, provider],
       );
       expect(pre.status, pre.text).toBe(200);
       const preCid = pre.json.transaction.events[0].CreatedEvent.contractId;
-      const right = await coin.submit([{ CreateCommand: { templateId: FEATURED_APP_RIGHT, createArguments: { dso, provider } } }], [dso]);
+      const right = await coin.submit(
+        [{ CreateCommand: { templateId: FEATURED_APP_RIGHT, createArguments: { dso, provider } } }],
+        [dso],
+      );
       expect(right.status, right.text).toBe(200);
       const rightCid = right.json.transaction.events[0].CreatedEvent.contractId;
 
@@ -259,32 +360,54 @@ describeWithDars('Canton Coin token registry (LEDGERLINE_CONFORMANCE_DARS)', (da
       const dave = await newParty('lapsed');
       const past = iso(-3600_000);
       const pre = await coin.submit(
-        [{ CreateCommand: { templateId: TRANSFER_PREAPPROVAL, createArguments: { dso, receiver: dave, provider: dave, validFrom: iso(-7200_000), lastRenewedAt: iso(-7200_000), expiresAt: past } } }],
+        [
+          {
+            CreateCommand: {
+              templateId: TRANSFER_PREAPPROVAL,
+              createArguments: {
+                dso,
+                receiver: dave,
+                provider: dave,
+                validFrom: iso(-7200_000),
+                lastRenewedAt: iso(-7200_000),
+                expiresAt: past,
+              },
+            },
+          },
+        ],
         [dso, dave],
       );
       expect(pre.status, pre.text).toBe(200);
-      const r = await post('/registry/transfer-instruction/v1/transfer-factory', { choiceArguments: transferArgs(alice, dave, '1.0', [amulet]) });
+      const r = await post('/registry/transfer-instruction/v1/transfer-factory', {
+        choiceArguments: transferArgs(alice, dave, '1.0', [amulet]),
+      });
       expect(r.json.transferKind).toBe('offer');
       expect(r.json.choiceContext.choiceContextData.values['transfer-preapproval']).toBeUndefined();
     });
 
     it('bad bodies are 400 with the API’s error body', async () => {
       const path = '/registry/transfer-instruction/v1/transfer-factory';
-      expect(expectRegistryError(await post(path, {}), 400)).toBe('Field `choiceArguments` is required and must be a JSON object.');
+      expect(expectRegistryError(await post(path, {}), 400)).toBe(
+        'Field `choiceArguments` is required and must be a JSON object.',
+      );
       expect(expectRegistryError(await post(path, []), 400)).toBe('The request body must be a JSON object.');
       const args = transferArgs(dso, dso, '1.0', []);
       const noReceiver = { ...args, transfer: { ...args.transfer, receiver: 'nobody' } };
       expect(expectRegistryError(await post(path, { choiceArguments: noReceiver }), 400)).toBe(
         'Field `choiceArguments` does not contain a valid `TransferFactory_Transfer`: transfer.receiver must be a party id',
       );
-      expect(expectRegistryError(await post(path, { choiceArguments: args, excludeDebugFields: 'yes' }), 400)).toBe('Field `excludeDebugFields` must be a boolean.');
+      expect(expectRegistryError(await post(path, { choiceArguments: args, excludeDebugFields: 'yes' }), 400)).toBe(
+        'Field `excludeDebugFields` must be a boolean.',
+      );
     });
   });
 
   describe('transfer instruction choice contexts', () => {
     it('accept: the LockedAmulet is disclosed with expire-lock true, and the receiver gets the Amulet', async () => {
       const { sender, receiver, instruction } = await offer('40.0');
-      const locked = await coin.active(sender, { TemplateFilter: { value: { templateId: '#splice-amulet:Splice.Amulet:LockedAmulet' } } });
+      const locked = await coin.active(sender, {
+        TemplateFilter: { value: { templateId: '#splice-amulet:Splice.Amulet:LockedAmulet' } },
+      });
       expect(locked).toHaveLength(1);
       const { context, exercised } = await instructionChoice(instruction, 'accept', [receiver]);
       expect(context.choiceContextData.values['expire-lock']).toEqual({ tag: 'AV_Bool', value: true });
@@ -315,21 +438,45 @@ describeWithDars('Canton Coin token registry (LEDGERLINE_CONFORMANCE_DARS)', (da
 
     it('the LockedAmulet gone (its holders released it): accept is 404 naming it; reject gets expire-lock false alone', async () => {
       const { sender, receiver, instruction } = await offer('15.0');
-      const [locked] = await coin.active(sender, { TemplateFilter: { value: { templateId: '#splice-amulet:Splice.Amulet:LockedAmulet' } } });
+      const [locked] = await coin.active(sender, {
+        TemplateFilter: { value: { templateId: '#splice-amulet:Splice.Amulet:LockedAmulet' } },
+      });
       const unlock = await coin.submit(
-        [{ ExerciseCommand: { templateId: '#splice-amulet:Splice.Amulet:LockedAmulet', contractId: locked.contractId, choice: 'LockedAmulet_UnlockV2', choiceArgument: {} } }],
+        [
+          {
+            ExerciseCommand: {
+              templateId: '#splice-amulet:Splice.Amulet:LockedAmulet',
+              contractId: locked.contractId,
+              choice: 'LockedAmulet_UnlockV2',
+              choiceArgument: {},
+            },
+          },
+        ],
         [sender, dso],
       );
       expect(unlock.status, unlock.text).toBe(200);
       const accept = await post(`/registry/transfer-instruction/v1/${instruction}/choice-contexts/accept`, {});
-      const executeBefore = (await coin.active(sender, { TemplateFilter: { value: { templateId: '#splice-amulet:Splice.AmuletTransferInstruction:AmuletTransferInstruction' } } }))
-        .find((e: any) => e.contractId === instruction).createArgument.transfer.executeBefore;
-      expect(expectRegistryError(accept, 404)).toBe(`LockedAmulet '${locked.contractId}' not found for AmuletTransferInstruction '${instruction}', which expires on ${executeBefore}`);
+      const executeBefore = (
+        await coin.active(sender, {
+          TemplateFilter: {
+            value: { templateId: '#splice-amulet:Splice.AmuletTransferInstruction:AmuletTransferInstruction' },
+          },
+        })
+      ).find((e: any) => e.contractId === instruction).createArgument.transfer.executeBefore;
+      expect(expectRegistryError(accept, 404)).toBe(
+        `LockedAmulet '${locked.contractId}' not found for AmuletTransferInstruction '${instruction}', which expires on ${executeBefore}`,
+      );
       const { context, exercised } = await instructionChoice(instruction, 'reject', [receiver]);
-      expect(context).toEqual({ choiceContextData: { values: { 'expire-lock': { tag: 'AV_Bool', value: false } } }, disclosedContracts: [] });
+      expect(context).toEqual({
+        choiceContextData: { values: { 'expire-lock': { tag: 'AV_Bool', value: false } } },
+        disclosedContracts: [],
+      });
       // splice-amulet's two-step abort takes `expire-lock: false` only once the lock has expired (a lock that expired and
       // was unlocked); this one was released before its expiry, so the choice refuses it until then
-      expect([exercised.status, exercised.json.context.error_id]).toEqual([400, 'stdlib.daml.com/deadline-not-exceeded']);
+      expect([exercised.status, exercised.json.context.error_id]).toEqual([
+        400,
+        'stdlib.daml.com/deadline-not-exceeded',
+      ]);
       expect(exercised.json.cause).toContain("deadline 'lockedAmulet.lockExpiresAt'");
       expect(await amountsOf(sender)).toEqual(['15.0000000000', '85.0000000000']);
     });
@@ -368,14 +515,30 @@ describeWithDars('Canton Coin token registry (LEDGERLINE_CONFORMANCE_DARS)', (da
         inputHoldingCids: [amulet],
         extraArgs: { context: EMPTY, meta: EMPTY },
       };
-      const f = await post('/registry/allocation-instruction/v1/allocation-factory', { choiceArguments: args, excludeDebugFields: true });
+      const f = await post('/registry/allocation-instruction/v1/allocation-factory', {
+        choiceArguments: args,
+        excludeDebugFields: true,
+      });
       expect(f.status, f.text).toBe(200);
       expectShape('FactoryWithChoiceContext', f.json);
       expect(f.json.factoryId).toBe(coin.externalRulesCid);
-      expect(Object.keys(f.json.choiceContext.choiceContextData.values).sort()).toEqual(['amulet-rules', 'external-party-config-state', 'open-round']);
+      expect(Object.keys(f.json.choiceContext.choiceContextData.values).sort()).toEqual([
+        'amulet-rules',
+        'external-party-config-state',
+        'open-round',
+      ]);
       const choiceArgument = { ...args, extraArgs: { context: f.json.choiceContext.choiceContextData, meta: EMPTY } };
       const r = await coin.submit(
-        [{ ExerciseCommand: { templateId: ALLOCATION_FACTORY, contractId: f.json.factoryId, choice: 'AllocationFactory_Allocate', choiceArgument } }],
+        [
+          {
+            ExerciseCommand: {
+              templateId: ALLOCATION_FACTORY,
+              contractId: f.json.factoryId,
+              choice: 'AllocationFactory_Allocate',
+              choiceArgument,
+            },
+          },
+        ],
         [sender],
         [],
         disclosures(f.json.choiceContext),
@@ -386,13 +549,32 @@ describeWithDars('Canton Coin token registry (LEDGERLINE_CONFORMANCE_DARS)', (da
       return { sender, receiver, executor, allocation: output.value.allocationCid as string };
     }
 
-    async function allocationChoice(allocation: string, path: 'execute-transfer' | 'withdraw' | 'cancel', actAs: string[]) {
-      const ctx = await post(`/registry/allocations/v1/${allocation}/choice-contexts/${path}`, { excludeDebugFields: true });
+    async function allocationChoice(
+      allocation: string,
+      path: 'execute-transfer' | 'withdraw' | 'cancel',
+      actAs: string[],
+    ) {
+      const ctx = await post(`/registry/allocations/v1/${allocation}/choice-contexts/${path}`, {
+        excludeDebugFields: true,
+      });
       expect(ctx.status, ctx.text).toBe(200);
       expectShape('ChoiceContext', ctx.json);
-      const choice = { 'execute-transfer': 'Allocation_ExecuteTransfer', withdraw: 'Allocation_Withdraw', cancel: 'Allocation_Cancel' }[path];
+      const choice = {
+        'execute-transfer': 'Allocation_ExecuteTransfer',
+        withdraw: 'Allocation_Withdraw',
+        cancel: 'Allocation_Cancel',
+      }[path];
       const r = await coin.submit(
-        [{ ExerciseCommand: { templateId: ALLOCATION, contractId: allocation, choice, choiceArgument: { extraArgs: { context: ctx.json.choiceContextData, meta: EMPTY } } } }],
+        [
+          {
+            ExerciseCommand: {
+              templateId: ALLOCATION,
+              contractId: allocation,
+              choice,
+              choiceArgument: { extraArgs: { context: ctx.json.choiceContextData, meta: EMPTY } },
+            },
+          },
+        ],
         actAs,
         [],
         disclosures(ctx.json),
@@ -402,7 +584,11 @@ describeWithDars('Canton Coin token registry (LEDGERLINE_CONFORMANCE_DARS)', (da
 
     it('allocate, then execute-transfer: the receiver gets the allocated amount', async () => {
       const { sender, receiver, executor, allocation } = await allocate('35.0');
-      const { context, exercised } = await allocationChoice(allocation, 'execute-transfer', [executor, sender, receiver]);
+      const { context, exercised } = await allocationChoice(allocation, 'execute-transfer', [
+        executor,
+        sender,
+        receiver,
+      ]);
       expect(context.choiceContextData.values['expire-lock']).toEqual({ tag: 'AV_Bool', value: true });
       expect(exercised.status, exercised.text).toBe(200);
       expect(await amountsOf(receiver)).toEqual(['35.0000000000']);
@@ -426,9 +612,12 @@ describeWithDars('Canton Coin token registry (LEDGERLINE_CONFORMANCE_DARS)', (da
     });
 
     it('the allocation factory needs choiceArguments', async () => {
-      expect(expectRegistryError(await post('/registry/allocation-instruction/v1/allocation-factory', { excludeDebugFields: true }), 400)).toBe(
-        'Field `choiceArguments` is required and must be a JSON object.',
-      );
+      expect(
+        expectRegistryError(
+          await post('/registry/allocation-instruction/v1/allocation-factory', { excludeDebugFields: true }),
+          400,
+        ),
+      ).toBe('Field `choiceArguments` is required and must be a JSON object.');
     });
   });
 

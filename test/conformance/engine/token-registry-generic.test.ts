@@ -16,9 +16,12 @@ import { expectRegistryError, expectShape } from '../../support/token-registry-s
  */
 const DAR = 'splice/splice-test-token-v1-1.0.0.dar';
 const MODULE = '#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1';
-const TRANSFER_FACTORY = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory';
-const TRANSFER_INSTRUCTION = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction';
-const ALLOCATION_FACTORY = '#splice-api-token-allocation-instruction-v1:Splice.Api.Token.AllocationInstructionV1:AllocationFactory';
+const TRANSFER_FACTORY =
+  '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory';
+const TRANSFER_INSTRUCTION =
+  '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction';
+const ALLOCATION_FACTORY =
+  '#splice-api-token-allocation-instruction-v1:Splice.Api.Token.AllocationInstructionV1:AllocationFactory';
 const ALLOCATION = '#splice-api-token-allocation-v1:Splice.Api.Token.AllocationV1:Allocation';
 const EMPTY = { values: {} };
 
@@ -34,7 +37,15 @@ describeWithDars('token registry of a configured admin: the test token (LEDGERLI
   const party = (hint: string) => allocateActingParty(ledger, `${hint}-${++fresh}`, sync);
   const submit = (commands: unknown[], actAs: string[], disclosedContracts: unknown[] = []) =>
     ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', {
-      commands: { commands, commandId: randomUUID(), userId: ledger.config.adminUser, actAs, readAs: [], disclosedContracts, synchronizerId: sync },
+      commands: {
+        commands,
+        commandId: randomUUID(),
+        userId: ledger.config.adminUser,
+        actAs,
+        readAs: [],
+        disclosedContracts,
+        synchronizerId: sync,
+      },
       transactionFormat: {
         transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
         eventFormat: { filtersByParty: Object.fromEntries(actAs.map((p) => [p, { cumulative: [] }])), verbose: true },
@@ -42,12 +53,21 @@ describeWithDars('token registry of a configured admin: the test token (LEDGERLI
     });
   const post = (p: string, body: unknown) => ledger.call('POST', `${base}${p}`, body);
   const disclosures = (ctx: any) =>
-    ctx.disclosedContracts.map((d: any) => ({ contractId: d.contractId, templateId: d.templateId, createdEventBlob: d.createdEventBlob, synchronizerId: d.synchronizerId }));
-  const rootExercise = (r: { json: any }) => r.json.transaction.events.find((e: any) => e.ExercisedEvent).ExercisedEvent;
+    ctx.disclosedContracts.map((d: any) => ({
+      contractId: d.contractId,
+      templateId: d.templateId,
+      createdEventBlob: d.createdEventBlob,
+      synchronizerId: d.synchronizerId,
+    }));
+  const rootExercise = (r: { json: any }) =>
+    r.json.transaction.events.find((e: any) => e.ExercisedEvent).ExercisedEvent;
 
   async function mint(owner: string, amount: string): Promise<string> {
     const holding = { owner, instrumentId: { admin, id: 'X1' }, amount, lock: null, meta: EMPTY };
-    const r = await submit([{ CreateCommand: { templateId: `${MODULE}:Token`, createArguments: { holding } } }], [admin, owner]);
+    const r = await submit(
+      [{ CreateCommand: { templateId: `${MODULE}:Token`, createArguments: { holding } } }],
+      [admin, owner],
+    );
     expect(r.status, r.text).toBe(200);
     return r.json.transaction.events[0].CreatedEvent.contractId;
   }
@@ -56,7 +76,14 @@ describeWithDars('token registry of a configured admin: the test token (LEDGERLI
     const end = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
     const acs = await ledger.call('POST', '/v2/state/active-contracts', {
       activeAtOffset: end,
-      eventFormat: { filtersByParty: { [owner]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: `${MODULE}:Token` } } } }] } }, verbose: true },
+      eventFormat: {
+        filtersByParty: {
+          [owner]: {
+            cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: `${MODULE}:Token` } } } }],
+          },
+        },
+        verbose: true,
+      },
     });
     expect(acs.status, acs.text).toBe(200);
     return acs.json
@@ -79,10 +106,18 @@ describeWithDars('token registry of a configured admin: the test token (LEDGERLI
     expect(r.status, r.text).toBe(200);
     admin = r.json.partyDetails.party;
     await first.close();
-    ledger = await openTestLedger(first.databaseUrl, { LEDGER_SYNCHRONIZERS: 'global,secondary', LEDGER_TOKEN_REGISTRIES: admin });
-    const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: admin } } } }] });
+    ledger = await openTestLedger(first.databaseUrl, {
+      LEDGER_SYNCHRONIZERS: 'global,secondary',
+      LEDGER_TOKEN_REGISTRIES: admin,
+    });
+    const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, {
+      rights: [{ kind: { CanActAs: { value: { party: admin } } } }],
+    });
     expect(rights.status, rights.text).toBe(200);
-    const rules = await submit([{ CreateCommand: { templateId: `${MODULE}:TokenRules`, createArguments: { admin } } }], [admin]);
+    const rules = await submit(
+      [{ CreateCommand: { templateId: `${MODULE}:TokenRules`, createArguments: { admin } } }],
+      [admin],
+    );
     expect(rules.status, rules.text).toBe(200);
     rulesCid = rules.json.transaction.events[0].CreatedEvent.contractId;
     base = `/token-registries/${encodeURIComponent(admin)}`;
@@ -117,7 +152,9 @@ describeWithDars('token registry of a configured admin: the test token (LEDGERLI
     };
     expect(list.json).toEqual({ instruments: [x1] });
     expect((await ledger.call('GET', `${base}/registry/metadata/v1/instruments/X1`)).json).toEqual(x1);
-    expect(expectRegistryError(await ledger.call('GET', `${base}/registry/metadata/v1/instruments/X2`), 404)).toBe('No instrument with id X2 found');
+    expect(expectRegistryError(await ledger.call('GET', `${base}/registry/metadata/v1/instruments/X2`), 404)).toBe(
+      'No instrument with id X2 found',
+    );
   });
 
   it('an admin that is not configured has no registry: 404', async () => {
@@ -129,7 +166,16 @@ describeWithDars('token registry of a configured admin: the test token (LEDGERLI
   function transferArgs(sender: string, receiver: string, amount: string, inputs: string[]) {
     return {
       expectedAdmin: admin,
-      transfer: { sender, receiver, amount, instrumentId: { admin, id: 'X1' }, requestedAt: iso(-60_000), executeBefore: iso(3600_000), inputHoldingCids: inputs, meta: EMPTY },
+      transfer: {
+        sender,
+        receiver,
+        amount,
+        instrumentId: { admin, id: 'X1' },
+        requestedAt: iso(-60_000),
+        executeBefore: iso(3600_000),
+        inputHoldingCids: inputs,
+        meta: EMPTY,
+      },
       extraArgs: { context: EMPTY, meta: EMPTY },
     };
   }
@@ -141,10 +187,21 @@ describeWithDars('token registry of a configured admin: the test token (LEDGERLI
     expectShape('TransferFactoryWithChoiceContext', f.json);
     expect(f.json.factoryId).toBe(rulesCid);
     expect(f.json.choiceContext.choiceContextData).toEqual(EMPTY);
-    expect(f.json.choiceContext.disclosedContracts.map((d: any) => [d.contractId, d.debugPackageName])).toEqual([[rulesCid, 'splice-test-token-v1']]);
+    expect(f.json.choiceContext.disclosedContracts.map((d: any) => [d.contractId, d.debugPackageName])).toEqual([
+      [rulesCid, 'splice-test-token-v1'],
+    ]);
     const choiceArgument = { ...args, extraArgs: { context: f.json.choiceContext.choiceContextData, meta: EMPTY } };
     const r = await submit(
-      [{ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: f.json.factoryId, choice: 'TransferFactory_Transfer', choiceArgument } }],
+      [
+        {
+          ExerciseCommand: {
+            templateId: TRANSFER_FACTORY,
+            contractId: f.json.factoryId,
+            choice: 'TransferFactory_Transfer',
+            choiceArgument,
+          },
+        },
+      ],
       [sender],
       disclosures(f.json.choiceContext),
     );
@@ -157,9 +214,22 @@ describeWithDars('token registry of a configured admin: the test token (LEDGERLI
     expect(ctx.status, ctx.text).toBe(200);
     expectShape('ChoiceContext', ctx.json);
     expect(ctx.json).toEqual({ choiceContextData: EMPTY, disclosedContracts: [] });
-    const name = { accept: 'TransferInstruction_Accept', reject: 'TransferInstruction_Reject', withdraw: 'TransferInstruction_Withdraw' }[choice];
+    const name = {
+      accept: 'TransferInstruction_Accept',
+      reject: 'TransferInstruction_Reject',
+      withdraw: 'TransferInstruction_Withdraw',
+    }[choice];
     return submit(
-      [{ ExerciseCommand: { templateId: TRANSFER_INSTRUCTION, contractId: id, choice: name, choiceArgument: { extraArgs: { context: ctx.json.choiceContextData, meta: EMPTY } } } }],
+      [
+        {
+          ExerciseCommand: {
+            templateId: TRANSFER_INSTRUCTION,
+            contractId: id,
+            choice: name,
+            choiceArgument: { extraArgs: { context: ctx.json.choiceContextData, meta: EMPTY } },
+          },
+        },
+      ],
       actAs,
     );
   }
@@ -193,9 +263,16 @@ describeWithDars('token registry of a configured admin: the test token (LEDGERLI
     expect(await tokens(bob)).toEqual(['30.0000000000']);
     expect(await tokens(alice)).toEqual(['20.0000000000', '5.0000000000', '70.0000000000']);
     // the accepted instruction is gone; a holding is no transfer instruction
-    const gone = await post(`/registry/transfer-instruction/v1/${first.output.value.transferInstructionCid}/choice-contexts/accept`, {});
-    expect(expectRegistryError(gone, 404)).toBe(`TransferInstruction '${first.output.value.transferInstructionCid}' not found.`);
-    expect(expectRegistryError(await post(`/registry/transfer-instruction/v1/${held}/choice-contexts/accept`, {}), 404)).toBe(`TransferInstruction '${held}' not found.`);
+    const gone = await post(
+      `/registry/transfer-instruction/v1/${first.output.value.transferInstructionCid}/choice-contexts/accept`,
+      {},
+    );
+    expect(expectRegistryError(gone, 404)).toBe(
+      `TransferInstruction '${first.output.value.transferInstructionCid}' not found.`,
+    );
+    expect(
+      expectRegistryError(await post(`/registry/transfer-instruction/v1/${held}/choice-contexts/accept`, {}), 404),
+    ).toBe(`TransferInstruction '${held}' not found.`);
   });
 
   it('an instruction being reassigned is 409 until it is assigned', async () => {
@@ -206,7 +283,12 @@ describeWithDars('token registry of a configured admin: the test token (LEDGERLI
     const [source, target] = ledger.runtime.identity.synchronizers.map((s) => s.id);
     const reassign = (command: unknown) =>
       ledger.call('POST', '/v2/commands/submit-and-wait-for-reassignment', {
-        reassignmentCommands: { commandId: randomUUID(), userId: ledger.config.adminUser, submitter: alice, commands: [{ command }] },
+        reassignmentCommands: {
+          commandId: randomUUID(),
+          userId: ledger.config.adminUser,
+          submitter: alice,
+          commands: [{ command }],
+        },
         eventFormat: { filtersByParty: { [alice]: { cumulative: [] } } },
       });
     const un = await reassign({ UnassignCommand: { value: { contractId: id, source, target } } });
@@ -227,7 +309,14 @@ describeWithDars('token registry of a configured admin: the test token (LEDGERLI
       const args = {
         expectedAdmin: admin,
         allocation: {
-          settlement: { executor, settlementRef: { id: `ref-${++fresh}`, cid: null }, requestedAt: iso(-60_000), allocateBefore: iso(3600_000), settleBefore: iso(7200_000), meta: EMPTY },
+          settlement: {
+            executor,
+            settlementRef: { id: `ref-${++fresh}`, cid: null },
+            requestedAt: iso(-60_000),
+            allocateBefore: iso(3600_000),
+            settleBefore: iso(7200_000),
+            meta: EMPTY,
+          },
           transferLegId: 'leg',
           transferLeg: { sender: alice, receiver: bob, amount, instrumentId: { admin, id: 'X1' }, meta: EMPTY },
         },
@@ -235,13 +324,25 @@ describeWithDars('token registry of a configured admin: the test token (LEDGERLI
         inputHoldingCids: [await mint(alice, amount)],
         extraArgs: { context: EMPTY, meta: EMPTY },
       };
-      const f = await post('/registry/allocation-instruction/v1/allocation-factory', { choiceArguments: args, excludeDebugFields: true });
+      const f = await post('/registry/allocation-instruction/v1/allocation-factory', {
+        choiceArguments: args,
+        excludeDebugFields: true,
+      });
       expect(f.status, f.text).toBe(200);
       expectShape('FactoryWithChoiceContext', f.json);
       expect(f.json.factoryId).toBe(rulesCid);
       const choiceArgument = { ...args, extraArgs: { context: f.json.choiceContext.choiceContextData, meta: EMPTY } };
       const r = await submit(
-        [{ ExerciseCommand: { templateId: ALLOCATION_FACTORY, contractId: f.json.factoryId, choice: 'AllocationFactory_Allocate', choiceArgument } }],
+        [
+          {
+            ExerciseCommand: {
+              templateId: ALLOCATION_FACTORY,
+              contractId: f.json.factoryId,
+              choice: 'AllocationFactory_Allocate',
+              choiceArgument,
+            },
+          },
+        ],
         [alice],
         disclosures(f.json.choiceContext),
       );
@@ -252,8 +353,24 @@ describeWithDars('token registry of a configured admin: the test token (LEDGERLI
       const ctx = await post(`/registry/allocations/v1/${id}/choice-contexts/${choice}`, { excludeDebugFields: true });
       expect(ctx.status, ctx.text).toBe(200);
       expect(ctx.json).toEqual({ choiceContextData: EMPTY, disclosedContracts: [] });
-      const name = { 'execute-transfer': 'Allocation_ExecuteTransfer', withdraw: 'Allocation_Withdraw', cancel: 'Allocation_Cancel' }[choice];
-      const r = await submit([{ ExerciseCommand: { templateId: ALLOCATION, contractId: id, choice: name, choiceArgument: { extraArgs: { context: ctx.json.choiceContextData, meta: EMPTY } } } }], actAs);
+      const name = {
+        'execute-transfer': 'Allocation_ExecuteTransfer',
+        withdraw: 'Allocation_Withdraw',
+        cancel: 'Allocation_Cancel',
+      }[choice];
+      const r = await submit(
+        [
+          {
+            ExerciseCommand: {
+              templateId: ALLOCATION,
+              contractId: id,
+              choice: name,
+              choiceArgument: { extraArgs: { context: ctx.json.choiceContextData, meta: EMPTY } },
+            },
+          },
+        ],
+        actAs,
+      );
       expect(r.status, r.text).toBe(200);
     };
     await choose(await allocate('7.0'), 'execute-transfer', [executor, alice, bob]);
@@ -262,6 +379,8 @@ describeWithDars('token registry of a configured admin: the test token (LEDGERLI
     await choose(cancelled, 'cancel', [executor, alice, bob]);
     expect(await tokens(bob)).toEqual(['7.0000000000']);
     expect(await tokens(alice)).toEqual(['2.0000000000', '3.0000000000']);
-    expect(expectRegistryError(await post(`/registry/allocations/v1/${cancelled}/choice-contexts/cancel`, {}), 404)).toBe(`Allocation '${cancelled}' not found.`);
+    expect(
+      expectRegistryError(await post(`/registry/allocations/v1/${cancelled}/choice-contexts/cancel`, {}), 404),
+    ).toBe(`Allocation '${cancelled}' not found.`);
   });
 });

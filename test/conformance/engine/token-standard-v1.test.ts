@@ -22,8 +22,10 @@ const TOKEN_MODULE = 'Splice.Testing.Tokens.TestTokenV1';
 const TOKEN = `#splice-test-token-v1:${TOKEN_MODULE}:Token`;
 const TOKEN_RULES = `#splice-test-token-v1:${TOKEN_MODULE}:TokenRules`;
 const TOKEN_TRANSFER_OFFER = `#splice-test-token-v1:${TOKEN_MODULE}:TokenTransferOffer`;
-const TRANSFER_FACTORY = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory';
-const TRANSFER_INSTRUCTION = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction';
+const TRANSFER_FACTORY =
+  '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory';
+const TRANSFER_INSTRUCTION =
+  '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction';
 const EMPTY_META = { values: {} };
 /** The package ids of the test token and of the transfer-instruction API it bundles (splice-test-token-v1 1.0.0). */
 const TOKEN_PKG = 'aaa0b576b5a3db49b3a4f7a4710fe6f8ae462aabbde4da89f639eb87fd62e90c';
@@ -57,7 +59,9 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
       const r = await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync });
       expect(r.status, r.text).toBe(200);
       const id = r.json.partyDetails.party as string;
-      const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: id } } } }] });
+      const rights = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, {
+        rights: [{ kind: { CanActAs: { value: { party: id } } } }],
+      });
       expect(rights.status, rights.text).toBe(200);
       return id;
     };
@@ -78,17 +82,41 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
     const end = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
     const acs = await ledger.call('POST', '/v2/state/active-contracts', {
       activeAtOffset: end,
-      eventFormat: { filtersByParty: { [admin]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId, includeCreatedEventBlob: true } } } }] } }, verbose: true },
+      eventFormat: {
+        filtersByParty: {
+          [admin]: {
+            cumulative: [
+              { identifierFilter: { TemplateFilter: { value: { templateId, includeCreatedEventBlob: true } } } },
+            ],
+          },
+        },
+        verbose: true,
+      },
     });
     expect(acs.status, acs.text).toBe(200);
-    const created = acs.json.map((e: any) => e.contractEntry.JsActiveContract.createdEvent).find((e: any) => e.contractId === contractId);
+    const created = acs.json
+      .map((e: any) => e.contractEntry.JsActiveContract.createdEvent)
+      .find((e: any) => e.contractId === contractId);
     expect(created.createdEventBlob).toMatch(/^[A-Za-z0-9+/]+=*$/);
-    return { contractId, templateId: created.templateId as string, createdEventBlob: created.createdEventBlob as string, synchronizerId: sync };
+    return {
+      contractId,
+      templateId: created.templateId as string,
+      createdEventBlob: created.createdEventBlob as string,
+      synchronizerId: sync,
+    };
   }
 
   const submit = (cmds: unknown[], actAs: string[], disclosedContracts: unknown[] = [], parties = actAs) =>
     ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', {
-      commands: { commands: cmds, commandId: randomUUID(), userId: ledger.config.adminUser, actAs, readAs: [], disclosedContracts, synchronizerId: sync },
+      commands: {
+        commands: cmds,
+        commandId: randomUUID(),
+        userId: ledger.config.adminUser,
+        actAs,
+        readAs: [],
+        disclosedContracts,
+        synchronizerId: sync,
+      },
       transactionFormat: {
         transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
         eventFormat: { filtersByParty: Object.fromEntries(parties.map((p) => [p, { cumulative: [] }])), verbose: true },
@@ -110,7 +138,12 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
     const end = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
     const acs = await ledger.call('POST', '/v2/state/active-contracts', {
       activeAtOffset: end,
-      eventFormat: { filtersByParty: { [owner]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: TOKEN } } } }] } }, verbose: true },
+      eventFormat: {
+        filtersByParty: {
+          [owner]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: TOKEN } } } }] },
+        },
+        verbose: true,
+      },
     });
     expect(acs.status, acs.text).toBe(200);
     return acs.json
@@ -119,7 +152,13 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
       .reduce((sum: number, e: any) => sum + Number(e.createArgument.holding.amount), 0);
   }
 
-  const transferArg = (sender: string, receiver: string, amount: string, inputHoldingCids: string[], over: Record<string, unknown> = {}) => ({
+  const transferArg = (
+    sender: string,
+    receiver: string,
+    amount: string,
+    inputHoldingCids: string[],
+    over: Record<string, unknown> = {},
+  ) => ({
     expectedAdmin: admin,
     transfer: {
       sender,
@@ -134,13 +173,34 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
     },
     extraArgs: EMPTY_EXTRA_ARGS,
   });
-  const transferCommand = (arg: unknown) => ({ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: rulesCid, choice: 'TransferFactory_Transfer', choiceArgument: arg } });
-  const transfer = (arg: unknown, sender: string, disclosed = [rulesDisclosed]) => submit([transferCommand(arg)], [sender], disclosed);
+  const transferCommand = (arg: unknown) => ({
+    ExerciseCommand: {
+      templateId: TRANSFER_FACTORY,
+      contractId: rulesCid,
+      choice: 'TransferFactory_Transfer',
+      choiceArgument: arg,
+    },
+  });
+  const transfer = (arg: unknown, sender: string, disclosed = [rulesDisclosed]) =>
+    submit([transferCommand(arg)], [sender], disclosed);
 
   const ids = (pkgQualified: string) => pkgQualified.split(':').slice(1).join(':');
-  const exercised = (r: { json: any }) => r.json.transaction.events.filter((e: any) => e.ExercisedEvent).map((e: any) => e.ExercisedEvent);
+  const exercised = (r: { json: any }) =>
+    r.json.transaction.events.filter((e: any) => e.ExercisedEvent).map((e: any) => e.ExercisedEvent);
   const instruction = (cid: string, choice: string, actor: string) =>
-    submit([{ ExerciseCommand: { templateId: TRANSFER_INSTRUCTION, contractId: cid, choice, choiceArgument: { extraArgs: EMPTY_EXTRA_ARGS } } }], [actor]);
+    submit(
+      [
+        {
+          ExerciseCommand: {
+            templateId: TRANSFER_INSTRUCTION,
+            contractId: cid,
+            choice,
+            choiceArgument: { extraArgs: EMPTY_EXTRA_ARGS },
+          },
+        },
+      ],
+      [actor],
+    );
 
   /** A fresh party with 1000 X1 that has sent 10 X1 to a fresh receiver: the pending instruction's id. */
   async function pendingTransfer(): Promise<{ sender: string; receiver: string; instrCid: string }> {
@@ -162,7 +222,12 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
     expect(r.status, r.text).toBe(200);
     const [root, archive] = exercised(r);
     // the root names the factory interface; the template is the contract's own (the admin's TokenRules)
-    expect(root).toMatchObject({ contractId: rulesCid, choice: 'TransferFactory_Transfer', consuming: false, actingParties: [alice] });
+    expect(root).toMatchObject({
+      contractId: rulesCid,
+      choice: 'TransferFactory_Transfer',
+      consuming: false,
+      actingParties: [alice],
+    });
     expect(ids(root.templateId)).toBe(`${TOKEN_MODULE}:TokenRules`);
     expect(ids(root.interfaceId)).toBe('Splice.Api.Token.TransferInstructionV1:TransferFactory');
     expect(root.interfaceId.split(':')[0]).not.toBe(root.templateId.split(':')[0]);
@@ -170,12 +235,23 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
     expect(archive).toMatchObject({ contractId: held, choice: 'Archive', consuming: true });
     expect(ids(archive.interfaceId)).toBe('Splice.Api.Token.HoldingV1:Holding');
     const created = r.json.transaction.events.filter((e: any) => e.CreatedEvent).map((e: any) => e.CreatedEvent);
-    expect(created.map((c: any) => ids(c.templateId))).toEqual([`${TOKEN_MODULE}:Token`, `${TOKEN_MODULE}:TokenTransferOffer`]);
+    expect(created.map((c: any) => ids(c.templateId))).toEqual([
+      `${TOKEN_MODULE}:Token`,
+      `${TOKEN_MODULE}:TokenTransferOffer`,
+    ]);
     const result = root.exerciseResult;
-    expect(result.output).toEqual({ tag: 'TransferInstructionResult_Pending', value: { transferInstructionCid: created[1].contractId } });
+    expect(result.output).toEqual({
+      tag: 'TransferInstructionResult_Pending',
+      value: { transferInstructionCid: created[1].contractId },
+    });
     expect(result.senderChangeCids).toEqual([created[0].contractId]);
     expect(created[0].createArgument.holding).toMatchObject({ owner: alice, amount: '990.0000000000', lock: null });
-    expect(created[1].createArgument.transfer).toMatchObject({ sender: alice, receiver: bob, amount: '10.0000000000', inputHoldingCids: [held] });
+    expect(created[1].createArgument.transfer).toMatchObject({
+      sender: alice,
+      receiver: bob,
+      amount: '10.0000000000',
+      inputHoldingCids: [held],
+    });
     expect(created[1].observers).toEqual([bob]);
   });
 
@@ -189,7 +265,11 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
     // nothing was committed: the input holding is still active
     const acs = await ledger.call('POST', '/v2/state/active-contracts', {
       activeAtOffset: before,
-      eventFormat: { filtersByParty: { [alice]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: TOKEN } } } }] } } },
+      eventFormat: {
+        filtersByParty: {
+          [alice]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: TOKEN } } } }] },
+        },
+      },
     });
     expect(acs.json.map((e: any) => e.contractEntry.JsActiveContract.createdEvent.contractId)).toContain(held);
   });
@@ -215,7 +295,11 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
       const p = await pendingTransfer();
       const r = await instruction(p.instrCid, choice, p[by]);
       expect(r.status, r.text).toBe(200);
-      expect(exercised(r)[0]).toMatchObject({ choice, actingParties: [p[by]], exerciseResult: { output: { tag: 'TransferInstructionResult_Failed', value: {} } } });
+      expect(exercised(r)[0]).toMatchObject({
+        choice,
+        actingParties: [p[by]],
+        exerciseResult: { output: { tag: 'TransferInstructionResult_Failed', value: {} } },
+      });
       expect(await balance(p.receiver)).toBe(0);
       expect(await balance(p.sender)).toBe(1000);
     }
@@ -237,7 +321,16 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
     expect(exercised(r)[0].exerciseResult.output.tag).toBe('TransferInstructionResult_Completed');
     expect(await balance(sender)).toBe(1000);
     const f = await submit(
-      [{ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: rulesCid, choice: 'TransferFactory_PublicFetch', choiceArgument: { expectedAdmin: admin, actor: sender } } }],
+      [
+        {
+          ExerciseCommand: {
+            templateId: TRANSFER_FACTORY,
+            contractId: rulesCid,
+            choice: 'TransferFactory_PublicFetch',
+            choiceArgument: { expectedAdmin: admin, actor: sender },
+          },
+        },
+      ],
       [sender],
       [rulesDisclosed],
     );
@@ -256,11 +349,24 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
       synchronizerId: sync,
       packageIdSelectionPreference: [],
       verboseHashing: false,
-      commands: [{ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: rulesCid, choice: 'TransferFactory_Transfer', choiceArgument: transferArg(alice, bob, '10.0', [held]) } }],
+      commands: [
+        {
+          ExerciseCommand: {
+            templateId: TRANSFER_FACTORY,
+            contractId: rulesCid,
+            choice: 'TransferFactory_Transfer',
+            choiceArgument: transferArg(alice, bob, '10.0', [held]),
+          },
+        },
+      ],
     });
     expect(r.status, r.text).toBe(200);
     const tx = PreparedTransaction.fromBinary(Buffer.from(r.json.preparedTransaction, 'base64')).transaction!;
-    const exercises = tx.nodes.flatMap((n) => (n.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind === 'exercise' ? [n.versionedNode.v1.nodeType.exercise] : []));
+    const exercises = tx.nodes.flatMap((n) =>
+      n.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind === 'exercise'
+        ? [n.versionedNode.v1.nodeType.exercise]
+        : [],
+    );
     expect(exercises.map((e) => [e.choiceId, e.templateId?.entityName, e.interfaceId?.entityName])).toEqual([
       ['TransferFactory_Transfer', 'TokenRules', 'TransferFactory'],
       ['Archive', 'Token', 'Holding'],
@@ -273,7 +379,9 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
     let ext: External;
     beforeAll(async () => {
       ext = await onboardExternalParty(ledger, 'ext-sender');
-      const r = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: ext.partyId } } } }] });
+      const r = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, {
+        rights: [{ kind: { CanActAs: { value: { party: ext.partyId } } } }],
+      });
       expect(r.status, r.text).toBe(200);
     });
 
@@ -294,15 +402,23 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
       const hash = Buffer.from(prepared.json.preparedTransactionHash, 'base64');
       const done = await ledger.call('POST', '/v2/interactive-submission/executeAndWaitForTransaction', {
         preparedTransaction: prepared.json.preparedTransaction,
-        partySignatures: { signatures: [{ party: ext.partyId, signatures: [ed25519Signature(ext.key, hash, ext.fingerprint)] }] },
+        partySignatures: {
+          signatures: [{ party: ext.partyId, signatures: [ed25519Signature(ext.key, hash, ext.fingerprint)] }],
+        },
         deduplicationPeriod: { Empty: {} },
         submissionId: randomUUID(),
         userId: '',
         hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
-        transactionFormat: { transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS', eventFormat: { filtersByParty: { [ext.partyId]: { cumulative: [] } }, verbose: true } },
+        transactionFormat: {
+          transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
+          eventFormat: { filtersByParty: { [ext.partyId]: { cumulative: [] } }, verbose: true },
+        },
       });
       expect(done.status, done.text).toBe(200);
-      return { prepared: PreparedTransaction.fromBinary(Buffer.from(prepared.json.preparedTransaction, 'base64')), done };
+      return {
+        prepared: PreparedTransaction.fromBinary(Buffer.from(prepared.json.preparedTransaction, 'base64')),
+        done,
+      };
     }
 
     /** The holdings `party` sees through the Holding interface filter: the views the package computes, as [owner, amount, locked]. */
@@ -310,7 +426,20 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
       const end = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
       const acs = await ledger.call('POST', '/v2/state/active-contracts', {
         activeAtOffset: end,
-        eventFormat: { filtersByParty: { [party]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: HOLDING, includeInterfaceView: true } } } }] } }, verbose: true },
+        eventFormat: {
+          filtersByParty: {
+            [party]: {
+              cumulative: [
+                {
+                  identifierFilter: {
+                    InterfaceFilter: { value: { interfaceId: HOLDING, includeInterfaceView: true } },
+                  },
+                },
+              ],
+            },
+          },
+          verbose: true,
+        },
       });
       expect(acs.status, acs.text).toBe(200);
       return acs.json
@@ -318,7 +447,11 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
         .map(([view]: any[]) => {
           expect(ids(view.interfaceId)).toBe('Splice.Api.Token.HoldingV1:Holding');
           expect(view.viewValue.instrumentId).toEqual(instrumentId());
-          return [view.viewValue.owner, view.viewValue.amount, view.viewValue.lock !== null] as [string, string, boolean];
+          return [view.viewValue.owner, view.viewValue.amount, view.viewValue.lock !== null] as [
+            string,
+            string,
+            boolean,
+          ];
         })
         .sort();
     }
@@ -330,15 +463,34 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
       expect(toExt.status, toExt.text).toBe(200);
       const offerCid = exercised(toExt)[0].exerciseResult.output.value.transferInstructionCid;
       const accept = await prepareAndExecute(
-        { ExerciseCommand: { templateId: TRANSFER_INSTRUCTION, contractId: offerCid, choice: 'TransferInstruction_Accept', choiceArgument: { extraArgs: EMPTY_EXTRA_ARGS } } },
+        {
+          ExerciseCommand: {
+            templateId: TRANSFER_INSTRUCTION,
+            contractId: offerCid,
+            choice: 'TransferInstruction_Accept',
+            choiceArgument: { extraArgs: EMPTY_EXTRA_ARGS },
+          },
+        },
         [],
       );
-      expect(exercised(accept.done)[0]).toMatchObject({ contractId: offerCid, choice: 'TransferInstruction_Accept', actingParties: [ext.partyId] });
+      expect(exercised(accept.done)[0]).toMatchObject({
+        contractId: offerCid,
+        choice: 'TransferInstruction_Accept',
+        actingParties: [ext.partyId],
+      });
       expect(await holdings(ext.partyId)).toEqual([[ext.partyId, '100.0000000000', false]]);
-      const extHolding = (await ledger.call('POST', '/v2/state/active-contracts', {
-        activeAtOffset: (await ledger.call('GET', '/v2/state/ledger-end')).json.offset,
-        eventFormat: { filtersByParty: { [ext.partyId]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: TOKEN } } } }] } } },
-      })).json[0].contractEntry.JsActiveContract.createdEvent.contractId as string;
+      const extHolding = (
+        await ledger.call('POST', '/v2/state/active-contracts', {
+          activeAtOffset: (await ledger.call('GET', '/v2/state/ledger-end')).json.offset,
+          eventFormat: {
+            filtersByParty: {
+              [ext.partyId]: {
+                cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: TOKEN } } } }],
+              },
+            },
+          },
+        })
+      ).json[0].contractEntry.JsActiveContract.createdEvent.contractId as string;
 
       // without the disclosed factory the external sender's prepare does not find it
       const hidden = await ledger.call('POST', '/v2/interactive-submission/prepare', {
@@ -348,14 +500,26 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
         synchronizerId: sync,
         commands: [transferCommand(transferArg(ext.partyId, bob, '30.0', [extHolding]))],
       });
-      expect({ status: hidden.status, code: hidden.json.code }, hidden.text).toEqual({ status: 404, code: 'CONTRACT_NOT_FOUND' });
+      expect({ status: hidden.status, code: hidden.json.code }, hidden.text).toEqual({
+        status: 404,
+        code: 'CONTRACT_NOT_FOUND',
+      });
 
       // 30 X1 on to bob, prepared with the disclosed TokenRules, signed by the external party
-      const { prepared, done } = await prepareAndExecute(transferCommand(transferArg(ext.partyId, bob, '30.0', [extHolding])), [rulesDisclosed]);
-      const inputs = prepared.metadata!.inputContracts.map((c) => (c.contract.oneofKind === 'v1' ? c.contract.v1.contractId : ''));
+      const { prepared, done } = await prepareAndExecute(
+        transferCommand(transferArg(ext.partyId, bob, '30.0', [extHolding])),
+        [rulesDisclosed],
+      );
+      const inputs = prepared.metadata!.inputContracts.map((c) =>
+        c.contract.oneofKind === 'v1' ? c.contract.v1.contractId : '',
+      );
       expect(inputs.sort()).toEqual([extHolding, rulesCid].sort());
       const root = exercised(done)[0];
-      expect(root).toMatchObject({ contractId: rulesCid, choice: 'TransferFactory_Transfer', actingParties: [ext.partyId] });
+      expect(root).toMatchObject({
+        contractId: rulesCid,
+        choice: 'TransferFactory_Transfer',
+        actingParties: [ext.partyId],
+      });
       expect(root.exerciseResult.output.tag).toBe('TransferInstructionResult_Pending');
       // the change and the pending offer (a locked holding of the sender, which the receiver observes)
       expect(await holdings(ext.partyId)).toEqual([
@@ -364,7 +528,11 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
       ]);
       expect(await holdings(bob)).toContainEqual([ext.partyId, '30.0000000000', true]);
 
-      const bobAccepts = await instruction(root.exerciseResult.output.value.transferInstructionCid, 'TransferInstruction_Accept', bob);
+      const bobAccepts = await instruction(
+        root.exerciseResult.output.value.transferInstructionCid,
+        'TransferInstruction_Accept',
+        bob,
+      );
       expect(bobAccepts.status, bobAccepts.text).toBe(200);
       expect(await holdings(ext.partyId)).toEqual([[ext.partyId, '70.0000000000', false]]);
       const bobs = await holdings(bob);
@@ -375,11 +543,16 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
 
   describe('allocations (as TestAllocationHappyV1.daml): AllocationFactory_Allocate, then the Allocation interface', () => {
     const ALLOCATION = '#splice-api-token-allocation-v1:Splice.Api.Token.AllocationV1:Allocation';
-    const ALLOCATION_FACTORY = '#splice-api-token-allocation-instruction-v1:Splice.Api.Token.AllocationInstructionV1:AllocationFactory';
+    const ALLOCATION_FACTORY =
+      '#splice-api-token-allocation-instruction-v1:Splice.Api.Token.AllocationInstructionV1:AllocationFactory';
 
     /** A fresh sender with 1000 X1 that allocated 10 X1 for a leg to a fresh receiver settled by a fresh executor. */
     async function allocated() {
-      const [sender, receiver, executor] = [await newParty('sender'), await newParty('receiver'), await newParty('executor')];
+      const [sender, receiver, executor] = [
+        await newParty('sender'),
+        await newParty('receiver'),
+        await newParty('executor'),
+      ];
       const held = await mint(sender, '1000.0');
       const allocation = {
         settlement: {
@@ -393,8 +566,27 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
         transferLegId: 'leg1',
         transferLeg: { sender, receiver, amount: '10.0', instrumentId: instrumentId(), meta: EMPTY_META },
       };
-      const arg = { expectedAdmin: admin, allocation, requestedAt: iso(-60_000), inputHoldingCids: [held], extraArgs: EMPTY_EXTRA_ARGS };
-      const r = await submit([{ ExerciseCommand: { templateId: ALLOCATION_FACTORY, contractId: rulesCid, choice: 'AllocationFactory_Allocate', choiceArgument: arg } }], [sender], [rulesDisclosed]);
+      const arg = {
+        expectedAdmin: admin,
+        allocation,
+        requestedAt: iso(-60_000),
+        inputHoldingCids: [held],
+        extraArgs: EMPTY_EXTRA_ARGS,
+      };
+      const r = await submit(
+        [
+          {
+            ExerciseCommand: {
+              templateId: ALLOCATION_FACTORY,
+              contractId: rulesCid,
+              choice: 'AllocationFactory_Allocate',
+              choiceArgument: arg,
+            },
+          },
+        ],
+        [sender],
+        [rulesDisclosed],
+      );
       expect(r.status, r.text).toBe(200);
       const root = exercised(r)[0];
       expect(ids(root.interfaceId)).toBe('Splice.Api.Token.AllocationInstructionV1:AllocationFactory');
@@ -403,7 +595,19 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
       return { sender, receiver, executor, allocCid: root.exerciseResult.output.value.allocationCid as string };
     }
     const onAllocation = (cid: string, choice: string, actAs: string[]) =>
-      submit([{ ExerciseCommand: { templateId: ALLOCATION, contractId: cid, choice, choiceArgument: { extraArgs: EMPTY_EXTRA_ARGS } } }], actAs);
+      submit(
+        [
+          {
+            ExerciseCommand: {
+              templateId: ALLOCATION,
+              contractId: cid,
+              choice,
+              choiceArgument: { extraArgs: EMPTY_EXTRA_ARGS },
+            },
+          },
+        ],
+        actAs,
+      );
 
     it('Allocation_ExecuteTransfer by executor, sender and receiver moves the amount to the receiver', async () => {
       const a = await allocated();
@@ -456,7 +660,9 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
 
     it('a wrong instrument id', async () => {
       const held = await mint(alice, '1000.0');
-      const e = await failure(transferArg(alice, bob, '10.0', [held], { instrumentId: { admin, id: 'BAD_INSTRUMENT_ID' } }));
+      const e = await failure(
+        transferArg(alice, bob, '10.0', [held], { instrumentId: { admin, id: 'BAD_INSTRUMENT_ID' } }),
+      );
       expect(e.cause).toContain("'holding.instrumentId' is not equal to 'expected value'");
       expect(e.cause).toContain(`expected value: InstrumentId {admin = '${admin}', id = "BAD_INSTRUMENT_ID"}`);
     });
@@ -464,15 +670,32 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
     it('a holding of another owner, and a locked holding', async () => {
       const bobs = await mint(bob, '500.0');
       // alice sees bob's holding only when it is disclosed to her (the admin signs it and reads its blob)
-      const wrongOwner = await failure(transferArg(alice, bob, '10.0', [bobs]), [rulesDisclosed, await adminDisclosure(bobs, TOKEN)]);
+      const wrongOwner = await failure(transferArg(alice, bob, '10.0', [bobs]), [
+        rulesDisclosed,
+        await adminDisclosure(bobs, TOKEN),
+      ]);
       expect(wrongOwner.cause).toContain("'holding owner' is not equal to 'expected value'.");
       expect(wrongOwner.cause).toContain(`expected value: '${alice}'`);
       // a locked holding: a transfer offer to oneself, as Splice's createLockedHoldings makes it
       const later = iso(365 * 24 * 3600_000);
-      const offer = { sender: alice, receiver: alice, amount: '100.0', instrumentId: instrumentId(), requestedAt: later, executeBefore: later, inputHoldingCids: [], meta: EMPTY_META };
-      const locked = await submit([{ CreateCommand: { templateId: TOKEN_TRANSFER_OFFER, createArguments: { transfer: offer } } }], [admin, alice]);
+      const offer = {
+        sender: alice,
+        receiver: alice,
+        amount: '100.0',
+        instrumentId: instrumentId(),
+        requestedAt: later,
+        executeBefore: later,
+        inputHoldingCids: [],
+        meta: EMPTY_META,
+      };
+      const locked = await submit(
+        [{ CreateCommand: { templateId: TOKEN_TRANSFER_OFFER, createArguments: { transfer: offer } } }],
+        [admin, alice],
+      );
       expect(locked.status, locked.text).toBe(200);
-      const e = await failure(transferArg(alice, bob, '10.0', [locked.json.transaction.events[0].CreatedEvent.contractId]));
+      const e = await failure(
+        transferArg(alice, bob, '10.0', [locked.json.transaction.events[0].CreatedEvent.contractId]),
+      );
       expect(e.cause).toContain("'holding.lock' is not equal to 'expected value'");
     });
 
@@ -507,16 +730,40 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
 
     it('CreateAndExerciseCommand with an interface id: TEMPLATES_OR_INTERFACES_NOT_FOUND', async () => {
       const r = await submit(
-        [{ CreateAndExerciseCommand: { templateId: TRANSFER_FACTORY, createArguments: { admin }, choice: 'TransferFactory_PublicFetch', choiceArgument: { expectedAdmin: admin, actor: admin } } }],
+        [
+          {
+            CreateAndExerciseCommand: {
+              templateId: TRANSFER_FACTORY,
+              createArguments: { admin },
+              choice: 'TransferFactory_PublicFetch',
+              choiceArgument: { expectedAdmin: admin, actor: admin },
+            },
+          },
+        ],
         [admin],
       );
       expect(r.status, r.text).toBe(404);
       expect(r.json.code).toBe('TEMPLATES_OR_INTERFACES_NOT_FOUND');
-      expect(r.json.cause).toBe(`Templates or interfaces do not exist: ${TRANSFER_INSTRUCTION_PKG}:Splice.Api.Token.TransferInstructionV1:TransferFactory.`);
+      expect(r.json.cause).toBe(
+        `Templates or interfaces do not exist: ${TRANSFER_INSTRUCTION_PKG}:Splice.Api.Token.TransferInstructionV1:TransferFactory.`,
+      );
     });
 
     it('a choice the interface does not have: the JSON layer’s invalid choice', async () => {
-      const r = await submit([{ ExerciseCommand: { templateId: TRANSFER_FACTORY, contractId: rulesCid, choice: 'TransferFactory_Steal', choiceArgument: {} } }], [alice], [rulesDisclosed]);
+      const r = await submit(
+        [
+          {
+            ExerciseCommand: {
+              templateId: TRANSFER_FACTORY,
+              contractId: rulesCid,
+              choice: 'TransferFactory_Steal',
+              choiceArgument: {},
+            },
+          },
+        ],
+        [alice],
+        [rulesDisclosed],
+      );
       expect(r.status, r.text).toBe(400);
       expect(r.json.cause).toBe(
         `The submitted request has invalid arguments: Invalid template:${TRANSFER_INSTRUCTION_PKG}:Splice.Api.Token.TransferInstructionV1:TransferFactory or choice:TransferFactory_Steal`,
@@ -525,13 +772,24 @@ describeWithDars('the token standard v1 test token on the engine (LEDGERLINE_CON
 
     it('an interface choice exercised by the template id: the JSON layer’s invalid choice', async () => {
       const r = await submit(
-        [{ ExerciseCommand: { templateId: TOKEN_RULES, contractId: rulesCid, choice: 'TransferFactory_PublicFetch', choiceArgument: { expectedAdmin: admin, actor: alice } } }],
+        [
+          {
+            ExerciseCommand: {
+              templateId: TOKEN_RULES,
+              contractId: rulesCid,
+              choice: 'TransferFactory_PublicFetch',
+              choiceArgument: { expectedAdmin: admin, actor: alice },
+            },
+          },
+        ],
         [alice],
         [rulesDisclosed],
       );
       expect(r.status, r.text).toBe(400);
       expect(r.json.code).toBe('INVALID_ARGUMENT');
-      expect(r.json.cause).toBe(`The submitted request has invalid arguments: Invalid template:${TOKEN_PKG}:${TOKEN_MODULE}:TokenRules or choice:TransferFactory_PublicFetch`);
+      expect(r.json.cause).toBe(
+        `The submitted request has invalid arguments: Invalid template:${TOKEN_PKG}:${TOKEN_MODULE}:TokenRules or choice:TransferFactory_PublicFetch`,
+      );
     });
   });
 });

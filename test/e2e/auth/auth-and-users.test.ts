@@ -12,7 +12,12 @@ afterAll(async () => {
 });
 
 const redacted = (body: Record<string, unknown>) =>
-  expect(body).toMatchObject({ code: 'NA', errorCategory: -1, cause: 'A security-sensitive error has been received', resources: [] });
+  expect(body).toMatchObject({
+    code: 'NA',
+    errorCategory: -1,
+    cause: 'A security-sensitive error has been received',
+    resources: [],
+  });
 
 async function rawCall(path: string, authorization?: string) {
   const res = await fetch(ledger.url + path, { headers: authorization === undefined ? {} : { authorization } });
@@ -124,7 +129,10 @@ describe('users and rights', () => {
     const rights = await ledger.call('GET', '/v2/users/alice/rights', undefined, { as: 'alice' });
     expect(rights.json.rights).toHaveLength(2);
 
-    const revoke = await ledger.call('PATCH', '/v2/users/alice/rights', { userId: 'alice', rights: [{ kind: { CanActAs: { value: { party } } } }] });
+    const revoke = await ledger.call('PATCH', '/v2/users/alice/rights', {
+      userId: 'alice',
+      rights: [{ kind: { CanActAs: { value: { party } } } }],
+    });
     expect(revoke.json).toEqual({ newlyRevokedRights: [{ kind: { CanActAs: { value: { party } } } }] });
 
     const page1 = await ledger.call('GET', '/v2/users?pageSize=1');
@@ -149,8 +157,16 @@ describe('users and rights', () => {
   });
 
   it('only a participant admin hands out ParticipantAdmin', async () => {
-    await ledger.call('POST', '/v2/users', { user: { id: 'idp-admin' }, rights: [{ kind: { IdentityProviderAdmin: { value: {} } } }] });
-    const r = await ledger.call('POST', '/v2/users', { user: { id: 'wannabe' }, rights: [{ kind: { ParticipantAdmin: { value: {} } } }] }, { as: 'idp-admin' });
+    await ledger.call('POST', '/v2/users', {
+      user: { id: 'idp-admin' },
+      rights: [{ kind: { IdentityProviderAdmin: { value: {} } } }],
+    });
+    const r = await ledger.call(
+      'POST',
+      '/v2/users',
+      { user: { id: 'wannabe' }, rights: [{ kind: { ParticipantAdmin: { value: {} } } }] },
+      { as: 'idp-admin' },
+    );
     expect(r.status).toBe(403);
     expect((await ledger.call('GET', '/v2/users/wannabe')).status).toBe(404);
   });
@@ -168,7 +184,10 @@ describe('request handling', () => {
 
   it('reads the body as JSON whatever the Content-Type says (curl -d sends form-urlencoded)', async () => {
     for (const [i, type] of ['application/x-www-form-urlencoded', 'text/plain', 'application/octet-stream'].entries()) {
-      const r = await ledger.call('POST', '/v2/users', undefined, { raw: JSON.stringify({ user: { id: `typed-${i}` } }), headers: { 'content-type': type } });
+      const r = await ledger.call('POST', '/v2/users', undefined, {
+        raw: JSON.stringify({ user: { id: `typed-${i}` } }),
+        headers: { 'content-type': type },
+      });
       expect(r.status, type).toBe(200);
       expect(r.json.user.id).toBe(`typed-${i}`);
     }
@@ -192,7 +211,9 @@ describe('request handling', () => {
     const nf = await ledger.call('GET', '/v2/does-not-exist');
     expect(nf.status).toBe(404);
     expect(nf.json).toMatchObject({ code: 'NOT_FOUND', errorCategory: 11 });
-    const big = await ledger.call('POST', '/v2/users', undefined, { raw: JSON.stringify({ user: { id: 'x' }, pad: 'y'.repeat(11 * 1024 * 1024) }) });
+    const big = await ledger.call('POST', '/v2/users', undefined, {
+      raw: JSON.stringify({ user: { id: 'x' }, pad: 'y'.repeat(11 * 1024 * 1024) }),
+    });
     expect(big.status).toBe(413);
     expect(big.json.code).toBe('REQUEST_TOO_LARGE');
   });
@@ -205,7 +226,9 @@ describe('request handling', () => {
   });
 
   it('every error body carries the trace id that the log carries', async () => {
-    const r = await ledger.call('GET', '/v2/users/ghost', undefined, { headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } });
+    const r = await ledger.call('GET', '/v2/users/ghost', undefined, {
+      headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
+    });
     expect(r.json.traceId).toBe('0af7651916cd43dd8448eb211c80319c');
     expect(r.json.context.tid).toBe('0af7651916cd43dd8448eb211c80319c');
   });

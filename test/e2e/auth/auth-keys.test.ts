@@ -11,7 +11,12 @@ import { startTestLedger, TEST_JWT_SECRET, type TestLedger } from '../../support
  */
 type Key = KeyLike | Uint8Array;
 
-async function token(ledger: TestLedger, alg: string, key: Key, opts: { kid?: string; sub?: string } = {}): Promise<string> {
+async function token(
+  ledger: TestLedger,
+  alg: string,
+  key: Key,
+  opts: { kid?: string; sub?: string } = {},
+): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({})
     .setProtectedHeader({ alg, typ: 'JWT', ...(opts.kid ? { kid: opts.kid } : {}) })
@@ -114,7 +119,12 @@ describe('ES256 with LEDGER_JWKS_URL', () => {
     expect(await status(ledger, await token(ledger, 'ES256', ec.privateKey, { kid: 'unknown' }))).toBe(401);
     expect(await status(ledger, await token(ledger, 'ES256', otherEc, { kid: 'ec-1' }))).toBe(401);
     expect(await status(ledger, await token(ledger, 'RS256', rsa.privateKey, { kid: 'ec-1' }))).toBe(401);
-    expect(await status(ledger, await token(ledger, 'HS256', new TextEncoder().encode(JSON.stringify(ec.jwk)), { kid: 'ec-1' }))).toBe(401);
+    expect(
+      await status(
+        ledger,
+        await token(ledger, 'HS256', new TextEncoder().encode(JSON.stringify(ec.jwk)), { kid: 'ec-1' }),
+      ),
+    ).toBe(401);
     expect(await status(ledger, noneToken(ledger))).toBe(401);
   });
 });

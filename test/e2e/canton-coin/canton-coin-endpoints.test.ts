@@ -31,11 +31,19 @@ describe('Canton Coin endpoints with the profile off', () => {
   it('answers 404 with an ErrorResponse on every route', async () => {
     for (const path of GETS) {
       const r = await ledger.call('GET', path);
-      expect([path, r.status, r.json]).toEqual([path, 404, { error: 'The Canton Coin profile is off (LEDGER_CANTON_COIN=dev turns it on)' }]);
+      expect([path, r.status, r.json]).toEqual([
+        path,
+        404,
+        { error: 'The Canton Coin profile is off (LEDGER_CANTON_COIN=dev turns it on)' },
+      ]);
     }
     for (const path of POSTS) {
       const r = await ledger.call('POST', path, {});
-      expect([path, r.status, r.json.error]).toEqual([path, 404, 'The Canton Coin profile is off (LEDGER_CANTON_COIN=dev turns it on)']);
+      expect([path, r.status, r.json.error]).toEqual([
+        path,
+        404,
+        'The Canton Coin profile is off (LEDGER_CANTON_COIN=dev turns it on)',
+      ]);
     }
   });
 
@@ -62,7 +70,11 @@ describe('Canton Coin endpoints with the profile on and no splice-amulet stored'
   it('answers 404 saying the profile waits for the package, and allocates no party', async () => {
     for (const path of GETS.slice(0, 4)) {
       const r = await ledger.call('GET', path);
-      expect([path, r.status, r.json]).toEqual([path, 404, { error: 'No AmuletRules: the Canton Coin profile sets up once splice-amulet is uploaded' }]);
+      expect([path, r.status, r.json]).toEqual([
+        path,
+        404,
+        { error: 'No AmuletRules: the Canton Coin profile sets up once splice-amulet is uploaded' },
+      ]);
     }
     expect((await ledger.call('GET', '/v2/parties')).json.partyDetails).toEqual([]);
   });

@@ -13,17 +13,31 @@ let client: any;
 let awaitCompletion: any;
 let alice: string;
 const MEMO = '#memo-pkg:Main:Memo';
-const silent = { child: () => silent, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const silent = {
+  child: () => silent,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 
 beforeAll(async () => {
   ledger = await startTestLedger();
   const sync = await defaultSynchronizer(ledger);
-  alice = (await ledger.call('POST', '/v2/parties', { partyIdHint: 'cl-alice', synchronizerId: sync })).json.partyDetails.party;
-  await ledger.call('POST', '/v2/users', { user: { id: 'cl-app' }, rights: [{ kind: { CanActAs: { value: { party: alice } } } }] });
+  alice = (await ledger.call('POST', '/v2/parties', { partyIdHint: 'cl-alice', synchronizerId: sync })).json
+    .partyDetails.party;
+  await ledger.call('POST', '/v2/users', {
+    user: { id: 'cl-app' },
+    rights: [{ kind: { CanActAs: { value: { party: alice } } } }],
+  });
   const mod = await import('@canton-network/core-ledger-client');
   awaitCompletion = mod.awaitCompletion;
   const token = await ledger.token('cl-app');
-  client = new mod.LedgerClient({ baseUrl: new URL(ledger.url), logger: silent as never, accessTokenProvider: { getAccessToken: async () => token } as never });
+  client = new mod.LedgerClient({
+    baseUrl: new URL(ledger.url),
+    logger: silent as never,
+    accessTokenProvider: { getAccessToken: async () => token } as never,
+  });
   await client.init();
 });
 afterAll(async () => {
@@ -34,10 +48,21 @@ describe('core-ledger-client', () => {
   it('submits with async/submit and awaits the completion; a duplicate ends in a rejection it decodes', async () => {
     const begin = await ledgerEnd(ledger);
     const commandId = `cl-${Date.now()}`;
-    const commands = { commands: [{ CreateCommand: { templateId: MEMO, createArguments: { owner: alice } } }], commandId, actAs: [alice], userId: 'cl-app' };
+    const commands = {
+      commands: [{ CreateCommand: { templateId: MEMO, createArguments: { owner: alice } } }],
+      commandId,
+      actAs: [alice],
+      userId: 'cl-app',
+    };
     expect(await client.post('/v2/commands/async/submit', commands)).toEqual({});
     const completion = await awaitCompletion(client, begin, alice, 'cl-app', commandId);
-    expect(completion).toMatchObject({ commandId, userId: 'cl-app', actAs: [alice], status: { code: 0 }, offset: begin + 1 });
+    expect(completion).toMatchObject({
+      commandId,
+      userId: 'cl-app',
+      actAs: [alice],
+      status: { code: 0 },
+      offset: begin + 1,
+    });
     expect(completion.updateId).toMatch(/^1220/);
 
     // The same change again: accepted, then rejected at commit; awaitCompletion throws the decoded status.
@@ -55,7 +80,11 @@ describe('core-ledger-client', () => {
   it('submit-and-wait through the client, then the completion is found from an earlier offset', async () => {
     const begin = await ledgerEnd(ledger);
     const commandId = `cl-wait-${Date.now()}`;
-    const r = await client.post('/v2/commands/submit-and-wait', { commands: [{ CreateCommand: { templateId: MEMO, createArguments: { owner: alice } } }], commandId, actAs: [alice] });
+    const r = await client.post('/v2/commands/submit-and-wait', {
+      commands: [{ CreateCommand: { templateId: MEMO, createArguments: { owner: alice } } }],
+      commandId,
+      actAs: [alice],
+    });
     expect(r.completionOffset).toBe(begin + 1);
     const completion = await awaitCompletion(client, begin, alice, 'cl-app', commandId);
     expect([completion.updateId, completion.offset]).toEqual([r.updateId, r.completionOffset]);

@@ -61,7 +61,10 @@ describe('wallet-sdk 1.4.0 end to end', () => {
     const start = await ledgerEnd(ledger);
 
     // Onboarding: generate-topology, sign the multi-hash, allocate, poll GET /v2/parties/{party}, grant CanActAs.
-    const party = await sdk.party.external.create(keys.publicKey, { partyHint: 'wallet-alice' }).sign(keys.privateKey).execute();
+    const party = await sdk.party.external
+      .create(keys.publicKey, { partyHint: 'wallet-alice' })
+      .sign(keys.privateKey)
+      .execute();
     expect(party.partyId).toBe(`wallet-alice::${await sdk.keys.fingerprint(keys.publicKey)}`);
     expect(party.partyId.split('::')[1]).toBe(party.publicKeyFingerprint);
     const rights = await ledger.call('GET', `/v2/users/${ledger.config.adminUser}/rights`);
@@ -71,15 +74,25 @@ describe('wallet-sdk 1.4.0 end to end', () => {
     // Prepare a create; check the returned hash independently before signing.
     const prepared = sdk.ledger.prepare({
       partyId: party.partyId,
-      commands: [{ CreateCommand: { templateId: '#memo-pkg:Main:Memo', createArguments: { owner: party.partyId, text: 'hello' } } }],
+      commands: [
+        {
+          CreateCommand: {
+            templateId: '#memo-pkg:Main:Memo',
+            createArguments: { owner: party.partyId, text: 'hello' },
+          },
+        },
+      ],
     });
     const { response } = await prepared.toJSON();
     expect(response.hashingSchemeVersion).toBe('HASHING_SCHEME_VERSION_V2');
     const pt = PreparedTransaction.fromBinary(Buffer.from(response.preparedTransaction, 'base64'));
     expect(hashPreparedTransaction(pt, 2).toString('base64')).toBe(response.preparedTransactionHash);
-    expect((await sdk.utils.hash.preparedTransaction(response.preparedTransaction)).toBase64()).toBe(response.preparedTransactionHash);
+    expect((await sdk.utils.hash.preparedTransaction(response.preparedTransaction)).toBase64()).toBe(
+      response.preparedTransactionHash,
+    );
     const node = pt.transaction!.nodes[0].versionedNode;
-    const localId = node.oneofKind === 'v1' && node.v1.nodeType.oneofKind === 'create' ? node.v1.nodeType.create.contractId : '';
+    const localId =
+      node.oneofKind === 'v1' && node.v1.nodeType.oneofKind === 'create' ? node.v1.nodeType.create.contractId : '';
     expect(localId).toMatch(/^00[0-9a-f]{64}$/);
 
     // Sign and executeAndWait.
@@ -87,7 +100,11 @@ describe('wallet-sdk 1.4.0 end to end', () => {
     expect(created.updateId).toMatch(/^1220[0-9a-f]{64}$/);
     expect(created.completionOffset).toBe(start + 2);
     // Committed with Canton's suffix after the prepared local id.
-    const row = await ledger.runtime.db.selectFrom('contracts').selectAll().where('contract_id', 'like', `${localId}%`).executeTakeFirstOrThrow();
+    const row = await ledger.runtime.db
+      .selectFrom('contracts')
+      .selectAll()
+      .where('contract_id', 'like', `${localId}%`)
+      .executeTakeFirstOrThrow();
     const contractId = row.contract_id;
     expect(contractId).toMatch(new RegExp(`^${localId}ca121220[0-9a-f]{64}$`));
     expect(row).toMatchObject({ status: 'active', signatories: [party.partyId], package_name: 'memo-pkg' });
@@ -96,25 +113,40 @@ describe('wallet-sdk 1.4.0 end to end', () => {
     const archived = await sdk.ledger
       .prepare({
         partyId: party.partyId,
-        commands: [{ ExerciseCommand: { templateId: '#memo-pkg:Main:Memo', contractId, choice: 'Archive', choiceArgument: {} } }],
+        commands: [
+          { ExerciseCommand: { templateId: '#memo-pkg:Main:Memo', contractId, choice: 'Archive', choiceArgument: {} } },
+        ],
       })
       .sign(keys.privateKey)
       .execute({ partyId: party.partyId });
     expect(archived.completionOffset).toBe(start + 3);
-    const after = await ledger.runtime.db.selectFrom('contracts').select(['status']).where('contract_id', '=', contractId).executeTakeFirstOrThrow();
+    const after = await ledger.runtime.db
+      .selectFrom('contracts')
+      .select(['status'])
+      .where('contract_id', '=', contractId)
+      .executeTakeFirstOrThrow();
     expect(after.status).toBe('archived');
 
     // Onboarding the same key again is recognised by the SDK (the party exists) and changes nothing.
-    const again = await sdk.party.external.create(keys.publicKey, { partyHint: 'wallet-alice' }).sign(keys.privateKey).execute();
+    const again = await sdk.party.external
+      .create(keys.publicKey, { partyHint: 'wallet-alice' })
+      .sign(keys.privateKey)
+      .execute();
     expect(again.partyId).toBe(party.partyId);
     expect(await ledgerEnd(ledger)).toBe(start + 3);
 
     // The update stream over the SDK's own WebSocket client. It joins its base URL (which ends in '/') with '/v2/updates':
     // the socket opens at ws://host:port//v2/updates, and gets the create and the archive as they were committed.
     await withRecordedWebSockets(async (opened) => {
-      const withEvents = await sdk.extend({ events: { websocketURL: ledger.url.replace(/^http/, 'ws'), auth: auth() } });
+      const withEvents = await sdk.extend({
+        events: { websocketURL: ledger.url.replace(/^http/, 'ws'), auth: auth() },
+      });
       const seen: any[] = [];
-      for await (const message of withEvents.events.updates({ partyId: party.partyId, templateIds: ['#memo-pkg:Main:Memo'], beginOffset: start })) {
+      for await (const message of withEvents.events.updates({
+        partyId: party.partyId,
+        templateIds: ['#memo-pkg:Main:Memo'],
+        beginOffset: start,
+      })) {
         if (message.update?.Transaction) seen.push(message.update.Transaction.value);
         if (seen.length === 2) break; // the stream tails: leaving the loop closes the socket
       }
@@ -124,7 +156,11 @@ describe('wallet-sdk 1.4.0 end to end', () => {
         [archived.updateId, start + 3],
       ]);
       expect(Object.keys(seen[0].events[0])).toEqual(['CreatedEvent']);
-      expect(seen[0].events[0].CreatedEvent).toMatchObject({ contractId, templateId: expect.stringMatching(/:Main:Memo$/), createArgument: { owner: party.partyId, text: 'hello' } });
+      expect(seen[0].events[0].CreatedEvent).toMatchObject({
+        contractId,
+        templateId: expect.stringMatching(/:Main:Memo$/),
+        createArgument: { owner: party.partyId, text: 'hello' },
+      });
       expect(Object.keys(seen[1].events[0])).toEqual(['ArchivedEvent']);
     });
   }, 60_000);
@@ -135,17 +171,27 @@ describe('wallet-sdk 1.4.0 end to end', () => {
     expect(partyId).toBe(`wallet-local::${ledger.participantId.split('::')[1]}`);
     const created = await sdk.ledger.internal.submit({
       actAs: [partyId],
-      commands: [{ CreateCommand: { templateId: '#memo-pkg:Main:Memo', createArguments: { owner: partyId, text: 'local' } } }],
+      commands: [
+        { CreateCommand: { templateId: '#memo-pkg:Main:Memo', createArguments: { owner: partyId, text: 'local' } } },
+      ],
       commandId: 'wallet-local-1',
     });
     expect(created).toMatchObject({ updateId: expect.stringMatching(/^1220/), completionOffset: start + 2 });
 
     await withRecordedWebSockets(async (opened) => {
-      const withEvents = await sdk.extend({ events: { websocketURL: ledger.url.replace(/^http/, 'ws'), auth: auth() } });
+      const withEvents = await sdk.extend({
+        events: { websocketURL: ledger.url.replace(/^http/, 'ws'), auth: auth() },
+      });
       for await (const message of withEvents.events.completions({ parties: [partyId], beginOffset: start })) {
         const completion = message.completionResponse?.Completion?.value;
         if (!completion) continue; // OffsetCheckpoints
-        expect(completion).toMatchObject({ commandId: 'wallet-local-1', updateId: created.updateId, offset: created.completionOffset, actAs: [partyId], status: { code: 0 } });
+        expect(completion).toMatchObject({
+          commandId: 'wallet-local-1',
+          updateId: created.updateId,
+          offset: created.completionOffset,
+          actAs: [partyId],
+          status: { code: 0 },
+        });
         break;
       }
       expect(opened).toEqual([`${ledger.url.replace(/^http/, 'ws')}//v2/commands/completions`]);

@@ -19,14 +19,22 @@ const MEMO = '#memo-pkg:Main:Memo';
 beforeAll(async () => {
   ledger = await startTestLedger({ LEDGER_HTTP_LIST_MAX_ELEMENTS: '5' });
   const sync = await defaultSynchronizer(ledger);
-  const local = async (hint: string) => (await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync })).json.partyDetails.party as string;
+  const local = async (hint: string) =>
+    (await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync })).json.partyDetails
+      .party as string;
   alice = await local('alice');
   bob = await local('bob');
   const act = (party: string) => ({ kind: { CanActAs: { value: { party } } } });
   await ledger.call('POST', '/v2/users', { user: { id: 'app' }, rights: [act(alice), act(bob)] });
   await ledger.call('POST', '/v2/users', { user: { id: 'other' }, rights: [act(alice)] });
-  await ledger.call('POST', '/v2/users', { user: { id: 'auditor' }, rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }] });
-  await ledger.call('POST', '/v2/users', { user: { id: 'bob-reader' }, rights: [{ kind: { CanReadAs: { value: { party: bob } } } }] });
+  await ledger.call('POST', '/v2/users', {
+    user: { id: 'auditor' },
+    rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }],
+  });
+  await ledger.call('POST', '/v2/users', {
+    user: { id: 'bob-reader' },
+    rights: [{ kind: { CanReadAs: { value: { party: bob } } } }],
+  });
 });
 afterAll(async () => {
   await ledger?.close();
@@ -34,9 +42,20 @@ afterAll(async () => {
 
 let n = 0;
 const submit = (actAs: string[], as = 'app', path = 'submit-and-wait') =>
-  ledger.call('POST', `/v2/commands/${path}`, { commands: [{ CreateCommand: { templateId: MEMO, createArguments: { owner: actAs[0] } } }], commandId: `c-${n++}`, actAs }, { as });
-const list = (body: Record<string, unknown>, query = 'stream_idle_timeout_ms=150', as = 'app') => ledger.call('POST', `/v2/commands/completions?${query}`, body, { as });
-const completionsOf = (elements: any[]) => elements.filter((e) => e.completionResponse.Completion).map((e) => e.completionResponse.Completion.value);
+  ledger.call(
+    'POST',
+    `/v2/commands/${path}`,
+    {
+      commands: [{ CreateCommand: { templateId: MEMO, createArguments: { owner: actAs[0] } } }],
+      commandId: `c-${n++}`,
+      actAs,
+    },
+    { as },
+  );
+const list = (body: Record<string, unknown>, query = 'stream_idle_timeout_ms=150', as = 'app') =>
+  ledger.call('POST', `/v2/commands/completions?${query}`, body, { as });
+const completionsOf = (elements: any[]) =>
+  elements.filter((e) => e.completionResponse.Completion).map((e) => e.completionResponse.Completion.value);
 
 describe('the completion list', () => {
   it('a user sees its own completions of commands with an actAs party among the requested ones, actAs cut down', async () => {
@@ -57,15 +76,33 @@ describe('the completion list', () => {
       [a.json.completionOffset, [alice], a.json.updateId],
       [ab.json.completionOffset, [alice], ab.json.updateId],
     ]);
-    expect(seen[0]).toMatchObject({ userId: 'app', status: { code: 0 }, synchronizerTime: { synchronizerId: expect.stringMatching(/::1220/) }, paidTrafficCost: 0, transactionHash: '' });
+    expect(seen[0]).toMatchObject({
+      userId: 'app',
+      status: { code: 0 },
+      synchronizerTime: { synchronizerId: expect.stringMatching(/::1220/) },
+      paidTrafficCost: 0,
+      transactionHash: '',
+    });
     // The list tails: it ends at the idle timeout with a checkpoint at the ledger end.
     const cp = elements.at(-1).completionResponse.OffsetCheckpoint.value;
     expect(cp.offset).toBe(await ledgerEnd(ledger));
     // The other user sees only its own; the empty user id is the token's.
-    expect(completionsOf((await list({ parties: [alice], beginExclusive: begin }, undefined, 'other')).json).map((c: any) => c.offset)).toEqual([o.json.completionOffset]);
+    expect(
+      completionsOf((await list({ parties: [alice], beginExclusive: begin }, undefined, 'other')).json).map(
+        (c: any) => c.offset,
+      ),
+    ).toEqual([o.json.completionOffset]);
     // A reader of any party may name any user; bob's reader sees app's commands with bob acting.
-    expect(completionsOf((await list({ userId: 'app', parties: [alice, bob], beginExclusive: begin }, undefined, 'auditor')).json)).toHaveLength(3);
-    expect(completionsOf((await list({ userId: 'app', parties: [bob], beginExclusive: begin }, undefined, 'auditor')).json).map((c: any) => c.actAs)).toEqual([[bob], [bob]]);
+    expect(
+      completionsOf(
+        (await list({ userId: 'app', parties: [alice, bob], beginExclusive: begin }, undefined, 'auditor')).json,
+      ),
+    ).toHaveLength(3);
+    expect(
+      completionsOf(
+        (await list({ userId: 'app', parties: [bob], beginExclusive: begin }, undefined, 'auditor')).json,
+      ).map((c: any) => c.actAs),
+    ).toEqual([[bob], [bob]]);
   });
 
   it('limit truncates; more than the maximum without a limit is 413; the list waits for a completion that comes', async () => {
@@ -90,7 +127,11 @@ describe('the completion list', () => {
     const end = await ledgerEnd(ledger);
     expectCantonError(await list({ userId: 'other', parties: [alice] }), 403, 'NA');
     expectCantonError(await list({ parties: [bob] }, undefined, 'other'), 403, 'NA');
-    expectCantonError(await list({ userId: 'bad user!', parties: [alice] }, undefined, 'auditor'), 400, 'INVALID_FIELD');
+    expectCantonError(
+      await list({ userId: 'bad user!', parties: [alice] }, undefined, 'auditor'),
+      400,
+      'INVALID_FIELD',
+    );
     expectCantonError(await list({ parties: ['bad party!'] }, undefined, 'auditor'), 400, 'INVALID_ARGUMENT');
     expectCantonError(await list({ parties: [alice], beginExclusive: -1 }), 400, 'NEGATIVE_OFFSET');
     expectCantonError(await list({ parties: [alice], beginExclusive: end + 5 }), 400, 'OFFSET_AFTER_LEDGER_END');
@@ -108,7 +149,8 @@ describe('the completion list', () => {
 });
 
 describe('command-completions (GetCompletions): no user id, parties optional', () => {
-  const get = (body: Record<string, unknown>, as: string, query = 'stream_idle_timeout_ms=150') => ledger.call('POST', `/v2/commands/command-completions?${query}`, body, { as });
+  const get = (body: Record<string, unknown>, as: string, query = 'stream_idle_timeout_ms=150') =>
+    ledger.call('POST', `/v2/commands/command-completions?${query}`, body, { as });
 
   it("every user's completions of the requested parties, actAs cut down; with no party, all of them, actAs whole", async () => {
     const begin = await ledgerEnd(ledger);
@@ -126,7 +168,9 @@ describe('command-completions (GetCompletions): no user id, parties optional', (
     const all = completionsOf((await get({ beginExclusive: begin }, 'auditor')).json);
     expect(all.map((c: any) => c.actAs)).toEqual([[alice], [alice, bob], [alice], [bob]]);
     // A reader of bob sees the commands bob acted in, whoever submitted them; a userId key is not part of the request.
-    const forBob = completionsOf((await get({ userId: 'other', parties: [bob], beginExclusive: begin }, 'bob-reader')).json);
+    const forBob = completionsOf(
+      (await get({ userId: 'other', parties: [bob], beginExclusive: begin }, 'bob-reader')).json,
+    );
     expect(forBob.map((c: any) => [c.offset, c.actAs])).toEqual([
       [ab.json.completionOffset, [bob]],
       [all[3].offset, [bob]],
@@ -156,7 +200,13 @@ describe('command-completions (GetCompletions): no user id, parties optional', (
     await submit([bob]);
     const token = await ledger.token('auditor');
     let received = 0;
-    const streaming = wsCollect(ledger.url, '/v2/commands/command-completions', token, { beginExclusive: begin }, (m) => (received = completionsOf(m).length) >= 2);
+    const streaming = wsCollect(
+      ledger.url,
+      '/v2/commands/command-completions',
+      token,
+      { beginExclusive: begin },
+      (m) => (received = completionsOf(m).length) >= 2,
+    );
     // The first completion arrived: the stream is at the ledger end, so the next one is tailed.
     await waitFor(() => received >= 1, { message: 'the first completion' });
     expect((await submit([alice], 'other', 'async/submit')).json).toEqual({});
@@ -165,7 +215,9 @@ describe('command-completions (GetCompletions): no user id, parties optional', (
       [begin + 1, 'app'],
       [begin + 2, 'other'],
     ]);
-    const bad = await wsCollect(ledger.url, '/v2/commands/command-completions', await ledger.token('app'), { parties: [] });
+    const bad = await wsCollect(ledger.url, '/v2/commands/command-completions', await ledger.token('app'), {
+      parties: [],
+    });
     expect(bad.messages.map((m) => m.code)).toEqual(['NA']);
   });
 });
@@ -176,17 +228,28 @@ describe('the completion WebSocket', () => {
     await submit([alice]);
     const token = await ledger.token('app');
     let received = 0;
-    const streaming = wsCollect(ledger.url, '/v2/commands/completions', token, { userId: 'app', parties: [alice], beginExclusive: begin }, (m) => (received = completionsOf(m).length) >= 2);
+    const streaming = wsCollect(
+      ledger.url,
+      '/v2/commands/completions',
+      token,
+      { userId: 'app', parties: [alice], beginExclusive: begin },
+      (m) => (received = completionsOf(m).length) >= 2,
+    );
     await waitFor(() => received >= 1, { message: 'the first completion' });
     const second = await submit([alice], 'app', 'async/submit');
     expect(second.json).toEqual({});
     const { messages } = await streaming;
     expect(completionsOf(messages).map((c: any) => c.offset)).toEqual([begin + 1, begin + 2]);
-    const checkpoints = messages.filter((m) => m.completionResponse.OffsetCheckpoint).map((m) => m.completionResponse.OffsetCheckpoint.value.offset);
+    const checkpoints = messages
+      .filter((m) => m.completionResponse.OffsetCheckpoint)
+      .map((m) => m.completionResponse.OffsetCheckpoint.value.offset);
     expect(checkpoints.length).toBeGreaterThan(0);
     for (const o of checkpoints) expect(o).toBeGreaterThan(begin);
     // wallet-sdk's path has an empty segment first.
-    const bad = await wsCollect(ledger.url, '//v2/commands/completions', token, { parties: [alice], beginExclusive: -1 });
+    const bad = await wsCollect(ledger.url, '//v2/commands/completions', token, {
+      parties: [alice],
+      beginExclusive: -1,
+    });
     expect(bad.messages.map((m) => m.code)).toEqual(['NEGATIVE_OFFSET']);
     expect(bad.closeCode).toBe(1000);
     const denied = await wsCollect(ledger.url, '/v2/commands/completions', null, { parties: [alice] });

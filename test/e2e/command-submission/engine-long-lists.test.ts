@@ -26,15 +26,30 @@ beforeAll(async () => {
   expect(up.status, await up.text()).toBe(200);
   const r = await ledger.call('POST', '/v2/parties', { partyIdHint: 'folder', synchronizerId: sync });
   owner = r.json.partyDetails.party;
-  expect((await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: owner } } } }] })).status).toBe(200);
+  expect(
+    (
+      await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, {
+        rights: [{ kind: { CanActAs: { value: { party: owner } } } }],
+      })
+    ).status,
+  ).toBe(200);
   const created = await submit({ CreateCommand: { templateId: `${pkg}:Main:Folder`, createArguments: { owner } } });
   folder = created.events[0].CreatedEvent.contractId;
 });
 afterAll(async () => ledger?.close());
 
 async function submit(command: unknown): Promise<any> {
-  const commands = { commands: [command], commandId: randomUUID(), userId: ledger.config.adminUser, actAs: [owner], synchronizerId: sync };
-  const transactionFormat = { eventFormat: { filtersByParty: { [owner]: { cumulative: [] } }, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' };
+  const commands = {
+    commands: [command],
+    commandId: randomUUID(),
+    userId: ledger.config.adminUser,
+    actAs: [owner],
+    synchronizerId: sync,
+  };
+  const transactionFormat = {
+    eventFormat: { filtersByParty: { [owner]: { cumulative: [] } }, verbose: true },
+    transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
+  };
   const r = await ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', { commands, transactionFormat });
   expect(r.status, r.text.slice(0, 2000)).toBe(200);
   return r.json.transaction;
@@ -44,7 +59,9 @@ describe('a fold over a 100,000-element choice argument', () => {
   const { argument, sum } = foldArgument(100_000);
   for (const choice of FOLD_CHOICES) {
     it(`${choice} answers the sum`, async () => {
-      const tx = await submit({ ExerciseCommand: { templateId: `${pkg}:Main:Folder`, contractId: folder, choice, choiceArgument: argument } });
+      const tx = await submit({
+        ExerciseCommand: { templateId: `${pkg}:Main:Folder`, contractId: folder, choice, choiceArgument: argument },
+      });
       const exercised = tx.events[0].ExercisedEvent;
       expect(exercised).toMatchObject({ choice, consuming: false, exerciseResult: sum, lastDescendantNodeId: 0 });
       expect(exercised.choiceArgument.xs).toHaveLength(100_000);

@@ -2,7 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewEvent, StoredCreatedEvent } from '@ledgerline/domain';
 import { pruneLedger } from '@ledgerline/store';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
-import { ALICE, BOB, CAROL, created, reassignmentEvent, S1, S2, tx, txEvent, IOU_NAME } from '../../support/updates-scenario';
+import {
+  ALICE,
+  BOB,
+  CAROL,
+  created,
+  reassignmentEvent,
+  S1,
+  S2,
+  tx,
+  txEvent,
+  IOU_NAME,
+} from '../../support/updates-scenario';
 import { wsCollect } from '../../support/ws-client';
 
 /**
@@ -19,14 +30,17 @@ let stream: any[] = [];
 
 function rng(seed: number) {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  return () => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 }
 
 async function workload(steps: number, seed: number): Promise<void> {
   const r = rng(seed);
   const pick = <T>(xs: T[]): T => xs[Math.floor(r() * xs.length)];
   const active = new Map<string, { c: StoredCreatedEvent; sync: string; counter: number }>();
-  const inFlight = new Map<string, { c: StoredCreatedEvent; target: string; source: string; counter: number; rid: string }>();
+  const inFlight = new Map<
+    string,
+    { c: StoredCreatedEvent; target: string; source: string; counter: number; rid: string }
+  >();
   let n = 1000;
   for (let i = 0; i < steps; i++) {
     const roll = r();
@@ -41,7 +55,18 @@ async function workload(steps: number, seed: number): Promise<void> {
         return created(n++, r() < 0.5 ? 'iou' : 'token', sigs, obs, { nodeId: k });
       });
       cs.forEach((c) => active.set(c.contractId, { c, sync, counter: 0 }));
-      events.push(txEvent(`c:${n}`, tx(`create-${n}`, cs.map((c) => ({ CreatedEvent: c })), [cs[0].signatories[0]]), [...new Set(cs.flatMap((c) => [...c.signatories, ...c.observers]))], sync));
+      events.push(
+        txEvent(
+          `c:${n}`,
+          tx(
+            `create-${n}`,
+            cs.map((c) => ({ CreatedEvent: c })),
+            [cs[0].signatories[0]],
+          ),
+          [...new Set(cs.flatMap((c) => [...c.signatories, ...c.observers]))],
+          sync,
+        ),
+      );
     } else if (roll < 0.7) {
       const [cid, a] = pick([...active.entries()]);
       active.delete(cid);
@@ -49,7 +74,22 @@ async function workload(steps: number, seed: number): Promise<void> {
       events.push(
         txEvent(
           `x:${cid}`,
-          tx(`archive-${n++}`, [{ ArchivedEvent: { nodeId: 0, contractId: cid, templateId: a.c.templateId, packageName: a.c.packageName, stakeholders, implementedInterfaces: [] } }], [a.c.signatories[0]]),
+          tx(
+            `archive-${n++}`,
+            [
+              {
+                ArchivedEvent: {
+                  nodeId: 0,
+                  contractId: cid,
+                  templateId: a.c.templateId,
+                  packageName: a.c.packageName,
+                  stakeholders,
+                  implementedInterfaces: [],
+                },
+              },
+            ],
+            [a.c.signatories[0]],
+          ),
           stakeholders,
           a.sync,
         ),
@@ -98,7 +138,19 @@ async function workload(steps: number, seed: number): Promise<void> {
           {
             commandId: `assign-${n++}`,
             workflowId: `wf-a-${n}`,
-            events: [{ Assigned: { reassignmentId: u.rid, source: u.source, target: u.target, submitter: u.c.signatories[0], reassignmentCounter: u.counter, createdEvent: { ...u.c, nodeId: 0 }, stakeholders } }],
+            events: [
+              {
+                Assigned: {
+                  reassignmentId: u.rid,
+                  source: u.source,
+                  target: u.target,
+                  submitter: u.c.signatories[0],
+                  reassignmentCounter: u.counter,
+                  createdEvent: { ...u.c, nodeId: 0 },
+                  stakeholders,
+                },
+              },
+            ],
           },
           stakeholders,
           u.target,
@@ -111,7 +163,16 @@ async function workload(steps: number, seed: number): Promise<void> {
 }
 
 interface Folded {
-  active: Map<string, { createdEvent: any; synchronizerId: string; reassignmentCounter: number; workflowId: string; stakeholders: string[] }>;
+  active: Map<
+    string,
+    {
+      createdEvent: any;
+      synchronizerId: string;
+      reassignmentCounter: number;
+      workflowId: string;
+      stakeholders: string[];
+    }
+  >;
   inFlight: Map<string, { createdEvent: any; unassigned: any; workflowId: string; stakeholders: string[] }>;
 }
 
@@ -126,7 +187,13 @@ function fold(at: number): Folded {
       for (const e of u.events) {
         if (e.CreatedEvent) {
           const c = e.CreatedEvent;
-          active.set(c.contractId, { createdEvent: c, synchronizerId: u.synchronizerId, reassignmentCounter: 0, workflowId: u.workflowId, stakeholders: [...c.signatories, ...c.observers] });
+          active.set(c.contractId, {
+            createdEvent: c,
+            synchronizerId: u.synchronizerId,
+            reassignmentCounter: 0,
+            workflowId: u.workflowId,
+            stakeholders: [...c.signatories, ...c.observers],
+          });
         } else if (e.ArchivedEvent) active.delete(e.ArchivedEvent.contractId);
       }
     } else if (kind === 'Reassignment') {
@@ -135,7 +202,12 @@ function fold(at: number): Folded {
           const x = e.JsUnassignedEvent.value;
           const a = active.get(x.contractId)!;
           active.delete(x.contractId);
-          inFlight.set(x.contractId, { createdEvent: a.createdEvent, unassigned: x, workflowId: u.workflowId, stakeholders: a.stakeholders });
+          inFlight.set(x.contractId, {
+            createdEvent: a.createdEvent,
+            unassigned: x,
+            workflowId: u.workflowId,
+            stakeholders: a.stakeholders,
+          });
         } else {
           const x = e.JsAssignmentEvent;
           inFlight.delete(x.createdEvent.contractId);
@@ -157,24 +229,46 @@ type Filter = { parties: string[] | null; template: string | null; blob: boolean
 
 function eventFormat(f: Filter) {
   const filters = f.template
-    ? { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: f.template, includeCreatedEventBlob: f.blob } } } }] }
+    ? {
+        cumulative: [
+          {
+            identifierFilter: {
+              TemplateFilter: { value: { templateId: f.template, includeCreatedEventBlob: f.blob } },
+            },
+          },
+        ],
+      }
     : { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: f.blob } } } }] };
-  return f.parties ? { filtersByParty: Object.fromEntries(f.parties.map((p) => [p, filters])), verbose: false } : { filtersForAnyParty: filters, verbose: false };
+  return f.parties
+    ? { filtersByParty: Object.fromEntries(f.parties.map((p) => [p, filters])), verbose: false }
+    : { filtersForAnyParty: filters, verbose: false };
 }
 
 function expected(at: number, f: Filter): any[] {
   const { active, inFlight } = fold(at);
   const sees = (stakeholders: string[], c: any) =>
-    (f.parties === null || stakeholders.some((p) => f.parties!.includes(p))) && (f.template === null || `#${c.packageName}:${c.templateId.split(':').slice(1).join(':')}` === f.template);
+    (f.parties === null || stakeholders.some((p) => f.parties!.includes(p))) &&
+    (f.template === null || `#${c.packageName}:${c.templateId.split(':').slice(1).join(':')}` === f.template);
   const show = (c: any, stakeholders: string[]) => ({
     ...c,
     witnessParties: f.parties === null ? stakeholders : stakeholders.filter((p) => f.parties!.includes(p)),
     createdEventBlob: f.blob ? c.createdEventBlob : '',
   });
   const entries: any[] = [];
-  for (const a of [...active.values()].sort((x, y) => x.createdEvent.offset - y.createdEvent.offset || x.createdEvent.nodeId - y.createdEvent.nodeId)) {
+  for (const a of [...active.values()].sort(
+    (x, y) => x.createdEvent.offset - y.createdEvent.offset || x.createdEvent.nodeId - y.createdEvent.nodeId,
+  )) {
     if (!sees(a.stakeholders, a.createdEvent)) continue;
-    entries.push({ workflowId: a.workflowId, contractEntry: { JsActiveContract: { createdEvent: show(a.createdEvent, a.stakeholders), synchronizerId: a.synchronizerId, reassignmentCounter: a.reassignmentCounter } } });
+    entries.push({
+      workflowId: a.workflowId,
+      contractEntry: {
+        JsActiveContract: {
+          createdEvent: show(a.createdEvent, a.stakeholders),
+          synchronizerId: a.synchronizerId,
+          reassignmentCounter: a.reassignmentCounter,
+        },
+      },
+    });
   }
   for (const u of [...inFlight.values()].sort((x, y) => x.unassigned.offset - y.unassigned.offset)) {
     if (!sees(u.stakeholders, u.createdEvent)) continue;
@@ -183,7 +277,10 @@ function expected(at: number, f: Filter): any[] {
       contractEntry: {
         JsIncompleteUnassigned: {
           createdEvent: show(u.createdEvent, u.stakeholders),
-          unassignedEvent: { ...u.unassigned, witnessParties: f.parties === null ? u.stakeholders : u.stakeholders.filter((p) => f.parties!.includes(p)) },
+          unassignedEvent: {
+            ...u.unassigned,
+            witnessParties: f.parties === null ? u.stakeholders : u.stakeholders.filter((p) => f.parties!.includes(p)),
+          },
         },
       },
     });
@@ -191,7 +288,8 @@ function expected(at: number, f: Filter): any[] {
   return entries;
 }
 
-const strip = (list: any[]) => list.map(({ streamContinuationToken, ...rest }) => (expect(typeof streamContinuationToken).toBe('string'), rest));
+const strip = (list: any[]) =>
+  list.map(({ streamContinuationToken, ...rest }) => (expect(typeof streamContinuationToken).toBe('string'), rest));
 
 const FILTERS: Filter[] = [
   { parties: null, template: null, blob: true },
@@ -202,22 +300,47 @@ const FILTERS: Filter[] = [
 ];
 
 async function acs(at: number, f: Filter) {
-  const r = await ledger.call('POST', '/v2/state/active-contracts', { activeAtOffset: at, eventFormat: eventFormat(f) }, { as: 'reader' });
+  const r = await ledger.call(
+    'POST',
+    '/v2/state/active-contracts',
+    { activeAtOffset: at, eventFormat: eventFormat(f) },
+    { as: 'reader' },
+  );
   expect(r.status, r.text.slice(0, 300)).toBe(200);
   return r.json as any[];
 }
 
 beforeAll(async () => {
   ledger = await startTestLedger({ LEDGER_HTTP_LIST_MAX_ELEMENTS: '100000' });
-  expect((await ledger.call('POST', '/v2/users', { user: { id: 'reader' }, rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }] })).status).toBe(200);
+  expect(
+    (
+      await ledger.call('POST', '/v2/users', {
+        user: { id: 'reader' },
+        rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }],
+      })
+    ).status,
+  ).toBe(200);
   await workload(160, 7);
   const end = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
-  const all = { filtersForAnyParty: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: true } } } }] }, verbose: false };
-  const r = await ledger.call('POST', '/v2/updates', {
-    beginExclusive: 0,
-    endInclusive: end,
-    updateFormat: { includeTransactions: { eventFormat: all, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' }, includeReassignments: all },
-  }, { as: 'reader' });
+  const all = {
+    filtersForAnyParty: {
+      cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: true } } } }],
+    },
+    verbose: false,
+  };
+  const r = await ledger.call(
+    'POST',
+    '/v2/updates',
+    {
+      beginExclusive: 0,
+      endInclusive: end,
+      updateFormat: {
+        includeTransactions: { eventFormat: all, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' },
+        includeReassignments: all,
+      },
+    },
+    { as: 'reader' },
+  );
   expect(r.status).toBe(200);
   stream = r.json;
 }, 120_000);
@@ -226,7 +349,14 @@ afterAll(async () => ledger?.close());
 describe('the active contract set equals a replay of the update stream', () => {
   it('at many offsets, for several party sets and filters', async () => {
     const end = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
-    const offsets = [1, 2, 3, end, end - 1, ...Array.from({ length: 10 }, (_, i) => Math.max(1, Math.floor(((i + 1) * end) / 11)))];
+    const offsets = [
+      1,
+      2,
+      3,
+      end,
+      end - 1,
+      ...Array.from({ length: 10 }, (_, i) => Math.max(1, Math.floor(((i + 1) * end) / 11))),
+    ];
     let compared = 0;
     let entries = 0;
     let incomplete = 0;
@@ -252,7 +382,10 @@ describe('the active contract set equals a replay of the update stream', () => {
     const end = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
     for (const f of FILTERS.slice(0, 3)) {
       const list = await acs(end, f);
-      const ws = await wsCollect(ledger.url, '/v2/state/active-contracts', await ledger.token('reader'), { activeAtOffset: end, eventFormat: eventFormat(f) });
+      const ws = await wsCollect(ledger.url, '/v2/state/active-contracts', await ledger.token('reader'), {
+        activeAtOffset: end,
+        eventFormat: eventFormat(f),
+      });
       expect(ws.closeCode).toBe(1000);
       expect(ws.messages).toEqual(list);
     }
@@ -265,7 +398,12 @@ describe('the active contract set equals a replay of the update stream', () => {
     for (const at of [pruneAt, pruneAt + 1, Math.floor((pruneAt + end) / 2), end]) {
       for (const f of FILTERS) expect(strip(await acs(at, f)), `at ${at}`).toEqual(expected(at, f));
     }
-    const r = await ledger.call('POST', '/v2/state/active-contracts', { activeAtOffset: pruneAt - 1, eventFormat: eventFormat(FILTERS[0]) }, { as: 'reader' });
+    const r = await ledger.call(
+      'POST',
+      '/v2/state/active-contracts',
+      { activeAtOffset: pruneAt - 1, eventFormat: eventFormat(FILTERS[0]) },
+      { as: 'reader' },
+    );
     expect(r.status).toBe(400);
     expect(r.json.code).toBe('PARTICIPANT_PRUNED_DATA_ACCESSED');
     expect(r.json.cause).toBe(`Active contracts request at offset ${pruneAt - 1} precedes pruned offset ${pruneAt}`);

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dumpProjections, rebuildProjections } from '@ledgerline/store';
-import { createNode, executeRequest, exerciseNode, externalParty, freshContractId, preparedTransaction } from '../../../testkit/external-signing';
+import {
+  createNode,
+  executeRequest,
+  exerciseNode,
+  externalParty,
+  freshContractId,
+  preparedTransaction,
+} from '../../../testkit/external-signing';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { createApp } from '@ledgerline/server/app';
 import { makeLogger, startRuntime, type LedgerRuntime } from '@ledgerline/server/infrastructure/runtime';
@@ -18,7 +25,9 @@ beforeAll(async () => {
   ledger = await startTestLedger();
   await registerKeys(ledger, owner.party, [owner]);
   await createUser(ledger, 'owner-app', [{ kind: 'CanActAs', party: owner.party }]);
-  const runtime = await startRuntime(ledger.config, makeLogger(ledger.config), { ed25519WorkerScript: ed25519WorkerScriptForTests() });
+  const runtime = await startRuntime(ledger.config, makeLogger(ledger.config), {
+    ed25519WorkerScript: ed25519WorkerScriptForTests(),
+  });
   const app = await createApp(runtime);
   await app.listen({ port: 0, host: '127.0.0.1' });
   second = { runtime, app, url: `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}` };
@@ -47,8 +56,14 @@ describe('double spend', () => {
     const ref = { signatories: [owner.party], stakeholders: [owner.party], actingParties: [owner.party] };
     const loserCodes = new Set<string>();
     for (let round = 0; round < 20; round++) {
-      const created = preparedTransaction({ nodes: [createNode('0', { contractId: freshContractId(), ...ref })], actAs: [owner.party], synchronizerId: sync });
-      const answer = await ledger.call('POST', `${EXEC}ForTransaction`, executeRequest(created, [owner]), { as: 'owner-app' });
+      const created = preparedTransaction({
+        nodes: [createNode('0', { contractId: freshContractId(), ...ref })],
+        actAs: [owner.party],
+        synchronizerId: sync,
+      });
+      const answer = await ledger.call('POST', `${EXEC}ForTransaction`, executeRequest(created, [owner]), {
+        as: 'owner-app',
+      });
       expect(answer.status).toBe(200);
       // The committed id (the prepared local id with Canton's suffix) is what the next transactions consume.
       const cid: string = answer.json.transaction.events[0].CreatedEvent.contractId;
@@ -60,7 +75,10 @@ describe('double spend', () => {
             nodes:
               i % 2 === 0
                 ? [exerciseNode('0', { contractId: cid, ...ref })]
-                : [exerciseNode('0', { contractId: cid, ...ref, choiceId: 'Transfer', children: ['1'] }), createNode('1', { contractId: freshContractId(), ...ref })],
+                : [
+                    exerciseNode('0', { contractId: cid, ...ref, choiceId: 'Transfer', children: ['1'] }),
+                    createNode('1', { contractId: freshContractId(), ...ref }),
+                  ],
             actAs: [owner.party],
             synchronizerId: sync,
           }),
@@ -79,11 +97,25 @@ describe('double spend', () => {
       }
       // One transaction; every loser accepted for processing ends in a rejected completion at an offset of its own.
       expect(await ledgerEnd(ledger)).toBe(before + 8);
-      const updates = await ledger.runtime.db.selectFrom('ledger_updates').select('ledger_offset').where('ledger_offset', '>', before).execute();
+      const updates = await ledger.runtime.db
+        .selectFrom('ledger_updates')
+        .select('ledger_offset')
+        .where('ledger_offset', '>', before)
+        .execute();
       expect(updates.map((u) => Number(u.ledger_offset))).toEqual([ok[0].json.completionOffset]);
-      const completions = await ledger.runtime.db.selectFrom('command_completions').select('completion').where('completion_offset', '>', before).execute();
-      expect(completions.map((c) => (c.completion as { status: { code: number } }).status.code !== 0).filter(Boolean)).toHaveLength(7);
-      const row = await ledger.runtime.db.selectFrom('contracts').select(['status', 'archived_offset']).where('contract_id', '=', cid).executeTakeFirstOrThrow();
+      const completions = await ledger.runtime.db
+        .selectFrom('command_completions')
+        .select('completion')
+        .where('completion_offset', '>', before)
+        .execute();
+      expect(
+        completions.map((c) => (c.completion as { status: { code: number } }).status.code !== 0).filter(Boolean),
+      ).toHaveLength(7);
+      const row = await ledger.runtime.db
+        .selectFrom('contracts')
+        .select(['status', 'archived_offset'])
+        .where('contract_id', '=', cid)
+        .executeTakeFirstOrThrow();
       expect(row).toEqual({ status: 'archived', archived_offset: ok[0].json.completionOffset });
     }
     // The instance that did not win always sends at least one loser to the writer, which finds the contract archived.

@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { mintHs256Token } from '@ledgerline/auth';
 import { NodeSecretsRepository, openDatabase } from '@ledgerline/store';
-import { createNode, executeRequest, externalParty, freshContractId, preparedTransaction } from '../../../testkit/external-signing';
+import {
+  createNode,
+  executeRequest,
+  externalParty,
+  freshContractId,
+  preparedTransaction,
+} from '../../../testkit/external-signing';
 import { browserAvailability, launchChromium } from '../../../testkit/browser';
 import { createTestDatabase } from '../../support/database';
 import { ed25519Key, onboardExternalParty } from '../../support/external-party';
@@ -48,10 +54,16 @@ async function commitCreate(note: string): Promise<{ updateId: string; contractI
     commandId: `explorer-${note}`,
   });
   const token = await mintHs256Token({ secret, userId: 'alice-app', participantId });
-  const r = await apiAs(token).call('POST', '/v2/interactive-submission/executeAndWaitForTransaction', executeRequest(pt, [alice]));
+  const r = await apiAs(token).call(
+    'POST',
+    '/v2/interactive-submission/executeAndWaitForTransaction',
+    executeRequest(pt, [alice]),
+  );
   expect(r.status, r.text).toBe(200);
   // The committed id is the prepared (local) one with Canton's suffix.
-  const created = (r.json.transaction.events as Array<{ CreatedEvent?: { contractId: string } }>).find((e) => e.CreatedEvent);
+  const created = (r.json.transaction.events as Array<{ CreatedEvent?: { contractId: string } }>).find(
+    (e) => e.CreatedEvent,
+  );
   expect(created?.CreatedEvent?.contractId.startsWith(contractId)).toBe(true);
   return { updateId: r.json.transaction.updateId, contractId: created!.CreatedEvent!.contractId };
 }
@@ -90,12 +102,22 @@ describe.skipIf(!availability.present)('explorer in a browser', () => {
       [alice, 1],
       [bob, 2],
     ] as const) {
-      const onboarded = await onboardExternalParty(admin, party.party.split('::')[0], ed25519Key(Buffer.alloc(32, seed)));
+      const onboarded = await onboardExternalParty(
+        admin,
+        party.party.split('::')[0],
+        ed25519Key(Buffer.alloc(32, seed)),
+      );
       expect(onboarded.partyId).toBe(party.party);
     }
-    synchronizerId = (await admin.call('GET', '/v2/state/connected-synchronizers')).json.connectedSynchronizers[0].synchronizerId;
-    const rights = [{ kind: { CanExecuteAs: { value: { party: alice.party } } } }, { kind: { CanReadAs: { value: { party: alice.party } } } }];
-    expect((await admin.call('POST', '/v2/users', { user: { id: 'alice-app', primaryParty: alice.party }, rights })).status).toBe(200);
+    synchronizerId = (await admin.call('GET', '/v2/state/connected-synchronizers')).json.connectedSynchronizers[0]
+      .synchronizerId;
+    const rights = [
+      { kind: { CanExecuteAs: { value: { party: alice.party } } } },
+      { kind: { CanReadAs: { value: { party: alice.party } } } },
+    ];
+    expect(
+      (await admin.call('POST', '/v2/users', { user: { id: 'alice-app', primaryParty: alice.party }, rights })).status,
+    ).toBe(200);
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 820 } });
     page = await context.newPage();
@@ -113,7 +135,10 @@ describe.skipIf(!availability.present)('explorer in a browser', () => {
     expect(page.url()).toBe(`${server.url}/explorer`);
     await page.getByRole('link', { name: 'participant_admin' }).waitFor(WAIT);
     // An administrator reads no party's updates until it holds CanReadAsAnyParty; the ledger end needs no party right.
-    await page.getByTestId('ledger-end').filter({ hasText: /^[1-9][0-9]*$/ }).waitFor(WAIT);
+    await page
+      .getByTestId('ledger-end')
+      .filter({ hasText: /^[1-9][0-9]*$/ })
+      .waitFor(WAIT);
     // The page offers to grant the right.
     await page.getByRole('button', { name: /Grant participant_admin CanReadAsAnyParty/ }).click();
     await page.getByTestId('connection').filter({ hasText: 'live' }).waitFor(WAIT);
@@ -126,7 +151,10 @@ describe.skipIf(!availability.present)('explorer in a browser', () => {
     first = await commitCreate('first');
     const row = page.getByRole('link', { name: first.updateId.slice(0, 14) });
     await row.waitFor(WAIT);
-    await page.getByTestId('ledger-end').filter({ hasNotText: String(before) }).waitFor(WAIT);
+    await page
+      .getByTestId('ledger-end')
+      .filter({ hasNotText: String(before) })
+      .waitFor(WAIT);
     await commitCreate('second');
     await page.getByRole('listitem').filter({ hasText: '1 created' }).nth(1).waitFor(WAIT);
     await shot('live');
@@ -144,11 +172,14 @@ describe.skipIf(!availability.present)('explorer in a browser', () => {
 
   it('opens the transaction: offsets, times, events, stakeholders, create arguments and the raw JSON', async () => {
     await page.getByRole('link', { name: first.updateId.slice(0, 14) }).click();
-    await heading(page).filter({ hasText: `Update ${first.updateId}` }).waitFor(WAIT);
+    await heading(page)
+      .filter({ hasText: `Update ${first.updateId}` })
+      .waitFor(WAIT);
     expect(page.url()).toBe(`${server.url}/explorer/updates/${first.updateId}`);
     const main = page.getByRole('main');
     await main.getByText('Record time').waitFor(WAIT);
-    for (const text of ['Offset', 'Effective at', 'Synchronizer', 'Create arguments', 'Signatories', 'Observers']) await main.getByText(text, { exact: true }).first().waitFor(WAIT);
+    for (const text of ['Offset', 'Effective at', 'Synchronizer', 'Create arguments', 'Signatories', 'Observers'])
+      await main.getByText(text, { exact: true }).first().waitFor(WAIT);
     await main.getByText('hello', { exact: true }).waitFor(WAIT);
     await main.getByText('Raw JSON').click();
     await main.getByText(`"updateId": "${first.updateId}"`).waitFor(WAIT);
@@ -156,26 +187,48 @@ describe.skipIf(!availability.present)('explorer in a browser', () => {
   });
 
   it('follows a contract: its events by contract id, its create arguments readable', async () => {
-    await page.getByRole('main').getByRole('link', { name: first.contractId.slice(0, 16) }).first().click();
-    await heading(page).filter({ hasText: `Contract ${first.contractId}` }).waitFor(WAIT);
+    await page
+      .getByRole('main')
+      .getByRole('link', { name: first.contractId.slice(0, 16) })
+      .first()
+      .click();
+    await heading(page)
+      .filter({ hasText: `Contract ${first.contractId}` })
+      .waitFor(WAIT);
     expect(page.url()).toBe(`${server.url}/explorer/contracts/${first.contractId}`);
     const main = page.getByRole('main');
     await main.getByText('active', { exact: true }).waitFor(WAIT);
     await main.getByText('hello', { exact: true }).waitFor(WAIT);
     await shot('contract');
     await page.goBack();
-    await heading(page).filter({ hasText: `Update ${first.updateId}` }).waitFor(WAIT);
+    await heading(page)
+      .filter({ hasText: `Update ${first.updateId}` })
+      .waitFor(WAIT);
   });
 
   it('follows a party: details, its active contracts, its recent updates; a reload stays there', async () => {
-    await page.getByRole('main').getByRole('link', { name: /^alice::/ }).first().click();
-    await heading(page).filter({ hasText: `Party ${alice.party}` }).waitFor(WAIT);
+    await page
+      .getByRole('main')
+      .getByRole('link', { name: /^alice::/ })
+      .first()
+      .click();
+    await heading(page)
+      .filter({ hasText: `Party ${alice.party}` })
+      .waitFor(WAIT);
     expect(page.url()).toBe(`${server.url}/explorer/parties/${encodeURIComponent(alice.party)}`);
-    await page.getByRole('table').getByRole('link', { name: first.contractId.slice(0, 16) }).waitFor(WAIT);
-    await page.getByRole('list', { name: /party's updates/ }).getByRole('link', { name: first.updateId.slice(0, 14) }).waitFor(WAIT);
+    await page
+      .getByRole('table')
+      .getByRole('link', { name: first.contractId.slice(0, 16) })
+      .waitFor(WAIT);
+    await page
+      .getByRole('list', { name: /party's updates/ })
+      .getByRole('link', { name: first.updateId.slice(0, 14) })
+      .waitFor(WAIT);
     await shot('party');
     await page.reload();
-    await heading(page).filter({ hasText: `Party ${alice.party}` }).waitFor(WAIT);
+    await heading(page)
+      .filter({ hasText: `Party ${alice.party}` })
+      .waitFor(WAIT);
   });
 
   it("pages through a party's active contracts and older updates", async () => {
@@ -231,7 +284,12 @@ describe.skipIf(!availability.present)('explorer in a browser', () => {
     try {
       const p = await ctx.newPage();
       // Valid for 60 days: longer than a browser timer can wait, which must not end the session at once.
-      const token = await mintHs256Token({ secret, userId: 'alice-app', participantId, expiresInSeconds: 60 * 24 * 3600 });
+      const token = await mintHs256Token({
+        secret,
+        userId: 'alice-app',
+        participantId,
+        expiresInSeconds: 60 * 24 * 3600,
+      });
       await p.goto(`${server.url}/explorer#token=${token}`);
       await p.getByTestId('connection').filter({ hasText: 'live' }).waitFor(WAIT);
       const latest = await commitCreate('seen-by-alice-app');
@@ -246,18 +304,27 @@ describe.skipIf(!availability.present)('explorer in a browser', () => {
     }
   });
 
-  it("says clearly when the ledger refuses a pasted token, or when it has expired", async () => {
+  it('says clearly when the ledger refuses a pasted token, or when it has expired', async () => {
     const ctx = await browser.newContext();
     try {
       const p = await ctx.newPage();
       await p.goto(`${server.url}/explorer`);
-      const forged = await mintHs256Token({ secret: 'not-the-secret-of-this-ledger', userId: 'participant_admin', participantId });
+      const forged = await mintHs256Token({
+        secret: 'not-the-secret-of-this-ledger',
+        userId: 'participant_admin',
+        participantId,
+      });
       await p.getByLabel('Access token (JWT)').fill(forged);
       await p.getByRole('button', { name: 'Sign in' }).click();
       const message = p.getByTestId('sign-in-error');
       await message.filter({ hasText: 'The ledger refused this token' }).waitFor(WAIT);
       if (SHOTS) await p.screenshot({ path: path.join(SHOTS, 'explorer-refused-token.png') });
-      const expired = await mintHs256Token({ secret, userId: 'participant_admin', participantId, expiresInSeconds: -60 });
+      const expired = await mintHs256Token({
+        secret,
+        userId: 'participant_admin',
+        participantId,
+        expiresInSeconds: -60,
+      });
       await p.getByLabel('Access token (JWT)').fill(expired);
       await p.getByRole('button', { name: 'Sign in' }).click();
       await message.filter({ hasText: 'This token expired at' }).waitFor(WAIT);
@@ -276,7 +343,10 @@ describe.skipIf(!availability.present)('explorer in a browser', () => {
       await p.getByTestId('sign-in-error').filter({ hasText: 'Your token expired at' }).waitFor(WAIT);
 
       const admin = apiAs(adminToken);
-      expect((await admin.call('POST', '/v2/users', { user: { id: 'short-lived-user', primaryParty: '' }, rights: [] })).status).toBe(200);
+      expect(
+        (await admin.call('POST', '/v2/users', { user: { id: 'short-lived-user', primaryParty: '' }, rights: [] }))
+          .status,
+      ).toBe(200);
       const token = await mintHs256Token({ secret, userId: 'short-lived-user', participantId });
       await p.goto(`${server.url}/explorer/synchronizers#token=${token}`);
       await heading(p).filter({ hasText: 'Synchronizers' }).waitFor(WAIT);
@@ -284,7 +354,11 @@ describe.skipIf(!availability.present)('explorer in a browser', () => {
       await p.waitForTimeout(1200); // the server remembers a user's claims for 1 s
       // The page's own polling may meet the refusal first and sign out (the nav goes away); otherwise a click does.
       const refused = p.getByTestId('sign-in-error').filter({ hasText: 'The ledger refused your token' });
-      const navigate = p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Parties' }).click().catch(() => undefined);
+      const navigate = p
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Parties' })
+        .click()
+        .catch(() => undefined);
       await Promise.race([refused.waitFor(WAIT), navigate]);
       await refused.waitFor(WAIT);
     } finally {

@@ -32,7 +32,15 @@ describe('GET /explorer', () => {
   });
 
   it("answers the page's own paths with the page (deep links, reloads), trailing slash and HEAD included", async () => {
-    for (const p of ['/explorer/', '/explorer/updates/1220ab', '/explorer/offsets/7', `/explorer/parties/${encodeURIComponent('alice::1220ab')}`, '/explorer/contracts/00ab', '/explorer/users/u/completions', '/explorer/synchronizers']) {
+    for (const p of [
+      '/explorer/',
+      '/explorer/updates/1220ab',
+      '/explorer/offsets/7',
+      `/explorer/parties/${encodeURIComponent('alice::1220ab')}`,
+      '/explorer/contracts/00ab',
+      '/explorer/users/u/completions',
+      '/explorer/synchronizers',
+    ]) {
       const r = await get(p);
       expect(r.status, p).toBe(200);
       expect(await r.text(), p).toContain('<div id="app">');
@@ -52,7 +60,9 @@ describe('GET /explorer', () => {
       const again = await get(f, { 'if-none-match': r.headers.get('etag')! });
       expect(again.status, f).toBe(304);
     }
-    expect((await get('/explorer/assets/explorer.js')).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect((await get('/explorer/assets/explorer.js')).headers.get('content-type')).toBe(
+      'text/javascript; charset=utf-8',
+    );
   });
 
   it('loads nothing from elsewhere: the built files name no other origin (no CDN, works offline)', () => {
@@ -66,13 +76,21 @@ describe('GET /explorer', () => {
   });
 
   it('keeps every other path under /explorer a JsCantonError: unknown page, unknown file, other methods', async () => {
-    for (const p of ['/explorer/nothing', '/explorer/assets/nothing.js', '/explorer/assets', '/explorer/assets/../index.html', '/explorerx']) {
+    for (const p of [
+      '/explorer/nothing',
+      '/explorer/assets/nothing.js',
+      '/explorer/assets',
+      '/explorer/assets/../index.html',
+      '/explorerx',
+    ]) {
       const r = await get(p);
       expectCantonError({ status: r.status, json: JSON.parse(await r.text()) }, 404, 'NOT_FOUND', { everyKey: true });
     }
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
       const r = await fetch(`${ledger.url}/explorer/parties/x`, { method });
-      expectCantonError({ status: r.status, json: JSON.parse(await r.text()) }, 405, 'METHOD_NOT_ALLOWED', { everyKey: true });
+      expectCantonError({ status: r.status, json: JSON.parse(await r.text()) }, 405, 'METHOD_NOT_ALLOWED', {
+        everyKey: true,
+      });
       expect(r.headers.get('allow')).toBe('GET, HEAD');
     }
   });
@@ -100,7 +118,9 @@ describe('the explorer at start-up', () => {
       const claims = decodeJwt(link[1]);
       expect(claims.sub).toBe('participant_admin');
       expect(claims.exp! - claims.iat!).toBe(15 * 60);
-      const me = await fetch(`${server.url}/v2/authenticated-user`, { headers: { authorization: `Bearer ${link[1]}` } });
+      const me = await fetch(`${server.url}/v2/authenticated-user`, {
+        headers: { authorization: `Bearer ${link[1]}` },
+      });
       expect(((await me.json()) as any).user.id).toBe('participant_admin');
     } finally {
       await server.stop();

@@ -1,9 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { sql } from 'kysely';
-import { buildPartyToParticipantTopology, decodeOnboardingTransaction, fingerprint, multiHashOf } from '@ledgerline/canton';
+import {
+  buildPartyToParticipantTopology,
+  decodeOnboardingTransaction,
+  fingerprint,
+  multiHashOf,
+} from '@ledgerline/canton';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
-import { defaultSynchronizer, ed25519Key, ed25519Signature, ledgerEnd, onboardExternalParty, rawPublicKeyJs, type TestKey } from '../../support/external-party';
+import {
+  defaultSynchronizer,
+  ed25519Key,
+  ed25519Signature,
+  ledgerEnd,
+  onboardExternalParty,
+  rawPublicKeyJs,
+  type TestKey,
+} from '../../support/external-party';
 
 let ledger: TestLedger;
 let sync: string;
@@ -18,7 +31,8 @@ afterAll(async () => {
 
 const generate = (body: Record<string, unknown>, as?: string) =>
   ledger.call('POST', '/v2/parties/external/generate-topology', { synchronizer: sync, ...body }, { as });
-const allocate = (body: Record<string, unknown>, as?: string) => ledger.call('POST', '/v2/parties/external/allocate', { synchronizer: sync, ...body }, { as });
+const allocate = (body: Record<string, unknown>, as?: string) =>
+  ledger.call('POST', '/v2/parties/external/allocate', { synchronizer: sync, ...body }, { as });
 
 async function generated(hint: string, key: TestKey, extra: Record<string, unknown> = {}) {
   const r = await generate({ partyHint: hint, publicKey: rawPublicKeyJs(key), ...extra });
@@ -32,7 +46,9 @@ async function unchanged(fn: () => Promise<void>) {
   const keys = await sql<{ n: number }>`SELECT count(*)::int AS n FROM party_signing_keys`.execute(ledger.runtime.db);
   await fn();
   expect(await ledgerEnd(ledger)).toBe(end);
-  expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM party_signing_keys`.execute(ledger.runtime.db)).rows[0].n).toBe(keys.rows[0].n);
+  expect(
+    (await sql<{ n: number }>`SELECT count(*)::int AS n FROM party_signing_keys`.execute(ledger.runtime.db)).rows[0].n,
+  ).toBe(keys.rows[0].n);
 }
 
 describe('POST /v2/parties/external/generate-topology', () => {
@@ -63,11 +79,19 @@ describe('POST /v2/parties/external/generate-topology', () => {
     const raw = await generated('bob', key);
     const der = await generate({
       partyHint: 'bob',
-      publicKey: { format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: key.spki.toString('base64'), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' },
+      publicKey: {
+        format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO',
+        keyData: key.spki.toString('base64'),
+        keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+      },
     });
     expect(der.status).toBe(200);
     expect(der.json.partyId).toBe(raw.partyId);
-    const obs = await generate({ partyHint: 'bob', publicKey: rawPublicKeyJs(key), localParticipantObservationOnly: true });
+    const obs = await generate({
+      partyHint: 'bob',
+      publicKey: rawPublicKeyJs(key),
+      localParticipantObservationOnly: true,
+    });
     expect([obs.status, obs.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
     expect(obs.json.cause).toMatch(/no confirming participant/);
   });
@@ -88,15 +112,23 @@ describe('POST /v2/parties/external/generate-topology', () => {
     expect([r.status, r.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
     r = await generate({ partyHint: 'c', publicKey: key, synchronizer: 'not-an-id' });
     expect([r.status, r.json.code]).toEqual([400, 'INVALID_FIELD']);
-    r = await generate({ partyHint: 'c', publicKey: key, otherConfirmingParticipantUids: ['p2::1220' + 'cd'.repeat(32)] });
+    r = await generate({
+      partyHint: 'c',
+      publicKey: key,
+      otherConfirmingParticipantUids: ['p2::1220' + 'cd'.repeat(32)],
+    });
     expect([r.status, r.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
     r = await generate({ partyHint: 'c', publicKey: { ...key, keySpec: 'SIGNING_KEY_SPEC_RSA' } });
     expect(r.status).toBe(400);
     expect(r.headers.get('content-type')).toMatch(/^text\/plain/);
-    expect(r.text).toMatch(/^Invalid value for: body \(Unrecognized enum value SIGNING_KEY_SPEC_RSA\. Supported values: \[.*\] at 'publicKey\.keySpec'\)$/);
+    expect(r.text).toMatch(
+      /^Invalid value for: body \(Unrecognized enum value SIGNING_KEY_SPEC_RSA\. Supported values: \[.*\] at 'publicKey\.keySpec'\)$/,
+    );
     r = await generate({ partyHint: 'c', publicKey: { ...key, keyData: '***' } });
     expect(r.status).toBe(400);
-    expect(r.text).toMatch(/^Invalid value for: body \(The string is not a valid Base64: \*\*\* at 'publicKey\.keyData'\)$/);
+    expect(r.text).toMatch(
+      /^Invalid value for: body \(The string is not a valid Base64: \*\*\* at 'publicKey\.keyData'\)$/,
+    );
     r = await generate({ partyHint: 'c' });
     expect(r.text).toBe("Invalid value for: body (Missing required field at 'publicKey')");
   });
@@ -110,20 +142,43 @@ describe('POST /v2/parties/external/allocate', () => {
     const db = ledger.runtime.db;
     const keys = await db.selectFrom('party_signing_keys').selectAll().where('party_id', '=', partyId).execute();
     expect(keys).toEqual([
-      expect.objectContaining({ fingerprint: fp, key_spec: 'SIGNING_KEY_SPEC_EC_CURVE25519', key_format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO' }),
+      expect.objectContaining({
+        fingerprint: fp,
+        key_spec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+        key_format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO',
+      }),
     ]);
     expect(Buffer.from(keys[0].public_key, 'base64')).toHaveLength(44);
-    expect(await db.selectFrom('party_signing_thresholds').selectAll().where('party_id', '=', partyId).execute()).toEqual([{ party_id: partyId, threshold: 1 }]);
-    const upd = await db.selectFrom('ledger_updates').selectAll().where('ledger_offset', '=', before + 1).executeTakeFirstOrThrow();
+    expect(
+      await db.selectFrom('party_signing_thresholds').selectAll().where('party_id', '=', partyId).execute(),
+    ).toEqual([{ party_id: partyId, threshold: 1 }]);
+    const upd = await db
+      .selectFrom('ledger_updates')
+      .selectAll()
+      .where('ledger_offset', '=', before + 1)
+      .executeTakeFirstOrThrow();
     expect(upd).toMatchObject({ kind: 'TopologyTransaction', synchronizer_id: sync });
     expect(upd.payload).toEqual({
-      events: [{ ParticipantAuthorizationAdded: { partyId, participantId: ledger.participantId, participantPermission: 'PARTICIPANT_PERMISSION_CONFIRMATION' } }],
+      events: [
+        {
+          ParticipantAuthorizationAdded: {
+            partyId,
+            participantId: ledger.participantId,
+            participantPermission: 'PARTICIPANT_PERMISSION_CONFIRMATION',
+          },
+        },
+      ],
     });
     // The party endpoints serve it (wallet-sdk polls GET /v2/parties/{party}).
     const got = await ledger.call('GET', `/v2/parties/${encodeURIComponent(partyId)}`);
     expect(got.status).toBe(200);
     expect(got.json.partyDetails).toEqual([
-      { party: partyId, isLocal: true, localMetadata: { resourceVersion: '0', annotations: {} }, identityProviderId: '' },
+      {
+        party: partyId,
+        isLocal: true,
+        localMetadata: { resourceVersion: '0', annotations: {} },
+        identityProviderId: '',
+      },
     ]);
   });
 
@@ -132,10 +187,20 @@ describe('POST /v2/parties/external/allocate', () => {
     const spki = publicKey.export({ format: 'der', type: 'spki' }) as Buffer;
     const r = await generate({
       partyHint: 'p256',
-      publicKey: { format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: spki.toString('base64'), keySpec: 'SIGNING_KEY_SPEC_EC_P256' },
+      publicKey: {
+        format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO',
+        keyData: spki.toString('base64'),
+        keySpec: 'SIGNING_KEY_SPEC_EC_P256',
+      },
     });
     expect(r.status, r.text).toBe(200);
-    expect(r.json.publicKeyFingerprint).toBe(fingerprint({ format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: spki, keySpec: 'SIGNING_KEY_SPEC_EC_P256' }));
+    expect(r.json.publicKeyFingerprint).toBe(
+      fingerprint({
+        format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO',
+        keyData: spki,
+        keySpec: 'SIGNING_KEY_SPEC_EC_P256',
+      }),
+    );
     const tx = Buffer.from(r.json.topologyTransactions[0], 'base64');
     const txHash = decodeOnboardingTransaction(tx).transactionHash;
     const a = await allocate({
@@ -155,7 +220,11 @@ describe('POST /v2/parties/external/allocate', () => {
     });
     expect(a.status, a.text).toBe(200);
     expect(a.json).toEqual({ partyId: r.json.partyId });
-    const keys = await ledger.runtime.db.selectFrom('party_signing_keys').selectAll().where('party_id', '=', r.json.partyId).execute();
+    const keys = await ledger.runtime.db
+      .selectFrom('party_signing_keys')
+      .selectAll()
+      .where('party_id', '=', r.json.partyId)
+      .execute();
     expect(keys[0]).toMatchObject({ key_spec: 'SIGNING_KEY_SPEC_EC_P256', public_key: spki.toString('base64') });
   });
 
@@ -169,16 +238,25 @@ describe('POST /v2/parties/external/allocate', () => {
         const good = ed25519Signature(key, mh, t.publicKeyFingerprint);
         const flipped = Buffer.from(good.signature, 'base64');
         flipped[5] ^= 1;
-        let r = await allocate({ onboardingTransactions: txs, multiHashSignatures: [{ ...good, signature: flipped.toString('base64') }] });
+        let r = await allocate({
+          onboardingTransactions: txs,
+          multiHashSignatures: [{ ...good, signature: flipped.toString('base64') }],
+        });
         expect([r.status, r.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
         expect(r.json.cause).toMatch(/Invalid signature by 1220/);
         // Signed with another key, claiming to be the party's key.
-        r = await allocate({ onboardingTransactions: txs, multiHashSignatures: [ed25519Signature(ed25519Key(), mh, t.publicKeyFingerprint)] });
+        r = await allocate({
+          onboardingTransactions: txs,
+          multiHashSignatures: [ed25519Signature(ed25519Key(), mh, t.publicKeyFingerprint)],
+        });
         expect([r.status, r.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
         expect(r.json.cause).toMatch(/Invalid signature/);
         // Signed with another key, honestly named.
         const other = await generated('dave', ed25519Key());
-        r = await allocate({ onboardingTransactions: txs, multiHashSignatures: [ed25519Signature(ed25519Key(), mh, other.publicKeyFingerprint)] });
+        r = await allocate({
+          onboardingTransactions: txs,
+          multiHashSignatures: [ed25519Signature(ed25519Key(), mh, other.publicKeyFingerprint)],
+        });
         expect([r.status, r.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
         expect(r.json.cause).toMatch(/not from a signing key of party/);
         r = await allocate({ onboardingTransactions: txs, multiHashSignatures: [] });
@@ -188,21 +266,39 @@ describe('POST /v2/parties/external/allocate', () => {
         const tampered = Buffer.from(t.topologyTransactions[0], 'base64');
         const at = tampered.indexOf(Buffer.from('dave::'));
         tampered[at] = 'e'.charCodeAt(0);
-        r = await allocate({ onboardingTransactions: [{ transaction: tampered.toString('base64') }], multiHashSignatures: [good] });
+        r = await allocate({
+          onboardingTransactions: [{ transaction: tampered.toString('base64') }],
+          multiHashSignatures: [good],
+        });
         expect([r.status, r.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
         // Signature field validation (INVALID_FIELD) and decode errors.
-        r = await allocate({ onboardingTransactions: txs, multiHashSignatures: [{ ...good, format: 'SIGNATURE_FORMAT_UNSPECIFIED' }] });
+        r = await allocate({
+          onboardingTransactions: txs,
+          multiHashSignatures: [{ ...good, format: 'SIGNATURE_FORMAT_UNSPECIFIED' }],
+        });
         expect([r.status, r.json.code, r.json.context.field_name]).toEqual([400, 'INVALID_FIELD', 'format']);
-        r = await allocate({ onboardingTransactions: txs, multiHashSignatures: [{ ...good, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ML_DSA_65' }] });
-        expect([r.status, r.json.code, r.json.context.field_name]).toEqual([400, 'INVALID_FIELD', 'signing_algorithm_spec']);
+        r = await allocate({
+          onboardingTransactions: txs,
+          multiHashSignatures: [{ ...good, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ML_DSA_65' }],
+        });
+        expect([r.status, r.json.code, r.json.context.field_name]).toEqual([
+          400,
+          'INVALID_FIELD',
+          'signing_algorithm_spec',
+        ]);
         r = await allocate({ onboardingTransactions: txs, multiHashSignatures: [{ ...good, signedBy: 'alice' }] });
         expect([r.status, r.json.code, r.json.context.field_name]).toEqual([400, 'INVALID_FIELD', 'signed_by']);
         r = await allocate({ onboardingTransactions: [{ transaction: '%%%' }], multiHashSignatures: [good] });
         expect(r.status).toBe(400);
-        expect(r.text).toMatch(/^Invalid value for: body \(The string is not a valid Base64: %%% at 'onboardingTransactions\[0\]\.transaction'\)$/);
+        expect(r.text).toMatch(
+          /^Invalid value for: body \(The string is not a valid Base64: %%% at 'onboardingTransactions\[0\]\.transaction'\)$/,
+        );
         r = await allocate({ onboardingTransactions: [], multiHashSignatures: [good] });
         expect([r.status, r.json.code]).toEqual([400, 'MISSING_FIELD']);
-        r = await allocate({ onboardingTransactions: [{ transaction: Buffer.from('garbage').toString('base64') }], multiHashSignatures: [good] });
+        r = await allocate({
+          onboardingTransactions: [{ transaction: Buffer.from('garbage').toString('base64') }],
+          multiHashSignatures: [good],
+        });
         expect([r.status, r.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
       });
     });
@@ -225,11 +321,18 @@ describe('POST /v2/parties/external/allocate', () => {
         // Two transactions (unsupported): the second would be a namespace delegation in Canton.
         const own = await generated('erin', key);
         r = await allocate({
-          onboardingTransactions: [{ transaction: own.topologyTransactions[0] }, { transaction: own.topologyTransactions[0] }],
+          onboardingTransactions: [
+            { transaction: own.topologyTransactions[0] },
+            { transaction: own.topologyTransactions[0] },
+          ],
           multiHashSignatures: [ed25519Signature(key, Buffer.from(own.multiHash, 'base64'), fp)],
         });
         expect([r.status, r.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
-        r = await allocate({ synchronizer: 'other::1220' + '00'.repeat(32), onboardingTransactions: [{ transaction: own.topologyTransactions[0] }], multiHashSignatures: [] });
+        r = await allocate({
+          synchronizer: 'other::1220' + '00'.repeat(32),
+          onboardingTransactions: [{ transaction: own.topologyTransactions[0] }],
+          multiHashSignatures: [],
+        });
         expect([r.status, r.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
       });
     });
@@ -246,7 +349,9 @@ describe('POST /v2/parties/external/allocate', () => {
       await unchanged(async () => {
         let r = await allocate(body);
         expect([r.status, r.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
-        expect(r.json.cause).toBe(`The submitted request has invalid arguments: Party already exists: party '${partyId}' is already allocated on this participant`);
+        expect(r.json.cause).toBe(
+          `The submitted request has invalid arguments: Party already exists: party '${partyId}' is already allocated on this participant`,
+        );
         r = await allocate(body, 'plain-user');
         expect([r.status, r.json.code]).toEqual([403, 'NA']);
         r = await allocate({ ...body, userId: 'someone-else' }, 'plain-user');

@@ -37,7 +37,11 @@ function postOnOwnConnection(url: string, path: string, token: string, body: unk
   const req = http.request(url + path, {
     method: 'POST',
     agent: false,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(data),
+    },
   });
   const post: InFlightPost = { settled: false } as InFlightPost;
   post.sent = new Promise((resolve, reject) => {
@@ -111,7 +115,10 @@ describe('graceful shutdown', () => {
     const posts = ids.map((id) => postOnOwnConnection(server.url, '/v2/users', token, { user: { id } }));
     // The server's writer waits for our lock, with the other requests queued behind it.
     await until('the server to wait for the ledger_head lock', async () => {
-      const { rows } = await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))`, [blockerPid]);
+      const { rows } = await watcher.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))`,
+        [blockerPid],
+      );
       return rows[0].n > 0;
     });
     await watcher.end();
@@ -120,7 +127,8 @@ describe('graceful shutdown', () => {
 
     server.proc.kill('SIGTERM');
     const alive = () => {
-      if (server.proc.exitCode !== null || server.proc.signalCode !== null) throw new Error(`the server exited while its requests were in flight:\n${server.output()}`);
+      if (server.proc.exitCode !== null || server.proc.signalCode !== null)
+        throw new Error(`the server exited while its requests were in flight:\n${server.output()}`);
     };
     await until('the shutdown log line', () => {
       alive();

@@ -57,8 +57,12 @@ interface Setup {
 async function start(env: Record<string, string>): Promise<Setup> {
   const ledger = await startTestLedger(env);
   const sync = await defaultSynchronizer(ledger);
-  const alice = (await ledger.call('POST', '/v2/parties', { partyIdHint: 'alice', synchronizerId: sync })).json.partyDetails.party as string;
-  await ledger.call('POST', '/v2/users', { user: { id: 'app' }, rights: [{ kind: { CanActAs: { value: { party: alice } } } }, { kind: { CanReadAs: { value: { party: alice } } } }] });
+  const alice = (await ledger.call('POST', '/v2/parties', { partyIdHint: 'alice', synchronizerId: sync })).json
+    .partyDetails.party as string;
+  await ledger.call('POST', '/v2/users', {
+    user: { id: 'app' },
+    rights: [{ kind: { CanActAs: { value: { party: alice } } } }, { kind: { CanReadAs: { value: { party: alice } } } }],
+  });
   const { dar } = await encodeDar(parsePackage(TIMED, { minor: '1' }));
   const res = await fetch(`${ledger.url}/v2/dars?vetAllPackages=true&synchronizerId=${encodeURIComponent(sync)}`, {
     method: 'POST',
@@ -75,11 +79,18 @@ const createAndExercise = (owner: string, choice: string, choiceArgument: unknow
   CreateAndExerciseCommand: { templateId: CLOCK, createArguments: { owner }, choice, choiceArgument },
 });
 const submit = (s: Setup, cmds: unknown[], over: Record<string, unknown> = {}) =>
-  s.ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', { commands: { commands: cmds, commandId: commandId(), actAs: [s.alice], ...over } }, { as: 'app' });
+  s.ledger.call(
+    'POST',
+    '/v2/commands/submit-and-wait-for-transaction',
+    { commands: { commands: cmds, commandId: commandId(), actAs: [s.alice], ...over } },
+    { as: 'app' },
+  );
 
 /** The `at` of the transaction's Stamped contract (µs). */
 function stampedAt(tx: { events: Array<Record<string, any>> }): bigint {
-  const created = tx.events.map((e) => e.CreatedEvent).find((c) => c && String(c.templateId).endsWith(':Timed:Stamped'));
+  const created = tx.events
+    .map((e) => e.CreatedEvent)
+    .find((c) => c && String(c.templateId).endsWith(':Timed:Stamped'));
   expect(created).toBeDefined();
   return parseIsoMicros(created.createArgument.at as string);
 }
@@ -90,7 +101,11 @@ describe('ledger time on the engine (static time)', () => {
   const now = parseIsoMicros(START);
 
   beforeAll(async () => {
-    s = await start({ LEDGER_TIME_MODE: 'static', LEDGER_STATIC_TIME_START: START, LEDGER_INTERPRETATION_MAX_STEPS: String(MAX_STEPS) });
+    s = await start({
+      LEDGER_TIME_MODE: 'static',
+      LEDGER_STATIC_TIME_START: START,
+      LEDGER_INTERPRETATION_MAX_STEPS: String(MAX_STEPS),
+    });
     const r = await submit(s, [{ CreateCommand: { templateId: CLOCK, createArguments: { owner: s.alice } } }]);
     expect(r.status, r.text).toBe(200);
     clockId = r.json.transaction.events[0].CreatedEvent.contractId;
@@ -130,10 +145,13 @@ describe('ledger time on the engine (static time)', () => {
 
   it('a contract created later than now: a choice reading no time commits at its creation time, one reading it runs at it', async () => {
     const created = now + 40_000_000n;
-    const c = await submit(s, [{ CreateCommand: { templateId: CLOCK, createArguments: { owner: s.alice } } }], { minLedgerTimeAbs: isoMicros(created) });
+    const c = await submit(s, [{ CreateCommand: { templateId: CLOCK, createArguments: { owner: s.alice } } }], {
+      minLedgerTimeAbs: isoMicros(created),
+    });
     expect(c.status, c.text).toBe(200);
     const contractId = c.json.transaction.events[0].CreatedEvent.contractId as string;
-    const exercise = (choice: string) => submit(s, [{ ExerciseCommand: { templateId: CLOCK, contractId, choice, choiceArgument: {} } }]);
+    const exercise = (choice: string) =>
+      submit(s, [{ ExerciseCommand: { templateId: CLOCK, contractId, choice, choiceArgument: {} } }]);
     const idle = await exercise('Idle');
     expect(idle.status, idle.text).toBe(200);
     expect(parseIsoMicros(idle.json.transaction.effectiveAt)).toBe(created);
@@ -147,10 +165,16 @@ describe('ledger time on the engine (static time)', () => {
     s.ledger.call(
       'POST',
       '/v2/interactive-submission/prepare',
-      { commandId: commandId(), actAs: [s.alice], commands: [{ ExerciseCommand: { templateId: CLOCK, contractId: clockId, choice, choiceArgument: {} } }], ...over },
+      {
+        commandId: commandId(),
+        actAs: [s.alice],
+        commands: [{ ExerciseCommand: { templateId: CLOCK, contractId: clockId, choice, choiceArgument: {} } }],
+        ...over,
+      },
       { as: 'app' },
     );
-  const metadataOf = (r: { json: any }) => PreparedTransaction.fromBinary(Buffer.from(r.json.preparedTransaction as string, 'base64')).metadata!;
+  const metadataOf = (r: { json: any }) =>
+    PreparedTransaction.fromBinary(Buffer.from(r.json.preparedTransaction as string, 'base64')).metadata!;
 
   it('prepare: a getTime choice pins the prepared ledger time bounds to the time it ran at', async () => {
     const r = await prepare('Stamp');
@@ -174,7 +198,11 @@ describe('ledger time on the engine (static time)', () => {
   });
 
   it('an endless choice is aborted at the step limit with INTERPRETATION_TIME_EXCEEDED (submit and prepare)', async () => {
-    const expected = { code: 'INTERPRETATION_TIME_EXCEEDED', cause: `Interpretation exceeded the limit of ${MAX_STEPS} steps. Interpretation aborted.`, retryInfo: '60 seconds' };
+    const expected = {
+      code: 'INTERPRETATION_TIME_EXCEEDED',
+      cause: `Interpretation exceeded the limit of ${MAX_STEPS} steps. Interpretation aborted.`,
+      retryInfo: '60 seconds',
+    };
     const r = await submit(s, [createAndExercise(s.alice, 'Loop')]);
     expect([r.status, r.json]).toMatchObject([409, expected]);
     const p = await prepare('Loop');
@@ -197,7 +225,9 @@ describe('interpretation time limit (wall clock)', () => {
     const r = await submit(s, [createAndExercise(s.alice, 'Loop')]);
     expect(r.status, r.text).toBe(409);
     expect(r.json).toMatchObject({ code: 'INTERPRETATION_TIME_EXCEEDED', retryInfo: '60 seconds' });
-    expect(r.json.cause).toMatch(/^Time exceeds limit of Ledger Effective Time \(\d{4}-\d\d-\d\dT[\d:.]+Z\) \+ tolerance \(0\.001s\)\. Interpretation aborted\.$/);
+    expect(r.json.cause).toMatch(
+      /^Time exceeds limit of Ledger Effective Time \(\d{4}-\d\d-\d\dT[\d:.]+Z\) \+ tolerance \(0\.001s\)\. Interpretation aborted\.$/,
+    );
   });
 
   it('a short choice is not affected by the limit', async () => {

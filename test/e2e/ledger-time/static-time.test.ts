@@ -23,18 +23,39 @@ const now = async () => (await ledger.call('GET', '/v2/admin/time')).json.curren
 const setTime = (body: unknown, as?: string) => ledger.call('POST', '/v2/admin/time', body, { as });
 const advance = (seconds: number) => setTime({ advanceBy: { seconds } });
 const create = (commandId: string, extra: Record<string, unknown> = {}) =>
-  ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', {
-    commands: { commands: [{ CreateCommand: { templateId: '#memo:Main:Memo', createArguments: { owner: alice } } }], commandId, actAs: [alice], ...extra },
-  }, { as: 'app' });
+  ledger.call(
+    'POST',
+    '/v2/commands/submit-and-wait-for-transaction',
+    {
+      commands: {
+        commands: [{ CreateCommand: { templateId: '#memo:Main:Memo', createArguments: { owner: alice } } }],
+        commandId,
+        actAs: [alice],
+        ...extra,
+      },
+    },
+    { as: 'app' },
+  );
 
 beforeAll(async () => {
-  ledger = await startTestLedger({ LEDGER_TIME_MODE: 'static', LEDGER_STATIC_TIME_START: START, LEDGER_ASSIGNMENT_EXCLUSIVITY_TIMEOUT_MS: '60000', LEDGER_SYNCHRONIZERS: 'global,secondary' });
+  ledger = await startTestLedger({
+    LEDGER_TIME_MODE: 'static',
+    LEDGER_STATIC_TIME_START: START,
+    LEDGER_ASSIGNMENT_EXCLUSIVITY_TIMEOUT_MS: '60000',
+    LEDGER_SYNCHRONIZERS: 'global,secondary',
+  });
   [sync] = ledger.runtime.identity.synchronizers.map((s) => s.id);
-  const local = async (hint: string) => (await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync })).json.partyDetails.party as string;
+  const local = async (hint: string) =>
+    (await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync })).json.partyDetails
+      .party as string;
   alice = await local('alice');
   await allocateLocalParties(ledger.runtime.eventStore, [reassignAlice, reassignBob], ledger.participantId, sync);
   const act = (party: string) => ({ kind: { CanActAs: { value: { party } } } });
-  for (const [id, rights] of [['app', [act(alice)]], ['ra', [act(reassignAlice)]], ['rb', [act(reassignBob)]]] as const) {
+  for (const [id, rights] of [
+    ['app', [act(alice)]],
+    ['ra', [act(reassignAlice)]],
+    ['rb', [act(reassignBob)]],
+  ] as const) {
     expect((await ledger.call('POST', '/v2/users', { user: { id }, rights })).status).toBe(200);
   }
 });
@@ -64,11 +85,20 @@ describe('the clock', () => {
     expect(await now()).toBe(isoMicros(t0 + 5_000_000n));
     // Canton's compare-and-set: a stale currentTime is refused.
     const stale = await setTime({ currentTime: isoMicros(t0), newTime: isoMicros(t0 + 9_000_000n) });
-    expect([stale.status, stale.json.code, stale.json.cause]).toEqual([400, 'INVALID_ARGUMENT', expect.stringContaining('current_time mismatch')]);
+    expect([stale.status, stale.json.code, stale.json.cause]).toEqual([
+      400,
+      'INVALID_ARGUMENT',
+      expect.stringContaining('current_time mismatch'),
+    ]);
     const adv = await advance(60);
     expect(adv.json.currentTime).toBe(isoMicros(t0 + 65_000_000n));
     // Malformed requests and non-admins change nothing.
-    for (const body of [{}, { newTime: 'tomorrow' }, { newTime: isoMicros(t0), advanceBy: { seconds: 1 } }, { advanceBy: { seconds: -1 } }]) {
+    for (const body of [
+      {},
+      { newTime: 'tomorrow' },
+      { newTime: isoMicros(t0), advanceBy: { seconds: 1 } },
+      { advanceBy: { seconds: -1 } },
+    ]) {
       expect((await setTime(body)).status, JSON.stringify(body)).toBe(400);
     }
     expect((await setTime({ advanceBy: { seconds: 1 } }, 'app')).status).toBe(403);
@@ -95,7 +125,9 @@ describe('the clock', () => {
     const deadline = Date.now() + 5000;
     while ((await now()) !== target && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(await now()).toBe(target);
-    await expect(moveLedgerTime(ledger.runtime.db, null, { newTime: t })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(moveLedgerTime(ledger.runtime.db, null, { newTime: t })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
   });
 });
 
@@ -125,19 +157,38 @@ describe('rules that read time obey the set clock', () => {
 
   it('assignment exclusivity: only the submitter may assign until the clock passes the deadline', async () => {
     const [A, B] = ledger.runtime.identity.synchronizers.map((s) => s.id);
-    const c = await createContract(ledger.runtime.eventStore, { seed: 'static-exclusive', signatories: [reassignAlice], observers: [reassignBob], synchronizerId: A });
+    const c = await createContract(ledger.runtime.eventStore, {
+      seed: 'static-exclusive',
+      signatories: [reassignAlice],
+      observers: [reassignBob],
+      synchronizerId: A,
+    });
     const body = (command: unknown, submitter: string) => ({
       reassignmentCommands: { commandId: cmdId(), submitter, commands: [{ command }] },
       eventFormat: { filtersByParty: { [submitter]: { cumulative: [] } } },
     });
-    const un = await ledger.call('POST', '/v2/commands/submit-and-wait-for-reassignment', body({ UnassignCommand: { value: { contractId: c.contractId, source: A, target: B } } }, reassignAlice), { as: 'ra' });
+    const un = await ledger.call(
+      'POST',
+      '/v2/commands/submit-and-wait-for-reassignment',
+      body({ UnassignCommand: { value: { contractId: c.contractId, source: A, target: B } } }, reassignAlice),
+      { as: 'ra' },
+    );
     expect(un.status, un.text).toBe(200);
     const u = un.json.reassignment.events[0].JsUnassignedEvent.value;
     expect(u.assignmentExclusivity).toBe(isoMicros(parseIsoMicros(await now()) + 60_000_000n));
-    const assign = () => ledger.call('POST', '/v2/commands/submit-and-wait-for-reassignment', body({ AssignCommand: { value: { reassignmentId: u.reassignmentId, source: A, target: B } } }, reassignBob), { as: 'rb' });
+    const assign = () =>
+      ledger.call(
+        'POST',
+        '/v2/commands/submit-and-wait-for-reassignment',
+        body({ AssignCommand: { value: { reassignmentId: u.reassignmentId, source: A, target: B } } }, reassignBob),
+        { as: 'rb' },
+      );
     await advance(59);
     const early = await assign();
-    expect([early.status, early.json.cause]).toEqual([400, expect.stringContaining('only submitter can initiate before exclusivity timeout')]);
+    expect([early.status, early.json.cause]).toEqual([
+      400,
+      expect.stringContaining('only submitter can initiate before exclusivity timeout'),
+    ]);
     await advance(2);
     const late = await assign();
     expect(late.status, late.text).toBe(200);
@@ -148,7 +199,9 @@ describe('wall-clock mode (the default)', () => {
   it('reports staticTime unsupported and refuses to set the time', async () => {
     const wall = await startTestLedger();
     try {
-      expect((await wall.call('GET', '/v2/version')).json.features.experimental.staticTime).toEqual({ supported: false });
+      expect((await wall.call('GET', '/v2/version')).json.features.experimental.staticTime).toEqual({
+        supported: false,
+      });
       const r = await wall.call('POST', '/v2/admin/time', { advanceBy: { seconds: 1 } });
       expect([r.status, r.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
       const t = parseIsoMicros((await wall.call('GET', '/v2/admin/time')).json.currentTime);

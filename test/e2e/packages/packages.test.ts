@@ -16,10 +16,17 @@ let sync2 = '';
 
 beforeAll(async () => {
   // Two synchronizers: uploads without a synchronizer id cannot pick one (PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER).
-  ledger = await startTestLedger({ LEDGER_SYNCHRONIZERS: 'global,secondary', LEDGER_MAX_BODY_BYTES: String(256 * 1024), LEDGER_DAR_MAX_UNCOMPRESSED_BYTES: String(512 * 1024) });
+  ledger = await startTestLedger({
+    LEDGER_SYNCHRONIZERS: 'global,secondary',
+    LEDGER_MAX_BODY_BYTES: String(256 * 1024),
+    LEDGER_DAR_MAX_UNCOMPRESSED_BYTES: String(512 * 1024),
+  });
   [sync1, sync2] = ledger.runtime.identity.synchronizers.map((s) => s.id);
   await ledger.call('POST', '/v2/users', { user: { id: 'reader' } });
-  await ledger.call('POST', '/v2/users', { user: { id: 'idp-admin' }, rights: [{ kind: { IdentityProviderAdmin: { value: {} } } }] });
+  await ledger.call('POST', '/v2/users', {
+    user: { id: 'idp-admin' },
+    rights: [{ kind: { IdentityProviderAdmin: { value: {} } } }],
+  });
 });
 afterAll(async () => {
   await ledger?.close();
@@ -33,7 +40,11 @@ interface Answer {
 }
 
 /** POSTs raw bytes, with no Content-Type unless one is given (as wallet-sdk sends them). */
-async function post(path: string, body: Buffer, opts: { as?: string | null; contentType?: string } = {}): Promise<Answer> {
+async function post(
+  path: string,
+  body: Buffer,
+  opts: { as?: string | null; contentType?: string } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (opts.as !== null) headers.authorization = `Bearer ${await ledger.token(opts.as ?? undefined)}`;
   if (opts.contentType) headers['content-type'] = opts.contentType;
@@ -48,10 +59,13 @@ async function post(path: string, body: Buffer, opts: { as?: string | null; cont
   return { status: res.status, text, json, headers: res.headers };
 }
 
-const upload = (dar: Buffer, query = `synchronizerId=${encodeURIComponent(sync1)}`, path = '/v2/packages') => post(`${path}?${query}`, dar);
+const upload = (dar: Buffer, query = `synchronizerId=${encodeURIComponent(sync1)}`, path = '/v2/packages') =>
+  post(`${path}?${query}`, dar);
 
 async function download(id: string, as?: string): Promise<{ status: number; body: Buffer; headers: Headers }> {
-  const res = await fetch(`${ledger.url}/v2/packages/${id}`, { headers: { authorization: `Bearer ${await ledger.token(as)}` } });
+  const res = await fetch(`${ledger.url}/v2/packages/${id}`, {
+    headers: { authorization: `Bearer ${await ledger.token(as)}` },
+  });
   return { status: res.status, body: Buffer.from(await res.arrayBuffer()), headers: res.headers };
 }
 
@@ -59,24 +73,41 @@ async function download(id: string, as?: string): Promise<{ status: number; body
 async function getWithBody(path: string, body: string): Promise<{ status: number; text: string }> {
   const token = await ledger.token();
   return new Promise((resolve, reject) => {
-    const req = http.request(ledger.url + path, { method: 'GET', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = http.request(
+      ledger.url + path,
+      {
+        method: 'GET',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
-const listed = async (as?: string): Promise<string[]> => (await ledger.call('GET', '/v2/packages', undefined, { as })).json.packageIds;
+const listed = async (as?: string): Promise<string[]> =>
+  (await ledger.call('GET', '/v2/packages', undefined, { as })).json.packageIds;
 
 /** What a refused request must leave unchanged: packages, archives, vetting, the event log. */
 async function storeState() {
   const db = ledger.runtime.db;
   const count = async (table: 'packages' | 'package_archives' | 'package_vetting' | 'event_log') =>
     Number((await db.selectFrom(table).select(db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-  return { packages: await count('packages'), archives: await count('package_archives'), vetting: await count('package_vetting'), events: await count('event_log') };
+  return {
+    packages: await count('packages'),
+    archives: await count('package_archives'),
+    vetting: await count('package_vetting'),
+    events: await count('event_log'),
+  };
 }
 
 /** Uploads `dar` and expects this refusal, the store left as it was. */
@@ -88,7 +119,8 @@ async function expectRefused(dar: Buffer, status: number, code: string, query?: 
   return r;
 }
 
-const byVersion = (name: string, version: string, extra: Partial<Parameters<typeof lfArchive>[0]> = {}) => lfArchive({ name, version, ...extra });
+const byVersion = (name: string, version: string, extra: Partial<Parameters<typeof lfArchive>[0]> = {}) =>
+  lfArchive({ name, version, ...extra });
 
 describe('uploading and reading', () => {
   let dep: TestArchive;
@@ -114,14 +146,25 @@ describe('uploading and reading', () => {
       expect(d.body.equals(a.payload)).toBe(true);
       expect(createHash('sha256').update(d.body).digest('hex')).toBe(a.packageId);
     }
-    const row = await ledger.runtime.db.selectFrom('packages').selectAll().where('package_id', '=', main.packageId).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ package_name: 'upload-main', package_version: '2.0.0', lf_version: '2.2', imports: [dep.packageId, other.packageId] });
+    const row = await ledger.runtime.db
+      .selectFrom('packages')
+      .selectAll()
+      .where('package_id', '=', main.packageId)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      package_name: 'upload-main',
+      package_version: '2.0.0',
+      lf_version: '2.2',
+      imports: [dep.packageId, other.packageId],
+    });
     expect(row.uploaded_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
   });
 
   it('answers an upload with application/octet-stream, and /v2/dars, the same way', async () => {
     const a = byVersion('ctype', '1.0.0');
-    const r = await post(`/v2/dars?synchronizerId=${encodeURIComponent(sync1)}`, await buildDar({ main: a }), { contentType: 'application/octet-stream' });
+    const r = await post(`/v2/dars?synchronizerId=${encodeURIComponent(sync1)}`, await buildDar({ main: a }), {
+      contentType: 'application/octet-stream',
+    });
     expect(r.status, r.text).toBe(200);
     expect(r.json).toEqual({});
     expect(await listed()).toContain(a.packageId);
@@ -143,8 +186,14 @@ describe('uploading and reading', () => {
     const unknown = 'f'.repeat(64);
     const d = await ledger.call('GET', `/v2/packages/${unknown}`);
     expect(d.status).toBe(404);
-    expect(d.json).toMatchObject({ code: 'PACKAGE_NOT_FOUND', cause: 'Could not find package.', resources: [['PACKAGE', unknown]] });
-    expect((await ledger.call('GET', `/v2/packages/${unknown}/status`)).json).toEqual({ packageStatus: 'PACKAGE_STATUS_UNSPECIFIED' });
+    expect(d.json).toMatchObject({
+      code: 'PACKAGE_NOT_FOUND',
+      cause: 'Could not find package.',
+      resources: [['PACKAGE', unknown]],
+    });
+    expect((await ledger.call('GET', `/v2/packages/${unknown}/status`)).json).toEqual({
+      packageStatus: 'PACKAGE_STATUS_UNSPECIFIED',
+    });
     for (const bad of ['a'.repeat(65), 'bad!id']) {
       for (const path of [`/v2/packages/${bad}`, `/v2/packages/${bad}/status`]) {
         const r = await ledger.call('GET', path);
@@ -188,7 +237,12 @@ describe('synchronizers and validation', () => {
     const dar = await buildDar({ main: a });
     let r = await expectRefused(dar, 400, 'PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER', '');
     expect(r.json.cause).toBe(`Cannot autodetect synchronizer: currently connected synchronizers ${sync1}, ${sync2}`);
-    r = await expectRefused(Buffer.from('not a zip'), 400, 'PACKAGE_SERVICE_NOT_CONNECTED_TO_SYNCHRONIZER', `synchronizerId=other::1220${'a'.repeat(64)}`);
+    r = await expectRefused(
+      Buffer.from('not a zip'),
+      400,
+      'PACKAGE_SERVICE_NOT_CONNECTED_TO_SYNCHRONIZER',
+      `synchronizerId=other::1220${'a'.repeat(64)}`,
+    );
     expect(r.json.errorCategory).toBe(9);
     await expectRefused(dar, 400, 'PROTO_DESERIALIZATION_FAILURE', 'synchronizerId=no-namespace');
     const maybe = await upload(dar, 'vetAllPackages=maybe');
@@ -201,7 +255,9 @@ describe('synchronizers and validation', () => {
     const a = byVersion('unvetted', '1.0.0');
     expect((await upload(await buildDar({ main: a }), 'vetAllPackages=false')).status).toBe(200);
     expect(await listed()).toContain(a.packageId);
-    const list = await ledger.call('POST', '/v2/package-vetting/list', { packageMetadataFilter: { packageIds: [a.packageId] } });
+    const list = await ledger.call('POST', '/v2/package-vetting/list', {
+      packageMetadataFilter: { packageIds: [a.packageId] },
+    });
     expect(list.json.vettedPackages).toEqual([]);
   });
 
@@ -214,7 +270,9 @@ describe('synchronizers and validation', () => {
     expect(ok.text).toBe('');
     expect(await storeState()).toEqual(before);
     expect((await post('/v2/dars/validate', dar)).json.code).toBe('PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER');
-    expect((await post(`/v2/dars/validate?synchronizerId=${encodeURIComponent(sync1)}`, Buffer.alloc(0))).json.code).toBe('INVALID_DAR');
+    expect(
+      (await post(`/v2/dars/validate?synchronizerId=${encodeURIComponent(sync1)}`, Buffer.alloc(0))).json.code,
+    ).toBe('INVALID_DAR');
     expect(await storeState()).toEqual(before);
   });
 });
@@ -230,10 +288,18 @@ describe('refusals: the reference code, nothing stored', () => {
     const root = 'manifest-cases-1.0.0';
     const path = dalfPath(a, root);
     for (const omit of ['Main-Dalf', 'Dalfs', 'Format']) {
-      const r = await expectRefused(await buildDar({ main: a, manifest: damlcManifest(path, [path], { omit: [omit] }) }), 400, 'INVALID_DAR');
+      const r = await expectRefused(
+        await buildDar({ main: a, manifest: damlcManifest(path, [path], { omit: [omit] }) }),
+        400,
+        'INVALID_DAR',
+      );
       expect(r.json.context.throwable).toBe(`Cannot find attribute: ${omit}`);
     }
-    const r = await expectRefused(await buildDar({ main: a, manifest: damlcManifest(path, [path], { format: 'zip' }) }), 400, 'INVALID_DAR');
+    const r = await expectRefused(
+      await buildDar({ main: a, manifest: damlcManifest(path, [path], { format: 'zip' }) }),
+      400,
+      'INVALID_DAR',
+    );
     expect(r.json.context.throwable).toBe('Unsupported format: zip');
   });
 
@@ -247,7 +313,11 @@ describe('refusals: the reference code, nothing stored', () => {
   it('a dalf the manifest names but the zip lacks → INVALID_ZIP_ENTRY', async () => {
     const dep = byVersion('missing-entry-dep', '1.0.0');
     const main = byVersion('missing-entry', '1.0.0');
-    const r = await expectRefused(await buildDar({ main, deps: [dep], omitDalfs: [dep.packageId] }), 400, 'INVALID_ZIP_ENTRY');
+    const r = await expectRefused(
+      await buildDar({ main, deps: [dep], omitDalfs: [dep.packageId] }),
+      400,
+      'INVALID_ZIP_ENTRY',
+    );
     expect(r.json.cause).toBe('Dar zip file is corrupt');
     expect(r.json.context.name).toContain(dep.packageId);
   });
@@ -260,7 +330,11 @@ describe('refusals: the reference code, nothing stored', () => {
     const tampered = await expectRefused(await dar(archiveOf(a.payload, wrong)), 400, 'DAR_PARSE_ERROR');
     expect(tampered.json.cause).toBe('Failed to parse the dar file content.');
     expect(tampered.json.context.reason).toBe(`Mismatching hashes! Expected ${a.packageId} but got ${wrong}`);
-    const upper = await expectRefused(await dar(archiveOf(a.payload, a.packageId.toUpperCase())), 400, 'DAR_PARSE_ERROR');
+    const upper = await expectRefused(
+      await dar(archiveOf(a.payload, a.packageId.toUpperCase())),
+      400,
+      'DAR_PARSE_ERROR',
+    );
     expect(upper.json.context.reason).toContain('Mismatching hashes!');
     await expectRefused(await dar(archiveOf(a.payload, 'not a hash!')), 400, 'DAR_PARSE_ERROR');
     await expectRefused(await dar(archiveOf(a.payload, undefined, true)), 400, 'DAR_PARSE_ERROR'); // unknown Archive field
@@ -286,10 +360,16 @@ describe('refusals: the reference code, nothing stored', () => {
       { name: 'lf-1-17', version: '1.0.0', major: 1 as const, minor: '17' },
     ]) {
       const r = await expectRefused(await buildDar({ main: lfArchive(spec) }), 400, 'ALLOWED_LANGUAGE_VERSIONS');
-      expect(r.json.cause).toMatch(/^Disallowed language version in package [0-9a-f]{64}: Expected version between 2\.1 and 2\.3 but got /);
+      expect(r.json.cause).toMatch(
+        /^Disallowed language version in package [0-9a-f]{64}: Expected version between 2\.1 and 2\.3 but got /,
+      );
     }
     const main = byVersion('accepted-main', '1.0.0');
-    await expectRefused(await buildDar({ main, deps: [lfArchive({ name: 'dev-dep', version: '1.0.0', minor: 'dev' })] }), 400, 'ALLOWED_LANGUAGE_VERSIONS');
+    await expectRefused(
+      await buildDar({ main, deps: [lfArchive({ name: 'dev-dep', version: '1.0.0', minor: 'dev' })] }),
+      400,
+      'ALLOWED_LANGUAGE_VERSIONS',
+    );
     expect(await listed()).not.toContain(main.packageId);
   });
 
@@ -352,7 +432,8 @@ describe('vetting and preferred packages', () => {
   let byVer: Record<string, TestArchive>;
   const party = `alice::1220${'b'.repeat(64)}`;
 
-  const preferred = (query: string) => ledger.call('GET', `/v2/interactive-submission/preferred-package-version?${query}`);
+  const preferred = (query: string) =>
+    ledger.call('GET', `/v2/interactive-submission/preferred-package-version?${query}`);
 
   it('prefers the highest vetted version, on both endpoints, with and without a synchronizer', async () => {
     byVer = Object.fromEntries(versions.map((v) => [v, byVersion('versioned', v)]));
@@ -361,14 +442,22 @@ describe('vetting and preferred packages', () => {
     const expected = { packageId: best.packageId, packageName: 'versioned', packageVersion: '1.10.0' };
     const get = await preferred(`package-name=versioned&parties=${encodeURIComponent(party)}`);
     expect(get.json).toEqual({ packagePreference: { packageReference: expected, synchronizerId: sync1 } });
-    const withSync = await preferred(`package-name=versioned&parties=${encodeURIComponent(party)}&synchronizer-id=${encodeURIComponent(sync1)}`);
+    const withSync = await preferred(
+      `package-name=versioned&parties=${encodeURIComponent(party)}&synchronizer-id=${encodeURIComponent(sync1)}`,
+    );
     expect(withSync.json.packagePreference.packageReference).toEqual(expected);
     const post2 = await ledger.call('POST', '/v2/interactive-submission/preferred-packages', {
       packageVettingRequirements: [{ parties: [party], packageName: 'versioned' }],
     });
     expect(post2.json).toEqual({ packageReferences: [expected], synchronizerId: sync1 });
     // Nothing is vetted on the second synchronizer.
-    expect((await preferred(`package-name=versioned&parties=${encodeURIComponent(party)}&synchronizer-id=${encodeURIComponent(sync2)}`)).json).toEqual({});
+    expect(
+      (
+        await preferred(
+          `package-name=versioned&parties=${encodeURIComponent(party)}&synchronizer-id=${encodeURIComponent(sync2)}`,
+        )
+      ).json,
+    ).toEqual({});
     const none = await ledger.call('POST', '/v2/interactive-submission/preferred-packages', {
       packageVettingRequirements: [{ parties: [party], packageName: 'versioned' }],
       synchronizerId: sync2,
@@ -379,11 +468,17 @@ describe('vetting and preferred packages', () => {
 
   it('lists, unvets, vets with bounds, and the preference follows', async () => {
     const best = byVer['1.10.0'];
-    const list = await ledger.call('POST', '/v2/package-vetting/list', { packageMetadataFilter: { packageNamePrefixes: ['versio'] } });
+    const list = await ledger.call('POST', '/v2/package-vetting/list', {
+      packageMetadataFilter: { packageNamePrefixes: ['versio'] },
+    });
     expect(list.json.vettedPackages).toHaveLength(1);
     const entry = list.json.vettedPackages[0];
     expect(entry).toMatchObject({ participantId: ledger.participantId, synchronizerId: sync1 });
-    expect(entry.packages.map((p: { packageVersion: string }) => p.packageVersion)).toEqual(['1.2.0', '1.9.0', '1.10.0']);
+    expect(entry.packages.map((p: { packageVersion: string }) => p.packageVersion)).toEqual([
+      '1.2.0',
+      '1.9.0',
+      '1.10.0',
+    ]);
     const serial = entry.topologySerial;
 
     const unvet = await ledger.call('POST', '/v2/package-vetting/update', {
@@ -394,8 +489,13 @@ describe('vetting and preferred packages', () => {
     expect(unvet.status, unvet.text).toBe(200);
     expect(unvet.json.pastVettedPackages.topologySerial).toBe(serial);
     expect(unvet.json.newVettedPackages.topologySerial).toBe(serial + 1);
-    expect(unvet.json.newVettedPackages.packages.map((p: { packageId: string }) => p.packageId)).not.toContain(best.packageId);
-    expect((await preferred(`package-name=versioned&parties=${encodeURIComponent(party)}`)).json.packagePreference.packageReference.packageVersion).toBe('1.9.0');
+    expect(unvet.json.newVettedPackages.packages.map((p: { packageId: string }) => p.packageId)).not.toContain(
+      best.packageId,
+    );
+    expect(
+      (await preferred(`package-name=versioned&parties=${encodeURIComponent(party)}`)).json.packagePreference
+        .packageReference.packageVersion,
+    ).toBe('1.9.0');
 
     // A stale serial is refused and changes nothing.
     const stale = await ledger.call('POST', '/v2/package-vetting/update', {
@@ -407,64 +507,131 @@ describe('vetting and preferred packages', () => {
 
     // Dry run: the answer, no change.
     const dry = await ledger.call('POST', '/v2/package-vetting/update', {
-      changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'versioned', packageVersion: '1.10.0' }] } } } }],
+      changes: [
+        { operation: { Vet: { value: { packages: [{ packageName: 'versioned', packageVersion: '1.10.0' }] } } } },
+      ],
       synchronizerId: sync1,
       dryRun: true,
     });
-    expect(dry.json.newVettedPackages.packages.map((p: { packageId: string }) => p.packageId)).toContain(best.packageId);
-    expect((await preferred(`package-name=versioned&parties=${encodeURIComponent(party)}`)).json.packagePreference.packageReference.packageVersion).toBe('1.9.0');
+    expect(dry.json.newVettedPackages.packages.map((p: { packageId: string }) => p.packageId)).toContain(
+      best.packageId,
+    );
+    expect(
+      (await preferred(`package-name=versioned&parties=${encodeURIComponent(party)}`)).json.packagePreference
+        .packageReference.packageVersion,
+    ).toBe('1.9.0');
 
     // Vet again, but only from the future: not vetted now, vetted then.
     const future = new Date(Date.now() + 3600_000).toISOString();
     const vet = await ledger.call('POST', '/v2/package-vetting', {
-      changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'versioned', packageVersion: '1.10.0' }], newValidFromInclusive: future } } } }],
+      changes: [
+        {
+          operation: {
+            Vet: {
+              value: {
+                packages: [{ packageName: 'versioned', packageVersion: '1.10.0' }],
+                newValidFromInclusive: future,
+              },
+            },
+          },
+        },
+      ],
       synchronizerId: sync1,
     });
     expect(vet.status, vet.text).toBe(200);
-    const vetted = vet.json.newVettedPackages.packages.find((p: { packageId: string }) => p.packageId === best.packageId);
+    const vetted = vet.json.newVettedPackages.packages.find(
+      (p: { packageId: string }) => p.packageId === best.packageId,
+    );
     expect(vetted).toMatchObject({ validFromInclusive: future, packageName: 'versioned', packageVersion: '1.10.0' });
-    expect((await preferred(`package-name=versioned&parties=${encodeURIComponent(party)}`)).json.packagePreference.packageReference.packageVersion).toBe('1.9.0');
+    expect(
+      (await preferred(`package-name=versioned&parties=${encodeURIComponent(party)}`)).json.packagePreference
+        .packageReference.packageVersion,
+    ).toBe('1.9.0');
     const later = new Date(Date.now() + 7200_000).toISOString();
-    const atLater = await preferred(`package-name=versioned&parties=${encodeURIComponent(party)}&vetting_valid_at=${later}`);
+    const atLater = await preferred(
+      `package-name=versioned&parties=${encodeURIComponent(party)}&vetting_valid_at=${later}`,
+    );
     expect(atLater.json.packagePreference.packageReference.packageVersion).toBe('1.10.0');
   });
 
   it('refuses bad vetting changes', async () => {
-    const update = (changes: unknown, extra: Record<string, unknown> = {}) => ledger.call('POST', '/v2/package-vetting/update', { changes, synchronizerId: sync1, ...extra });
+    const update = (changes: unknown, extra: Record<string, unknown> = {}) =>
+      ledger.call('POST', '/v2/package-vetting/update', { changes, synchronizerId: sync1, ...extra });
     const ambiguous = await update([{ operation: { Vet: { value: { packages: [{ packageName: 'versioned' }] } } } }]);
     expect(ambiguous.json.code).toBe('AMBIGUOUS_VETTING_REFERENCE');
     const unresolved = await update([{ operation: { Vet: { value: { packages: [{ packageId: 'c'.repeat(64) }] } } } }]);
     expect(unresolved.status).toBe(404);
     expect(unresolved.json.code).toBe('UNRESOLVED_VETTING_REFERENCE');
-    for (const ref of [{ packageId: byVer['1.2.0'].packageId, packageName: 'versioned' }, { packageVersion: '1.2.0' }, {}]) {
+    for (const ref of [
+      { packageId: byVer['1.2.0'].packageId, packageName: 'versioned' },
+      { packageVersion: '1.2.0' },
+      {},
+    ]) {
       const r = await update([{ operation: { Unvet: { value: { packages: [ref] } } } }]);
       expect(r.json.code, JSON.stringify(ref)).toBe('PROTO_DESERIALIZATION_FAILURE');
     }
     expect((await update([{ operation: {} }])).json.code).toBe('PROTO_DESERIALIZATION_FAILURE');
     expect((await update([])).json.code).toBe('PROTO_DESERIALIZATION_FAILURE');
-    expect((await update([{ operation: { Vet: { value: { packages: [{ packageName: 'versioned', packageVersion: '1.2.0' }], newValidFromInclusive: 'yesterday' } } } }])).json.code).toBe(
-      'PROTO_DESERIALIZATION_FAILURE',
-    );
-    const noSync = await ledger.call('POST', '/v2/package-vetting/update', { changes: [{ operation: { Unvet: { value: { packages: [{ packageName: 'versioned' }] } } } }] });
+    expect(
+      (
+        await update([
+          {
+            operation: {
+              Vet: {
+                value: {
+                  packages: [{ packageName: 'versioned', packageVersion: '1.2.0' }],
+                  newValidFromInclusive: 'yesterday',
+                },
+              },
+            },
+          },
+        ])
+      ).json.code,
+    ).toBe('PROTO_DESERIALIZATION_FAILURE');
+    const noSync = await ledger.call('POST', '/v2/package-vetting/update', {
+      changes: [{ operation: { Unvet: { value: { packages: [{ packageName: 'versioned' }] } } } }],
+    });
     expect(noSync.json.code).toBe('PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER');
-    const reader = await ledger.call('POST', '/v2/package-vetting/update', { changes: [{ operation: { Unvet: { value: { packages: [{ packageName: 'versioned' }] } } } }], synchronizerId: sync1 }, { as: 'reader' });
+    const reader = await ledger.call(
+      'POST',
+      '/v2/package-vetting/update',
+      {
+        changes: [{ operation: { Unvet: { value: { packages: [{ packageName: 'versioned' }] } } } }],
+        synchronizerId: sync1,
+      },
+      { as: 'reader' },
+    );
     expect(reader.status).toBe(403);
     expect((await ledger.call('POST', '/v2/package-vetting/list', {}, { as: 'reader' })).status).toBe(200);
     const badPage = await ledger.call('POST', '/v2/package-vetting/list', { pageToken: '!!' });
     expect(badPage.json.code).toBe('PROTO_DESERIALIZATION_FAILURE');
-    expect((await ledger.call('POST', '/v2/package-vetting/list', { pageSize: -1 })).json.code).toBe('PROTO_DESERIALIZATION_FAILURE');
+    expect((await ledger.call('POST', '/v2/package-vetting/list', { pageSize: -1 })).json.code).toBe(
+      'PROTO_DESERIALIZATION_FAILURE',
+    );
   });
 
   it('pages the vetting list by synchronizer; the deprecated GET takes its request as a body', async () => {
     await upload(await buildDar({ main: byVer['1.2.0'] }), `synchronizerId=${encodeURIComponent(sync2)}`);
     const first = await ledger.call('POST', '/v2/package-vetting/list', { pageSize: 1 });
-    expect(first.json.vettedPackages.map((e: { synchronizerId: string }) => e.synchronizerId)).toEqual([[sync1, sync2].sort()[0]]);
-    const second = await ledger.call('POST', '/v2/package-vetting/list', { pageSize: 1, pageToken: first.json.nextPageToken });
-    expect(second.json.vettedPackages.map((e: { synchronizerId: string }) => e.synchronizerId)).toEqual([[sync1, sync2].sort()[1]]);
+    expect(first.json.vettedPackages.map((e: { synchronizerId: string }) => e.synchronizerId)).toEqual([
+      [sync1, sync2].sort()[0],
+    ]);
+    const second = await ledger.call('POST', '/v2/package-vetting/list', {
+      pageSize: 1,
+      pageToken: first.json.nextPageToken,
+    });
+    expect(second.json.vettedPackages.map((e: { synchronizerId: string }) => e.synchronizerId)).toEqual([
+      [sync1, sync2].sort()[1],
+    ]);
     expect(second.json.nextPageToken).toBe('');
-    const filtered = await getWithBody('/v2/package-vetting', JSON.stringify({ topologyStateFilter: { synchronizerIds: [sync2] } }));
+    const filtered = await getWithBody(
+      '/v2/package-vetting',
+      JSON.stringify({ topologyStateFilter: { synchronizerIds: [sync2] } }),
+    );
     expect(filtered.status, filtered.text).toBe(200);
-    expect(JSON.parse(filtered.text).vettedPackages.map((e: { synchronizerId: string }) => e.synchronizerId)).toEqual([sync2]);
+    expect(JSON.parse(filtered.text).vettedPackages.map((e: { synchronizerId: string }) => e.synchronizerId)).toEqual([
+      sync2,
+    ]);
     const malformed = await getWithBody('/v2/package-vetting', '{"pageSize": "x"}');
     expect(malformed.status).toBe(400);
     expect(malformed.text).toMatch(/^Invalid value for: body/);
@@ -479,15 +646,44 @@ describe('vetting and preferred packages', () => {
     const unknown = await preferred(`package-name=nobody-uploaded-this&parties=${encodeURIComponent(party)}`);
     expect(unknown.status).toBe(404);
     expect(unknown.json.code).toBe('PACKAGE_NAMES_NOT_FOUND');
-    expect(unknown.json.cause).toBe('The following package names do not match upgradable packages uploaded on this participant: [nobody-uploaded-this].');
+    expect(unknown.json.cause).toBe(
+      'The following package names do not match upgradable packages uploaded on this participant: [nobody-uploaded-this].',
+    );
     const post2 = (body: unknown) => ledger.call('POST', '/v2/interactive-submission/preferred-packages', body);
     expect((await post2({ packageVettingRequirements: [] })).json.code).toBe('MISSING_FIELD');
-    expect((await post2({ packageVettingRequirements: [{ parties: [], packageName: 'versioned' }] })).json.code).toBe('MISSING_FIELD');
-    expect((await post2({ packageVettingRequirements: [{ parties: ['not a party!'], packageName: 'versioned' }] })).json.code).toBe('INVALID_ARGUMENT');
-    expect((await post2({ packageVettingRequirements: [{ parties: [party], packageName: 'versioned' }], synchronizerId: 'x' })).json.code).toBe('INVALID_FIELD');
-    expect((await post2({ packageVettingRequirements: [{ parties: [party], packageName: 'versioned' }], vettingValidAt: 'soon' })).json.code).toBe('INVALID_FIELD');
+    expect((await post2({ packageVettingRequirements: [{ parties: [], packageName: 'versioned' }] })).json.code).toBe(
+      'MISSING_FIELD',
+    );
+    expect(
+      (await post2({ packageVettingRequirements: [{ parties: ['not a party!'], packageName: 'versioned' }] })).json
+        .code,
+    ).toBe('INVALID_ARGUMENT');
+    expect(
+      (
+        await post2({
+          packageVettingRequirements: [{ parties: [party], packageName: 'versioned' }],
+          synchronizerId: 'x',
+        })
+      ).json.code,
+    ).toBe('INVALID_FIELD');
+    expect(
+      (
+        await post2({
+          packageVettingRequirements: [{ parties: [party], packageName: 'versioned' }],
+          vettingValidAt: 'soon',
+        })
+      ).json.code,
+    ).toBe('INVALID_FIELD');
     expect((await preferred(`package-name=versioned&parties=${encodeURIComponent(party)}`)).status).toBe(200);
-    expect((await ledger.call('GET', `/v2/interactive-submission/preferred-package-version?package-name=versioned&parties=${encodeURIComponent(party)}`, undefined, { as: 'reader' })).status).toBe(200);
+    expect(
+      (
+        await ledger.call(
+          'GET',
+          `/v2/interactive-submission/preferred-package-version?package-name=versioned&parties=${encodeURIComponent(party)}`,
+          undefined,
+          { as: 'reader' },
+        )
+      ).status,
+    ).toBe(200);
   });
 });
-

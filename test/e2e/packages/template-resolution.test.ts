@@ -13,7 +13,9 @@ import { ed25519Signature, onboardExternalParty, type TestKey } from '../../supp
  */
 /** The admin acts as the party (prepare needs ReadAs, execute ExecuteAs). */
 async function actAs(ledger: TestLedger, party: string): Promise<void> {
-  const r = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party } } } }] });
+  const r = await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, {
+    rights: [{ kind: { CanActAs: { value: { party } } } }],
+  });
   expect(r.status, r.text).toBe(200);
 }
 
@@ -75,7 +77,9 @@ describe('template resolution (default)', () => {
     const hash = Buffer.from(r.json.preparedTransactionHash, 'base64');
     const exec = await ledger.call('POST', '/v2/interactive-submission/executeAndWait', {
       preparedTransaction: r.json.preparedTransaction,
-      partySignatures: { signatures: [{ party: alice.partyId, signatures: [ed25519Signature(alice.key, hash, alice.fingerprint)] }] },
+      partySignatures: {
+        signatures: [{ party: alice.partyId, signatures: [ed25519Signature(alice.key, hash, alice.fingerprint)] }],
+      },
       deduplicationPeriod: { Empty: {} },
       submissionId: randomUUID(),
       userId: '',
@@ -83,11 +87,20 @@ describe('template resolution (default)', () => {
     });
     expect(exec.status, exec.text).toBe(200);
     // The commit suffixes the prepared (local) contract id.
-    const row = await ledger.runtime.db.selectFrom('contracts').selectAll().where('contract_id', 'like', `${create.contractId}ca12%`).executeTakeFirstOrThrow();
+    const row = await ledger.runtime.db
+      .selectFrom('contracts')
+      .selectAll()
+      .where('contract_id', 'like', `${create.contractId}ca12%`)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ package_name: 'memo', template_id: `${v2.packageId}:Main:Memo` });
     const updates = await ledger.call('POST', '/v2/updates', {
       beginExclusive: 0,
-      updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [alice.partyId]: { cumulative: [] } }, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } },
+      updateFormat: {
+        includeTransactions: {
+          eventFormat: { filtersByParty: { [alice.partyId]: { cumulative: [] } }, verbose: true },
+          transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA',
+        },
+      },
     });
     const created = JSON.stringify(updates.json);
     expect(created).toContain(`"representativePackageId":"${v2.packageId}"`);
@@ -95,13 +108,19 @@ describe('template resolution (default)', () => {
   });
 
   it('a stored package id keeps itself and brings its name; unknown names and ids fall back to the generic model', async () => {
-    const byId = createdNode((await prepareCreate(ledger, alice.partyId, `${v1.packageId}:Main:Memo`)).json.preparedTransaction);
+    const byId = createdNode(
+      (await prepareCreate(ledger, alice.partyId, `${v1.packageId}:Main:Memo`)).json.preparedTransaction,
+    );
     expect(byId.templateId!.packageId).toBe(v1.packageId);
     expect(byId.packageName).toBe('memo');
-    const unknown = createdNode((await prepareCreate(ledger, alice.partyId, '#never-uploaded:Main:Memo')).json.preparedTransaction);
+    const unknown = createdNode(
+      (await prepareCreate(ledger, alice.partyId, '#never-uploaded:Main:Memo')).json.preparedTransaction,
+    );
     expect(unknown.templateId!.packageId).toBe(packageIdForName('never-uploaded'));
     const otherId = 'd'.repeat(64);
-    const byUnknownId = createdNode((await prepareCreate(ledger, alice.partyId, `${otherId}:Main:Memo`)).json.preparedTransaction);
+    const byUnknownId = createdNode(
+      (await prepareCreate(ledger, alice.partyId, `${otherId}:Main:Memo`)).json.preparedTransaction,
+    );
     expect(byUnknownId.templateId!.packageId).toBe(otherId);
   });
 
@@ -112,7 +131,10 @@ describe('template resolution (default)', () => {
       synchronizerId: sync,
     });
     expect(vet.status, vet.text).toBe(200);
-    expect(createdNode((await prepareCreate(ledger, alice.partyId, '#memo:Main:Memo')).json.preparedTransaction).templateId!.packageId).toBe(v3.packageId);
+    expect(
+      createdNode((await prepareCreate(ledger, alice.partyId, '#memo:Main:Memo')).json.preparedTransaction).templateId!
+        .packageId,
+    ).toBe(v3.packageId);
   });
 });
 
@@ -137,7 +159,11 @@ describe('template resolution with LEDGER_STRICT_PACKAGES=true', () => {
     expect((await prepareCreate(ledger, party, '#strict-memo:Main:Memo')).status).toBe(200);
     expect((await prepareCreate(ledger, party, `${stored.packageId}:Main:Memo`)).status).toBe(200);
     expect((await prepareCreate(ledger, party, '#strict-memo:Main.Sub:Other')).status).toBe(200);
-    const row = await ledger.runtime.db.selectFrom('packages').select('templates').where('package_id', '=', stored.packageId).executeTakeFirstOrThrow();
+    const row = await ledger.runtime.db
+      .selectFrom('packages')
+      .select('templates')
+      .where('package_id', '=', stored.packageId)
+      .executeTakeFirstOrThrow();
     expect(row.templates).toEqual(['Main.Sub:Other', 'Main:Memo']);
   });
 
@@ -151,10 +177,18 @@ describe('template resolution with LEDGER_STRICT_PACKAGES=true', () => {
 
   it('refuses an unknown name, a name no vetted package serves, and an unknown package id', async () => {
     const unknown = await prepareCreate(ledger, party, '#never-uploaded:Main:Memo');
-    expect({ status: unknown.status, code: unknown.json.code }, unknown.text).toEqual({ status: 404, code: 'PACKAGE_NAMES_NOT_FOUND' });
-    expect(unknown.json.cause).toBe('The following package names do not match upgradable packages uploaded on this participant: [never-uploaded].');
+    expect({ status: unknown.status, code: unknown.json.code }, unknown.text).toEqual({
+      status: 404,
+      code: 'PACKAGE_NAMES_NOT_FOUND',
+    });
+    expect(unknown.json.cause).toBe(
+      'The following package names do not match upgradable packages uploaded on this participant: [never-uploaded].',
+    );
     const unvettedName = await prepareCreate(ledger, party, '#strict-unvetted:Main:Memo');
-    expect({ status: unvettedName.status, code: unvettedName.json.code }, unvettedName.text).toEqual({ status: 400, code: 'JSON_API_PACKAGE_SELECTION_FAILED' });
+    expect({ status: unvettedName.status, code: unvettedName.json.code }, unvettedName.text).toEqual({
+      status: 400,
+      code: 'JSON_API_PACKAGE_SELECTION_FAILED',
+    });
     const templateId = `${'d'.repeat(64)}:Main:Memo`;
     const r = await prepareCreate(ledger, party, templateId);
     expect(r.status).toBe(404);

@@ -40,9 +40,13 @@ describe('wallet-sdk 1.4.0 DARs', () => {
     await sdk.ledger.dar.upload(dar, main.packageId);
     expect(await sdk.ledger.dar.check(main.packageId)).toBe(true);
     expect(await sdk.ledger.dar.check(dep.packageId)).toBe(true);
-    const vetting = await ledger.call('POST', '/v2/package-vetting/list', { packageMetadataFilter: { packageNamePrefixes: ['wallet-'] } });
+    const vetting = await ledger.call('POST', '/v2/package-vetting/list', {
+      packageMetadataFilter: { packageNamePrefixes: ['wallet-'] },
+    });
     expect(vetting.json.vettedPackages).toHaveLength(1);
-    expect(vetting.json.vettedPackages[0].packages.map((p: { packageId: string }) => p.packageId).sort()).toEqual([main.packageId, dep.packageId].sort());
+    expect(vetting.json.vettedPackages[0].packages.map((p: { packageId: string }) => p.packageId).sort()).toEqual(
+      [main.packageId, dep.packageId].sort(),
+    );
     const events = await ledger.runtime.db.selectFrom('event_log').select('seq').execute();
     await sdk.ledger.dar.upload(dar, main.packageId); // already there: the SDK checks and skips
     expect(await ledger.runtime.db.selectFrom('event_log').select('seq').execute()).toEqual(events);

@@ -24,7 +24,11 @@ it('starts with one synchronizer, alias global', async () => {
 
 it('uploads a DAR and allocates a party without naming a synchronizer', async () => {
   const dar = await buildDar({ main: lfArchive({ name: 'first-steps', version: '1.0.0' }) });
-  const res = await fetch(`${ledger.url}/v2/dars`, { method: 'POST', headers: { authorization: `Bearer ${await ledger.token()}` }, body: dar });
+  const res = await fetch(`${ledger.url}/v2/dars`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${await ledger.token()}` },
+    body: dar,
+  });
   expect(res.status, await res.clone().text()).toBe(200);
   const party = await ledger.call('POST', '/v2/parties', { partyIdHint: 'newcomer' });
   expect(party.status, party.text).toBe(200);

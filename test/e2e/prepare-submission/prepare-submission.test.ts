@@ -17,7 +17,8 @@ beforeAll(async () => {
   sync = await defaultSynchronizer(ledger);
   alice = (await onboardExternalParty(ledger, 'alice')).partyId;
   bob = (await onboardExternalParty(ledger, 'bob')).partyId;
-  carol = (await ledger.call('POST', '/v2/parties', { partyIdHint: 'carol', synchronizerId: sync })).json.partyDetails.party;
+  carol = (await ledger.call('POST', '/v2/parties', { partyIdHint: 'carol', synchronizerId: sync })).json.partyDetails
+    .party;
   await ledger.call('POST', '/v2/users', {
     user: { id: 'wallet' },
     rights: [alice, bob, carol].map((party) => ({ kind: { CanActAs: { value: { party } } } })),
@@ -28,7 +29,12 @@ afterAll(async () => {
 });
 
 const prepare = (body: Record<string, unknown>, as = 'wallet') =>
-  ledger.call('POST', '/v2/interactive-submission/prepare', { commandId: `cmd-${Math.random().toString(36).slice(2)}`, actAs: [alice], ...body }, { as });
+  ledger.call(
+    'POST',
+    '/v2/interactive-submission/prepare',
+    { commandId: `cmd-${Math.random().toString(36).slice(2)}`, actAs: [alice], ...body },
+    { as },
+  );
 const create = (createArguments: unknown, templateId = MEMO) => [{ CreateCommand: { templateId, createArguments } }];
 const decode = (b64: string) => PreparedTransaction.fromBinary(Buffer.from(b64, 'base64'));
 const createNode = (pt: PreparedTransaction): Create => {
@@ -55,7 +61,13 @@ async function commitCreate(pt: PreparedTransaction): Promise<string> {
           packageName: c.packageName,
           representativePackageId: c.templateId!.packageId,
           createArgument: valueToJson(c.argument),
-          createdEventBlob: Buffer.from(Metadata_InputContract.toBinary({ contract: { oneofKind: 'v1', v1: c }, createdAt: at, eventBlob: new Uint8Array() })).toString('base64'),
+          createdEventBlob: Buffer.from(
+            Metadata_InputContract.toBinary({
+              contract: { oneofKind: 'v1', v1: c },
+              createdAt: at,
+              eventBlob: new Uint8Array(),
+            }),
+          ).toString('base64'),
           signatories: c.signatories,
           observers: c.stakeholders.filter((p) => !c.signatories.includes(p)),
           createdAt: isoMicros(at),
@@ -67,7 +79,12 @@ async function commitCreate(pt: PreparedTransaction): Promise<string> {
     ],
   };
   await ledger.runtime.eventStore.append([
-    { type: TRANSACTION_COMMITTED, stream: `tx:${c.contractId}`, data, update: { kind: 'Transaction', synchronizerId: pt.metadata!.synchronizerId, parties: c.stakeholders } },
+    {
+      type: TRANSACTION_COMMITTED,
+      stream: `tx:${c.contractId}`,
+      data,
+      update: { kind: 'Transaction', synchronizerId: pt.metadata!.synchronizerId, parties: c.stakeholders },
+    },
   ]);
   return c.contractId;
 }
@@ -75,7 +92,17 @@ async function commitCreate(pt: PreparedTransaction): Promise<string> {
 describe('prepare CreateCommand (generic template model)', () => {
   it('maps JSON to an untyped Daml-LF record, signatories = actAs, observers = other known parties; V2 hash by default', async () => {
     const before = await ledgerEnd(ledger);
-    const args = { owner: alice, text: 'hello', count: 3, big: -12, ratio: 1.5, flag: true, none: null, tags: ['a', bob], nested: { who: carol, note: 'x::y' } };
+    const args = {
+      owner: alice,
+      text: 'hello',
+      count: 3,
+      big: -12,
+      ratio: 1.5,
+      flag: true,
+      none: null,
+      tags: ['a', bob],
+      nested: { who: carol, note: 'x::y' },
+    };
     const r = await prepare({ commands: create(args), commandId: 'cmd-create-1' });
     expect(r.status, r.text).toBe(200);
     expect(r.json.hashingSchemeVersion).toBe('HASHING_SCHEME_VERSION_V2');
@@ -94,7 +121,17 @@ describe('prepare CreateCommand (generic template model)', () => {
     expect(c.stakeholders).toEqual([alice, bob, carol].sort());
     const fields = c.argument!.sum.oneofKind === 'record' ? c.argument!.sum.record.fields : [];
     expect(fields.map((f) => f.label)).toEqual(Object.keys(args));
-    expect(fields.map((f) => f.value!.sum.oneofKind)).toEqual(['party', 'text', 'int64', 'int64', 'numeric', 'bool', 'optional', 'list', 'record']);
+    expect(fields.map((f) => f.value!.sum.oneofKind)).toEqual([
+      'party',
+      'text',
+      'int64',
+      'int64',
+      'numeric',
+      'bool',
+      'optional',
+      'list',
+      'record',
+    ]);
     expect(valueToJson(c.argument)).toEqual({ ...args, count: '3', big: '-12', ratio: '1.5' });
     const tags = fields[7].value!.sum;
     expect(tags.oneofKind === 'list' && tags.list.elements.map((e) => e.sum.oneofKind)).toEqual(['text', 'party']);
@@ -113,7 +150,12 @@ describe('prepare CreateCommand (generic template model)', () => {
   });
 
   it('V3 on request (maxRecordTime is hashed), hashing details when verbose', async () => {
-    const r = await prepare({ commands: create({ owner: alice }), hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V3', maxRecordTime: '2099-01-01T00:00:00Z', verboseHashing: true });
+    const r = await prepare({
+      commands: create({ owner: alice }),
+      hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V3',
+      maxRecordTime: '2099-01-01T00:00:00Z',
+      verboseHashing: true,
+    });
     expect(r.status, r.text).toBe(200);
     expect(r.json.hashingSchemeVersion).toBe('HASHING_SCHEME_VERSION_V3');
     const pt = decode(r.json.preparedTransaction);
@@ -124,8 +166,13 @@ describe('prepare CreateCommand (generic template model)', () => {
   });
 
   it('two prepares of the same command differ (transaction UUID, seeds, contract id)', async () => {
-    const [a, b] = await Promise.all([prepare({ commands: create({ owner: alice }) }), prepare({ commands: create({ owner: alice }) })]);
-    expect(createNode(decode(a.json.preparedTransaction)).contractId).not.toBe(createNode(decode(b.json.preparedTransaction)).contractId);
+    const [a, b] = await Promise.all([
+      prepare({ commands: create({ owner: alice }) }),
+      prepare({ commands: create({ owner: alice }) }),
+    ]);
+    expect(createNode(decode(a.json.preparedTransaction)).contractId).not.toBe(
+      createNode(decode(b.json.preparedTransaction)).contractId,
+    );
     expect(a.json.preparedTransactionHash).not.toBe(b.json.preparedTransactionHash);
   });
 });
@@ -176,12 +223,18 @@ describe('prepare ExerciseCommand Archive', () => {
     const end = await ledgerEnd(ledger);
     let r = await prepare({ commands: archive({ choice: 'Transfer', choiceArgument: { newOwner: bob } }) });
     expect([r.status, r.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
-    expect(r.json.cause).toMatch(/Choice 'Transfer' .*does not run Daml code.*build the prepared transaction yourself.*executeAndWait/);
+    expect(r.json.cause).toMatch(
+      /Choice 'Transfer' .*does not run Daml code.*build the prepared transaction yourself.*executeAndWait/,
+    );
     r = await prepare({ commands: archive({}, MEMO, '00' + 'ab'.repeat(32) + 'ca121220' + 'cd'.repeat(32)) });
     expect([r.status, r.json.code]).toEqual([404, 'CONTRACT_NOT_FOUND']);
     // An id without suffix names no committed contract: Canton's preprocessor refuses it.
     r = await prepare({ commands: archive({}, MEMO, '00' + 'ab'.repeat(32)) });
-    expect([r.status, r.json.code, r.json.cause]).toEqual([400, 'COMMAND_PREPROCESSING_FAILED', `Illegal Contract ID "00${'ab'.repeat(32)}", non-suffixed V1 Contract IDs are forbidden`]);
+    expect([r.status, r.json.code, r.json.cause]).toEqual([
+      400,
+      'COMMAND_PREPROCESSING_FAILED',
+      `Illegal Contract ID "00${'ab'.repeat(32)}", non-suffixed V1 Contract IDs are forbidden`,
+    ]);
     r = await prepare({ commands: archive({}, MEMO, 'not-a-contract-id') });
     expect([r.status, r.json.code]).toEqual([400, 'INVALID_FIELD']);
     r = await prepare({ commands: archive({}, '#memo-pkg:Main:Other') });
@@ -197,7 +250,11 @@ describe('prepare ExerciseCommand Archive', () => {
     expect([r.status, r.json.code]).toEqual([404, 'CONTRACT_NOT_FOUND']);
     r = await prepare({ commands: archive({ choiceArgument: { x: 1 } }) });
     expect([r.status, r.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
-    r = await prepare({ commands: archive(), synchronizerId: (await ledger.call('GET', '/v2/state/connected-synchronizers')).json.connectedSynchronizers[1].synchronizerId });
+    r = await prepare({
+      commands: archive(),
+      synchronizerId: (await ledger.call('GET', '/v2/state/connected-synchronizers')).json.connectedSynchronizers[1]
+        .synchronizerId,
+    });
     expect([r.status, r.json.code]).toEqual([400, 'NO_SYNCHRONIZER_FOR_SUBMISSION']);
     expect(await ledgerEnd(ledger)).toBe(end);
   });
@@ -205,7 +262,11 @@ describe('prepare ExerciseCommand Archive', () => {
   it('an archived contract is not found', async () => {
     const r0 = await prepare({ commands: create({ owner: alice }) });
     const id = await commitCreate(decode(r0.json.preparedTransaction));
-    await ledger.runtime.db.updateTable('contracts').set({ status: 'archived', synchronizer_id: null }).where('contract_id', '=', id).execute();
+    await ledger.runtime.db
+      .updateTable('contracts')
+      .set({ status: 'archived', synchronizer_id: null })
+      .where('contract_id', '=', id)
+      .execute();
     const r = await prepare({ commands: archive({}, MEMO, id) });
     expect([r.status, r.json.code]).toEqual([404, 'CONTRACT_NOT_FOUND']);
   });
@@ -221,27 +282,42 @@ describe('prepare rejections', () => {
       const r = await prepare({ commands: create({ owner: alice }, tid) });
       expect(r.status).toBe(400);
       expect(r.headers.get('content-type')).toMatch(/^text\/plain/);
-      expect(r.text).toBe(`Invalid value for: body (Invalid identifier format (${tid}) not matching the expected format (<package>:<moduleName>:<entityName>) at '${at}')`);
+      expect(r.text).toBe(
+        `Invalid value for: body (Invalid identifier format (${tid}) not matching the expected format (<package>:<moduleName>:<entityName>) at '${at}')`,
+      );
     }
-    const r = await prepare({ commands: [{ ExerciseCommand: { templateId: 'x', contractId: '00', choice: 'Archive', choiceArgument: {} } }] });
+    const r = await prepare({
+      commands: [{ ExerciseCommand: { templateId: 'x', contractId: '00', choice: 'Archive', choiceArgument: {} } }],
+    });
     expect(r.text).toMatch(/Invalid identifier format \(x\).* at 'commands\[0\]\.ExerciseCommand\.templateId'\)$/);
   });
 
   it('body decode errors, field errors, unknown parties, authorization', async () => {
     const end = await ledgerEnd(ledger);
     const ok = { commands: create({ owner: alice }) };
-    let r = await ledger.call('POST', '/v2/interactive-submission/prepare', { commands: ok.commands, actAs: [alice] }, { as: 'wallet' });
+    let r = await ledger.call(
+      'POST',
+      '/v2/interactive-submission/prepare',
+      { commands: ok.commands, actAs: [alice] },
+      { as: 'wallet' },
+    );
     expect(r.text).toBe("Invalid value for: body (Missing required field at 'commandId')");
     r = await prepare({ ...ok, hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V9' });
     expect(r.text).toMatch(/^Invalid value for: body \(Unrecognized enum value HASHING_SCHEME_VERSION_V9\./);
     r = await prepare({ commands: [{ CreateCommand: { templateId: MEMO } }] });
-    expect(r.text).toBe("Invalid value for: body (Missing required field at 'commands[0].CreateCommand.createArguments')");
+    expect(r.text).toBe(
+      "Invalid value for: body (Missing required field at 'commands[0].CreateCommand.createArguments')",
+    );
     r = await prepare({ commands: [{ Bogus: {} }] });
     expect(r.status).toBe(400);
     expect(r.headers.get('content-type')).toMatch(/^text\/plain/);
 
     r = await prepare({ ...ok, hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V4' });
-    expect([r.status, r.json.code, r.json.context.field_name]).toEqual([400, 'INVALID_FIELD', 'hashing_scheme_version']);
+    expect([r.status, r.json.code, r.json.context.field_name]).toEqual([
+      400,
+      'INVALID_FIELD',
+      'hashing_scheme_version',
+    ]);
     r = await prepare({ ...ok, actAs: [] });
     expect([r.status, r.json.code]).toEqual([400, 'MISSING_FIELD']);
     r = await prepare({ ...ok, commandId: '' });
@@ -250,7 +326,11 @@ describe('prepare rejections', () => {
     expect([r.status, r.json.code]).toEqual([400, 'MISSING_FIELD']);
     r = await prepare({ commands: [...ok.commands, ...ok.commands] });
     expect([r.status, r.json.code]).toEqual([400, 'FAILED_TO_PREPARE_TRANSACTION']);
-    r = await prepare({ commands: [{ CreateAndExerciseCommand: { templateId: MEMO, createArguments: {}, choice: 'X', choiceArgument: {} } }] });
+    r = await prepare({
+      commands: [
+        { CreateAndExerciseCommand: { templateId: MEMO, createArguments: {}, choice: 'X', choiceArgument: {} } },
+      ],
+    });
     expect([r.status, r.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
     r = await prepare({ commands: create([1, 2]) });
     expect([r.status, r.json.code]).toEqual([400, 'INVALID_ARGUMENT']);
@@ -262,7 +342,9 @@ describe('prepare rejections', () => {
     const ghost = 'ghost::1220' + '11'.repeat(32);
     r = await prepare({ ...ok, actAs: [ghost] }, ledger.config.adminUser);
     expect(r.status).toBe(403); // admin has no party rights
-    await ledger.call('POST', '/v2/users/wallet/rights', { rights: [{ kind: { CanReadAs: { value: { party: ghost } } } }] });
+    await ledger.call('POST', '/v2/users/wallet/rights', {
+      rights: [{ kind: { CanReadAs: { value: { party: ghost } } } }],
+    });
     r = await prepare({ ...ok, actAs: [ghost] });
     expect([r.status, r.json.code]).toEqual([404, 'PARTY_NOT_KNOWN_ON_LEDGER']);
     r = await prepare({ ...ok, actAs: ['bad party'] });

@@ -14,13 +14,26 @@ import { callJson, ensureBuilt, scopeToken, startServerProcess } from '../../sup
 beforeAll(() => ensureBuilt());
 
 async function checkLogInvariants(db: Database['db']): Promise<{ events: number; offsets: number }> {
-  const seqs = (await sql<{ seq: number }>`SELECT seq FROM event_log ORDER BY seq`.execute(db)).rows.map((r) => Number(r.seq));
+  const seqs = (await sql<{ seq: number }>`SELECT seq FROM event_log ORDER BY seq`.execute(db)).rows.map((r) =>
+    Number(r.seq),
+  );
   expect(seqs).toEqual(seqs.map((_, i) => i + 1));
-  const offsets = (await sql<{ o: number }>`SELECT ledger_offset AS o FROM event_log WHERE ledger_offset IS NOT NULL ORDER BY seq`.execute(db)).rows.map((r) => Number(r.o));
+  const offsets = (
+    await sql<{
+      o: number;
+    }>`SELECT ledger_offset AS o FROM event_log WHERE ledger_offset IS NOT NULL ORDER BY seq`.execute(db)
+  ).rows.map((r) => Number(r.o));
   expect(offsets).toEqual(offsets.map((_, i) => i + 1));
-  const head = (await sql<{ seq: number; ledger_offset: number }>`SELECT seq, ledger_offset FROM ledger_head`.execute(db)).rows[0];
-  expect({ seq: Number(head.seq), offset: Number(head.ledger_offset) }).toEqual({ seq: seqs.length, offset: offsets.length });
-  const served = (await sql<{ o: number }>`SELECT ledger_offset AS o FROM ledger_updates ORDER BY 1`.execute(db)).rows.map((r) => Number(r.o));
+  const head = (
+    await sql<{ seq: number; ledger_offset: number }>`SELECT seq, ledger_offset FROM ledger_head`.execute(db)
+  ).rows[0];
+  expect({ seq: Number(head.seq), offset: Number(head.ledger_offset) }).toEqual({
+    seq: seqs.length,
+    offset: offsets.length,
+  });
+  const served = (
+    await sql<{ o: number }>`SELECT ledger_offset AS o FROM ledger_updates ORDER BY 1`.execute(db)
+  ).rows.map((r) => Number(r.o));
   expect(served).toEqual(offsets);
   // Projections are exactly what a replay of the log gives.
   const live = await dumpProjections(db);
@@ -54,7 +67,10 @@ describe('crash safety', () => {
           try {
             const r = await callJson(first.url, 'POST', '/v2/users', token, {
               user: { id, primaryParty: party(k) },
-              rights: [{ kind: { CanActAs: { value: { party: party(k) } } } }, { kind: { CanReadAs: { value: { party: party(k + 1) } } } }],
+              rights: [
+                { kind: { CanActAs: { value: { party: party(k) } } } },
+                { kind: { CanReadAs: { value: { party: party(k + 1) } } } },
+              ],
             });
             statuses.set(id, r.status);
             if (r.status === 200) acked.add(id);
@@ -76,8 +92,12 @@ describe('crash safety', () => {
     const second = await startServerProcess(env);
     try {
       database = Object.assign(openDatabase(url, { max: 4 }), { url });
-      const created = (await sql<{ stream: string; n: number }>`
-        SELECT stream, count(*)::int AS n FROM event_log WHERE type = 'UserCreated' GROUP BY stream`.execute(database.db)).rows;
+      const created = (
+        await sql<{ stream: string; n: number }>`
+        SELECT stream, count(*)::int AS n FROM event_log WHERE type = 'UserCreated' GROUP BY stream`.execute(
+          database.db,
+        )
+      ).rows;
       const createdIds = new Map(created.map((r) => [r.stream.replace(/^user:/, ''), r.n]));
       for (const id of acked) expect(createdIds.get(id), id).toBe(1);
       // Whatever committed was attempted (no phantom writes), and is there exactly once.
@@ -87,8 +107,12 @@ describe('crash safety', () => {
         expect(n).toBe(1);
       }
       // Nothing partial: each committed user has its row and both of its rights.
-      const rows = (await sql<{ id: string; rights: number }>`
-        SELECT u.id, (SELECT count(*)::int FROM user_rights r WHERE r.user_id = u.id) AS rights FROM users u WHERE u.id LIKE 'crash-%'`.execute(database.db)).rows;
+      const rows = (
+        await sql<{ id: string; rights: number }>`
+        SELECT u.id, (SELECT count(*)::int FROM user_rights r WHERE r.user_id = u.id) AS rights FROM users u WHERE u.id LIKE 'crash-%'`.execute(
+          database.db,
+        )
+      ).rows;
       expect(rows.length).toBe(createdIds.size - 1);
       for (const r of rows) expect(r.rights, r.id).toBe(2);
       await checkLogInvariants(database.db);
@@ -96,7 +120,9 @@ describe('crash safety', () => {
       // The restarted server serves the acknowledged users and keeps writing.
       const some = [...acked].slice(0, 5);
       for (const id of some) expect((await callJson(second.url, 'GET', `/v2/users/${id}`, token)).status).toBe(200);
-      expect((await callJson(second.url, 'POST', '/v2/users', token, { user: { id: 'after-crash' } })).status).toBe(200);
+      expect((await callJson(second.url, 'POST', '/v2/users', token, { user: { id: 'after-crash' } })).status).toBe(
+        200,
+      );
     } finally {
       expect(await second.stop()).toBe(0);
     }
@@ -112,7 +138,9 @@ describe('crash safety', () => {
     let buffered = '';
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<string | number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+    const exited = new Promise<string | number>((resolve) =>
+      child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+    );
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => {
         buffered += d.toString();
@@ -131,8 +159,12 @@ describe('crash safety', () => {
 
     const db = openDatabase(url, { max: 4 });
     try {
-      const rows = (await sql<{ stream: string; n: number; first: number }>`
-        SELECT stream, count(*)::int AS n, min(ledger_offset)::int AS first FROM event_log GROUP BY stream`.execute(db.db)).rows;
+      const rows = (
+        await sql<{ stream: string; n: number; first: number }>`
+        SELECT stream, count(*)::int AS n, min(ledger_offset)::int AS first FROM event_log GROUP BY stream`.execute(
+          db.db,
+        )
+      ).rows;
       const inLog = new Map(rows.map((r) => [r.stream, r]));
       for (const [stream, ack] of acks) {
         const row = inLog.get(stream);
@@ -140,9 +172,11 @@ describe('crash safety', () => {
         expect({ n: row!.n, first: row!.first }).toEqual({ n: ack.events, first: ack.offset });
       }
       // A three-event append is there with its three events or not at all.
-      const partial = (await sql<{ stream: string }>`
+      const partial = (
+        await sql<{ stream: string }>`
         SELECT stream FROM event_log WHERE stream IN (SELECT stream FROM event_log WHERE type = 'CrashProbeNote')
-        GROUP BY stream HAVING count(*) <> 3`.execute(db.db)).rows;
+        GROUP BY stream HAVING count(*) <> 3`.execute(db.db)
+      ).rows;
       expect(partial).toEqual([]);
       const { offsets } = await checkLogInvariants(db.db);
       expect(offsets).toBeGreaterThanOrEqual(600);

@@ -4,7 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventStore, openDatabase } from '@ledgerline/store';
-import { callJson, ensureBuilt, freePort, LEDGERCTL_MAIN, ROOT, startServerProcess } from '../../support/server-process';
+import {
+  callJson,
+  ensureBuilt,
+  freePort,
+  LEDGERCTL_MAIN,
+  ROOT,
+  startServerProcess,
+} from '../../support/server-process';
 
 /**
  * `npm start` with no DATABASE_URL: the embedded PostgreSQL keeps users, the generated JWT secret and the ledger end across
@@ -51,7 +58,11 @@ function alive(pid: number): boolean {
 }
 
 function ledgerctl(...args: string[]): string {
-  const r = spawnSync(process.execPath, [LEDGERCTL_MAIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [LEDGERCTL_MAIN, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...env },
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`ledgerctl ${args.join(' ')} failed: ${r.stderr}`);
   return r.stdout.trim();
 }
@@ -64,12 +75,26 @@ describe('restart persistence on the embedded PostgreSQL', () => {
       expect(first.output()).toContain('npm run ledgerctl -- token --user participant_admin');
       // ledgerctl next to a running server shares its PostgreSQL and reads the generated secret.
       token = ledgerctl('token', '--user', 'participant_admin');
-      expect((await callJson(first.url, 'POST', '/v2/users', token, { user: { id: 'persist-me', primaryParty: '' } })).status).toBe(200);
+      expect(
+        (await callJson(first.url, 'POST', '/v2/users', token, { user: { id: 'persist-me', primaryParty: '' } }))
+          .status,
+      ).toBe(200);
       // A second writer (this test) appends three ledger updates to the same database.
       const password = fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
-      const db = openDatabase(`postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${env.LEDGER_EMBEDDED_PG_PORT}/ledgerline`, { max: 2 });
+      const db = openDatabase(
+        `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${env.LEDGER_EMBEDDED_PG_PORT}/ledgerline`,
+        { max: 2 },
+      );
       const store = new EventStore(db.db, { participantId: 'test::1220' });
-      for (let i = 0; i < 3; i++) await store.append([{ type: 'Probe', stream: `probe:${i}`, data: { i }, update: { kind: 'Transaction', synchronizerId: 's::1220', parties: ['p'] } }]);
+      for (let i = 0; i < 3; i++)
+        await store.append([
+          {
+            type: 'Probe',
+            stream: `probe:${i}`,
+            data: { i },
+            update: { kind: 'Transaction', synchronizerId: 's::1220', parties: ['p'] },
+          },
+        ]);
       // The service talks to its embedded PostgreSQL over the Unix socket in the data folder (client_addr is NULL for
       // socket connections); this test's own connections use TCP, which stays open for other tools.
       const { rows } = await db.pool.query<{ socket: number; tcp: number }>(

@@ -20,8 +20,12 @@ afterAll(async () => root?.close());
 
 const call = async (l: TestLedgerHandle, method: string, path: string, body?: unknown, user?: string) =>
   requestJson(l.url + path, method, { authorization: `Bearer ${await l.token(user)}` }, body);
-const partyHints = async (l: TestLedgerHandle) => ((await call(l, 'GET', '/v2/parties')).json.partyDetails as { party: string }[]).map((p) => p.party.split('::')[0]).sort();
-const userIds = async (l: TestLedgerHandle) => ((await call(l, 'GET', '/v2/users')).json.users as { id: string }[]).map((u) => u.id).sort();
+const partyHints = async (l: TestLedgerHandle) =>
+  ((await call(l, 'GET', '/v2/parties')).json.partyDetails as { party: string }[])
+    .map((p) => p.party.split('::')[0])
+    .sort();
+const userIds = async (l: TestLedgerHandle) =>
+  ((await call(l, 'GET', '/v2/users')).json.users as { id: string }[]).map((u) => u.id).sort();
 const rootEnd = async () => (await root.call('GET', '/v2/state/ledger-end')).json.offset as number;
 
 describe('a ledger per test', () => {
@@ -39,19 +43,30 @@ describe('a ledger per test', () => {
     expect(((await root.call('GET', '/v2/parties')).json.partyDetails as unknown[]).length).toBe(1);
 
     // A WebSocket stream under the prefix reads this ledger's updates.
-    expect((await call(ledger, 'POST', '/v2/users', { user: { id: 'reader' }, rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }] })).status).toBe(200);
-    const ws = await wsCollect(
-      ledger.url,
-      '/v2/updates',
-      await ledger.token('reader'),
-      { beginExclusive: 0, endInclusive: endBefore + 1, updateFormat: { includeTopologyEvents: { includeParticipantAuthorizationEvents: {} } } },
-    );
-    expect(ws.messages.map((m) => Object.keys(m.update ?? m)[0]), JSON.stringify(ws.messages)).toEqual(["TopologyTransaction", "TopologyTransaction"]);
+    expect(
+      (
+        await call(ledger, 'POST', '/v2/users', {
+          user: { id: 'reader' },
+          rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }],
+        })
+      ).status,
+    ).toBe(200);
+    const ws = await wsCollect(ledger.url, '/v2/updates', await ledger.token('reader'), {
+      beginExclusive: 0,
+      endInclusive: endBefore + 1,
+      updateFormat: { includeTopologyEvents: { includeParticipantAuthorizationEvents: {} } },
+    });
+    expect(
+      ws.messages.map((m) => Object.keys(m.update ?? m)[0]),
+      JSON.stringify(ws.messages),
+    ).toEqual(['TopologyTransaction', 'TopologyTransaction']);
     expect(ws.closeCode).toBe(1000);
     // Authentication is the ledger's own: its user does not exist on the root (and the other way round).
     expect((await root.call('GET', '/v2/state/ledger-end', undefined, { as: 'reader' })).status).toBe(403);
 
-    const listed = (await root.call('GET', '/v2/admin/ledgers')).json.ledgers.map((l: { ledgerId: string }) => l.ledgerId);
+    const listed = (await root.call('GET', '/v2/admin/ledgers')).json.ledgers.map(
+      (l: { ledgerId: string }) => l.ledgerId,
+    );
     expect(listed).toContain(ledger.ledgerId);
     await ledger.drop();
     const gone = await call(ledger, 'GET', '/v2/parties');
@@ -115,7 +130,10 @@ describe('many ledgers in one process under concurrent use', () => {
                 expect(r.status).toBe(200);
                 // What a ledger shows is always a subset of what was written to it.
                 const seen = (r.json.partyDetails as { party: string }[]).map((p) => p.party.split('::')[0]);
-                for (const s of seen) expect(ops.some((x, j) => x.ledger === o.ledger && x.kind === 'party' && `${x.name}-${run}-${j}` === s)).toBe(true);
+                for (const s of seen)
+                  expect(
+                    ops.some((x, j) => x.ledger === o.ledger && x.kind === 'party' && `${x.name}-${run}-${j}` === s),
+                  ).toBe(true);
               }
             }),
           );

@@ -5,12 +5,27 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../support/database';
 import { TEST_JWT_SECRET } from '../../support/ledger';
-import { callJson, ensureBuilt, freePort, LEDGERCTL_MAIN, ROOT, scopeToken, startServerProcess } from '../../support/server-process';
+import {
+  callJson,
+  ensureBuilt,
+  freePort,
+  LEDGERCTL_MAIN,
+  ROOT,
+  scopeToken,
+  startServerProcess,
+} from '../../support/server-process';
 
 /** ledgerctl's snapshot commands: through a running server (--server) and on the database directly, on a configured and on the embedded PostgreSQL. */
 
-function ledgerctl(env: Record<string, string>, ...args: string[]): { status: number | null; out: any; stderr: string } {
-  const r = spawnSync(process.execPath, [LEDGERCTL_MAIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' });
+function ledgerctl(
+  env: Record<string, string>,
+  ...args: string[]
+): { status: number | null; out: any; stderr: string } {
+  const r = spawnSync(process.execPath, [LEDGERCTL_MAIN, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...env },
+    encoding: 'utf8',
+  });
   let out: unknown = r.stdout.trim();
   try {
     out = JSON.parse(r.stdout);
@@ -25,15 +40,24 @@ beforeAll(() => ensureBuilt());
 describe('ledgerctl snapshots on a configured PostgreSQL', () => {
   let env: Record<string, string>;
   beforeAll(async () => {
-    env = { DATABASE_URL: (await createTestDatabase()).url, LEDGER_JWT_SECRET: TEST_JWT_SECRET, LEDGER_LOG_LEVEL: 'silent' };
+    env = {
+      DATABASE_URL: (await createTestDatabase()).url,
+      LEDGER_JWT_SECRET: TEST_JWT_SECRET,
+      LEDGER_LOG_LEVEL: 'silent',
+    };
   });
 
   it('snapshot and restore through a running server, then reset and restore on the stopped ledger', async () => {
     const server = await startServerProcess(env);
     const token = await scopeToken();
-    const parties = async () => (await callJson(server.url, 'GET', '/v2/parties', token)).json.partyDetails.map((p: { party: string }) => p.party.split('::')[0]);
-    const sync = (await callJson(server.url, 'GET', '/v2/state/connected-synchronizers', token)).json.connectedSynchronizers[0].synchronizerId;
-    const allocate = (hint: string) => callJson(server.url, 'POST', '/v2/parties', token, { partyIdHint: hint, synchronizerId: sync });
+    const parties = async () =>
+      (await callJson(server.url, 'GET', '/v2/parties', token)).json.partyDetails.map(
+        (p: { party: string }) => p.party.split('::')[0],
+      );
+    const sync = (await callJson(server.url, 'GET', '/v2/state/connected-synchronizers', token)).json
+      .connectedSynchronizers[0].synchronizerId;
+    const allocate = (hint: string) =>
+      callJson(server.url, 'POST', '/v2/parties', token, { partyIdHint: hint, synchronizerId: sync });
     try {
       expect((await allocate('first')).status).toBe(200);
       const snap = ledgerctl(env, 'snapshot', 's1', '--server', server.url);

@@ -16,15 +16,26 @@ beforeAll(async () => {
 });
 afterAll(async () => ledger?.close());
 
-const admin = (method: string, path: string, body?: unknown, as?: string) => ledger.call(method, `/v2/admin${path}`, body, as ? { as } : {});
+const admin = (method: string, path: string, body?: unknown, as?: string) =>
+  ledger.call(method, `/v2/admin${path}`, body, as ? { as } : {});
 const ledgerEnd = async (l = ledger) => (await l.call('GET', '/v2/state/ledger-end')).json.offset as number;
 
 /** Parties, a user with rights, a DAR and a contract: a write to every part of the ledger. */
 async function writeSome(tag: string): Promise<string> {
-  const party = (await ledger.call('POST', '/v2/parties', { partyIdHint: `${tag}-${n++}`, synchronizerId: sync })).json.partyDetails.party as string;
+  const party = (await ledger.call('POST', '/v2/parties', { partyIdHint: `${tag}-${n++}`, synchronizerId: sync })).json
+    .partyDetails.party as string;
   const user = `${tag}-user-${n++}`;
-  expect((await ledger.call('POST', '/v2/users', { user: { id: user }, rights: [{ kind: { CanActAs: { value: { party } } } }] })).status).toBe(200);
-  const dar = await buildDar({ main: lfArchive({ name: `${tag}-pkg`, version: `1.0.${n++}`, templates: ['Main:Memo'] }) });
+  expect(
+    (
+      await ledger.call('POST', '/v2/users', {
+        user: { id: user },
+        rights: [{ kind: { CanActAs: { value: { party } } } }],
+      })
+    ).status,
+  ).toBe(200);
+  const dar = await buildDar({
+    main: lfArchive({ name: `${tag}-pkg`, version: `1.0.${n++}`, templates: ['Main:Memo'] }),
+  });
   const up = await fetch(`${ledger.url}/v2/dars?synchronizerId=${encodeURIComponent(sync)}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${await ledger.token()}`, 'content-type': 'application/octet-stream' },
@@ -34,7 +45,11 @@ async function writeSome(tag: string): Promise<string> {
   const created = await ledger.call(
     'POST',
     '/v2/commands/submit-and-wait',
-    { commands: [{ CreateCommand: { templateId: '#memo:Main:Memo', createArguments: { owner: party, note: tag } } }], commandId: `c-${tag}-${n++}`, actAs: [party] },
+    {
+      commands: [{ CreateCommand: { templateId: '#memo:Main:Memo', createArguments: { owner: party, note: tag } } }],
+      commandId: `c-${tag}-${n++}`,
+      actAs: [party],
+    },
     { as: user },
   );
   expect(created.status, created.text).toBe(200);
@@ -51,15 +66,42 @@ async function wholeLedger(db: Database['db']) {
     parties: (await ledger.call('GET', '/v2/parties')).json,
     users: (await ledger.call('GET', '/v2/users')).json,
     packages: (await ledger.call('GET', '/v2/packages')).json,
-    updates: (await ledger.call('POST', '/v2/updates', { beginExclusive: 0, endInclusive: end, updateFormat: { includeTransactions: { eventFormat: { filtersForAnyParty: {} }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' }, includeTopologyEvents: { includeParticipantAuthorizationEvents: {} } } }, { as: 'snap-reader' })).json,
-    acs: (await ledger.call('POST', '/v2/state/active-contracts', { activeAtOffset: end, eventFormat: { filtersForAnyParty: {} } }, { as: 'snap-reader' })).json,
+    updates: (
+      await ledger.call(
+        'POST',
+        '/v2/updates',
+        {
+          beginExclusive: 0,
+          endInclusive: end,
+          updateFormat: {
+            includeTransactions: {
+              eventFormat: { filtersForAnyParty: {} },
+              transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA',
+            },
+            includeTopologyEvents: { includeParticipantAuthorizationEvents: {} },
+          },
+        },
+        { as: 'snap-reader' },
+      )
+    ).json,
+    acs: (
+      await ledger.call(
+        'POST',
+        '/v2/state/active-contracts',
+        { activeAtOffset: end, eventFormat: { filtersForAnyParty: {} } },
+        { as: 'snap-reader' },
+      )
+    ).json,
   };
   return { log: log.rows, head: head.rows, projections: await dumpProjections(db), reads };
 }
 
 describe('snapshot → writes → restore', () => {
   it('gives back exactly the snapshot’s ledger (log, projections, end, parties, users, packages, reads)', async () => {
-    await ledger.call('POST', '/v2/users', { user: { id: 'snap-reader' }, rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }] });
+    await ledger.call('POST', '/v2/users', {
+      user: { id: 'snap-reader' },
+      rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }],
+    });
     await writeSome('before');
     const taken = await admin('POST', '/snapshots', { name: 'base' });
     expect(taken.status, taken.text).toBe(200);
@@ -94,7 +136,15 @@ describe('snapshot → writes → restore', () => {
     await writeSome('stream');
     const end = await ledgerEnd();
     const token = await ledger.token('snap-reader');
-    const request = { beginExclusive: end, updateFormat: { includeTransactions: { eventFormat: { filtersForAnyParty: {} }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } };
+    const request = {
+      beginExclusive: end,
+      updateFormat: {
+        includeTransactions: {
+          eventFormat: { filtersForAnyParty: {} },
+          transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA',
+        },
+      },
+    };
     const ws = wsCollect(ledger.url, '/v2/updates', token, request);
     const poll = ledger.call('POST', '/v2/updates?stream_idle_timeout_ms=60000', request, { as: 'snap-reader' });
     // Neither stream signals that it waits at the ledger end; 300 ms lets both get there before the restore.
@@ -123,7 +173,9 @@ describe('operations at once', () => {
       ledger.call('GET', '/v2/state/ledger-end'),
       admin('POST', '/snapshots/conc-0/restore'),
     ]);
-    expect([a.status, b.status, read.status, c.status], [a.text, b.text, c.text].join('\n')).toEqual([200, 200, 200, 200]);
+    expect([a.status, b.status, read.status, c.status], [a.text, b.text, c.text].join('\n')).toEqual([
+      200, 200, 200, 200,
+    ]);
     expect(a.json.ledgerEnd).toBe(b.json.ledgerEnd);
   });
 });
@@ -152,17 +204,32 @@ describe('forks', () => {
   it('are independent of the ledger in both directions', async () => {
     const { startRuntime, makeLogger } = await import('@ledgerline/server/infrastructure/runtime');
     const { loadConfig } = await import('@ledgerline/server/config');
-    await ledger.call('POST', '/v2/users', { user: { id: 'snap-reader' }, rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }] });
+    await ledger.call('POST', '/v2/users', {
+      user: { id: 'snap-reader' },
+      rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }],
+    });
     await writeSome('forkbase');
     expect((await admin('POST', '/snapshots', { name: 'forkbase' })).status).toBe(200);
     const forked = await admin('POST', '/snapshots/forkbase/fork', { name: 'f1' });
     expect(forked.status, forked.text).toBe(200);
-    expect(forked.json).toEqual({ name: 'f1', fromSnapshot: 'forkbase', database: ledger.runtime.snapshots.forkDatabase('f1') });
+    expect(forked.json).toEqual({
+      name: 'f1',
+      fromSnapshot: 'forkbase',
+      database: ledger.runtime.snapshots.forkDatabase('f1'),
+    });
     const [fork] = (await ledger.runtime.snapshots.listForks()).filter((f) => f.name === 'f1');
-    const config = loadConfig({ DATABASE_URL: fork.databaseUrl, LEDGER_JWT_SECRET: 'test-secret-for-ledgerline-tests', LEDGER_LOG_LEVEL: 'silent', LEDGER_ED25519_WORKER: 'false' });
+    const config = loadConfig({
+      DATABASE_URL: fork.databaseUrl,
+      LEDGER_JWT_SECRET: 'test-secret-for-ledgerline-tests',
+      LEDGER_LOG_LEVEL: 'silent',
+      LEDGER_ED25519_WORKER: 'false',
+    });
     const other = await startRuntime(config, makeLogger(config));
     try {
-      const forkEnd = async () => Number((await sql.raw<{ o: string }>('SELECT ledger_offset AS o FROM ledger_head').execute(other.db)).rows[0].o);
+      const forkEnd = async () =>
+        Number(
+          (await sql.raw<{ o: string }>('SELECT ledger_offset AS o FROM ledger_head').execute(other.db)).rows[0].o,
+        );
       const startEnd = await ledgerEnd();
       expect(await forkEnd()).toBe(startEnd);
       expect(other.identity.participantId).toBe(ledger.runtime.identity.participantId);
@@ -174,9 +241,16 @@ describe('forks', () => {
       const mainEnd = await ledgerEnd();
       await other.eventStore.execute(async (tx) => {
         const { decideCreateUser } = await import('@ledgerline/domain');
-        await tx.append(decideCreateUser({ user: null, rights: [] } as never, { id: 'fork-only', primaryParty: '', isDeactivated: false, annotations: {}, identityProviderId: '' }, []));
+        await tx.append(
+          decideCreateUser(
+            { user: null, rights: [] } as never,
+            { id: 'fork-only', primaryParty: '', isDeactivated: false, annotations: {}, identityProviderId: '' },
+            [],
+          ),
+        );
       });
-      const userIds = async (db: Database['db']) => (await sql.raw<{ id: string }>('SELECT id FROM users ORDER BY id').execute(db)).rows.map((r) => r.id);
+      const userIds = async (db: Database['db']) =>
+        (await sql.raw<{ id: string }>('SELECT id FROM users ORDER BY id').execute(db)).rows.map((r) => r.id);
       expect(await userIds(other.db)).toContain('fork-only');
       expect(await userIds(ledger.runtime.db)).not.toContain('fork-only');
       expect(await ledgerEnd()).toBe(mainEnd);

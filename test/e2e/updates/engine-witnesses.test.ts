@@ -75,31 +75,59 @@ const format = (parties: string[], shape = 'TRANSACTION_SHAPE_LEDGER_EFFECTS') =
   transactionShape: shape,
 });
 async function submit(cmds: unknown[], actAs: string[], parties: string[], shape?: string): Promise<any> {
-  const commands = { commands: cmds, commandId: randomUUID(), userId: ledger.config.adminUser, actAs, synchronizerId: sync };
-  const r = await ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', { commands, transactionFormat: format(parties, shape) });
+  const commands = {
+    commands: cmds,
+    commandId: randomUUID(),
+    userId: ledger.config.adminUser,
+    actAs,
+    synchronizerId: sync,
+  };
+  const r = await ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', {
+    commands,
+    transactionFormat: format(parties, shape),
+  });
   expect(r.status, r.text).toBe(200);
   return r.json.transaction;
 }
-const create = (entity: string, createArguments: unknown) => ({ CreateCommand: { templateId: tid(entity), createArguments } });
-const exercise = (entity: string, contractId: string, choice: string, choiceArgument: unknown) => ({ ExerciseCommand: { templateId: tid(entity), contractId, choice, choiceArgument } });
-const witnesses = (tx: any) => tx.events.map((e: any) => [Object.keys(e)[0], (e.CreatedEvent ?? e.ExercisedEvent ?? e.ArchivedEvent).nodeId, [...(e.CreatedEvent ?? e.ExercisedEvent ?? e.ArchivedEvent).witnessParties].sort()]);
+const create = (entity: string, createArguments: unknown) => ({
+  CreateCommand: { templateId: tid(entity), createArguments },
+});
+const exercise = (entity: string, contractId: string, choice: string, choiceArgument: unknown) => ({
+  ExerciseCommand: { templateId: tid(entity), contractId, choice, choiceArgument },
+});
+const witnesses = (tx: any) =>
+  tx.events.map((e: any) => [
+    Object.keys(e)[0],
+    (e.CreatedEvent ?? e.ExercisedEvent ?? e.ArchivedEvent).nodeId,
+    [...(e.CreatedEvent ?? e.ExercisedEvent ?? e.ArchivedEvent).witnessParties].sort(),
+  ]);
 
 /** The update at `offset` through the update stream, for `parties` in `shape`. */
 async function streamed(offset: number, parties: string[], shape = 'TRANSACTION_SHAPE_LEDGER_EFFECTS'): Promise<any> {
-  const r = await ledger.call('POST', '/v2/updates', { beginExclusive: offset - 1, endInclusive: offset, updateFormat: { includeTransactions: format(parties, shape) } });
+  const r = await ledger.call('POST', '/v2/updates', {
+    beginExclusive: offset - 1,
+    endInclusive: offset,
+    updateFormat: { includeTransactions: format(parties, shape) },
+  });
   expect(r.status, r.text).toBe(200);
   return r.json.find((u: any) => u.update.Transaction)?.update.Transaction.value ?? null;
 }
 
 describe('LEDGER_EFFECTS witnesses of an engine-run exercise', () => {
   it('the actor of a choice witnesses what the choice creates, though no stakeholder of it', async () => {
-    const hub = (await submit([create('Hub', { owner: alice, viewer: bob })], [alice], [alice])).events[0].CreatedEvent.contractId;
+    const hub = (await submit([create('Hub', { owner: alice, viewer: bob })], [alice], [alice])).events[0].CreatedEvent
+      .contractId;
     const tx = await submit([exercise('Hub', hub, 'Spawn', { actor: bob })], [bob], [bob]);
     expect(witnesses(tx)).toEqual([
       ['ExercisedEvent', 0, [bob]],
       ['CreatedEvent', 1, [bob]],
     ]);
-    expect(tx.events[1].CreatedEvent).toMatchObject({ templateId: tid('Note'), signatories: [alice], observers: [], createArgument: { owner: alice } });
+    expect(tx.events[1].CreatedEvent).toMatchObject({
+      templateId: tid('Note'),
+      signatories: [alice],
+      observers: [],
+      createArgument: { owner: alice },
+    });
     expect(await streamed(tx.offset, [bob])).toEqual(tx);
     const both = await streamed(tx.offset, [alice, bob]);
     expect(witnesses(both)).toEqual([
@@ -111,15 +139,20 @@ describe('LEDGER_EFFECTS witnesses of an engine-run exercise', () => {
       ['ArchivedEvent', 0, [alice, bob].sort()],
       ['CreatedEvent', 1, [alice]],
     ]);
-    const tree = await ledger.call('GET', `/v2/updates/transaction-tree-by-id/${tx.updateId}?parties=${encodeURIComponent(bob)}`);
+    const tree = await ledger.call(
+      'GET',
+      `/v2/updates/transaction-tree-by-id/${tx.updateId}?parties=${encodeURIComponent(bob)}`,
+    );
     expect(tree.status, tree.text).toBe(200);
     expect(Object.keys(tree.json.transaction.eventsById)).toEqual(['0', '1']);
     expect(tree.json.transaction.eventsById['1'].CreatedTreeEvent.value.witnessParties).toEqual([bob]);
   });
 
   it('a nested exercise and its create are witnessed by the informees of the enclosing non-consuming exercise', async () => {
-    const hub = (await submit([create('Hub', { owner: alice, viewer: bob })], [alice], [alice])).events[0].CreatedEvent.contractId;
-    const desk = (await submit([create('Desk', { clerk: carol, guest: bob })], [carol], [carol])).events[0].CreatedEvent.contractId;
+    const hub = (await submit([create('Hub', { owner: alice, viewer: bob })], [alice], [alice])).events[0].CreatedEvent
+      .contractId;
+    const desk = (await submit([create('Desk', { clerk: carol, guest: bob })], [carol], [carol])).events[0].CreatedEvent
+      .contractId;
     const tx = await submit([exercise('Desk', desk, 'Open', { hub })], [bob], [alice, bob, carol]);
     // 0 Open (carol signs the Desk, bob acts), 1 Spawn (alice's Hub, bob acts), 2 the Note of alice
     expect(witnesses(tx)).toEqual([
@@ -128,7 +161,13 @@ describe('LEDGER_EFFECTS witnesses of an engine-run exercise', () => {
       ['CreatedEvent', 2, [alice, bob, carol].sort()],
     ]);
     expect(tx.events.map((e: any) => e.ExercisedEvent?.lastDescendantNodeId ?? null)).toEqual([2, 2, null]);
-    expect(tx.events[1].ExercisedEvent).toMatchObject({ choice: 'Spawn', choiceArgument: { actor: bob }, actingParties: [bob], consuming: true, exerciseResult: tx.events[2].CreatedEvent.contractId });
+    expect(tx.events[1].ExercisedEvent).toMatchObject({
+      choice: 'Spawn',
+      choiceArgument: { actor: bob },
+      actingParties: [bob],
+      consuming: true,
+      exerciseResult: tx.events[2].CreatedEvent.contractId,
+    });
     // carol alone: all three nodes, as the clerk of the Desk the guest used
     expect(witnesses(await streamed(tx.offset, [carol]))).toEqual([
       ['ExercisedEvent', 0, [carol]],
@@ -142,7 +181,11 @@ describe('LEDGER_EFFECTS witnesses of an engine-run exercise', () => {
     ]);
     // ACS_DELTA shows carol nothing: she is a stakeholder of neither the Hub nor the Note
     expect(await streamed(tx.offset, [carol], 'TRANSACTION_SHAPE_ACS_DELTA')).toBeNull();
-    const trees = await ledger.call('POST', '/v2/updates/trees', { beginExclusive: tx.offset - 1, endInclusive: tx.offset, updateFormat: { includeTransactions: format([carol]) } });
+    const trees = await ledger.call('POST', '/v2/updates/trees', {
+      beginExclusive: tx.offset - 1,
+      endInclusive: tx.offset,
+      updateFormat: { includeTransactions: format([carol]) },
+    });
     expect(trees.status, trees.text).toBe(200);
     expect(Object.keys(trees.json[0].update.TransactionTree.value.eventsById)).toEqual(['0', '1', '2']);
   });

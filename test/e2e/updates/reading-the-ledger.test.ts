@@ -1,7 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommittedEvent } from '@ledgerline/domain';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
-import { ALICE, BOB, CAROL, cid, IOU, IOU_NAME, IOU_PKG, PARTICIPANT, S1, S2, TOKEN, TOKEN_NAME, writeScenario } from '../../support/updates-scenario';
+import {
+  ALICE,
+  BOB,
+  CAROL,
+  cid,
+  IOU,
+  IOU_NAME,
+  IOU_PKG,
+  PARTICIPANT,
+  S1,
+  S2,
+  TOKEN,
+  TOKEN_NAME,
+  writeScenario,
+} from '../../support/updates-scenario';
 import { wsCollect } from '../../support/ws-client';
 import { expectSameFrameworkEdges } from '../../support/framework-edges';
 import { PageRenderer } from '@ledgerline/server/streaming/rendering/page-renderer';
@@ -38,11 +52,18 @@ const legacy = (party: string, filters: unknown = {}, extra: Record<string, unkn
   ...extra,
 });
 const anyPartyLegacy = { beginExclusive: 0, endInclusive: 11, filter: { filtersForAnyParty: {} } };
-const format = (updateFormat: unknown, extra: Record<string, unknown> = {}) => ({ beginExclusive: 0, endInclusive: 11, updateFormat, ...extra });
+const format = (updateFormat: unknown, extra: Record<string, unknown> = {}) => ({
+  beginExclusive: 0,
+  endInclusive: 11,
+  updateFormat,
+  ...extra,
+});
 const txFormat = (filtersByParty: Record<string, unknown>, shape = 'TRANSACTION_SHAPE_ACS_DELTA') => ({
   includeTransactions: { eventFormat: { filtersByParty, verbose: false }, transactionShape: shape },
 });
-const wildcard = (includeCreatedEventBlob = false) => ({ cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob } } } }] });
+const wildcard = (includeCreatedEventBlob = false) => ({
+  cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob } } } }],
+});
 const template = (templateId: string, includeCreatedEventBlob = false) => ({
   cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId, includeCreatedEventBlob } } } }],
 });
@@ -57,7 +78,6 @@ async function ok(body: unknown, as: string, query = ''): Promise<any[]> {
 }
 const offsets = (list: any[]) => list.map((u) => Object.values(u.update as Record<string, any>)[0].value.offset);
 const kinds = (list: any[]) => list.map((u) => Object.keys(u.update)[0]);
-
 
 describe('filters, shapes and witnesses on the fixed scenario', () => {
   it('legacy filter for one party: ACS_DELTA transactions, its reassignments and (seed) its topology events', async () => {
@@ -133,7 +153,8 @@ describe('filters, shapes and witnesses on the fixed scenario', () => {
 
   it('the command id is shown to the submitting parties only', async () => {
     const bob = await ok(legacy(BOB), 'bob-reader');
-    const at = (o: number) => bob.find((u) => Object.values(u.update as Record<string, any>)[0].value.offset === o).update.Transaction.value;
+    const at = (o: number) =>
+      bob.find((u) => Object.values(u.update as Record<string, any>)[0].value.offset === o).update.Transaction.value;
     expect(at(3).commandId).toBe('');
     expect(at(4).commandId).toBe('cmd-create-token');
     expect(at(5).commandId).toBe('');
@@ -177,8 +198,18 @@ describe('filters, shapes and witnesses on the fixed scenario', () => {
     const a = assign.update.Reassignment.value;
     expect(a.synchronizerId).toBe(S2);
     expect(Object.keys(a.events[0])).toEqual(['JsAssignmentEvent']);
-    expect(a.events[0].JsAssignmentEvent).toMatchObject({ source: S1, target: S2, submitter: BOB, reassignmentCounter: 1 });
-    expect(a.events[0].JsAssignmentEvent.createdEvent).toMatchObject({ offset: 9, contractId: cid(2), witnessParties: [BOB], acsDelta: true });
+    expect(a.events[0].JsAssignmentEvent).toMatchObject({
+      source: S1,
+      target: S2,
+      submitter: BOB,
+      reassignmentCounter: 1,
+    });
+    expect(a.events[0].JsAssignmentEvent.createdEvent).toMatchObject({
+      offset: 9,
+      contractId: cid(2),
+      witnessParties: [BOB],
+      acsDelta: true,
+    });
   });
 
   it('renders topology transactions with the requested parties’ events only', async () => {
@@ -192,7 +223,17 @@ describe('filters, shapes and witnesses on the fixed scenario', () => {
             synchronizerId: S1,
             recordTime: committed[1].update!.recordTime,
             events: [
-              { event: { ParticipantAuthorizationAdded: { value: { partyId: BOB, participantId: PARTICIPANT, participantPermission: 'PARTICIPANT_PERMISSION_SUBMISSION' } } } },
+              {
+                event: {
+                  ParticipantAuthorizationAdded: {
+                    value: {
+                      partyId: BOB,
+                      participantId: PARTICIPANT,
+                      participantPermission: 'PARTICIPANT_PERMISSION_SUBMISSION',
+                    },
+                  },
+                },
+              },
             ],
             traceContext: null,
           },
@@ -206,7 +247,10 @@ describe('filters, shapes and witnesses on the fixed scenario', () => {
     expect(offsets(list)).toEqual([1, 2, 3, 4, 5]);
     expect(list[1].update.TopologyTransaction.value.events).toHaveLength(2);
     const transfer = list[4].update.Transaction.value;
-    expect(transfer.events.map((e: any) => Object.values(e)[0])).toMatchObject([{ witnessParties: [ALICE, BOB] }, { witnessParties: [ALICE, CAROL] }]);
+    expect(transfer.events.map((e: any) => Object.values(e)[0])).toMatchObject([
+      { witnessParties: [ALICE, BOB] },
+      { witnessParties: [ALICE, CAROL] },
+    ]);
     expect(transfer.commandId).toBe('cmd-transfer');
     const rest = await ok({ ...anyPartyLegacy, beginExclusive: 5 }, 'any-reader');
     expect(offsets(rest)).toEqual([8, 9, 10, 11]);
@@ -217,7 +261,8 @@ describe('filters, shapes and witnesses on the fixed scenario', () => {
     expect(offsets(acs)).toEqual([4, 5, 10]);
     const effects = await ok(format(txFormat({ [CAROL]: {} }, 'TRANSACTION_SHAPE_LEDGER_EFFECTS')), 'carol-actor');
     expect(offsets(effects)).toEqual([4, 5, 6, 7, 10]);
-    const events = (o: number) => effects.find((u) => u.update.Transaction.value.offset === o).update.Transaction.value.events;
+    const events = (o: number) =>
+      effects.find((u) => u.update.Transaction.value.offset === o).update.Transaction.value.events;
     // 5: carol is not an informee of the Transfer exercise, only a stakeholder of the new Iou.
     expect(events(5).map((e: any) => Object.keys(e)[0])).toEqual(['CreatedEvent']);
     // 6: carol acts on bob's Token without being a stakeholder of a consumed contract.
@@ -246,11 +291,18 @@ describe('filters, shapes and witnesses on the fixed scenario', () => {
       ['CreatedEvent', false],
       ['ExercisedEvent', false],
     ]);
-    expect((events(10)[0] as any).ExercisedEvent).toMatchObject({ choice: 'Archive', consuming: true, acsDelta: true, witnessParties: [CAROL] });
+    expect((events(10)[0] as any).ExercisedEvent).toMatchObject({
+      choice: 'Archive',
+      consuming: true,
+      acsDelta: true,
+      witnessParties: [CAROL],
+    });
     // bob, an informee of the Transfer but not a stakeholder of anything it consumes? He is a stakeholder: acsDelta true.
     const bobEffects = await ok(format(txFormat({ [BOB]: {} }, 'TRANSACTION_SHAPE_LEDGER_EFFECTS')), 'bob-reader');
     const transfer = bobEffects.find((u) => u.update.Transaction.value.offset === 5).update.Transaction.value;
-    expect(transfer.events).toMatchObject([{ ExercisedEvent: { choice: 'Transfer', acsDelta: true, witnessParties: [BOB] } }]);
+    expect(transfer.events).toMatchObject([
+      { ExercisedEvent: { choice: 'Transfer', acsDelta: true, witnessParties: [BOB] } },
+    ]);
   });
 
   it('template filters by package name select events (and the reassignments of the legacy filter); blobs on request', async () => {
@@ -258,7 +310,9 @@ describe('filters, shapes and witnesses on the fixed scenario', () => {
     expect(offsets(tokens)).toEqual([2, 4, 8, 9]);
     const ious = await ok(format(txFormat({ [ALICE]: template(IOU_NAME, true) })), 'alice-reader');
     expect(offsets(ious)).toEqual([3, 5, 10]);
-    expect(ious[0].update.Transaction.value.events[0].CreatedEvent.createdEventBlob).toBe(Buffer.from('blob-1').toString('base64'));
+    expect(ious[0].update.Transaction.value.events[0].CreatedEvent.createdEventBlob).toBe(
+      Buffer.from('blob-1').toString('base64'),
+    );
     const noBlob = await ok(format(txFormat({ [ALICE]: template(IOU_NAME) })), 'alice-reader');
     expect(noBlob[0].update.Transaction.value.events[0].CreatedEvent.createdEventBlob).toBe('');
     // Cumulative: a wildcard with a blob merges with a template filter.
@@ -267,27 +321,54 @@ describe('filters, shapes and witnesses on the fixed scenario', () => {
       'bob-reader',
     );
     expect(offsets(merged)).toEqual([3, 4, 5]);
-    expect(merged[1].update.Transaction.value.events[0].CreatedEvent.createdEventBlob).toBe(Buffer.from('blob-2').toString('base64'));
+    expect(merged[1].update.Transaction.value.events[0].CreatedEvent.createdEventBlob).toBe(
+      Buffer.from('blob-2').toString('base64'),
+    );
     // Empty entries alone are a template wildcard; an unknown package name matches nothing.
-    expect(offsets(await ok(format(txFormat({ [BOB]: { cumulative: [{ identifierFilter: { Empty: {} } }] } })), 'bob-reader'))).toEqual([3, 4, 5]);
+    expect(
+      offsets(
+        await ok(format(txFormat({ [BOB]: { cumulative: [{ identifierFilter: { Empty: {} } }] } })), 'bob-reader'),
+      ),
+    ).toEqual([3, 4, 5]);
     expect(await ok(format(txFormat({ [BOB]: template('#no-such-package:A:B') })), 'bob-reader')).toEqual([]);
     // Interface filters are accepted and match nothing.
-    const iface = { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: '#iou-model:Iou:IIou', includeInterfaceView: true } } } }] };
+    const iface = {
+      cumulative: [
+        {
+          identifierFilter: {
+            InterfaceFilter: { value: { interfaceId: '#iou-model:Iou:IIou', includeInterfaceView: true } },
+          },
+        },
+      ],
+    };
     expect(await ok(format(txFormat({ [BOB]: iface })), 'bob-reader')).toEqual([]);
   });
 
   it('a template filter for any party prevails whoever the stakeholders are', async () => {
-    const body = format({ includeTransactions: { eventFormat: { filtersForAnyParty: template(TOKEN_NAME) }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } });
+    const body = format({
+      includeTransactions: {
+        eventFormat: { filtersForAnyParty: template(TOKEN_NAME) },
+        transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA',
+      },
+    });
     const list = await ok(body, 'any-reader');
     expect(offsets(list)).toEqual([4]);
     expect(list[0].update.Transaction.value.events[0].CreatedEvent.witnessParties).toEqual([BOB, CAROL]);
   });
 
   it('updateFormat selects kinds: reassignments only, topology only (empty list = all parties)', async () => {
-    expect(offsets(await ok(format({ includeReassignments: { filtersByParty: { [CAROL]: {} } } }), 'carol-actor'))).toEqual([8, 9]);
-    const topo = await ok(format({ includeTopologyEvents: { includeParticipantAuthorizationEvents: { parties: [] } } }), 'any-reader');
+    expect(
+      offsets(await ok(format({ includeReassignments: { filtersByParty: { [CAROL]: {} } } }), 'carol-actor')),
+    ).toEqual([8, 9]);
+    const topo = await ok(
+      format({ includeTopologyEvents: { includeParticipantAuthorizationEvents: { parties: [] } } }),
+      'any-reader',
+    );
     expect(offsets(topo)).toEqual([1, 2, 11]);
-    const mine = await ok(format({ includeTopologyEvents: { includeParticipantAuthorizationEvents: { parties: [ALICE] } } }), 'alice-reader');
+    const mine = await ok(
+      format({ includeTopologyEvents: { includeParticipantAuthorizationEvents: { parties: [ALICE] } } }),
+      'alice-reader',
+    );
     expect(offsets(mine)).toEqual([1]);
   });
 
@@ -345,7 +426,12 @@ describe('endpoints agree', () => {
     for (const party of [ALICE, BOB, CAROL]) {
       const stream = await ok(legacy(party), 'all-reader');
       for (const u of stream.filter((x) => 'Transaction' in x.update)) {
-        const r = await ledger.call('POST', '/v2/updates/transaction-by-id', { updateId: u.update.Transaction.value.updateId, requestingParties: [party] }, { as: 'all-reader' });
+        const r = await ledger.call(
+          'POST',
+          '/v2/updates/transaction-by-id',
+          { updateId: u.update.Transaction.value.updateId, requestingParties: [party] },
+          { as: 'all-reader' },
+        );
         expect(r.status).toBe(200);
         expect(r.json).toEqual({ transaction: u.update.Transaction.value });
       }
@@ -356,7 +442,12 @@ describe('endpoints agree', () => {
     const body = format(txFormat({ [CAROL]: {} }, 'TRANSACTION_SHAPE_LEDGER_EFFECTS'));
     const stream = await ok(body, 'carol-actor');
     const six = stream.find((u) => u.update.Transaction.value.offset === 6).update.Transaction.value;
-    const r = await ledger.call('POST', '/v2/updates/transaction-by-id', { updateId: idAt(6), transactionFormat: (body.updateFormat as any).includeTransactions }, { as: 'carol-actor' });
+    const r = await ledger.call(
+      'POST',
+      '/v2/updates/transaction-by-id',
+      { updateId: idAt(6), transactionFormat: (body.updateFormat as any).includeTransactions },
+      { as: 'carol-actor' },
+    );
     expect(r.status).toBe(200);
     expect(r.json.transaction).toEqual(six);
   });
@@ -386,19 +477,28 @@ describe('transaction-by-id errors', () => {
       await call({ updateId: idAt(3), requestingParties: [ALICE], transactionFormat: tf }),
       400,
       'INVALID_ARGUMENT',
-      { cause: 'The submitted request has invalid arguments: Both transaction_format and requesting_parties are set. Please use either backwards compatible arguments (requesting_parties) or transaction_format but not both.', category: 8 },
+      {
+        cause:
+          'The submitted request has invalid arguments: Both transaction_format and requesting_parties are set. Please use either backwards compatible arguments (requesting_parties) or transaction_format but not both.',
+        category: 8,
+      },
     );
-    expectCantonError(
-      await call({ updateId: idAt(3) }),
-      400,
-      'INVALID_ARGUMENT',
-      { cause: 'The submitted request has invalid arguments: Either transaction_format or requesting_parties is required. Please use either backwards compatible arguments (requesting_parties) or transaction_format.', category: 8 },
-    );
+    expectCantonError(await call({ updateId: idAt(3) }), 400, 'INVALID_ARGUMENT', {
+      cause:
+        'The submitted request has invalid arguments: Either transaction_format or requesting_parties is required. Please use either backwards compatible arguments (requesting_parties) or transaction_format.',
+      category: 8,
+    });
   });
 
   it('update id syntax: missing, not hex, not a SHA-256 multihash', async () => {
-    expectCantonError(await call({ requestingParties: [ALICE] }), 400, 'MISSING_FIELD', { cause: 'The submitted command is missing a mandatory field: update_id', category: 8 });
-    expectCantonError(await call({ updateId: 'not-hex', requestingParties: [ALICE] }), 400, 'INVALID_ARGUMENT', { cause: 'The submitted request has invalid arguments: Failed to parse hex string: not-hex', category: 8 });
+    expectCantonError(await call({ requestingParties: [ALICE] }), 400, 'MISSING_FIELD', {
+      cause: 'The submitted command is missing a mandatory field: update_id',
+      category: 8,
+    });
+    expectCantonError(await call({ updateId: 'not-hex', requestingParties: [ALICE] }), 400, 'INVALID_ARGUMENT', {
+      cause: 'The submitted request has invalid arguments: Failed to parse hex string: not-hex',
+      category: 8,
+    });
     const r = await call({ updateId: '1221' + 'ab'.repeat(32), requestingParties: [ALICE] });
     expect(r.status).toBe(400);
     expect(r.json.code).toBe('INVALID_ARGUMENT');
@@ -414,7 +514,16 @@ describe('transaction-by-id errors', () => {
     expect((await call({ updateId: 'zz', requestingParties: [ALICE, BOB] }, 'alice-reader')).status).toBe(403);
     expect((await call({ updateId: idAt(3), requestingParties: [ALICE] }, 'any-reader')).status).toBe(200);
     expect((await call({ updateId: idAt(3), requestingParties: [ALICE] }, 'nobody')).status).toBe(403);
-    expect((await ledger.call('POST', '/v2/updates/transaction-by-id', { updateId: idAt(3), requestingParties: [ALICE] }, { as: null })).status).toBe(401);
+    expect(
+      (
+        await ledger.call(
+          'POST',
+          '/v2/updates/transaction-by-id',
+          { updateId: idAt(3), requestingParties: [ALICE] },
+          { as: null },
+        )
+      ).status,
+    ).toBe(401);
   });
 });
 
@@ -424,48 +533,97 @@ describe('update list validation (JsUpdateService, UpdateServiceRequestValidator
 
   it('legacy filter versus updateFormat', async () => {
     const uf = txFormat({ [ALICE]: {} });
-    expectCantonError(await flats({ ...legacy(ALICE), updateFormat: uf }, 'alice-reader'), 400, 'INVALID_ARGUMENT', { cause: `${IA}Both update_format and filter are set. ${USE}, but not both.`, category: 8 });
-    expectCantonError(await flats(format(uf, { verbose: true }), 'alice-reader'), 400, 'INVALID_ARGUMENT', { cause: `${IA}Both update_format and verbose are set. ${USE}, but not both.`, category: 8 });
-    expectCantonError(await flats({ beginExclusive: 0 }, 'alice-reader'), 400, 'INVALID_ARGUMENT', { cause: `${IA}Either filter/verbose or update_format is required. ${USE}.`, category: 8 });
+    expectCantonError(await flats({ ...legacy(ALICE), updateFormat: uf }, 'alice-reader'), 400, 'INVALID_ARGUMENT', {
+      cause: `${IA}Both update_format and filter are set. ${USE}, but not both.`,
+      category: 8,
+    });
+    expectCantonError(await flats(format(uf, { verbose: true }), 'alice-reader'), 400, 'INVALID_ARGUMENT', {
+      cause: `${IA}Both update_format and verbose are set. ${USE}, but not both.`,
+      category: 8,
+    });
+    expectCantonError(await flats({ beginExclusive: 0 }, 'alice-reader'), 400, 'INVALID_ARGUMENT', {
+      cause: `${IA}Either filter/verbose or update_format is required. ${USE}.`,
+      category: 8,
+    });
     expect(offsets(await ok(format(uf, { verbose: false }), 'alice-reader'))).toEqual([3, 5, 10]);
   });
 
   it('offsets: negative, descending without end, non-positive end, after the ledger end, out of range, empty', async () => {
-    expectCantonError(
-      await flats(legacy(ALICE, {}, { beginExclusive: -1 }), 'alice-reader'),
-      400,
-      'NEGATIVE_OFFSET',
-      { cause: 'Offset -1 in begin_exclusive is a negative integer: the offset in begin_exclusive field has to be a non-negative integer (>=0)', category: 8 },
+    expectCantonError(await flats(legacy(ALICE, {}, { beginExclusive: -1 }), 'alice-reader'), 400, 'NEGATIVE_OFFSET', {
+      cause:
+        'Offset -1 in begin_exclusive is a negative integer: the offset in begin_exclusive field has to be a non-negative integer (>=0)',
+      category: 8,
+    });
+    const noEnd = await flats(
+      { beginExclusive: 0, descendingOrder: true, filter: { filtersByParty: { [ALICE]: {} } } },
+      'alice-reader',
     );
-    const noEnd = await flats({ beginExclusive: 0, descendingOrder: true, filter: { filtersByParty: { [ALICE]: {} } } }, 'alice-reader');
     expect(noEnd.status).toBe(400);
     expect(noEnd.json.code).toBe('DESCENDING_ORDER_MISSING_END');
     expect(noEnd.json.errorCategory).toBe(8);
-    expectCantonError(
-      await flats(legacy(ALICE, {}, { endInclusive: 0 }), 'alice-reader'),
-      400,
-      'NON_POSITIVE_OFFSET',
-      { cause: 'Offset 0 in end_inclusive is not a positive integer: the offset has to be either a positive integer (>0) or not defined at all', category: 8 },
-    );
+    expectCantonError(await flats(legacy(ALICE, {}, { endInclusive: 0 }), 'alice-reader'), 400, 'NON_POSITIVE_OFFSET', {
+      cause:
+        'Offset 0 in end_inclusive is not a positive integer: the offset has to be either a positive integer (>0) or not defined at all',
+      category: 8,
+    });
     const begin = await flats(legacy(ALICE, {}, { beginExclusive: 12, endInclusive: 20 }), 'alice-reader');
-    expectCantonError(begin, 400, 'OFFSET_AFTER_LEDGER_END', { cause: 'Begin offset (12) is after ledger end (11)', category: 12 });
+    expectCantonError(begin, 400, 'OFFSET_AFTER_LEDGER_END', {
+      cause: 'Begin offset (12) is after ledger end (11)',
+      category: 12,
+    });
     expect(begin.json.retryInfo).toBe('1 second');
     expect(begin.json.grpcCodeValue).toBe(11);
-    expectCantonError(await flats(legacy(ALICE, {}, { endInclusive: 20 }), 'alice-reader'), 400, 'OFFSET_AFTER_LEDGER_END', { cause: 'End offset (20) is after ledger end (11)', category: 12 });
-    expectCantonError(await flats(legacy(ALICE, {}, { beginExclusive: 5, endInclusive: 3 }), 'alice-reader'), 400, 'OFFSET_OUT_OF_RANGE', { cause: 'End offset 3 is before begin offset 5.', category: 9 });
+    expectCantonError(
+      await flats(legacy(ALICE, {}, { endInclusive: 20 }), 'alice-reader'),
+      400,
+      'OFFSET_AFTER_LEDGER_END',
+      { cause: 'End offset (20) is after ledger end (11)', category: 12 },
+    );
+    expectCantonError(
+      await flats(legacy(ALICE, {}, { beginExclusive: 5, endInclusive: 3 }), 'alice-reader'),
+      400,
+      'OFFSET_OUT_OF_RANGE',
+      { cause: 'End offset 3 is before begin offset 5.', category: 9 },
+    );
     expect(await ok(legacy(ALICE, {}, { beginExclusive: 5, endInclusive: 5 }), 'alice-reader')).toEqual([]);
     // int64 as a decimal string is accepted.
-    expect(offsets(await ok(legacy(ALICE, {}, { beginExclusive: '3', endInclusive: '5' }), 'alice-reader'))).toEqual([5]);
+    expect(offsets(await ok(legacy(ALICE, {}, { beginExclusive: '3', endInclusive: '5' }), 'alice-reader'))).toEqual([
+      5,
+    ]);
   });
 
   it('order: the C.2 matrix, then authorization, then the offsets, then the format', async () => {
     // both filter and updateFormat beats a negative offset
-    expect((await flats({ ...legacy(ALICE, {}, { beginExclusive: -1 }), updateFormat: txFormat({ [ALICE]: {} }) }, 'alice-reader')).json.code).toBe('INVALID_ARGUMENT');
+    expect(
+      (
+        await flats(
+          { ...legacy(ALICE, {}, { beginExclusive: -1 }), updateFormat: txFormat({ [ALICE]: {} }) },
+          'alice-reader',
+        )
+      ).json.code,
+    ).toBe('INVALID_ARGUMENT');
     // authorization beats a negative offset
     expect((await flats(legacy(ALICE, {}, { beginExclusive: -1 }), 'bob-reader')).status).toBe(403);
     // offsets beat the format
-    expect((await flats(format({ includeTransactions: { eventFormat: { filtersByParty: {} }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } }, { beginExclusive: -1 }), 'any-reader')).json.code).toBe('NEGATIVE_OFFSET');
-    expect((await flats(legacy(ALICE, {}, { beginExclusive: 12, endInclusive: 3 }), 'alice-reader')).json.code).toBe('OFFSET_AFTER_LEDGER_END');
+    expect(
+      (
+        await flats(
+          format(
+            {
+              includeTransactions: {
+                eventFormat: { filtersByParty: {} },
+                transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA',
+              },
+            },
+            { beginExclusive: -1 },
+          ),
+          'any-reader',
+        )
+      ).json.code,
+    ).toBe('NEGATIVE_OFFSET');
+    expect((await flats(legacy(ALICE, {}, { beginExclusive: 12, endInclusive: 3 }), 'alice-reader')).json.code).toBe(
+      'OFFSET_AFTER_LEDGER_END',
+    );
   });
 
   it('a filter or format naming no party is authorized for any user, then rejected by the format check (400, not 403)', async () => {
@@ -480,7 +638,11 @@ describe('update list validation (JsUpdateService, UpdateServiceRequestValidator
     ];
     for (const body of noParty) {
       for (const path of ['/v2/updates/flats', '/v2/updates']) {
-        for (const as of ['alice-reader', 'nobody']) expectCantonError(await ledger.call('POST', path, body, { as }), 400, 'INVALID_ARGUMENT', { cause: empty, category: 8 });
+        for (const as of ['alice-reader', 'nobody'])
+          expectCantonError(await ledger.call('POST', path, body, { as }), 400, 'INVALID_ARGUMENT', {
+            cause: empty,
+            category: 8,
+          });
       }
     }
     // The WebSocket channels answer the same, as their one JsCantonError frame.
@@ -493,16 +655,30 @@ describe('update list validation (JsUpdateService, UpdateServiceRequestValidator
       }
     }
     // transaction-by-id: a transactionFormat naming no party passes authorization and the id check, then fails the format.
-    const byId = await ledger.call('POST', '/v2/updates/transaction-by-id', { updateId: idAt(1), transactionFormat: acsDelta }, { as: 'nobody' });
+    const byId = await ledger.call(
+      'POST',
+      '/v2/updates/transaction-by-id',
+      { updateId: idAt(1), transactionFormat: acsDelta },
+      { as: 'nobody' },
+    );
     expectCantonError(byId, 400, 'INVALID_ARGUMENT', { cause: empty, category: 8 });
     // A party the user may not read is still refused first, and filtersForAnyParty still needs ReadAsAnyParty.
-    expect((await flats({ ...noParty[0], filter: { filtersByParty: { [BOB]: {} } } }, 'alice-reader')).status).toBe(403);
-    expect((await flats({ ...noParty[0], filter: { filtersByParty: {}, filtersForAnyParty: {} } }, 'alice-reader')).status).toBe(403);
+    expect((await flats({ ...noParty[0], filter: { filtersByParty: { [BOB]: {} } } }, 'alice-reader')).status).toBe(
+      403,
+    );
+    expect(
+      (await flats({ ...noParty[0], filter: { filtersByParty: {}, filtersForAnyParty: {} } }, 'alice-reader')).status,
+    ).toBe(403);
   });
 
   it('event formats: empty filters, unspecified shape, package-id templates, malformed identifiers and enums, bad party ids', async () => {
     expectCantonError(
-      await flats(format({ includeTransactions: { eventFormat: { filtersByParty: {} }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } }), 'any-reader'),
+      await flats(
+        format({
+          includeTransactions: { eventFormat: { filtersByParty: {} }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' },
+        }),
+        'any-reader',
+      ),
       400,
       'INVALID_ARGUMENT',
       { cause: `${IA}filtersByParty and filtersForAnyParty cannot be empty simultaneously`, category: 8 },
@@ -513,12 +689,10 @@ describe('update list validation (JsUpdateService, UpdateServiceRequestValidator
       'MISSING_FIELD',
       { cause: 'The submitted command is missing a mandatory field: transaction_shape', category: 8 },
     );
-    expectCantonError(
-      await flats(format(txFormat({ [ALICE]: template(IOU) })), 'alice-reader'),
-      400,
-      'INVALID_FIELD',
-      { cause: `The submitted command has a field with invalid value: Invalid field packageId: Received an identifier with package ID ${IOU_PKG}, but expected a package name.`, category: 8 },
-    );
+    expectCantonError(await flats(format(txFormat({ [ALICE]: template(IOU) })), 'alice-reader'), 400, 'INVALID_FIELD', {
+      cause: `The submitted command has a field with invalid value: Invalid field packageId: Received an identifier with package ID ${IOU_PKG}, but expected a package name.`,
+      category: 8,
+    });
     const malformed = await flats(format(txFormat({ [ALICE]: template('no-colons') })), 'alice-reader');
     expect(malformed.status).toBe(400);
     expect(malformed.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -528,7 +702,10 @@ describe('update list validation (JsUpdateService, UpdateServiceRequestValidator
     const shape = await flats(format(txFormat({ [ALICE]: {} }, 'TRANSACTION_SHAPE_FANCY')), 'alice-reader');
     expect(shape.status).toBe(400);
     expect(shape.text).toMatch(/^Invalid value for: body \(/);
-    const wrongType = await flats({ beginExclusive: 'abc', filter: { filtersByParty: { [ALICE]: {} } } }, 'alice-reader');
+    const wrongType = await flats(
+      { beginExclusive: 'abc', filter: { filtersByParty: { [ALICE]: {} } } },
+      'alice-reader',
+    );
     expect(wrongType.status).toBe(400);
     expect(wrongType.text).toMatch(/^Invalid value for: body/);
     const badParty = await flats(legacy('no/slashes', {}), 'any-reader');
@@ -574,9 +751,25 @@ describe('authorization of the update list (Canton UpdateServiceAuthorization)',
     expect((await flats(format(txFormat({ [ALICE]: {}, [BOB]: {} })), 'alice-reader')).status).toBe(403);
     expect((await flats(anyPartyLegacy, 'all-reader')).status).toBe(403);
     expect((await flats({ ...anyPartyLegacy, endInclusive: 5 }, 'any-reader')).status).toBe(200);
-    expect((await flats(format({ includeTopologyEvents: { includeParticipantAuthorizationEvents: { parties: [] } } }), 'all-reader')).status).toBe(403);
-    expect((await flats(format({ includeTopologyEvents: { includeParticipantAuthorizationEvents: { parties: [BOB] } } }), 'bob-reader')).status).toBe(200);
-    expect((await flats(format({ includeReassignments: { filtersByParty: { [BOB]: {} } } }), 'alice-reader')).status).toBe(403);
+    expect(
+      (
+        await flats(
+          format({ includeTopologyEvents: { includeParticipantAuthorizationEvents: { parties: [] } } }),
+          'all-reader',
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await flats(
+          format({ includeTopologyEvents: { includeParticipantAuthorizationEvents: { parties: [BOB] } } }),
+          'bob-reader',
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (await flats(format({ includeReassignments: { filtersByParty: { [BOB]: {} } } }), 'alice-reader')).status,
+    ).toBe(403);
     // The participant admin has no party rights.
     expect((await flats(legacy(ALICE), ledger.config.adminUser)).status).toBe(403);
     expect((await ledger.call('POST', '/v2/updates/flats', legacy(ALICE), { as: null })).status).toBe(401);
@@ -607,7 +800,10 @@ describe('authorization of the update list (Canton UpdateServiceAuthorization)',
     const neg = await wsCollect(ledger.url, '/v2/updates', token, legacy(ALICE, {}, { beginExclusive: -1 }));
     expect(neg.messages).toHaveLength(1);
     expect(neg.messages[0]).toMatchObject({ code: 'NEGATIVE_OFFSET', errorCategory: 8 });
-    const both = await wsCollect(ledger.url, '/v2/updates', token, { ...legacy(ALICE), updateFormat: txFormat({ [ALICE]: {} }) });
+    const both = await wsCollect(ledger.url, '/v2/updates', token, {
+      ...legacy(ALICE),
+      updateFormat: txFormat({ [ALICE]: {} }),
+    });
     expect(both.messages[0].code).toBe('INVALID_ARGUMENT');
     const junk = await wsCollect(ledger.url, '/v2/updates', token, '{not json');
     expect(junk.messages[0].code).toBe('INVALID_ARGUMENT');
@@ -627,6 +823,8 @@ describe('transaction-by-id is a direct route: the framework edges answer as on 
     expect(doc.paths[TX].post.requestBody.content['application/json'].schema.properties).toHaveProperty('updateId');
     await ledger.call('POST', TX, { updateId: idAt(3), requestingParties: [ALICE] }, { as: 'alice-reader' });
     const metrics = (await ledger.call('GET', '/metrics')).text;
-    expect(metrics).toMatch(/route="\/v2\/updates\/transaction-by-id"[^\n]*status="200"|status="200"[^\n]*route="\/v2\/updates\/transaction-by-id"/);
+    expect(metrics).toMatch(
+      /route="\/v2\/updates\/transaction-by-id"[^\n]*status="200"|status="200"[^\n]*route="\/v2\/updates\/transaction-by-id"/,
+    );
   });
 });

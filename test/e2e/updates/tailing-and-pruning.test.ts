@@ -21,32 +21,55 @@ const offsetOf = (u: any) => (Object.values(u.update)[0] as any).value.offset as
 beforeAll(async () => {
   ledger = await startTestLedger();
   committed = await writeScenario(ledger.runtime.eventStore);
-  await ledger.call('POST', '/v2/users', { user: { id: 'reader' }, rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }] });
+  await ledger.call('POST', '/v2/users', {
+    user: { id: 'reader' },
+    rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }],
+  });
 });
 afterAll(async () => ledger?.close());
 
-const anyParty = (beginExclusive: number, extra: Record<string, unknown> = {}) => ({ beginExclusive, filter: { filtersForAnyParty: {} }, ...extra });
+const anyParty = (beginExclusive: number, extra: Record<string, unknown> = {}) => ({
+  beginExclusive,
+  filter: { filtersForAnyParty: {} },
+  ...extra,
+});
 
 describe('tailing (open-ended) requests', () => {
   it('an open-ended list ends with an OffsetCheckpoint at the ledger end; a bounded one has none', async () => {
     const end = await ledgerEnd();
-    const open = await ledger.call('POST', '/v2/updates/flats?stream_idle_timeout_ms=50', anyParty(7), { as: 'reader' });
+    const open = await ledger.call('POST', '/v2/updates/flats?stream_idle_timeout_ms=50', anyParty(7), {
+      as: 'reader',
+    });
     expect(open.status).toBe(200);
-    expect(open.json.map(kind)).toEqual(['Reassignment', 'Reassignment', 'Transaction', 'TopologyTransaction', 'OffsetCheckpoint']);
+    expect(open.json.map(kind)).toEqual([
+      'Reassignment',
+      'Reassignment',
+      'Transaction',
+      'TopologyTransaction',
+      'OffsetCheckpoint',
+    ]);
     const cp = open.json.at(-1).update.OffsetCheckpoint.value;
     expect(cp.offset).toBe(end);
-    expect(cp.synchronizerTimes.map((s: any) => s.synchronizerId)).toEqual(ledger.runtime.identity.synchronizers.map((s) => s.id));
+    expect(cp.synchronizerTimes.map((s: any) => s.synchronizerId)).toEqual(
+      ledger.runtime.identity.synchronizers.map((s) => s.id),
+    );
     for (const s of cp.synchronizerTimes) expect(s.recordTime >= committed.at(-1)!.update!.recordTime).toBe(true);
-    const bounded = await ledger.call('POST', '/v2/updates/flats', anyParty(7, { endInclusive: end }), { as: 'reader' });
+    const bounded = await ledger.call('POST', '/v2/updates/flats', anyParty(7, { endInclusive: end }), {
+      as: 'reader',
+    });
     expect(bounded.json.map(kind)).not.toContain('OffsetCheckpoint');
     // Nothing new after the end: no checkpoint below or at beginExclusive either.
-    const idle = await ledger.call('POST', '/v2/updates/flats?stream_idle_timeout_ms=20', anyParty(end), { as: 'reader' });
+    const idle = await ledger.call('POST', '/v2/updates/flats?stream_idle_timeout_ms=20', anyParty(end), {
+      as: 'reader',
+    });
     expect(idle.json).toEqual([]);
   });
 
   it('a request waiting at the ledger end is woken by a commit of this instance', async () => {
     const end = await ledgerEnd();
-    const pending = ledger.call('POST', '/v2/updates/flats?limit=1&stream_idle_timeout_ms=60000', anyParty(end), { as: 'reader' });
+    const pending = ledger.call('POST', '/v2/updates/flats?limit=1&stream_idle_timeout_ms=60000', anyParty(end), {
+      as: 'reader',
+    });
     // A long poll gives no sign that it reached the wait; 100 ms lets it (if not, the commit is read on its first page).
     await new Promise((r) => setTimeout(r, 100));
     const [e] = await ledger.runtime.eventStore.append([createFor(ALICE)]);
@@ -58,7 +81,9 @@ describe('tailing (open-ended) requests', () => {
   it('a request waiting at the ledger end is woken by another instance’s commit (LISTEN/NOTIFY)', async () => {
     const other = new EventStore(ledger.runtime.db, { participantId: ledger.participantId });
     const end = await ledgerEnd();
-    const pending = ledger.call('POST', '/v2/updates?limit=1&stream_idle_timeout_ms=60000', anyParty(end), { as: 'reader' });
+    const pending = ledger.call('POST', '/v2/updates?limit=1&stream_idle_timeout_ms=60000', anyParty(end), {
+      as: 'reader',
+    });
     // As above: lets the long poll reach the wait.
     await new Promise((r) => setTimeout(r, 100));
     const [e] = await other.append([createFor(BOB)]);
@@ -71,7 +96,13 @@ describe('tailing (open-ended) requests', () => {
     const begin = await ledgerEnd();
     const total = 5000;
     const token = await ledger.token('reader');
-    const tail = wsCollect(ledger.url, '/v2/updates', token, anyParty(begin), (msgs) => msgs.filter((m) => kind(m) !== 'OffsetCheckpoint').length >= total);
+    const tail = wsCollect(
+      ledger.url,
+      '/v2/updates',
+      token,
+      anyParty(begin),
+      (msgs) => msgs.filter((m) => kind(m) !== 'OffsetCheckpoint').length >= total,
+    );
     // A party-filtered tail (alice only) runs alongside.
     const aliceTail = wsCollect(
       ledger.url,
@@ -121,11 +152,18 @@ describe('page reads', () => {
     };
     try {
       // Within the 5,000 creates of the test above: every update is visible, so one page of 100 holds the answer.
-      const r = await ledger.call('POST', '/v2/updates/flats?limit=100', anyParty(end - 3000, { endInclusive: end }), { as: 'reader' });
+      const r = await ledger.call('POST', '/v2/updates/flats?limit=100', anyParty(end - 3000, { endInclusive: end }), {
+        as: 'reader',
+      });
       expect(r.json.map(offsetOf)).toEqual(Array.from({ length: 100 }, (_, i) => end - 2999 + i));
       expect(reads).toEqual([{ after: end - 3000, limit: 100 }]);
       reads.length = 0;
-      const { messages } = await wsCollect(ledger.url, '/v2/updates', await ledger.token('reader'), anyParty(end - 1000, { endInclusive: end }));
+      const { messages } = await wsCollect(
+        ledger.url,
+        '/v2/updates',
+        await ledger.token('reader'),
+        anyParty(end - 1000, { endInclusive: end }),
+      );
       expect(messages.map(offsetOf)).toEqual(Array.from({ length: 1000 }, (_, i) => end - 999 + i));
       // Keyset pages, each after the previous one's last offset; the last one reaches the end.
       expect(reads[0].after).toBe(end - 1000);
@@ -151,7 +189,10 @@ describe('pruning', () => {
     // A ledger of its own: just the scenario.
     ledger = await startTestLedger();
     committed = await writeScenario(ledger.runtime.eventStore);
-    await ledger.call('POST', '/v2/users', { user: { id: 'reader' }, rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }] });
+    await ledger.call('POST', '/v2/users', {
+      user: { id: 'reader' },
+      rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }],
+    });
     const call = (body: unknown, as?: string) => ledger.call('POST', '/v2/admin/prune', body, { as });
     expect((await call({ pruneUpTo: 5 }, 'reader')).status).toBe(403);
     const end = await ledgerEnd();
@@ -179,7 +220,12 @@ describe('pruning', () => {
       errorCategory: 9,
     });
     expect(pruned.json.context.earliest_offset).toBe('5');
-    const ws = await wsCollect(ledger.url, '/v2/updates', await ledger.token('reader'), anyParty(0, { endInclusive: 11 }));
+    const ws = await wsCollect(
+      ledger.url,
+      '/v2/updates',
+      await ledger.token('reader'),
+      anyParty(0, { endInclusive: 11 }),
+    );
     expect(ws.messages[0].code).toBe('PARTICIPANT_PRUNED_DATA_ACCESSED');
     // From the pruning offset on, nothing changed.
     const after = await ledger.call('POST', '/v2/updates/flats', anyParty(5, { endInclusive: 11 }), { as: 'reader' });
@@ -187,15 +233,28 @@ describe('pruning', () => {
 
     // Archived contracts' updates are gone; the creation of the still-active Token (offset 4) stays readable.
     const lookup = (offset: number) =>
-      ledger.call('POST', '/v2/updates/transaction-by-id', { updateId: committed[offset - 1].update!.updateId, requestingParties: [BOB] }, { as: 'reader' });
+      ledger.call(
+        'POST',
+        '/v2/updates/transaction-by-id',
+        { updateId: committed[offset - 1].update!.updateId, requestingParties: [BOB] },
+        { as: 'reader' },
+      );
     expect((await lookup(3)).json.code).toBe('UPDATE_NOT_FOUND');
     expect((await lookup(5)).json.code).toBe('UPDATE_NOT_FOUND');
     expect((await lookup(4)).json.transaction.offset).toBe(4);
-    const { rows } = await sql<{ o: string }>`SELECT ledger_offset AS o FROM ledger_updates WHERE ledger_offset <= 5 ORDER BY 1`.execute(ledger.runtime.db);
+    const { rows } = await sql<{
+      o: string;
+    }>`SELECT ledger_offset AS o FROM ledger_updates WHERE ledger_offset <= 5 ORDER BY 1`.execute(ledger.runtime.db);
     expect(rows.map((x) => Number(x.o))).toEqual([4]);
-    const parties = await sql<{ o: string }>`SELECT DISTINCT ledger_offset AS o FROM ledger_update_parties WHERE ledger_offset <= 5`.execute(ledger.runtime.db);
+    const parties = await sql<{
+      o: string;
+    }>`SELECT DISTINCT ledger_offset AS o FROM ledger_update_parties WHERE ledger_offset <= 5`.execute(
+      ledger.runtime.db,
+    );
     expect(parties.rows.map((x) => Number(x.o))).toEqual([4]);
-    const { rows: log } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM event_log WHERE type = 'LedgerPruned'`.execute(ledger.runtime.db);
+    const { rows: log } = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM event_log WHERE type = 'LedgerPruned'`.execute(ledger.runtime.db);
     expect(log[0].n).toBe(1);
 
     // The projections are a fold of the log: a rebuild gives the same rows.

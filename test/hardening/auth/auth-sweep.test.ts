@@ -19,17 +19,18 @@ let party = '';
 let ext: { partyId: string };
 
 type Caller =
-  | 'admin'
-  | 'idpAdmin'
-  | 'readAs'
-  | 'actAs'
-  | 'executeAs'
-  | 'readAsAny'
-  | 'executeAsAny'
-  | 'actAsAny'
-  | 'noRights';
+  'admin' | 'idpAdmin' | 'readAs' | 'actAs' | 'executeAs' | 'readAsAny' | 'executeAsAny' | 'actAsAny' | 'noRights';
 
-const PARTY_READERS: Caller[] = ['admin', 'idpAdmin', 'readAs', 'actAs', 'executeAs', 'readAsAny', 'executeAsAny', 'actAsAny'];
+const PARTY_READERS: Caller[] = [
+  'admin',
+  'idpAdmin',
+  'readAs',
+  'actAs',
+  'executeAs',
+  'readAsAny',
+  'executeAsAny',
+  'actAsAny',
+];
 const EVERYONE: Caller[] = [...PARTY_READERS, 'noRights'];
 const ADMINS: Caller[] = ['admin', 'idpAdmin'];
 
@@ -92,16 +93,24 @@ const USERS: Record<Exclude<Caller, 'admin'>, (p: string) => unknown[]> = {
 
 beforeAll(async () => {
   ledger = await startTestLedger({ LEDGER_STREAM_RIGHTS_CHECK_INTERVAL_MS: '100' });
-  const allocated = await ledger.call('POST', '/v2/parties', { partyIdHint: 'sweep', synchronizerId: ledger.runtime.identity.defaultSynchronizer.id });
+  const allocated = await ledger.call('POST', '/v2/parties', {
+    partyIdHint: 'sweep',
+    synchronizerId: ledger.runtime.identity.defaultSynchronizer.id,
+  });
   party = allocated.json.partyDetails.party;
   ext = await onboardExternalParty(ledger, 'sweep-ext');
   for (const [id, rights] of Object.entries(USERS)) {
-    expect((await ledger.call('POST', '/v2/users', { user: { id: `sweep-${id}` }, rights: rights(party) })).status).toBe(200);
+    expect(
+      (await ledger.call('POST', '/v2/users', { user: { id: `sweep-${id}` }, rights: rights(party) })).status,
+    ).toBe(200);
   }
   const doc = (await ledger.call('GET', '/docs/openapi', undefined, { as: null })).json;
-  for (const [path, byMethod] of Object.entries<Record<string, { requestBody?: { content: Record<string, { schema: Record<string, unknown> }> } }>>(doc.paths)) {
+  for (const [path, byMethod] of Object.entries<
+    Record<string, { requestBody?: { content: Record<string, { schema: Record<string, unknown> }> } }>
+  >(doc.paths)) {
     if (!path.startsWith('/v2/')) continue;
-    for (const [method, op] of Object.entries(byMethod)) ops.push({ method: method.toUpperCase(), path, schema: op.requestBody?.content['application/json']?.schema });
+    for (const [method, op] of Object.entries(byMethod))
+      ops.push({ method: method.toUpperCase(), path, schema: op.requestBody?.content['application/json']?.schema });
   }
 });
 afterAll(async () => {
@@ -113,7 +122,8 @@ function sample(schema: Record<string, unknown> | undefined, depth = 0): unknown
   if (Array.isArray(schema.anyOf)) return sample(schema.anyOf[0] as Record<string, unknown>, depth + 1);
   if (schema.type === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries((schema.properties as Record<string, Record<string, unknown>>) ?? {})) out[k] = sample(v, depth + 1);
+    for (const [k, v] of Object.entries((schema.properties as Record<string, Record<string, unknown>>) ?? {}))
+      out[k] = sample(v, depth + 1);
     return out;
   }
   if (schema.type === 'array') return [];
@@ -145,7 +155,11 @@ const pathFor = (path: string, userId: string) =>
     .replace('{updateId}', '1220' + '00'.repeat(32))
     .replace('{offset}', '1') + (path.includes('transaction-tree-by') ? `?parties=${encodeURIComponent(party)}` : '');
 
-async function send(op: { method: string; path: string; schema?: Record<string, unknown> }, authorization: string | null, userId: string) {
+async function send(
+  op: { method: string; path: string; schema?: Record<string, unknown> },
+  authorization: string | null,
+  userId: string,
+) {
   const headers: Record<string, string> = {};
   if (authorization) headers.authorization = authorization;
   const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
@@ -164,7 +178,15 @@ describe('authorization sweep', () => {
   // First: later cases change the bootstrap admin (the sweep's own DELETE/PATCH of the caller's user).
   it('open streams: each reading right ends its WebSocket and its waiting list once revoked; an expired token ends them', async () => {
     const READERS: Array<Exclude<Caller, 'admin'>> = ['readAs', 'actAs', 'readAsAny', 'actAsAny'];
-    const updates = { beginExclusive: 0, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [party]: {} }, verbose: false }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } };
+    const updates = {
+      beginExclusive: 0,
+      updateFormat: {
+        includeTransactions: {
+          eventFormat: { filtersByParty: { [party]: {} }, verbose: false },
+          transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA',
+        },
+      },
+    };
     const streams: Array<[string, unknown]> = [
       ['/v2/updates', updates],
       ['/v2/commands/completions', { parties: [party], beginExclusive: 0 }],
@@ -193,20 +215,33 @@ describe('authorization sweep', () => {
         const s = socket(path, body, await ledger.token(userId));
         await s.opened;
         // The list form, waiting for more (open-ended), alongside.
-        const list = ledger.call('POST', `${path}?stream_idle_timeout_ms=30000&limit=1000`, { ...(body as object), beginExclusive: (await ledger.call('GET', '/v2/state/ledger-end')).json.offset }, { as: userId });
+        const list = ledger.call(
+          'POST',
+          `${path}?stream_idle_timeout_ms=30000&limit=1000`,
+          { ...(body as object), beginExclusive: (await ledger.call('GET', '/v2/state/ledger-end')).json.offset },
+          { as: userId },
+        );
         // Both hold a stream slot once open and waiting.
         const limiter = ledger.app.get(StreamLimiter);
-        for (const until = Date.now() + 15_000; limiter.count(userId) < 2; await new Promise((r) => setTimeout(r, 10))) {
+        for (
+          const until = Date.now() + 15_000;
+          limiter.count(userId) < 2;
+          await new Promise((r) => setTimeout(r, 10))
+        ) {
           if (Date.now() > until) throw new Error(`${caller}: ${path}: the streams never opened`);
         }
-        expect((await ledger.call('PATCH', `/v2/users/${userId}/rights`, { rights })).json.newlyRevokedRights).toHaveLength(1);
+        expect(
+          (await ledger.call('PATCH', `/v2/users/${userId}/rights`, { rights })).json.newlyRevokedRights,
+        ).toHaveLength(1);
         expect(await s.ended, `${caller}: ${path} WebSocket`).toBe('STALE_STREAM_AUTHORIZATION');
         const r = await list;
         expect(r.json?.code, `${caller}: ${path} list ${r.text.slice(0, 200)}`).toBe('STALE_STREAM_AUTHORIZATION');
       }
     }
     const expiring = `stream-expiring`;
-    expect((await ledger.call('POST', '/v2/users', { user: { id: expiring }, rights: USERS.readAs(party) })).status).toBe(200);
+    expect(
+      (await ledger.call('POST', '/v2/users', { user: { id: expiring }, rights: USERS.readAs(party) })).status,
+    ).toBe(200);
     for (const [path, body] of streams) {
       const s = socket(path, body, await ledger.token(expiring, { expiresInSeconds: 2 }));
       await s.opened;
@@ -216,7 +251,17 @@ describe('authorization sweep', () => {
 
   // Before the single-right sweep, which may delete its callers (an administrator deleting itself).
   it('Canton 3.5.10 additions: completion-by-hash needs a readable party; the JWKS any token; the ACS page as its GET form', async () => {
-    const callers: Caller[] = ['idpAdmin', 'readAs', 'actAs', 'executeAs', 'readAsAny', 'executeAsAny', 'actAsAny', 'noRights', 'admin'];
+    const callers: Caller[] = [
+      'idpAdmin',
+      'readAs',
+      'actAs',
+      'executeAs',
+      'readAsAny',
+      'executeAsAny',
+      'actAsAny',
+      'noRights',
+      'admin',
+    ];
     const READ: Caller[] = ['readAs', 'actAs', 'readAsAny', 'actAsAny'];
     const sync = ledger.runtime.identity.defaultSynchronizer.id;
     const unknownHash = Buffer.alloc(34, 9).toString('base64');
@@ -224,48 +269,110 @@ describe('authorization sweep', () => {
       const as = { as: caller === 'admin' ? 'participant_admin' : `sweep-${caller}` };
       // MatchReadAsParties: a reader gets past authorization (validation, then not found); anyone else 403.
       const byHash = await ledger.call('POST', '/v2/commands/completion-by-hash', { transactionHash: unknownHash }, as);
-      expect([byHash.status, byHash.json.code], `${caller}: completion-by-hash`).toEqual(READ.includes(caller) ? [404, 'COMPLETION_NOT_FOUND'] : [403, 'NA']);
+      expect([byHash.status, byHash.json.code], `${caller}: completion-by-hash`).toEqual(
+        READ.includes(caller) ? [404, 'COMPLETION_NOT_FOUND'] : [403, 'NA'],
+      );
       const empty = await ledger.call('POST', '/v2/commands/completion-by-hash', {}, as);
       expect(empty.status, `${caller}: completion-by-hash, empty hash`).toBe(READ.includes(caller) ? 400 : 403);
-      const keys = await ledger.call('GET', `/v2/jose/jwks/synchronizer/${encodeURIComponent(sync)}/party/${encodeURIComponent(ext.partyId)}`, undefined, as);
+      const keys = await ledger.call(
+        'GET',
+        `/v2/jose/jwks/synchronizer/${encodeURIComponent(sync)}/party/${encodeURIComponent(ext.partyId)}`,
+        undefined,
+        as,
+      );
       expect([keys.status, keys.json.keys?.length], `${caller}: jwks ${keys.text.slice(0, 300)}`).toEqual([200, 1]);
-      const page = await ledger.call('POST', '/v2/state/active-contracts-page', { eventFormat: { filtersByParty: { [party]: {} } } }, as);
+      const page = await ledger.call(
+        'POST',
+        '/v2/state/active-contracts-page',
+        { eventFormat: { filtersByParty: { [party]: {} } } },
+        as,
+      );
       expect(page.status, `${caller}: active-contracts-page`).toBe(READ.includes(caller) ? 200 : 403);
     }
   });
 
   it('handing out rights: who may grant or revoke which kind, at creation too (Canton needsParticipantAdmin)', async () => {
-    const KINDS = ['ParticipantAdmin', 'IdentityProviderAdmin', 'CanActAs', 'CanReadAs', 'CanExecuteAs', 'CanReadAsAnyParty', 'CanExecuteAsAnyParty', 'CanActAsAnyParty'];
-    const PARTICIPANT_ADMIN_ONLY = ['ParticipantAdmin', 'CanReadAsAnyParty', 'CanExecuteAsAnyParty', 'CanActAsAnyParty'];
+    const KINDS = [
+      'ParticipantAdmin',
+      'IdentityProviderAdmin',
+      'CanActAs',
+      'CanReadAs',
+      'CanExecuteAs',
+      'CanReadAsAnyParty',
+      'CanExecuteAsAnyParty',
+      'CanActAsAnyParty',
+    ];
+    const PARTICIPANT_ADMIN_ONLY = [
+      'ParticipantAdmin',
+      'CanReadAsAnyParty',
+      'CanExecuteAsAnyParty',
+      'CanActAsAnyParty',
+    ];
     const unknownParty = `nobody::1220${'cd'.repeat(32)}`;
-    const rightOf = (kind: string, p = party) => ({ kind: { [kind]: { value: ['CanActAs', 'CanReadAs', 'CanExecuteAs'].includes(kind) ? { party: p } : {} } } });
-    const callers: Caller[] = ['idpAdmin', 'readAs', 'actAs', 'executeAs', 'readAsAny', 'executeAsAny', 'actAsAny', 'noRights', 'admin'];
+    const rightOf = (kind: string, p = party) => ({
+      kind: { [kind]: { value: ['CanActAs', 'CanReadAs', 'CanExecuteAs'].includes(kind) ? { party: p } : {} } },
+    });
+    const callers: Caller[] = [
+      'idpAdmin',
+      'readAs',
+      'actAs',
+      'executeAs',
+      'readAsAny',
+      'executeAsAny',
+      'actAsAny',
+      'noRights',
+      'admin',
+    ];
     let n = 0;
     for (const caller of callers) {
       // Callers of its own (the single-right sweep below changes, even deletes, its users).
       const userId = caller === 'admin' ? 'participant_admin' : `granter-${caller}`;
-      if (caller !== 'admin') expect((await ledger.call('POST', '/v2/users', { user: { id: userId }, rights: USERS[caller](party) })).status).toBe(200);
+      if (caller !== 'admin')
+        expect(
+          (await ledger.call('POST', '/v2/users', { user: { id: userId }, rights: USERS[caller](party) })).status,
+        ).toBe(200);
       const as = { as: userId };
       for (const kind of KINDS) {
-        const expected = caller === 'admin' ? 200 : caller === 'idpAdmin' && !PARTICIPANT_ADMIN_ONLY.includes(kind) ? 200 : 403;
+        const expected =
+          caller === 'admin' ? 200 : caller === 'idpAdmin' && !PARTICIPANT_ADMIN_ONLY.includes(kind) ? 200 : 403;
         const target = `grant-target-${n++}`;
         expect((await ledger.call('POST', '/v2/users', { user: { id: target } })).status).toBe(200);
-        const grant = await ledger.call('POST', `/v2/users/${target}/rights`, { userId: target, rights: [rightOf(kind)] }, as);
+        const grant = await ledger.call(
+          'POST',
+          `/v2/users/${target}/rights`,
+          { userId: target, rights: [rightOf(kind)] },
+          as,
+        );
         expect(grant.status, `${caller} grants ${kind}: ${grant.text.slice(0, 200)}`).toBe(expected);
         const held = (await ledger.call('GET', `/v2/users/${target}/rights`)).json.rights;
         expect(held, `${caller} grants ${kind}`).toHaveLength(expected === 200 ? 1 : 0);
         if (expected === 200) {
-          const revoke = await ledger.call('PATCH', `/v2/users/${target}/rights`, { userId: target, rights: [rightOf(kind)] }, as);
+          const revoke = await ledger.call(
+            'PATCH',
+            `/v2/users/${target}/rights`,
+            { userId: target, rights: [rightOf(kind)] },
+            as,
+          );
           expect(revoke.status, `${caller} revokes ${kind}`).toBe(200);
         }
-        const created = await ledger.call('POST', '/v2/users', { user: { id: `born-${target}` }, rights: [rightOf(kind)] }, as);
+        const created = await ledger.call(
+          'POST',
+          '/v2/users',
+          { user: { id: `born-${target}` }, rights: [rightOf(kind)] },
+          as,
+        );
         expect(created.status, `${caller} creates a user with ${kind}: ${created.text.slice(0, 200)}`).toBe(expected);
       }
       // Party rights for a party without a record in the caller's provider: UNKNOWN_RESOURCE, unless the caller is the
       // participant admin.
       const target = `grant-target-${n++}`;
       expect((await ledger.call('POST', '/v2/users', { user: { id: target } })).status).toBe(200);
-      const r = await ledger.call('POST', `/v2/users/${target}/rights`, { userId: target, rights: [rightOf('CanActAs', unknownParty)] }, as);
+      const r = await ledger.call(
+        'POST',
+        `/v2/users/${target}/rights`,
+        { userId: target, rights: [rightOf('CanActAs', unknownParty)] },
+        as,
+      );
       const expected = caller === 'admin' ? 200 : caller === 'idpAdmin' ? 404 : 403;
       expect(r.status, `${caller} grants CanActAs(unknown party)`).toBe(expected);
       if (expected === 404) expect(r.json.code).toBe('UNKNOWN_RESOURCE');
@@ -279,9 +386,17 @@ describe('authorization sweep', () => {
       new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(exp).sign(Buffer.from(secret));
     const cases: Array<[string, string | null, number]> = [
       ['no token', null, 401],
-      ['bad signature', `Bearer ${await sign({ sub: 'participant_admin', aud }, 'another-secret-another-secret')}`, 401],
+      [
+        'bad signature',
+        `Bearer ${await sign({ sub: 'participant_admin', aud }, 'another-secret-another-secret')}`,
+        401,
+      ],
       ['expired', `Bearer ${await sign({ sub: 'participant_admin', aud }, TEST_JWT_SECRET, now - 30)}`, 401],
-      ['wrong audience', `Bearer ${await sign({ sub: 'participant_admin', aud: `${PARTICIPANT_AUDIENCE_PREFIX}other::1220ab` })}`, 401],
+      [
+        'wrong audience',
+        `Bearer ${await sign({ sub: 'participant_admin', aud: `${PARTICIPANT_AUDIENCE_PREFIX}other::1220ab` })}`,
+        401,
+      ],
       ['unknown user', `Bearer ${await sign({ sub: 'nobody-here', aud })}`, 403],
     ];
     let checked = 0;
@@ -300,8 +415,20 @@ describe('authorization sweep', () => {
   });
 
   it('each single right: a 2xx only where the table allows it, and denials change nothing', async () => {
-    const callers: Caller[] = ['idpAdmin', 'readAs', 'actAs', 'executeAs', 'readAsAny', 'executeAsAny', 'actAsAny', 'noRights', 'admin'];
-    const unlisted = ops.filter((o) => ALLOWED[`${o.method} ${o.path}`] === undefined).map((o) => `${o.method} ${o.path}`);
+    const callers: Caller[] = [
+      'idpAdmin',
+      'readAs',
+      'actAs',
+      'executeAs',
+      'readAsAny',
+      'executeAsAny',
+      'actAsAny',
+      'noRights',
+      'admin',
+    ];
+    const unlisted = ops
+      .filter((o) => ALLOWED[`${o.method} ${o.path}`] === undefined)
+      .map((o) => `${o.method} ${o.path}`);
     for (const caller of callers) {
       const userId = caller === 'admin' ? 'participant_admin' : `sweep-${caller}`;
       const token = `Bearer ${await ledger.token(userId)}`;
@@ -313,13 +440,22 @@ describe('authorization sweep', () => {
         expect(r.status, `${caller}: ${key} → ${r.status} ${r.text.slice(0, 200)}`).toBeLessThan(500);
         if (!allowed) {
           expect(r.status >= 200 && r.status < 300, `${caller} must not succeed on ${key}`).toBe(false);
-          expect((await ledger.call('GET', '/v2/state/ledger-end')).json.offset, `${caller}: ${key} moved the ledger`).toBe(end);
+          expect(
+            (await ledger.call('GET', '/v2/state/ledger-end')).json.offset,
+            `${caller}: ${key} moved the ledger`,
+          ).toBe(end);
         }
         // Operations reserved to administrators answer a plain 403 to everybody else. (Allocation, local or external,
         // is also open to a user allocating for itself — the sample names the caller as userId — so there the request
         // passes authorization and is refused later, still without a 2xx.)
         const selfAllowed = key === 'POST /v2/parties' || key === 'POST /v2/parties/external/allocate';
-        if (!allowed && !selfAllowed && ALLOWED[key] && ALLOWED[key].every((c) => c === 'admin' || c === 'idpAdmin') && caller !== 'admin') {
+        if (
+          !allowed &&
+          !selfAllowed &&
+          ALLOWED[key] &&
+          ALLOWED[key].every((c) => c === 'admin' || c === 'idpAdmin') &&
+          caller !== 'admin'
+        ) {
           expect(r.status, `${caller}: ${key} ${r.text.slice(0, 300)}`).toBe(403);
         }
       }
@@ -330,10 +466,24 @@ describe('authorization sweep', () => {
   });
 
   it('command submission and completions, with requests that reach authorization: who may act, who may read', async () => {
-    const callers: Caller[] = ['idpAdmin', 'readAs', 'actAs', 'executeAs', 'readAsAny', 'executeAsAny', 'actAsAny', 'noRights', 'admin'];
+    const callers: Caller[] = [
+      'idpAdmin',
+      'readAs',
+      'actAs',
+      'executeAs',
+      'readAsAny',
+      'executeAsAny',
+      'actAsAny',
+      'noRights',
+      'admin',
+    ];
     const ACT: Caller[] = ['actAs', 'actAsAny'];
     const READ: Caller[] = ['readAs', 'actAs', 'readAsAny', 'actAsAny'];
-    const commands = (id: string) => ({ commands: [{ CreateCommand: { templateId: '#sweep:Main:T', createArguments: { owner: party } } }], commandId: id, actAs: [party] });
+    const commands = (id: string) => ({
+      commands: [{ CreateCommand: { templateId: '#sweep:Main:T', createArguments: { owner: party } } }],
+      commandId: id,
+      actAs: [party],
+    });
     for (const caller of callers) {
       const userId = caller === 'admin' ? 'participant_admin' : `sweep-${caller}`;
       const as = { as: userId };
@@ -343,19 +493,44 @@ describe('authorization sweep', () => {
         expect(r.status, `${caller}: ${path} ${r.text.slice(0, 200)}`).toBe(ACT.includes(caller) ? 200 : 403);
         if (!ACT.includes(caller)) expect((await ledger.call('GET', '/v2/state/ledger-end')).json.offset).toBe(end);
       }
-      const forTx = await ledger.call('POST', '/v2/commands/submit-and-wait-for-transaction', { commands: commands(`sweep-${caller}-tx`) }, as);
+      const forTx = await ledger.call(
+        'POST',
+        '/v2/commands/submit-and-wait-for-transaction',
+        { commands: commands(`sweep-${caller}-tx`) },
+        as,
+      );
       expect(forTx.status, `${caller}: submit-and-wait-for-transaction`).toBe(ACT.includes(caller) ? 200 : 403);
-      const list = await ledger.call('POST', '/v2/commands/completions?stream_idle_timeout_ms=50', { parties: [party] }, as);
+      const list = await ledger.call(
+        'POST',
+        '/v2/commands/completions?stream_idle_timeout_ms=50',
+        { parties: [party] },
+        as,
+      );
       expect(list.status, `${caller}: completions ${list.text.slice(0, 200)}`).toBe(READ.includes(caller) ? 200 : 403);
       // Naming another user: only a reader of any party may.
-      const other = await ledger.call('POST', '/v2/commands/completions?stream_idle_timeout_ms=50', { userId: 'sweep-noRights', parties: [party] }, as);
-      expect(other.status, `${caller}: completions of another user`).toBe(caller === 'readAsAny' || caller === 'actAsAny' ? 200 : 403);
+      const other = await ledger.call(
+        'POST',
+        '/v2/commands/completions?stream_idle_timeout_ms=50',
+        { userId: 'sweep-noRights', parties: [party] },
+        as,
+      );
+      expect(other.status, `${caller}: completions of another user`).toBe(
+        caller === 'readAsAny' || caller === 'actAsAny' ? 200 : 403,
+      );
       // GetCompletions: ReadAs for every party named; naming none needs the any-party right.
-      const named = await ledger.call('POST', '/v2/commands/command-completions?stream_idle_timeout_ms=50', { parties: [party] }, as);
-      expect(named.status, `${caller}: command-completions ${named.text.slice(0, 200)}`).toBe(READ.includes(caller) ? 200 : 403);
+      const named = await ledger.call(
+        'POST',
+        '/v2/commands/command-completions?stream_idle_timeout_ms=50',
+        { parties: [party] },
+        as,
+      );
+      expect(named.status, `${caller}: command-completions ${named.text.slice(0, 200)}`).toBe(
+        READ.includes(caller) ? 200 : 403,
+      );
       const all = await ledger.call('POST', '/v2/commands/command-completions?stream_idle_timeout_ms=50', {}, as);
-      expect(all.status, `${caller}: command-completions of every party`).toBe(caller === 'readAsAny' || caller === 'actAsAny' ? 200 : 403);
+      expect(all.status, `${caller}: command-completions of every party`).toBe(
+        caller === 'readAsAny' || caller === 'actAsAny' ? 200 : 403,
+      );
     }
   });
-
 });

@@ -21,10 +21,15 @@ const readAlice = (party = alice) => ({ kind: { CanReadAs: { value: { party } } 
 beforeAll(async () => {
   ledger = await startTestLedger({ LEDGER_STREAM_RIGHTS_CHECK_INTERVAL_MS: '200' });
   const sync = await defaultSynchronizer(ledger);
-  const party = async (hint: string) => (await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync })).json.partyDetails.party as string;
+  const party = async (hint: string) =>
+    (await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync })).json.partyDetails
+      .party as string;
   alice = await party('alice');
   bob = await party('bob');
-  await ledger.call('POST', '/v2/users', { user: { id: 'writer' }, rights: [{ kind: { CanActAs: { value: { party: alice } } } }] });
+  await ledger.call('POST', '/v2/users', {
+    user: { id: 'writer' },
+    rights: [{ kind: { CanActAs: { value: { party: alice } } } }],
+  });
 });
 afterAll(async () => {
   await ledger?.close();
@@ -38,11 +43,28 @@ async function reader(rights: unknown[] = [readAlice()]): Promise<string> {
 }
 
 const commit = async () => {
-  const r = await ledger.call('POST', '/v2/commands/submit-and-wait', { commands: [{ CreateCommand: { templateId: '#memo-pkg:Main:Memo', createArguments: { owner: alice } } }], commandId: `c-${n++}`, actAs: [alice] }, { as: 'writer' });
+  const r = await ledger.call(
+    'POST',
+    '/v2/commands/submit-and-wait',
+    {
+      commands: [{ CreateCommand: { templateId: '#memo-pkg:Main:Memo', createArguments: { owner: alice } } }],
+      commandId: `c-${n++}`,
+      actAs: [alice],
+    },
+    { as: 'writer' },
+  );
   expect(r.status, r.text).toBe(200);
 };
 
-const request = () => ({ beginExclusive: 0, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [alice]: {} }, verbose: false }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } });
+const request = () => ({
+  beginExclusive: 0,
+  updateFormat: {
+    includeTransactions: {
+      eventFormat: { filtersByParty: { [alice]: {} }, verbose: false },
+      transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA',
+    },
+  },
+});
 
 /** An open-ended WebSocket on /v2/updates: its messages, and its close (with a bounded wait). */
 function openStream(token: string) {
@@ -60,12 +82,18 @@ function openStream(token: string) {
   const waitFor = async (pred: () => boolean, what: string, ms = 15_000) => {
     const until = Date.now() + ms;
     while (!pred()) {
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}; got ${JSON.stringify(messages).slice(0, 500)}`);
+      if (Date.now() > until)
+        throw new Error(`timed out waiting for ${what}; got ${JSON.stringify(messages).slice(0, 500)}`);
       await new Promise((r) => setTimeout(r, 20));
     }
   };
   const ended = async (code: string) => {
-    const closeCode = await Promise.race([closed, new Promise<number>((_, reject) => setTimeout(() => reject(new Error(`stream still open; got ${JSON.stringify(messages).slice(0, 500)}`)), 15_000))]);
+    const closeCode = await Promise.race([
+      closed,
+      new Promise<number>((_, reject) =>
+        setTimeout(() => reject(new Error(`stream still open; got ${JSON.stringify(messages).slice(0, 500)}`)), 15_000),
+      ),
+    ]);
     expect(closeCode).toBe(1000);
     expect(messages.at(-1)?.code).toBe(code);
   };
@@ -91,7 +119,10 @@ describe('WebSocket streams re-check their authorization', () => {
     const s = openStream(await ledger.token(user));
     await s.opened;
     await s.waitFor(() => checkpoints(s.messages) > 0, 'the first checkpoint');
-    const r = await ledger.call('PATCH', `/v2/users/${user}`, { user: { id: user, isDeactivated: true }, updateMask: { paths: ['is_deactivated'] } });
+    const r = await ledger.call('PATCH', `/v2/users/${user}`, {
+      user: { id: user, isDeactivated: true },
+      updateMask: { paths: ['is_deactivated'] },
+    });
     expect(r.status, r.text).toBe(200);
     await s.ended('STALE_STREAM_AUTHORIZATION');
   });
@@ -120,7 +151,10 @@ describe('WebSocket streams re-check their authorization', () => {
     // Several checks pass: each is the service's periodic read of the user's authorization.
     const reads = vi.spyOn(UsersRepository.prototype, 'streamAuthorizationOf');
     try {
-      await s.waitFor(() => reads.mock.calls.filter(([, userId]) => userId === user).length >= 5, 'five checks of the user');
+      await s.waitFor(
+        () => reads.mock.calls.filter(([, userId]) => userId === user).length >= 5,
+        'five checks of the user',
+      );
     } finally {
       reads.mockRestore();
     }
@@ -139,7 +173,10 @@ describe('open-ended HTTP lists re-check their authorization', () => {
     const r = await fetch(`${ledger.url}/v2/updates?stream_idle_timeout_ms=30000&limit=1000`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...request(), beginExclusive: (await ledger.call('GET', '/v2/state/ledger-end')).json.offset }),
+      body: JSON.stringify({
+        ...request(),
+        beginExclusive: (await ledger.call('GET', '/v2/state/ledger-end')).json.offset,
+      }),
     });
     const body = (await r.json()) as { code?: string };
     expect(body.code, JSON.stringify(body)).toBe('ACCESS_TOKEN_EXPIRED');
@@ -148,10 +185,15 @@ describe('open-ended HTTP lists re-check their authorization', () => {
 
   it('a revoked right ends a waiting list with STALE_STREAM_AUTHORIZATION', async () => {
     const user = await reader();
-    const list = ledger.call('POST', '/v2/updates?stream_idle_timeout_ms=30000&limit=1000', { ...request(), beginExclusive: (await ledger.call('GET', '/v2/state/ledger-end')).json.offset }, { as: user });
+    const list = ledger.call(
+      'POST',
+      '/v2/updates?stream_idle_timeout_ms=30000&limit=1000',
+      { ...request(), beginExclusive: (await ledger.call('GET', '/v2/state/ledger-end')).json.offset },
+      { as: user },
+    );
     // Once the list holds its stream slot, it is open and waiting.
     const limiter = ledger.app.get(StreamLimiter);
-    for (const until = Date.now() + 15_000; limiter.count(user) === 0; ) {
+    for (const until = Date.now() + 15_000; limiter.count(user) === 0;) {
       if (Date.now() > until) throw new Error('the list never opened');
       await new Promise((r) => setTimeout(r, 10));
     }

@@ -16,7 +16,14 @@ let token: string;
 beforeAll(async () => {
   ledger = await startTestLedger();
   token = await ledger.token();
-  expect((await ledger.call('POST', '/v2/users', { user: { id: 'reader' }, rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }] })).status).toBe(200);
+  expect(
+    (
+      await ledger.call('POST', '/v2/users', {
+        user: { id: 'reader' },
+        rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }],
+      })
+    ).status,
+  ).toBe(200);
 });
 afterAll(async () => ledger?.close());
 
@@ -34,7 +41,8 @@ function rawExchange(baseUrl: string, request: string | Buffer): Promise<RawAnsw
     let data = Buffer.alloc(0);
     const parse = (final: boolean): RawAnswer | null => {
       // Interim answers (100 Continue) precede the response.
-      while (/^HTTP\/1\.1 1\d\d [^\r]*\r\n\r\n/.test(data.toString('latin1'))) data = data.subarray(data.toString('latin1').indexOf('\r\n\r\n') + 4);
+      while (/^HTTP\/1\.1 1\d\d [^\r]*\r\n\r\n/.test(data.toString('latin1')))
+        data = data.subarray(data.toString('latin1').indexOf('\r\n\r\n') + 4);
       const text = data.toString('latin1');
       const end = text.indexOf('\r\n\r\n');
       if (end === -1) return null;
@@ -44,7 +52,11 @@ function rawExchange(baseUrl: string, request: string | Buffer): Promise<RawAnsw
       const body = data.subarray(Buffer.byteLength(text.slice(0, end + 4), 'latin1'));
       const length = headers['content-length'] === undefined ? null : Number(headers['content-length']);
       if (length === null ? !final : body.length < length) return null;
-      return { status: Number(statusLine.split(' ')[1]), headers, body: body.subarray(0, length ?? body.length).toString('utf8') };
+      return {
+        status: Number(statusLine.split(' ')[1]),
+        headers,
+        body: body.subarray(0, length ?? body.length).toString('utf8'),
+      };
     };
     socket.on('data', (d) => {
       data = Buffer.concat([data, d]);
@@ -57,14 +69,16 @@ function rawExchange(baseUrl: string, request: string | Buffer): Promise<RawAnsw
     socket.on('close', () => {
       const answer = parse(true);
       if (answer) resolve(answer);
-      else reject(new Error(`connection closed without a complete response: ${JSON.stringify(data.toString('latin1'))}`));
+      else
+        reject(new Error(`connection closed without a complete response: ${JSON.stringify(data.toString('latin1'))}`));
     });
     socket.on('error', () => undefined);
   });
 }
 
 const raw = (request: string | Buffer) => rawExchange(ledger.url, request);
-const get = (path: string, headers = '') => raw(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n${headers}Connection: close\r\n\r\n`);
+const get = (path: string, headers = '') =>
+  raw(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n${headers}Connection: close\r\n\r\n`);
 
 /** A raw answer that is JSON and a JsCantonError with every key (expectCantonError) and a trace id; returns the body. */
 function expectJsCantonError(a: RawAnswer, status: number, code: string): any {
@@ -111,7 +125,9 @@ describe('URL decoding and routing', () => {
       ['PATCH', '/v2/interactive-submission/executeAndWait', 'POST'],
     ];
     for (const [method, path, allow] of cases) {
-      const a = await raw(`${method} ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
+      const a = await raw(
+        `${method} ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+      );
       const e = expectJsCantonError(a, 405, 'METHOD_NOT_ALLOWED');
       expect(a.headers.allow, `${method} ${path}`).toBe(allow);
       expect(e.cause).toBe(`HTTP method not allowed, supported methods: ${allow}`);
@@ -126,17 +142,30 @@ describe('URL decoding and routing', () => {
       expect([a.status, JSON.parse(a.body)], path).toEqual([200, JSON.parse(expected.body)]);
     }
     // Path parameters and query strings are kept; a query's own slashes are not touched.
-    const party = (await ledger.call('POST', '/v2/parties', { partyIdHint: 'slashes', synchronizerId: ledger.runtime.identity.defaultSynchronizer.id })).json.partyDetails.party;
+    const party = (
+      await ledger.call('POST', '/v2/parties', {
+        partyIdHint: 'slashes',
+        synchronizerId: ledger.runtime.identity.defaultSynchronizer.id,
+      })
+    ).json.partyDetails.party;
     const byId = await get(`//v2//parties//${encodeURIComponent(party)}/?x=a//b`);
     expect([byId.status, JSON.parse(byId.body).partyDetails[0].party]).toEqual([200, party]);
     // POST through a controller route and through the direct routes.
     const body = JSON.stringify({ user: { id: 'slash-user' } });
-    const created = await raw(`POST //v2//users/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    const created = await raw(
+      `POST //v2//users/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
     expect(created.status).toBe(200);
     expect((await ledger.call('GET', '/v2/users/slash-user')).status).toBe(200);
     for (const direct of ['//v2/updates/transaction-by-id', '//v2/interactive-submission/executeAndWait/']) {
-      const a = await raw(`POST ${direct} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]`);
-      expect([a.status, a.headers['content-type'], a.body], direct).toEqual([400, 'text/plain; charset=utf-8', 'Invalid value for: body (Got value with wrong type, expecting object)']);
+      const a = await raw(
+        `POST ${direct} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]`,
+      );
+      expect([a.status, a.headers['content-type'], a.body], direct).toEqual([
+        400,
+        'text/plain; charset=utf-8',
+        'Invalid value for: body (Got value with wrong type, expecting object)',
+      ]);
     }
   });
 });
@@ -153,16 +182,23 @@ describe("Node's HTTP parser and server", () => {
       'GET /v2/users HTTP/9.9\r\nHost: x\r\n\r\n',
       'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n',
     ];
-    for (const r of requests) expect(expectJsCantonError(await raw(r), 400, 'INVALID_ARGUMENT').cause).toMatch(/^Malformed HTTP request: /);
+    for (const r of requests)
+      expect(expectJsCantonError(await raw(r), 400, 'INVALID_ARGUMENT').cause).toMatch(/^Malformed HTTP request: /);
   });
 
   it('headers over the limit are 431', async () => {
-    expectJsCantonError(await get('/v2/users', `X-Big: ${'b'.repeat(20_000)}\r\n`), 431, 'REQUEST_HEADER_FIELDS_TOO_LARGE');
+    expectJsCantonError(
+      await get('/v2/users', `X-Big: ${'b'.repeat(20_000)}\r\n`),
+      431,
+      'REQUEST_HEADER_FIELDS_TOO_LARGE',
+    );
   });
 
   it('an HTTP/1.1 request without Host is 400; an HTTP/1.0 one is served', async () => {
     const missing = await raw(`GET /v2/users HTTP/1.1\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
-    expect(expectJsCantonError(missing, 400, 'INVALID_ARGUMENT').cause).toBe('Request is missing the required Host header');
+    expect(expectJsCantonError(missing, 400, 'INVALID_ARGUMENT').cause).toBe(
+      'Request is missing the required Host header',
+    );
     expect((await raw(`GET /v2/users HTTP/1.0\r\nAuthorization: Bearer ${token}\r\n\r\n`)).status).toBe(200);
   });
 
@@ -175,7 +211,9 @@ describe("Node's HTTP parser and server", () => {
 
 describe('body parsing', () => {
   const post = (headers: string, body: string) =>
-    raw(`POST /v2/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n${headers}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    raw(
+      `POST /v2/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n${headers}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
 
   it('malformed JSON, a wrong JSON type and an empty body are the 400 text/plain decode error', async () => {
     for (const [body, text] of [
@@ -205,12 +243,29 @@ describe('WebSocket upgrade', () => {
   it('handshakes ws refuses are JsCantonErrors (400), with the versions it speaks', async () => {
     const auth = AUTH.replace('TOKEN', token);
     const version = await upgrade('/v2/updates', `${auth}${KEY}Sec-WebSocket-Version: 12\r\n`);
-    expect(expectJsCantonError(version, 400, 'INVALID_ARGUMENT').cause).toBe('WebSocket handshake rejected: Missing or invalid Sec-WebSocket-Version header');
+    expect(expectJsCantonError(version, 400, 'INVALID_ARGUMENT').cause).toBe(
+      'WebSocket handshake rejected: Missing or invalid Sec-WebSocket-Version header',
+    );
     expect(version.headers['sec-websocket-version']).toBe('13, 8');
-    expectJsCantonError(await upgrade('/v2/updates/flats', `${auth}Sec-WebSocket-Version: 13\r\n`), 400, 'INVALID_ARGUMENT');
-    expectJsCantonError(await upgrade('/v2/updates', `Sec-WebSocket-Protocol: a,,b\r\nAuthorization: Bearer ${token}\r\n${KEY}Sec-WebSocket-Version: 13\r\n`), 400, 'INVALID_ARGUMENT');
-    const h2c = await raw(`GET /v2/updates HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n`);
-    expect(expectJsCantonError(h2c, 400, 'INVALID_ARGUMENT').cause).toBe('WebSocket handshake rejected: Invalid Upgrade header');
+    expectJsCantonError(
+      await upgrade('/v2/updates/flats', `${auth}Sec-WebSocket-Version: 13\r\n`),
+      400,
+      'INVALID_ARGUMENT',
+    );
+    expectJsCantonError(
+      await upgrade(
+        '/v2/updates',
+        `Sec-WebSocket-Protocol: a,,b\r\nAuthorization: Bearer ${token}\r\n${KEY}Sec-WebSocket-Version: 13\r\n`,
+      ),
+      400,
+      'INVALID_ARGUMENT',
+    );
+    const h2c = await raw(
+      `GET /v2/updates HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n`,
+    );
+    expect(expectJsCantonError(h2c, 400, 'INVALID_ARGUMENT').cause).toBe(
+      'WebSocket handshake rejected: Invalid Upgrade header',
+    );
   });
 
   it('an upgrade to an unknown path, without a token or with a malformed path is answered before any upgrade', async () => {
@@ -221,8 +276,20 @@ describe('WebSocket upgrade', () => {
   });
 
   it('streams at //v2/updates and /v2//updates/flats/ as at their canonical paths', async () => {
-    expect((await ledger.call('POST', '/v2/parties', { partyIdHint: 'ws-slashes', synchronizerId: ledger.runtime.identity.defaultSynchronizer.id })).status).toBe(200);
-    const request = { beginExclusive: 0, endInclusive: await ledgerEndOffset(), filter: { filtersForAnyParty: {} }, verbose: false };
+    expect(
+      (
+        await ledger.call('POST', '/v2/parties', {
+          partyIdHint: 'ws-slashes',
+          synchronizerId: ledger.runtime.identity.defaultSynchronizer.id,
+        })
+      ).status,
+    ).toBe(200);
+    const request = {
+      beginExclusive: 0,
+      endInclusive: await ledgerEndOffset(),
+      filter: { filtersForAnyParty: {} },
+      verbose: false,
+    };
     const reader = await ledger.token('reader');
     const canonical = await wsCollect(ledger.url, '/v2/updates', reader, request);
     expect(canonical.closeCode).toBe(1000);
@@ -230,7 +297,11 @@ describe('WebSocket upgrade', () => {
     for (const m of canonical.messages) expect(Object.keys(m)).toEqual(['update']);
     for (const path of ['//v2/updates', '/v2//updates/flats/', '///v2/updates/flats']) {
       const r = await wsCollect(ledger.url, path, reader, request);
-      expect({ path, closeCode: r.closeCode, messages: r.messages }).toEqual({ path, closeCode: 1000, messages: canonical.messages });
+      expect({ path, closeCode: r.closeCode, messages: r.messages }).toEqual({
+        path,
+        closeCode: 1000,
+        messages: canonical.messages,
+      });
     }
   });
 });
@@ -255,7 +326,9 @@ describe('while the server closes', () => {
     const ended = new Promise<void>((r) => socket.on('close', () => r()));
     try {
       // A request whose body has not been sent keeps the connection busy (100 Continue says it is in flight) …
-      socket.write(`POST /v2/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${admin}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n`);
+      socket.write(
+        `POST /v2/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${admin}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n`,
+      );
       await continued;
       // … so closing the server keeps it open; its body and a next request then arrive while the server closes.
       const closed = closing.app.close();

@@ -32,9 +32,13 @@ beforeAll(async () => {
   });
   sync = ledger.runtime.identity.defaultSynchronizer.id;
   const reader = [{ kind: { CanReadAsAnyParty: { value: {} } } }];
-  for (const id of ['reader', 'other-reader']) expect((await ledger.call('POST', '/v2/users', { user: { id }, rights: reader })).status).toBe(200);
+  for (const id of ['reader', 'other-reader'])
+    expect((await ledger.call('POST', '/v2/users', { user: { id }, rights: reader })).status).toBe(200);
   // Five party allocations: five topology updates (offsets 1…5), more than the list maximum.
-  for (let i = 0; i < 5; i++) expect((await ledger.call('POST', '/v2/parties', { partyIdHint: `limits-${i}`, synchronizerId: sync })).status).toBe(200);
+  for (let i = 0; i < 5; i++)
+    expect(
+      (await ledger.call('POST', '/v2/parties', { partyIdHint: `limits-${i}`, synchronizerId: sync })).status,
+    ).toBe(200);
 });
 afterAll(async () => ledger?.close());
 
@@ -48,11 +52,22 @@ const until = async (cond: () => boolean) => {
 async function getWithBody(path: string, body: string): Promise<{ status: number; json: any }> {
   const token = await ledger.token();
   return new Promise((resolve, reject) => {
-    const req = http.request(ledger.url + path, { method: 'GET', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, json: JSON.parse(text) }));
-    });
+    const req = http.request(
+      ledger.url + path,
+      {
+        method: 'GET',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, json: JSON.parse(text) }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -65,20 +80,28 @@ describe('request body size (LEDGER_MAX_BODY_BYTES)', () => {
     const doc = (await ledger.call('GET', '/docs/openapi', undefined, { as: null })).json;
     const ops: Array<[string, string]> = [];
     for (const [path, byMethod] of Object.entries<Record<string, { requestBody?: unknown }>>(doc.paths)) {
-      for (const [method, op] of Object.entries(byMethod)) if (op.requestBody) ops.push([method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'x')]);
+      for (const [method, op] of Object.entries(byMethod))
+        if (op.requestBody) ops.push([method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'x')]);
     }
     expect(ops.length).toBeGreaterThanOrEqual(15);
     const before = await ledgerEnd();
     const big = JSON.stringify({ pad: 'y'.repeat(BODY_MAX) });
     for (const [method, path] of ops) {
       // fetch sends no body with a GET (GET /v2/state/active-contracts-page takes one): node's http client does.
-      const r = method === 'GET' ? await getWithBody(path, big) : await ledger.call(method, path, undefined, { raw: big });
+      const r =
+        method === 'GET' ? await getWithBody(path, big) : await ledger.call(method, path, undefined, { raw: big });
       expect(r.status, `${method} ${path}`).toBe(413);
-      expect(r.json, `${method} ${path}`).toMatchObject({ code: 'REQUEST_TOO_LARGE', errorCategory: 8, definiteAnswer: false });
+      expect(r.json, `${method} ${path}`).toMatchObject({
+        code: 'REQUEST_TOO_LARGE',
+        errorCategory: 8,
+        definiteAnswer: false,
+      });
       expect(r.json.cause).toMatch(/exceeds the limit/);
     }
     // Just under the limit the body is read and judged on its content (here: a decode error, not a 413).
-    const under = await ledger.call('POST', '/v2/users', undefined, { raw: JSON.stringify({ pad: 'y'.repeat(BODY_MAX - 100) }) });
+    const under = await ledger.call('POST', '/v2/users', undefined, {
+      raw: JSON.stringify({ pad: 'y'.repeat(BODY_MAX - 100) }),
+    });
     expect(under.status).toBe(400);
     expect(under.text).toBe("Invalid value for: body (Missing required field at 'user')");
     expect(await ledgerEnd()).toBe(before);
@@ -89,7 +112,17 @@ describe('request body size (LEDGER_MAX_BODY_BYTES)', () => {
     const { port } = new URL(ledger.url);
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port, path: '/v2/users', method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/v2/users',
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            'transfer-encoding': 'chunked',
+          },
+        },
         (r) => {
           let body = '';
           r.on('data', (c) => (body += c));
@@ -114,7 +147,12 @@ interface WsOutcome {
 }
 
 /** Opens a WebSocket as `user`, sends `payload`; resolves at close with the frames received and the close code/reason. */
-function wsSession(path: string, token: string, payload: string | null, opts: { onOpen?: (ws: WebSocket) => void } = {}): { ws: WebSocket; done: Promise<WsOutcome>; first: Promise<void> } {
+function wsSession(
+  path: string,
+  token: string,
+  payload: string | null,
+  opts: { onOpen?: (ws: WebSocket) => void } = {},
+): { ws: WebSocket; done: Promise<WsOutcome>; first: Promise<void> } {
   const ws = new WebSocket(ledger.url.replace(/^http/, 'ws') + path, ['daml.ws.auth', `jwt.token.${token}`]);
   const messages: any[] = [];
   let gotFirst: () => void;
@@ -170,7 +208,12 @@ describe('concurrent streams per user (LEDGER_MAX_STREAMS_PER_USER)', () => {
     expect(third.code).toBe(1013);
     expect(third.reason).toBe('Maximum number of streams reached');
     expect(third.messages).toHaveLength(1);
-    expect(third.messages[0]).toMatchObject({ code: 'MAXIMUM_NUMBER_OF_STREAMS', errorCategory: 2, grpcCodeValue: 10, retryInfo: '1 second' });
+    expect(third.messages[0]).toMatchObject({
+      code: 'MAXIMUM_NUMBER_OF_STREAMS',
+      errorCategory: 2,
+      grpcCodeValue: 10,
+      retryInfo: '1 second',
+    });
 
     for (const path of ['/v2/updates/flats', '/v2/updates']) {
       const r = await ledger.call('POST', path, { beginExclusive: 0, ...anyParty }, { as: 'reader' });
@@ -183,16 +226,30 @@ describe('concurrent streams per user (LEDGER_MAX_STREAMS_PER_USER)', () => {
       });
       expect(r.json.context).toMatchObject({ user_id: 'reader', max_streams: '2' });
       // A bounded list is not a stream: it is answered.
-      expect((await ledger.call('POST', path, { beginExclusive: 0, endInclusive: 2, ...anyParty }, { as: 'reader' })).status).toBe(200);
+      expect(
+        (await ledger.call('POST', path, { beginExclusive: 0, endInclusive: 2, ...anyParty }, { as: 'reader' })).status,
+      ).toBe(200);
     }
     // Another user is not affected.
-    expect((await ledger.call('POST', '/v2/updates/flats?limit=3', { beginExclusive: 0, ...anyParty }, { as: 'other-reader' })).status).toBe(200);
+    expect(
+      (
+        await ledger.call(
+          'POST',
+          '/v2/updates/flats?limit=3',
+          { beginExclusive: 0, ...anyParty },
+          { as: 'other-reader' },
+        )
+      ).status,
+    ).toBe(200);
 
     // Closing a stream frees its slot.
     a.ws.close();
     await a.done;
     await until(() => limiter().count('reader') === 1);
-    expect((await ledger.call('POST', '/v2/updates/flats?limit=3', { beginExclusive: 0, ...anyParty }, { as: 'reader' })).status).toBe(200);
+    expect(
+      (await ledger.call('POST', '/v2/updates/flats?limit=3', { beginExclusive: 0, ...anyParty }, { as: 'reader' }))
+        .status,
+    ).toBe(200);
     b.ws.close();
     await b.done;
     await until(() => limiter().count('reader') === 0);
@@ -203,13 +260,20 @@ describe('concurrent streams per user (LEDGER_MAX_STREAMS_PER_USER)', () => {
     const ws = wsSession('/v2/updates', token, tail);
     await ws.first;
     // Waits up to 20 s for one new update: holds the second slot meanwhile.
-    const pending = ledger.call('POST', '/v2/updates/flats?stream_idle_timeout_ms=20000&limit=1', { beginExclusive: 5, ...anyParty }, { as: 'reader' });
+    const pending = ledger.call(
+      'POST',
+      '/v2/updates/flats?stream_idle_timeout_ms=20000&limit=1',
+      { beginExclusive: 5, ...anyParty },
+      { as: 'reader' },
+    );
     await until(() => limiter().count('reader') === 2);
     const refused = await wsSession('/v2/updates/flats', token, tail).done;
     expect(refused.code).toBe(1013);
     expect(refused.messages[0].code).toBe('MAXIMUM_NUMBER_OF_STREAMS');
     // A commit ends its wait (the one update it asked for); then the slot is free again.
-    expect((await ledger.call('POST', '/v2/parties', { partyIdHint: 'wake-up', synchronizerId: sync })).status).toBe(200);
+    expect((await ledger.call('POST', '/v2/parties', { partyIdHint: 'wake-up', synchronizerId: sync })).status).toBe(
+      200,
+    );
     const answered = await pending;
     expect(answered.status).toBe(200);
     expect(answered.json).toHaveLength(1);
@@ -230,7 +294,12 @@ describe('list maximum (LEDGER_HTTP_LIST_MAX_ELEMENTS; flats edges in test/e2e/u
   it('POST /v2/updates and open-ended lists answer 413 JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED; WebSockets are not lists', async () => {
     const end = await ledgerEnd();
     expect(end).toBeGreaterThan(LIST_MAX);
-    const bounded = await ledger.call('POST', '/v2/updates', { beginExclusive: 0, endInclusive: end, ...anyParty }, { as: 'reader' });
+    const bounded = await ledger.call(
+      'POST',
+      '/v2/updates',
+      { beginExclusive: 0, endInclusive: end, ...anyParty },
+      { as: 'reader' },
+    );
     expect(bounded.status).toBe(413);
     expect(bounded.json).toMatchObject({
       code: 'JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED',
@@ -242,9 +311,22 @@ describe('list maximum (LEDGER_HTTP_LIST_MAX_ELEMENTS; flats edges in test/e2e/u
     expect(open.status).toBe(413);
     expect(open.json.code).toBe('JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED');
     // Exactly the maximum is answered.
-    expect((await ledger.call('POST', '/v2/updates', { beginExclusive: 0, endInclusive: LIST_MAX, ...anyParty }, { as: 'reader' })).json).toHaveLength(LIST_MAX);
+    expect(
+      (
+        await ledger.call(
+          'POST',
+          '/v2/updates',
+          { beginExclusive: 0, endInclusive: LIST_MAX, ...anyParty },
+          { as: 'reader' },
+        )
+      ).json,
+    ).toHaveLength(LIST_MAX);
     // The same range over a WebSocket streams every element.
-    const ws = await wsSession('/v2/updates', await ledger.token('reader'), JSON.stringify({ beginExclusive: 0, endInclusive: end, ...anyParty })).done;
+    const ws = await wsSession(
+      '/v2/updates',
+      await ledger.token('reader'),
+      JSON.stringify({ beginExclusive: 0, endInclusive: end, ...anyParty }),
+    ).done;
     expect(ws.code).toBe(1000);
     expect(ws.messages).toHaveLength(end);
   });

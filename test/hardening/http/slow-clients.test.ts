@@ -18,7 +18,12 @@ let token: string;
 
 beforeAll(async () => {
   const { url } = await createTestDatabase();
-  server = await startServerProcess({ DATABASE_URL: url, LEDGER_JWT_SECRET: TEST_JWT_SECRET, LEDGER_LOG_LEVEL: 'info', LEDGER_HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) });
+  server = await startServerProcess({
+    DATABASE_URL: url,
+    LEDGER_JWT_SECRET: TEST_JWT_SECRET,
+    LEDGER_LOG_LEVEL: 'info',
+    LEDGER_HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+  });
   token = await scopeToken();
 });
 afterAll(async () => {
@@ -56,7 +61,10 @@ async function within(ms: number, what: string, ok: () => boolean): Promise<void
 }
 
 const bounded = <T>(p: Promise<T>, ms: number, what: string) =>
-  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms: ${what}`)), ms))]);
+  Promise.race([
+    p,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms: ${what}`)), ms)),
+  ]);
 
 const head = (path: string, headers: Record<string, string>) =>
   `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers)
@@ -66,9 +74,13 @@ const head = (path: string, headers: Record<string, string>) =>
 describe('the token before the body', () => {
   it('a request without a token gets its 401 before it has sent its (declared 8 MiB) body', async () => {
     const c = await connect();
-    c.socket.write(head('/v2/users', { 'content-type': 'application/json', 'content-length': String(8 * 1024 * 1024) }));
+    c.socket.write(
+      head('/v2/users', { 'content-type': 'application/json', 'content-length': String(8 * 1024 * 1024) }),
+    );
     c.socket.write('{"user": {"id": "never-read"'.padEnd(4096, ' '));
-    await within(5000, 'a 401 while the body is still outstanding', () => / 401 /.test(c.received().split('\r\n')[0] ?? ''));
+    await within(5000, 'a 401 while the body is still outstanding', () =>
+      / 401 /.test(c.received().split('\r\n')[0] ?? ''),
+    );
     expect(c.received()).toContain('"code":"NA"');
     c.socket.destroy();
   });
@@ -82,7 +94,11 @@ describe('the token before the body', () => {
       expect(((await r.json()) as { code: string }).code).toBe('NA');
     }
     // With a valid token the body is read, and its error is the decode error.
-    const ok = await fetch(`${server.url}/v2/users`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{"user": {' });
+    const ok = await fetch(`${server.url}/v2/users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: '{"user": {',
+    });
     expect(ok.status).toBe(400);
   });
 
@@ -95,7 +111,13 @@ describe('the token before the body', () => {
 describe('request timeout (LEDGER_HTTP_REQUEST_TIMEOUT_MS)', () => {
   it('an authenticated client that stops sending its body is answered 408 and disconnected', async () => {
     const c = await connect();
-    c.socket.write(head('/v2/users', { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': '1000' }));
+    c.socket.write(
+      head('/v2/users', {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'content-length': '1000',
+      }),
+    );
     c.socket.write('{"user": {"id": "slow"');
     const after = await bounded(c.closed, REQUEST_TIMEOUT_MS + 5000, 'the connection to close');
     expect(after).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
@@ -124,7 +146,17 @@ describe('request timeout (LEDGER_HTTP_REQUEST_TIMEOUT_MS)', () => {
     ws.on('close', () => (closedAt = Date.now()));
     ws.on('error', () => undefined);
     await bounded(new Promise((r) => ws.once('open', r)), 5000, 'the WebSocket to open');
-    ws.send(JSON.stringify({ beginExclusive: 0, updateFormat: { includeTransactions: { eventFormat: { filtersForAnyParty: { cumulative: [] } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } }));
+    ws.send(
+      JSON.stringify({
+        beginExclusive: 0,
+        updateFormat: {
+          includeTransactions: {
+            eventFormat: { filtersForAnyParty: { cumulative: [] } },
+            transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA',
+          },
+        },
+      }),
+    );
     await new Promise((r) => setTimeout(r, REQUEST_TIMEOUT_MS * 2 + 1000));
     expect(closedAt, messages.join('\n')).toBeNull();
     expect(ws.readyState).toBe(WebSocket.OPEN);
@@ -137,7 +169,12 @@ describe('a client resetting its connection mid-body', () => {
     const traceId = 'f'.repeat(16) + '0123456789abcdef';
     const c = await connect();
     c.socket.write(
-      head('/v2/users', { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': '100000', traceparent: `00-${traceId}-b7ad6b7169203331-01` }),
+      head('/v2/users', {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'content-length': '100000',
+        traceparent: `00-${traceId}-b7ad6b7169203331-01`,
+      }),
     );
     c.socket.write('{"user": {"id": "reset"'.padEnd(20_000, ' '));
     // Lets the server read part of the body before the reset (there is no signal of what it has read).
@@ -153,6 +190,8 @@ describe('a client resetting its connection mid-body', () => {
     expect(logged.status).toBe(400);
     expect(logged.level).toBe(30);
     expect(server.output()).not.toMatch(/database is unavailable/);
-    expect((await fetch(`${server.url}/v2/version`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect((await fetch(`${server.url}/v2/version`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      200,
+    );
   });
 });

@@ -20,14 +20,29 @@ let end: number;
 beforeAll(async () => {
   ledger = await startTestLedger({ LEDGER_HTTP_LIST_MAX_BYTES: String(MAX) });
   const sync = await defaultSynchronizer(ledger);
-  alice = (await ledger.call('POST', '/v2/parties', { partyIdHint: 'alice', synchronizerId: sync })).json.partyDetails.party;
-  await ledger.call('POST', '/v2/users', { user: { id: 'app', primaryParty: alice }, rights: [{ kind: { CanActAs: { value: { party: alice } } } }] });
+  alice = (await ledger.call('POST', '/v2/parties', { partyIdHint: 'alice', synchronizerId: sync })).json.partyDetails
+    .party;
+  await ledger.call('POST', '/v2/users', {
+    user: { id: 'app', primaryParty: alice },
+    rights: [{ kind: { CanActAs: { value: { party: alice } } } }],
+  });
   begin = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
   for (let i = 0; i < 6; i++) {
     const r = await ledger.call(
       'POST',
       '/v2/commands/submit-and-wait',
-      { commands: [{ CreateCommand: { templateId: '#memo-pkg:Main:Memo', createArguments: { owner: alice, note: `${i}`.padEnd(NOTE, 'x') } } }], commandId: `big-${i}`, actAs: [alice] },
+      {
+        commands: [
+          {
+            CreateCommand: {
+              templateId: '#memo-pkg:Main:Memo',
+              createArguments: { owner: alice, note: `${i}`.padEnd(NOTE, 'x') },
+            },
+          },
+        ],
+        commandId: `big-${i}`,
+        actAs: [alice],
+      },
       { as: 'app' },
     );
     expect(r.status, r.text).toBe(200);
@@ -38,7 +53,12 @@ afterAll(async () => {
   await ledger?.close();
 });
 
-const format = () => ({ includeTransactions: { eventFormat: { filtersByParty: { [alice]: {} }, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } });
+const format = () => ({
+  includeTransactions: {
+    eventFormat: { filtersByParty: { [alice]: {} }, verbose: true },
+    transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA',
+  },
+});
 const range = (from: number, to: number) => ({ beginExclusive: from, endInclusive: to, updateFormat: format() });
 
 function tooLarge(r: { status: number; json: any; text: string }, webSocket: string) {
@@ -48,11 +68,31 @@ function tooLarge(r: { status: number; json: any; text: string }, webSocket: str
 }
 
 describe('LEDGER_HTTP_LIST_MAX_BYTES', () => {
-  it.each([['/v2/updates', '/v2/updates'], ['/v2/updates/flats', '/v2/updates'], ['/v2/updates/trees', '/v2/updates/trees']])('%s: over the bound → 413 naming the WebSocket form', async (path, ws) => {
+  it.each([
+    ['/v2/updates', '/v2/updates'],
+    ['/v2/updates/flats', '/v2/updates'],
+    ['/v2/updates/trees', '/v2/updates/trees'],
+  ])('%s: over the bound → 413 naming the WebSocket form', async (path, ws) => {
     tooLarge(await ledger.call('POST', path, range(begin, end), { as: 'app' }), ws);
     // Open-ended (tailing) and descending lists are bounded alike.
-    tooLarge(await ledger.call('POST', `${path}?stream_idle_timeout_ms=200`, { beginExclusive: begin, updateFormat: format() }, { as: 'app' }), ws);
-    tooLarge(await ledger.call('POST', `${path}?limit=6`, { beginExclusive: begin, endInclusive: end, updateFormat: format(), descendingOrder: true }, { as: 'app' }), ws);
+    tooLarge(
+      await ledger.call(
+        'POST',
+        `${path}?stream_idle_timeout_ms=200`,
+        { beginExclusive: begin, updateFormat: format() },
+        { as: 'app' },
+      ),
+      ws,
+    );
+    tooLarge(
+      await ledger.call(
+        'POST',
+        `${path}?limit=6`,
+        { beginExclusive: begin, endInclusive: end, updateFormat: format(), descendingOrder: true },
+        { as: 'app' },
+      ),
+      ws,
+    );
   });
 
   it('within the bound the list is answered as before', async () => {
@@ -73,7 +113,10 @@ describe('LEDGER_HTTP_LIST_MAX_BYTES', () => {
 
   it('the active contract set list', async () => {
     const body = { activeAtOffset: end, eventFormat: { filtersByParty: { [alice]: {} }, verbose: true } };
-    tooLarge(await ledger.call('POST', '/v2/state/active-contracts', body, { as: 'app' }), '/v2/state/active-contracts');
+    tooLarge(
+      await ledger.call('POST', '/v2/state/active-contracts', body, { as: 'app' }),
+      '/v2/state/active-contracts',
+    );
     const r = await ledger.call('POST', '/v2/state/active-contracts?limit=2', body, { as: 'app' });
     expect(r.status, r.text).toBe(200);
     expect(r.json).toHaveLength(2);
@@ -84,12 +127,26 @@ describe('LEDGER_HTTP_LIST_MAX_BYTES', () => {
     const pad = 'c'.repeat(200);
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        ledger.call('POST', '/v2/commands/submit-and-wait', { commands: [{ CreateCommand: { templateId: '#memo-pkg:Main:Memo', createArguments: { owner: alice } } }], commandId: `${pad}-${i}`, actAs: [alice] }, { as: 'app' }),
+        ledger.call(
+          'POST',
+          '/v2/commands/submit-and-wait',
+          {
+            commands: [{ CreateCommand: { templateId: '#memo-pkg:Main:Memo', createArguments: { owner: alice } } }],
+            commandId: `${pad}-${i}`,
+            actAs: [alice],
+          },
+          { as: 'app' },
+        ),
       ),
     );
     const body = { userId: 'app', parties: [alice], beginExclusive: begin };
-    tooLarge(await ledger.call('POST', '/v2/commands/completions?stream_idle_timeout_ms=200', body, { as: 'app' }), '/v2/commands/completions');
-    const r = await ledger.call('POST', '/v2/commands/completions?limit=3&stream_idle_timeout_ms=200', body, { as: 'app' });
+    tooLarge(
+      await ledger.call('POST', '/v2/commands/completions?stream_idle_timeout_ms=200', body, { as: 'app' }),
+      '/v2/commands/completions',
+    );
+    const r = await ledger.call('POST', '/v2/commands/completions?limit=3&stream_idle_timeout_ms=200', body, {
+      as: 'app',
+    });
     expect(r.status, r.text).toBe(200);
     expect(r.json).toHaveLength(3);
   });

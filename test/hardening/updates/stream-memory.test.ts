@@ -38,7 +38,10 @@ beforeAll(async () => {
     await database.close();
   }
   server = await startServerProcess({ DATABASE_URL: url, LEDGER_JWT_SECRET: TEST_JWT_SECRET });
-  const created_ = await callJson(server.url, 'POST', '/v2/users', await scopeToken(), { user: { id: 'reader' }, rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }] });
+  const created_ = await callJson(server.url, 'POST', '/v2/users', await scopeToken(), {
+    user: { id: 'reader' },
+    rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }],
+  });
   expect(created_.status).toBe(200);
 }, 180_000);
 
@@ -46,10 +49,15 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const rssMiB = () => Number(/^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${server.proc.pid}/status`, 'utf8'))![1]) / 1024;
+const rssMiB = () =>
+  Number(/^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${server.proc.pid}/status`, 'utf8'))![1]) / 1024;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function open(token: string, request: unknown, paused: boolean): { ws: WebSocket; count: () => number; closed: Promise<number> } {
+function open(
+  token: string,
+  request: unknown,
+  paused: boolean,
+): { ws: WebSocket; count: () => number; closed: Promise<number> } {
   const ws = new WebSocket(server.url.replace(/^http/, 'ws') + '/v2/updates', ['daml.ws.auth', `jwt.token.${token}`]);
   let n = 0;
   ws.on('open', () => {
@@ -88,7 +96,9 @@ describe('memory under WebSocket clients that never read', () => {
       await sleep(250);
       peak = Math.max(peak, rssMiB());
     }
-    console.log(`[stream-memory] RSS baseline ${baseline.toFixed(0)} MiB, peak with ${SOCKETS} paused streams ${peak.toFixed(0)} MiB (+${(peak - baseline).toFixed(0)} MiB); one range ≈ ${rangeMiB.toFixed(0)} MiB`);
+    console.log(
+      `[stream-memory] RSS baseline ${baseline.toFixed(0)} MiB, peak with ${SOCKETS} paused streams ${peak.toFixed(0)} MiB (+${(peak - baseline).toFixed(0)} MiB); one range ≈ ${rangeMiB.toFixed(0)} MiB`,
+    );
     expect(peak - baseline).toBeLessThan(BOUND_MIB);
 
     // The streams were held back, not dropped: one resumed reader receives the whole range and a normal close.

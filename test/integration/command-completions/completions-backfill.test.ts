@@ -18,7 +18,9 @@ let ledger: TestLedger;
 beforeAll(async () => {
   ledger = await startTestLedger({ LEDGER_SYNCHRONIZERS: 'global,secondary' });
   const sync = ledger.runtime.identity.defaultSynchronizer.id;
-  const local = async (hint: string) => (await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync })).json.partyDetails.party as string;
+  const local = async (hint: string) =>
+    (await ledger.call('POST', '/v2/parties', { partyIdHint: hint, synchronizerId: sync })).json.partyDetails
+      .party as string;
   alice = await local('alice');
   bob = await local('bob');
   const act = (party: string) => ({ kind: { CanActAs: { value: { party } } } });
@@ -33,19 +35,29 @@ let bob: string;
 
 async function submit(body: Record<string, unknown>): Promise<void> {
   const commands = [{ CreateCommand: { templateId: '#memo:Main:Memo', createArguments: { owner: alice } } }];
-  const r = await ledger.call('POST', '/v2/commands/submit-and-wait', { commands, commandId: randomUUID(), actAs: [alice], ...body }, { as: 'app' });
+  const r = await ledger.call(
+    'POST',
+    '/v2/commands/submit-and-wait',
+    { commands, commandId: randomUUID(), actAs: [alice], ...body },
+    { as: 'app' },
+  );
   expect(r.status, r.text).toBe(200);
 }
 
 async function commands(): Promise<void> {
   await submit({});
-  await submit({ actAs: [alice, bob], deduplicationPeriod: { DeduplicationDuration: { value: { seconds: 60, nanos: 5000 } } } });
+  await submit({
+    actAs: [alice, bob],
+    deduplicationPeriod: { DeduplicationDuration: { value: { seconds: 60, nanos: 5000 } } },
+  });
   await submit({ deduplicationPeriod: { DeduplicationOffset: { value: 1 } }, workflowId: 'wf' });
 }
 
 async function externalExecution(): Promise<void> {
   const ext = await onboardExternalParty(ledger, 'ext');
-  await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, { rights: [{ kind: { CanActAs: { value: { party: ext.partyId } } } }] });
+  await ledger.call('POST', `/v2/users/${ledger.config.adminUser}/rights`, {
+    rights: [{ kind: { CanActAs: { value: { party: ext.partyId } } } }],
+  });
   const prepared = await ledger.call('POST', '/v2/interactive-submission/prepare', {
     userId: '',
     commandId: randomUUID(),
@@ -60,7 +72,9 @@ async function externalExecution(): Promise<void> {
   const hash = Buffer.from(prepared.json.preparedTransactionHash, 'base64');
   const r = await ledger.call('POST', '/v2/interactive-submission/executeAndWait', {
     preparedTransaction: prepared.json.preparedTransaction,
-    partySignatures: { signatures: [{ party: ext.partyId, signatures: [ed25519Signature(ext.key, hash, ext.fingerprint)] }] },
+    partySignatures: {
+      signatures: [{ party: ext.partyId, signatures: [ed25519Signature(ext.key, hash, ext.fingerprint)] }],
+    },
     deduplicationPeriod: { Empty: {} },
     submissionId: randomUUID(),
     userId: '',
@@ -74,12 +88,27 @@ async function reassignments(): Promise<void> {
   const created = await ledger.call(
     'POST',
     '/v2/commands/submit-and-wait-for-transaction',
-    { commands: { commandId: randomUUID(), actAs: [alice], synchronizerId: A, commands: [{ CreateCommand: { templateId: '#memo:Main:Memo', createArguments: { owner: alice } } }] } },
+    {
+      commands: {
+        commandId: randomUUID(),
+        actAs: [alice],
+        synchronizerId: A,
+        commands: [{ CreateCommand: { templateId: '#memo:Main:Memo', createArguments: { owner: alice } } }],
+      },
+    },
     { as: 'app' },
   );
   const contractId = created.json.transaction.events[0].CreatedEvent.contractId;
   const reassign = (command: unknown) =>
-    ledger.call('POST', '/v2/commands/submit-and-wait-for-reassignment', { reassignmentCommands: { commandId: randomUUID(), submitter: alice, commands: [{ command }] }, eventFormat: { filtersByParty: { [alice]: { cumulative: [] } } } }, { as: 'app' });
+    ledger.call(
+      'POST',
+      '/v2/commands/submit-and-wait-for-reassignment',
+      {
+        reassignmentCommands: { commandId: randomUUID(), submitter: alice, commands: [{ command }] },
+        eventFormat: { filtersByParty: { [alice]: { cumulative: [] } } },
+      },
+      { as: 'app' },
+    );
   const un = await reassign({ UnassignCommand: { value: { contractId, source: A, target: B } } });
   expect(un.status, un.text).toBe(200);
   const reassignmentId = un.json.reassignment.events[0].JsUnassignedEvent.value.reassignmentId;
@@ -96,10 +125,16 @@ describe('migration 0016: the completions backfill', () => {
     await externalExecution();
     await reassignments();
     // An update that completes no submission.
-    await createContract(ledger.runtime.eventStore, { seed: 'no-submission', signatories: [alice], synchronizerId: ledger.runtime.identity.defaultSynchronizer.id });
+    await createContract(ledger.runtime.eventStore, {
+      seed: 'no-submission',
+      signatories: [alice],
+      synchronizerId: ledger.runtime.identity.defaultSynchronizer.id,
+    });
     await commands();
     const live = (await dumpProjections(ledger.runtime.db)).command_completions;
-    const hashes = live.map((r: any) => (typeof r.completion === 'string' ? JSON.parse(r.completion) : r.completion).transactionHash);
+    const hashes = live.map(
+      (r: any) => (typeof r.completion === 'string' ? JSON.parse(r.completion) : r.completion).transactionHash,
+    );
     expect(hashes.filter((h: string) => h !== '')).toHaveLength(1);
     expect(live.length).toBeGreaterThanOrEqual(7);
 

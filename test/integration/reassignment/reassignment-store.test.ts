@@ -6,10 +6,19 @@ import { dumpProjections, EventStore, rebuildProjections, type Database } from '
 import type { InterfaceDirectories } from '@ledgerline/server/infrastructure/interface-directories';
 import { ParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
 import { ReassignmentSettings } from '@ledgerline/server/modules/reassignment/commands/reassignment-settings';
-import { SubmitReassignmentCommand, type ReassignmentRequestBody } from '@ledgerline/server/modules/reassignment/commands/submit-reassignment.command';
+import {
+  SubmitReassignmentCommand,
+  type ReassignmentRequestBody,
+} from '@ledgerline/server/modules/reassignment/commands/submit-reassignment.command';
 import { SubmitReassignmentHandler } from '@ledgerline/server/modules/reassignment/commands/submit-reassignment.handler';
 import { InFlightSubmissions } from '@ledgerline/server/modules/transaction-submission/in-flight-submissions';
-import { allocateLocalParties, archiveIfActive, createContract, createContracts, partyId } from '../../support/contracts';
+import {
+  allocateLocalParties,
+  archiveIfActive,
+  createContract,
+  createContracts,
+  partyId,
+} from '../../support/contracts';
 import { openTestDatabase } from '../../support/database';
 
 const A = `alpha::1220${'a1'.repeat(32)}`;
@@ -25,7 +34,8 @@ let store2: EventStore;
 let identity: ParticipantIdentity;
 // Reassignment results here use template filters only: no interface filter to match.
 const noInterfaces = { forFormat: () => Promise.resolve(NO_INTERFACES) } as unknown as InterfaceDirectories;
-const handler = (settings = new ReassignmentSettings(60_000, 3600), s = store) => new SubmitReassignmentHandler(s, identity, settings, new InFlightSubmissions(), noInterfaces);
+const handler = (settings = new ReassignmentSettings(60_000, 3600), s = store) =>
+  new SubmitReassignmentHandler(s, identity, settings, new InFlightSubmissions(), noInterfaces);
 let main: SubmitReassignmentHandler;
 let n = 0;
 
@@ -47,15 +57,23 @@ afterAll(async () => {
   await database.close();
 });
 
-const ledgerEnd = async () => Number((await database.db.selectFrom('ledger_head').select('ledger_offset').executeTakeFirstOrThrow()).ledger_offset);
-const row = (cid: string) => database.db.selectFrom('contracts').select(['status', 'synchronizer_id', 'reassignment_counter']).where('contract_id', '=', cid).executeTakeFirstOrThrow();
+const ledgerEnd = async () =>
+  Number((await database.db.selectFrom('ledger_head').select('ledger_offset').executeTakeFirstOrThrow()).ledger_offset);
+const row = (cid: string) =>
+  database.db
+    .selectFrom('contracts')
+    .select(['status', 'synchronizer_id', 'reassignment_counter'])
+    .where('contract_id', '=', cid)
+    .executeTakeFirstOrThrow();
 
 function unassign(contractIds: string[], o: { submitter?: string; commandId?: string } = {}): ReassignmentRequestBody {
   return {
     reassignmentCommands: {
       commandId: o.commandId ?? `c-${++n}`,
       submitter: o.submitter ?? alice,
-      commands: contractIds.map((contractId) => ({ command: { UnassignCommand: { value: { contractId, source: A, target: B } } } })),
+      commands: contractIds.map((contractId) => ({
+        command: { UnassignCommand: { value: { contractId, source: A, target: B } } },
+      })),
     },
   };
 }
@@ -68,10 +86,18 @@ function assign(reassignmentId: string, o: { submitter?: string; commandId?: str
     },
   };
 }
-const run = async (body: ReassignmentRequestBody, h = main, user = 'alice') => (await h.execute(new SubmitReassignmentCommand(claims(user), body)))!;
+const run = async (body: ReassignmentRequestBody, h = main, user = 'alice') =>
+  (await h.execute(new SubmitReassignmentCommand(claims(user), body)))!;
 /** The completions after `offset`: [command id, status code] in offset order. */
 const completionsAfter = async (offset: number) =>
-  (await database.db.selectFrom('command_completions').select('completion').where('completion_offset', '>', offset).orderBy('completion_offset').execute()).map((r) => {
+  (
+    await database.db
+      .selectFrom('command_completions')
+      .select('completion')
+      .where('completion_offset', '>', offset)
+      .orderBy('completion_offset')
+      .execute()
+  ).map((r) => {
     const c = r.completion as Completion;
     return [c.commandId, c.status.code];
   });
@@ -79,18 +105,24 @@ const idOf = (data: StoredReassignment) => {
   const e = data.events[0];
   return 'Unassigned' in e ? e.Unassigned.reassignmentId : e.Assigned.reassignmentId;
 };
-const contract = (seed: string, observers = [bob]) => createContract(store, { seed, signatories: [alice], observers, synchronizerId: A });
+const contract = (seed: string, observers = [bob]) =>
+  createContract(store, { seed, signatories: [alice], observers, synchronizerId: A });
 
 describe('reassignment under concurrency (real PostgreSQL)', () => {
   it('8 concurrent assigns of one reassignment id: exactly one succeeds, the others see it completed', async () => {
     const c = await contract('race-assign');
     const id = idOf((await run(unassign([c.contractId]))).data);
     const before = await ledgerEnd();
-    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => run(assign(id), i % 2 ? main : handler(undefined, store2))));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => run(assign(id), i % 2 ? main : handler(undefined, store2))),
+    );
     const ok = outcomes.filter((o) => o.status === 'fulfilled');
     expect(ok).toHaveLength(1);
     for (const o of outcomes.filter((x) => x.status === 'rejected')) {
-      expect((o as PromiseRejectedResult).reason).toMatchObject({ code: 'INVALID_ARGUMENT', causeText: expect.stringContaining(`Cannot assign \`${id}\`: assignment has been completed`) });
+      expect((o as PromiseRejectedResult).reason).toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        causeText: expect.stringContaining(`Cannot assign \`${id}\`: assignment has been completed`),
+      });
     }
     expect(await ledgerEnd()).toBe(before + 1);
     expect(await row(c.contractId)).toEqual({ status: 'active', synchronizer_id: B, reassignment_counter: 1 });
@@ -115,7 +147,15 @@ describe('reassignment under concurrency (real PostgreSQL)', () => {
   });
 
   it('a batch of 50 unassigns is one update with 50 events; its assign moves all 50 in one update', async () => {
-    const created = await createContracts(store, Array.from({ length: 50 }, (_, i) => ({ seed: `batch-${i}`, signatories: [alice], observers: i % 2 ? [bob] : [], synchronizerId: A })));
+    const created = await createContracts(
+      store,
+      Array.from({ length: 50 }, (_, i) => ({
+        seed: `batch-${i}`,
+        signatories: [alice],
+        observers: i % 2 ? [bob] : [],
+        synchronizerId: A,
+      })),
+    );
     const before = await ledgerEnd();
     const un = await run(unassign(created.map((c) => c.contractId)));
     expect(un.header).toMatchObject({ offset: before + 1, kind: 'Reassignment', synchronizerId: A });
@@ -123,32 +163,63 @@ describe('reassignment under concurrency (real PostgreSQL)', () => {
     expect(un.data.events).toHaveLength(50);
     const id = idOf(un.data);
     un.data.events.forEach((e, i) => {
-      expect('Unassigned' in e && e.Unassigned).toMatchObject({ reassignmentId: id, contractId: created[i].contractId, nodeId: i, reassignmentCounter: 1 });
+      expect('Unassigned' in e && e.Unassigned).toMatchObject({
+        reassignmentId: id,
+        contractId: created[i].contractId,
+        nodeId: i,
+        reassignmentCounter: 1,
+      });
     });
     expect(await ledgerEnd()).toBe(before + 1);
-    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM contracts WHERE contract_id = ANY(${created.map((c) => c.contractId)}::text[]) AND status = 'in_flight'`.execute(database.db);
+    const { rows } = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM contracts WHERE contract_id = ANY(${created.map((c) => c.contractId)}::text[]) AND status = 'in_flight'`.execute(
+      database.db,
+    );
     expect(rows[0].n).toBe(50);
     const as = await run(assign(id));
     expect(as.header).toMatchObject({ offset: before + 2, synchronizerId: B });
     expect(as.data.events).toHaveLength(50);
     as.data.events.forEach((e, i) => {
-      expect('Assigned' in e && e.Assigned).toMatchObject({ reassignmentId: id, reassignmentCounter: 1, createdEvent: { ...created[i], nodeId: i } });
+      expect('Assigned' in e && e.Assigned).toMatchObject({
+        reassignmentId: id,
+        reassignmentCounter: 1,
+        createdEvent: { ...created[i], nodeId: i },
+      });
     });
-    const active = await sql<{ n: number }>`SELECT count(*)::int AS n FROM contracts WHERE contract_id = ANY(${created.map((c) => c.contractId)}::text[]) AND status = 'active' AND synchronizer_id = ${B}`.execute(database.db);
+    const active = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM contracts WHERE contract_id = ANY(${created.map((c) => c.contractId)}::text[]) AND status = 'active' AND synchronizer_id = ${B}`.execute(
+      database.db,
+    );
     expect(active.rows[0].n).toBe(50);
   });
 
   it('a batch of 50 with one bad contract id changes nothing', async () => {
-    const created = await createContracts(store, Array.from({ length: 49 }, (_, i) => ({ seed: `bad-batch-${i}`, signatories: [alice], synchronizerId: A })));
+    const created = await createContracts(
+      store,
+      Array.from({ length: 49 }, (_, i) => ({ seed: `bad-batch-${i}`, signatories: [alice], synchronizerId: A })),
+    );
     const bad = contractIdFromSeed('bad-batch-missing');
     const ids = created.map((c) => c.contractId);
     ids.splice(31, 0, bad);
     const before = await ledgerEnd();
-    await expect(run(unassign(ids))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', causeText: expect.stringContaining(`Cannot unassign contract \`${bad}\`: unknown contract`) });
+    await expect(run(unassign(ids))).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      causeText: expect.stringContaining(`Cannot unassign contract \`${bad}\`: unknown contract`),
+    });
     expect(await ledgerEnd()).toBe(before);
-    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM contracts WHERE contract_id = ANY(${ids}::text[]) AND status = 'active' AND reassignment_counter = 0`.execute(database.db);
+    const { rows } = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM contracts WHERE contract_id = ANY(${ids}::text[]) AND status = 'active' AND reassignment_counter = 0`.execute(
+      database.db,
+    );
     expect(rows[0].n).toBe(49);
-    const { rows: r2 } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM reassignments WHERE contracts @> ${JSON.stringify([{ contractId: ids[0] }])}::jsonb`.execute(database.db);
+    const { rows: r2 } = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM reassignments WHERE contracts @> ${JSON.stringify([{ contractId: ids[0] }])}::jsonb`.execute(
+      database.db,
+    );
     expect(r2[0].n).toBe(0);
   });
 
@@ -159,7 +230,9 @@ describe('reassignment under concurrency (real PostgreSQL)', () => {
     const u = un.data.events[0];
     expect('Unassigned' in u && u.Unassigned.assignmentExclusivity).toBeTruthy();
     const id = idOf(un.data);
-    await expect(run(assign(id, { submitter: carol }), open, 'carol')).rejects.toMatchObject({ causeText: expect.stringContaining('is not a stakeholder') });
+    await expect(run(assign(id, { submitter: carol }), open, 'carol')).rejects.toMatchObject({
+      causeText: expect.stringContaining('is not a stakeholder'),
+    });
     const as = await run(assign(id, { submitter: bob }), open, 'bob');
     expect(as.data.events[0]).toMatchObject({ Assigned: { submitter: bob, reassignmentCounter: 1 } });
   });
@@ -169,8 +242,13 @@ describe('reassignment under concurrency (real PostgreSQL)', () => {
     const begin = await ledgerEnd();
     const first = run(unassign([c1.contractId], { commandId: 'same' }));
     const second = run(unassign([c2.contractId], { commandId: 'same' }));
-    const asynchronous = main.execute(new SubmitReassignmentCommand(claims('alice'), unassign([c2.contractId], { commandId: 'same' }), false));
-    await expect(second).rejects.toMatchObject({ code: 'SUBMISSION_ALREADY_IN_FLIGHT', category: { id: 2, httpStatus: 409 } });
+    const asynchronous = main.execute(
+      new SubmitReassignmentCommand(claims('alice'), unassign([c2.contractId], { commandId: 'same' }), false),
+    );
+    await expect(second).rejects.toMatchObject({
+      code: 'SUBMISSION_ALREADY_IN_FLIGHT',
+      category: { id: 2, httpStatus: 409 },
+    });
     await expect(asynchronous).rejects.toMatchObject({ code: 'SUBMISSION_ALREADY_IN_FLIGHT' });
     const done = await first;
     // Refused before hand-over: only the first took an offset.
@@ -180,7 +258,11 @@ describe('reassignment under concurrency (real PostgreSQL)', () => {
       context: { completion_offset: String(done.header.offset) },
     });
     // Asynchronously: the answer is null, the duplicate only a completion.
-    expect(await main.execute(new SubmitReassignmentCommand(claims('alice'), unassign([c2.contractId], { commandId: 'same' }), false))).toBeNull();
+    expect(
+      await main.execute(
+        new SubmitReassignmentCommand(claims('alice'), unassign([c2.contractId], { commandId: 'same' }), false),
+      ),
+    ).toBeNull();
     // gRPC codes: ALREADY_EXISTS (duplicate); the success at the update's offset; nothing for the ones in flight.
     expect((await completionsAfter(begin)).sort()).toEqual(
       [
@@ -191,10 +273,14 @@ describe('reassignment under concurrency (real PostgreSQL)', () => {
     );
     expect(await row(c2.contractId)).toMatchObject({ status: 'active', synchronizer_id: A });
     // Another user, or another submitter, is another change id.
-    expect((await run(unassign([c2.contractId], { commandId: 'same' }), main, 'other-user')).header.offset).toBeGreaterThan(done.header.offset);
+    expect(
+      (await run(unassign([c2.contractId], { commandId: 'same' }), main, 'other-user')).header.offset,
+    ).toBeGreaterThan(done.header.offset);
     // With a zero deduplication period the change id may be reused at once.
     const forgetful = handler(new ReassignmentSettings(60_000, 0));
-    expect((await run(unassign([c3.contractId], { commandId: 'same' }), forgetful)).header.offset).toBeGreaterThan(done.header.offset);
+    expect((await run(unassign([c3.contractId], { commandId: 'same' }), forgetful)).header.offset).toBeGreaterThan(
+      done.header.offset,
+    );
   });
 
   it('rebuilding the projections from the log gives identical reassignment rows', async () => {

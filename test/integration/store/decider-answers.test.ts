@@ -37,14 +37,34 @@ describe('decider answers and the projections', () => {
     const store = new EventStore(database.db, { participantId: PARTICIPANT });
     try {
       const allocated = await store.decide(partyAllocationDecider, {
-        request: { partyIdHint: 'answers', annotations: { a: '1' }, resourceVersion: '', identityProviderId: '', synchronizerId: '', userId: '' },
-        participant: { connectedSynchronizers: [SYNC], participantId: PARTICIPANT, namespace: NS, selfAllocationQuota: null },
+        request: {
+          partyIdHint: 'answers',
+          annotations: { a: '1' },
+          resourceVersion: '',
+          identityProviderId: '',
+          synchronizerId: '',
+          userId: '',
+        },
+        participant: {
+          connectedSynchronizers: [SYNC],
+          participantId: PARTICIPANT,
+          namespace: NS,
+          selfAllocationQuota: null,
+        },
       });
       expect(await parties.get(database.db, allocated.party)).toEqual(allocated);
       const patched = await store.decide(
         partyUpdateDecider,
         validateUpdatePartyDetails(
-          { partyDetails: { party: allocated.party, isLocal: true, identityProviderId: '', localMetadata: { resourceVersion: '0', annotations: { a: '', b: '2' } } }, updateMask: { paths: ['local_metadata.annotations'] } },
+          {
+            partyDetails: {
+              party: allocated.party,
+              isLocal: true,
+              identityProviderId: '',
+              localMetadata: { resourceVersion: '0', annotations: { a: '', b: '2' } },
+            },
+            updateMask: { paths: ['local_metadata.annotations'] },
+          },
           '',
         ),
       );
@@ -58,12 +78,34 @@ describe('decider answers and the projections', () => {
   it('user creation answers the user the users projection then holds; grants and revokes the rights that changed', async () => {
     const store = new EventStore(database.db, { participantId: PARTICIPANT });
     try {
-      const user = { id: 'answers-user', primaryParty: '', isDeactivated: false, annotations: { k: 'v' }, identityProviderId: '' };
-      const created = await store.decide(userCreationDecider, { claims: admin, user, rights: [{ kind: 'CanReadAsAnyParty' }] });
+      const user = {
+        id: 'answers-user',
+        primaryParty: '',
+        isDeactivated: false,
+        annotations: { k: 'v' },
+        identityProviderId: '',
+      };
+      const created = await store.decide(userCreationDecider, {
+        claims: admin,
+        user,
+        rights: [{ kind: 'CanReadAsAnyParty' }],
+      });
       expect(await users.get(database.db, user.id)).toEqual(created);
-      const granted = await store.decide(userRightsDecider, { kind: 'grant', claims: admin, userId: user.id, rights: [{ kind: 'CanReadAsAnyParty' }, { kind: 'CanActAs', party: `x::${NS}` }], identityProviderId: '' });
+      const granted = await store.decide(userRightsDecider, {
+        kind: 'grant',
+        claims: admin,
+        userId: user.id,
+        rights: [{ kind: 'CanReadAsAnyParty' }, { kind: 'CanActAs', party: `x::${NS}` }],
+        identityProviderId: '',
+      });
       expect(granted).toEqual([{ kind: 'CanActAs', party: `x::${NS}` }]);
-      const revoked = await store.decide(userRightsDecider, { kind: 'revoke', claims: admin, userId: user.id, rights: [{ kind: 'CanReadAsAnyParty' }], identityProviderId: '' });
+      const revoked = await store.decide(userRightsDecider, {
+        kind: 'revoke',
+        claims: admin,
+        userId: user.id,
+        rights: [{ kind: 'CanReadAsAnyParty' }],
+        identityProviderId: '',
+      });
       expect(revoked).toEqual([{ kind: 'CanReadAsAnyParty' }]);
       expect(await users.rights(database.db, user.id)).toEqual(granted);
     } finally {

@@ -36,20 +36,29 @@ async function serverAddress(url: string): Promise<string | null> {
 }
 
 describe('embedded PostgreSQL socket', () => {
-  it('falls back to TCP when its socket folder cannot hold a socket, and uses the socket in its data folder otherwise', { timeout: 120_000 }, async () => {
-    const logs: string[] = [];
-    handle = await startEmbeddedPostgres({ dataDir, port, socketDir: path.join(dataDir, 'no-such-folder'), log: (m) => logs.push(m) });
-    expect(new URL(handle.url).hostname).toBe('127.0.0.1');
-    expect(await serverAddress(handle.url)).toBe('127.0.0.1');
-    expect(logs.some((m) => m.includes('starting it on TCP only'))).toBe(true);
-    await handle.stop();
-    handle = undefined;
+  it(
+    'falls back to TCP when its socket folder cannot hold a socket, and uses the socket in its data folder otherwise',
+    { timeout: 120_000 },
+    async () => {
+      const logs: string[] = [];
+      handle = await startEmbeddedPostgres({
+        dataDir,
+        port,
+        socketDir: path.join(dataDir, 'no-such-folder'),
+        log: (m) => logs.push(m),
+      });
+      expect(new URL(handle.url).hostname).toBe('127.0.0.1');
+      expect(await serverAddress(handle.url)).toBe('127.0.0.1');
+      expect(logs.some((m) => m.includes('starting it on TCP only'))).toBe(true);
+      await handle.stop();
+      handle = undefined;
 
-    handle = await startEmbeddedPostgres({ dataDir, port });
-    const pgDir = path.join(dataDir, 'pg');
-    expect(decodeURIComponent(new URL(handle.url).hostname)).toBe(pgDir);
-    expect(await serverAddress(handle.url)).toBeNull();
-    // TCP stays open for other tools.
-    expect(await serverAddress(handle.url.replace(/@[^/]+\//, `@127.0.0.1:${port}/`))).toBe('127.0.0.1');
-  });
+      handle = await startEmbeddedPostgres({ dataDir, port });
+      const pgDir = path.join(dataDir, 'pg');
+      expect(decodeURIComponent(new URL(handle.url).hostname)).toBe(pgDir);
+      expect(await serverAddress(handle.url)).toBeNull();
+      // TCP stays open for other tools.
+      expect(await serverAddress(handle.url.replace(/@[^/]+\//, `@127.0.0.1:${port}/`))).toBe('127.0.0.1');
+    },
+  );
 });

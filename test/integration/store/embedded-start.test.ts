@@ -65,7 +65,10 @@ function asServerUser(): { uid?: number; gid?: number } {
  * one, which does not wait for children; the short one exits after that and stays a zombie while its parent lives.
  */
 async function zombie(): Promise<number> {
-  const sh = spawn('sh', ['-c', 'sleep 0.5 & echo $!; exec sleep 300'], { stdio: ['ignore', 'pipe', 'inherit'], ...asServerUser() });
+  const sh = spawn('sh', ['-c', 'sleep 0.5 & echo $!; exec sleep 300'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    ...asServerUser(),
+  });
   children.push(sh);
   const pid = await new Promise<number>((resolve) => sh.stdout!.once('data', (d) => resolve(Number(String(d).trim()))));
   for (let i = 0; i < 500 && processState(pid) !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
@@ -134,36 +137,46 @@ describe('embedded PostgreSQL start after a crash', () => {
     }
   });
 
-  it('starts the first time when postmaster.pid names a PID another program got after the file was written', { timeout: 120_000 }, async () => {
-    const other = otherProcess();
-    leaveLockFileOf(other, nowSeconds() - 60);
-    const logs: string[] = [];
-    handle = await startEmbeddedPostgres({ dataDir, port, log: (m) => logs.push(m) });
-    try {
-      expect(await selectOne(handle.url)).toBe(1);
-      expect(logs).toContain(`removing the stale postmaster.pid of a previous run (pid ${other} is another process now)`);
-      expect(processState(other)).not.toBeNull(); // left running
-    } finally {
-      await handle.stop();
-      handle = undefined;
-    }
-  });
+  it(
+    'starts the first time when postmaster.pid names a PID another program got after the file was written',
+    { timeout: 120_000 },
+    async () => {
+      const other = otherProcess();
+      leaveLockFileOf(other, nowSeconds() - 60);
+      const logs: string[] = [];
+      handle = await startEmbeddedPostgres({ dataDir, port, log: (m) => logs.push(m) });
+      try {
+        expect(await selectOne(handle.url)).toBe(1);
+        expect(logs).toContain(
+          `removing the stale postmaster.pid of a previous run (pid ${other} is another process now)`,
+        );
+        expect(processState(other)).not.toBeNull(); // left running
+      } finally {
+        await handle.stop();
+        handle = undefined;
+      }
+    },
+  );
 
-  it('leaves postmaster.pid naming a live process that started before the file was written', { timeout: 120_000 }, async () => {
-    const other = otherProcess();
-    const text = lockFileOf(other, nowSeconds());
-    fs.writeFileSync(lockFile, text);
-    const logs: string[] = [];
-    try {
-      const failure = await startFailure(dataDir, (m) => logs.push(m));
-      expect(failure).toContain('FATAL:  lock file "postmaster.pid" already exists');
-      expect(failure).toContain(`Is another postmaster (PID ${other}) running in data directory`);
-      expect(fs.readFileSync(lockFile, 'utf8')).toBe(text);
-      expect(logs.filter((m) => m.includes('stale'))).toEqual([]);
-    } finally {
-      fs.rmSync(lockFile, { force: true });
-    }
-  });
+  it(
+    'leaves postmaster.pid naming a live process that started before the file was written',
+    { timeout: 120_000 },
+    async () => {
+      const other = otherProcess();
+      const text = lockFileOf(other, nowSeconds());
+      fs.writeFileSync(lockFile, text);
+      const logs: string[] = [];
+      try {
+        const failure = await startFailure(dataDir, (m) => logs.push(m));
+        expect(failure).toContain('FATAL:  lock file "postmaster.pid" already exists');
+        expect(failure).toContain(`Is another postmaster (PID ${other}) running in data directory`);
+        expect(fs.readFileSync(lockFile, 'utf8')).toBe(text);
+        expect(logs.filter((m) => m.includes('stale'))).toEqual([]);
+      } finally {
+        fs.rmSync(lockFile, { force: true });
+      }
+    },
+  );
 
   it('leaves postmaster.pid that changes while the stale one is being removed', { timeout: 120_000 }, async () => {
     const pid = await zombie();
@@ -186,32 +199,40 @@ describe('embedded PostgreSQL start after a crash', () => {
     }
   });
 
-  it("waits for the stale postmaster's shared memory, found by its shmid and creator, not its key", { timeout: 120_000 }, async () => {
-    // A postmaster running on this folder, seen from another folder whose postmaster.pid names it as a process that got
-    // the PID after that file was written: the file is stale, but its shared memory segment (line 7: key, shmid) is in use.
-    handle = await startEmbeddedPostgres({ dataDir, port });
-    const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerline-start-'));
-    try {
-      const running = fs.readFileSync(lockFile, 'utf8').split('\n');
-      const [pid, shmid] = [Number(running[0]), running[6].trim().split(/\s+/)[1]];
-      const otherPg = path.join(otherDir, 'pg');
-      fs.mkdirSync(otherPg);
-      fs.writeFileSync(path.join(otherPg, 'PG_VERSION'), fs.readFileSync(path.join(pgDir, 'PG_VERSION')));
-      const lines = lockFileOf(pid, Number(running[2]) - 60).split('\n');
-      lines[1] = otherPg;
-      // The key as PostgreSQL writes a negative one (%lu), which /proc/sysvipc/shm prints signed (%d): here -1.
-      lines[6] = `18446744073709551615 ${shmid}`;
-      fs.writeFileSync(path.join(otherPg, 'postmaster.pid'), lines.join('\n'));
-      const failure = await startFailure(otherDir);
-      expect(failure).toMatch(new RegExp(`^\\d+ process\\(es\\) of a previous PostgreSQL server \\(pid ${pid}\\) still use the shared memory of `));
-      expect(fs.existsSync(path.join(otherPg, 'postmaster.pid'))).toBe(true);
-      expect(await selectOne(handle.url)).toBe(1);
-    } finally {
-      await handle.stop();
-      handle = undefined;
-      fs.rmSync(otherDir, { recursive: true, force: true });
-    }
-  });
+  it(
+    "waits for the stale postmaster's shared memory, found by its shmid and creator, not its key",
+    { timeout: 120_000 },
+    async () => {
+      // A postmaster running on this folder, seen from another folder whose postmaster.pid names it as a process that got
+      // the PID after that file was written: the file is stale, but its shared memory segment (line 7: key, shmid) is in use.
+      handle = await startEmbeddedPostgres({ dataDir, port });
+      const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerline-start-'));
+      try {
+        const running = fs.readFileSync(lockFile, 'utf8').split('\n');
+        const [pid, shmid] = [Number(running[0]), running[6].trim().split(/\s+/)[1]];
+        const otherPg = path.join(otherDir, 'pg');
+        fs.mkdirSync(otherPg);
+        fs.writeFileSync(path.join(otherPg, 'PG_VERSION'), fs.readFileSync(path.join(pgDir, 'PG_VERSION')));
+        const lines = lockFileOf(pid, Number(running[2]) - 60).split('\n');
+        lines[1] = otherPg;
+        // The key as PostgreSQL writes a negative one (%lu), which /proc/sysvipc/shm prints signed (%d): here -1.
+        lines[6] = `18446744073709551615 ${shmid}`;
+        fs.writeFileSync(path.join(otherPg, 'postmaster.pid'), lines.join('\n'));
+        const failure = await startFailure(otherDir);
+        expect(failure).toMatch(
+          new RegExp(
+            `^\\d+ process\\(es\\) of a previous PostgreSQL server \\(pid ${pid}\\) still use the shared memory of `,
+          ),
+        );
+        expect(fs.existsSync(path.join(otherPg, 'postmaster.pid'))).toBe(true);
+        expect(await selectOne(handle.url)).toBe(1);
+      } finally {
+        await handle.stop();
+        handle = undefined;
+        fs.rmSync(otherDir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it("reports PostgreSQL's own reason when it refuses to start", { timeout: 120_000 }, async () => {
     const versionFile = path.join(pgDir, 'PG_VERSION');

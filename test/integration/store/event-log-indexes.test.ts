@@ -15,7 +15,9 @@ afterAll(async () => {
 describe('event log indexes', () => {
   it('indexes the log by seq and by ledger offset only: no per-stream index for the writer to maintain', async () => {
     const { rows } = await sql<{ indexdef: string }>`
-      SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'event_log' ORDER BY indexdef`.execute(database.db);
+      SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'event_log' ORDER BY indexdef`.execute(
+      database.db,
+    );
     const columns = rows.map((r) => r.indexdef.replace(/^.*USING btree /, ''));
     expect(columns.sort()).toEqual(['(ledger_offset)', '(seq)']);
   });

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
-import { changes, dumpProjections, EventStore, partyUpdateDecider, rebuildProjections, type BatchInfo, type Database, type Decider } from '@ledgerline/store';
+import {
+  changes,
+  dumpProjections,
+  EventStore,
+  partyUpdateDecider,
+  rebuildProjections,
+  type BatchInfo,
+  type Database,
+  type Decider,
+} from '@ledgerline/store';
 import {
   decideCreateUser,
   decideDeleteUser,
@@ -54,7 +63,11 @@ describe('event store', () => {
     const reader = (async () => {
       let last = 0;
       while (!done || last < 5000) {
-        const { rows } = await sql<{ o: number }>`SELECT ledger_offset AS o FROM ledger_updates WHERE ledger_offset > ${last} ORDER BY ledger_offset`.execute(database.db);
+        const { rows } = await sql<{
+          o: number;
+        }>`SELECT ledger_offset AS o FROM ledger_updates WHERE ledger_offset > ${last} ORDER BY ledger_offset`.execute(
+          database.db,
+        );
         for (const r of rows) {
           // A reader that has seen `last` must next see exactly last+1: any gap would be an offset that later gets a
           // smaller neighbour.
@@ -79,7 +92,10 @@ describe('event store', () => {
     expect(acked.length).toBe(5000);
     expect(new Set(acked).size).toBe(5000);
     expect(seen).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1));
-    const { rows } = await sql<{ n: number; max: number }>`SELECT count(*)::int AS n, max(ledger_offset)::int AS max FROM event_log`.execute(database.db);
+    const { rows } = await sql<{
+      n: number;
+      max: number;
+    }>`SELECT count(*)::int AS n, max(ledger_offset)::int AS max FROM event_log`.execute(database.db);
     expect(rows[0]).toEqual({ n: 5000, max: 5000 });
     // update ids are unique and in Canton form
     const ids = await sql<{ update_id: string }>`SELECT update_id FROM ledger_updates`.execute(database.db);
@@ -87,53 +103,71 @@ describe('event store', () => {
     expect(new Set(ids.rows.map((r) => r.update_id)).size).toBe(5000);
   });
 
-  it.each(['batched', 'reference'] as const)('%s writer: a rejected work does not affect the others; a work that throws after appending leaves nothing behind', async (writer) => {
-    const store = new EventStore(database.db, { participantId: 'p1', writer });
-    const users = new UsersRepository();
-    const mk = (id: string) => ({ id: `${writer}-${id}`, primaryParty: '', isDeactivated: false, annotations: {}, identityProviderId: '' });
-    const create = (id: string) => store.execute(async (tx) => tx.append(decideCreateUser(await users.state(tx.db, mk(id).id), mk(id), [])));
-    const results = await Promise.allSettled([
-      create('u1'),
-      create('u1'), // duplicate → rejected
-      store.execute(async (tx) => {
-        await tx.append(decideCreateUser(await users.state(tx.db, mk('u2').id), mk('u2'), []));
-        throw new Error('boom after append');
-      }),
-      create('u3'),
-    ]);
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
-    expect((results[1] as PromiseRejectedResult).reason.code).toBe('USER_ALREADY_EXISTS');
-    expect((results[2] as PromiseRejectedResult).reason.code).toBe('SERVICE_NOT_RUNNING');
-    expect(await users.get(database.db, mk('u1').id)).not.toBeNull();
-    expect(await users.get(database.db, mk('u2').id)).toBeNull();
-    expect(await users.get(database.db, mk('u3').id)).not.toBeNull();
-    await store.close();
-  });
+  it.each(['batched', 'reference'] as const)(
+    '%s writer: a rejected work does not affect the others; a work that throws after appending leaves nothing behind',
+    async (writer) => {
+      const store = new EventStore(database.db, { participantId: 'p1', writer });
+      const users = new UsersRepository();
+      const mk = (id: string) => ({
+        id: `${writer}-${id}`,
+        primaryParty: '',
+        isDeactivated: false,
+        annotations: {},
+        identityProviderId: '',
+      });
+      const create = (id: string) =>
+        store.execute(async (tx) => tx.append(decideCreateUser(await users.state(tx.db, mk(id).id), mk(id), [])));
+      const results = await Promise.allSettled([
+        create('u1'),
+        create('u1'), // duplicate → rejected
+        store.execute(async (tx) => {
+          await tx.append(decideCreateUser(await users.state(tx.db, mk('u2').id), mk('u2'), []));
+          throw new Error('boom after append');
+        }),
+        create('u3'),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+      expect((results[1] as PromiseRejectedResult).reason.code).toBe('USER_ALREADY_EXISTS');
+      expect((results[2] as PromiseRejectedResult).reason.code).toBe('SERVICE_NOT_RUNNING');
+      expect(await users.get(database.db, mk('u1').id)).not.toBeNull();
+      expect(await users.get(database.db, mk('u2').id)).toBeNull();
+      expect(await users.get(database.db, mk('u3').id)).not.toBeNull();
+      await store.close();
+    },
+  );
 
-  it.each(['batched', 'reference'] as const)("%s writer: a work cannot begin or end a transaction on the writer's connection", async (writer) => {
-    const store = new EventStore(database.db, { participantId: 'p1', writer });
-    const [committed] = await store.execute(async (tx) => {
-      let ran = false;
-      // (The reference writer's Kysely transaction throws at `transaction()`, the batched writer's connection at BEGIN.)
-      const nested = async () =>
-        tx.db.transaction().execute(async () => {
-          ran = true;
-        });
-      await expect(nested()).rejects.toThrow(/transaction/);
-      // The batched writer's connection refuses a controlled transaction too (the reference writer's would open another).
-      if (writer === 'batched') await expect(tx.db.startTransaction().execute()).rejects.toThrow(/transaction/);
-      expect(ran).toBe(false);
-      return tx.append([update(1)]);
-    });
-    // The work's own transaction was left alone: it committed.
-    const { rows } = await sql`SELECT 1 FROM ledger_updates WHERE ledger_offset = ${committed.update!.offset}`.execute(database.db);
-    expect(rows).toHaveLength(1);
-    await store.close();
-  });
+  it.each(['batched', 'reference'] as const)(
+    "%s writer: a work cannot begin or end a transaction on the writer's connection",
+    async (writer) => {
+      const store = new EventStore(database.db, { participantId: 'p1', writer });
+      const [committed] = await store.execute(async (tx) => {
+        let ran = false;
+        // (The reference writer's Kysely transaction throws at `transaction()`, the batched writer's connection at BEGIN.)
+        const nested = async () =>
+          tx.db.transaction().execute(async () => {
+            ran = true;
+          });
+        await expect(nested()).rejects.toThrow(/transaction/);
+        // The batched writer's connection refuses a controlled transaction too (the reference writer's would open another).
+        if (writer === 'batched') await expect(tx.db.startTransaction().execute()).rejects.toThrow(/transaction/);
+        expect(ran).toBe(false);
+        return tx.append([update(1)]);
+      });
+      // The work's own transaction was left alone: it committed.
+      const { rows } =
+        await sql`SELECT 1 FROM ledger_updates WHERE ledger_offset = ${committed.update!.offset}`.execute(database.db);
+      expect(rows).toHaveLength(1);
+      await store.close();
+    },
+  );
 
   it('linger: while a batch commits, works that arrive within lingerMs join the next batch; an idle store does not wait', async () => {
     const sizes: number[] = [];
-    const store = new EventStore(database.db, { participantId: 'p1', lingerMs: 300, onBatch: ({ size }) => sizes.push(size) });
+    const store = new EventStore(database.db, {
+      participantId: 'p1',
+      lingerMs: 300,
+      onBatch: ({ size }) => sizes.push(size),
+    });
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     // A holds its batch until B has queued, so B's batch is the next one and lingers once A commits.
     let aStarted!: () => void;
@@ -175,7 +209,11 @@ describe('event store', () => {
         return keys.map(() => 0);
       },
       // The decision's own write (data its events refer to) runs in the decide phase.
-      decide: () => ({ events: [update(1)], answer: (committed) => [...committed], writeFirst: async () => void (await sleep(60)) }),
+      decide: () => ({
+        events: [update(1)],
+        answer: (committed) => [...committed],
+        writeFirst: async () => void (await sleep(60)),
+      }),
     };
     await store.decide(slow, 'k');
     // onBatch follows the works' answers
@@ -227,14 +265,22 @@ describe('event store', () => {
       load: async (db, keys) => {
         loads.push(keys.map((k) => k.id));
         // A statement error for the bad key only (division by zero), as a data exception validation missed would be.
-        const { rows } = await sql<{ v: string }>`SELECT (1 / (CASE WHEN k = 'bad' THEN 0 ELSE 1 END))::text AS v FROM unnest(${keys.map((k) => k.id)}::text[]) AS k`.execute(db);
+        const { rows } = await sql<{
+          v: string;
+        }>`SELECT (1 / (CASE WHEN k = 'bad' THEN 0 ELSE 1 END))::text AS v FROM unnest(${keys.map((k) => k.id)}::text[]) AS k`.execute(
+          db,
+        );
         return rows.map((r) => r.v);
       },
       decide: () => ({ events: [update(1)], answer: (committed) => [...committed] }),
     };
     // A first work holds its batch until the others have queued, so they form the next batch (one segment) together.
     const { held, release } = await holdBatch(store, update(0));
-    const results = Promise.allSettled([store.decide(picky, 'a'), store.decide(picky, 'bad'), store.decide(picky, 'b')]);
+    const results = Promise.allSettled([
+      store.decide(picky, 'a'),
+      store.decide(picky, 'bad'),
+      store.decide(picky, 'b'),
+    ]);
     release();
     await held;
     const [a, bad, b] = await results;
@@ -263,8 +309,22 @@ describe('event store', () => {
           .execute(async (tx) => {
             const state = await users.state(tx.db, id);
             const right = { kind: 'CanActAs' as const, party: parties[rnd(3)] };
-            if (kind === 0) return tx.append(decideCreateUser(state, { id, primaryParty: parties[rnd(3)], isDeactivated: false, annotations: { k: String(i) }, identityProviderId: '' }, [right]));
-            if (kind === 1) return tx.append(decideGrantRights(state, id, [right, { kind: 'CanReadAsAnyParty' }]).events);
+            if (kind === 0)
+              return tx.append(
+                decideCreateUser(
+                  state,
+                  {
+                    id,
+                    primaryParty: parties[rnd(3)],
+                    isDeactivated: false,
+                    annotations: { k: String(i) },
+                    identityProviderId: '',
+                  },
+                  [right],
+                ),
+              );
+            if (kind === 1)
+              return tx.append(decideGrantRights(state, id, [right, { kind: 'CanReadAsAnyParty' }]).events);
             if (kind === 2) return tx.append(decideRevokeRights(state, id, [right]).events);
             if (kind === 3) return tx.append(decideDeleteUser(state, id));
             return tx.append([update(i)]);
@@ -287,7 +347,14 @@ describe('event store', () => {
     const allocated = (party: string): NewEvent => ({
       type: 'PartyAllocated',
       stream: `party:${party}`,
-      data: { party, isLocal: true, identityProviderId: '', annotations: {}, synchronizerId: 'sync::1220', participantId: 'p1' },
+      data: {
+        party,
+        isLocal: true,
+        identityProviderId: '',
+        annotations: {},
+        synchronizerId: 'sync::1220',
+        participantId: 'p1',
+      },
     });
     await store.append([allocated(p1), allocated(p2)]);
     const loads: string[][] = [];
@@ -301,13 +368,28 @@ describe('event store', () => {
     };
     const patch = async (party: string, key: string, version: string) => {
       const request = validateUpdatePartyDetails(
-        { partyDetails: { party, isLocal: true, identityProviderId: '', localMetadata: { resourceVersion: version, annotations: { [key]: 'x' } } }, updateMask: { paths: ['local_metadata.annotations'] } },
+        {
+          partyDetails: {
+            party,
+            isLocal: true,
+            identityProviderId: '',
+            localMetadata: { resourceVersion: version, annotations: { [key]: 'x' } },
+          },
+          updateMask: { paths: ['local_metadata.annotations'] },
+        },
         '',
       );
       return (await store.decide(counting, request)).resourceVersion;
     };
     const versions = async (tx: { db: typeof database.db }) =>
-      (await sql<{ party: string; v: string }>`SELECT party, resource_version AS v FROM party_details WHERE party IN (${p1}, ${p2}) ORDER BY party`.execute(tx.db)).rows.map((r) => Number(r.v));
+      (
+        await sql<{
+          party: string;
+          v: string;
+        }>`SELECT party, resource_version AS v FROM party_details WHERE party IN (${p1}, ${p2}) ORDER BY party`.execute(
+          tx.db,
+        )
+      ).rows.map((r) => Number(r.v));
     // The first work commits alone; the rest queue meanwhile and form the next batch.
     const first = store.append([update(1)]);
     const results = await Promise.all([
@@ -320,7 +402,9 @@ describe('event store', () => {
     ]);
     expect(results.slice(0, 5)).toEqual([1, 1, 2, [2, 1], 2]);
     expect(loads).toEqual([[p1, p2], [p1], [p2]]);
-    const { rows } = await sql<{ annotations: Record<string, string> }>`SELECT annotations FROM party_details WHERE party IN (${p1}, ${p2}) ORDER BY party`.execute(database.db);
+    const { rows } = await sql<{
+      annotations: Record<string, string>;
+    }>`SELECT annotations FROM party_details WHERE party IN (${p1}, ${p2}) ORDER BY party`.execute(database.db);
     expect(rows.map((r) => r.annotations)).toEqual([
       { a: 'x', c: 'x' },
       { b: 'x', d: 'x' },

@@ -8,7 +8,14 @@ import {
   validateUpdatePartyDetails,
   type NewEvent,
 } from '@ledgerline/domain';
-import { dumpProjections, EventStore, IdentityProvidersRepository, PartiesRepository, rebuildProjections, type Database } from '@ledgerline/store';
+import {
+  dumpProjections,
+  EventStore,
+  IdentityProvidersRepository,
+  PartiesRepository,
+  rebuildProjections,
+  type Database,
+} from '@ledgerline/store';
 import { openTestDatabase } from '../../support/database';
 
 let database: Database;
@@ -31,12 +38,31 @@ describe('party_details and identity_providers projections', () => {
     await store.execute(async (tx) =>
       tx.append(
         decideAllocateParty(
-          { existing: null, identityProviderExists: true, user: null, connectedSynchronizers: [SYNC], participantId: `p::${NS}`, namespace: NS, selfAllocationQuota: null },
-          { partyIdHint: 'cas', annotations: {}, resourceVersion: '', identityProviderId: '', synchronizerId: '', userId: '' },
+          {
+            existing: null,
+            identityProviderExists: true,
+            user: null,
+            connectedSynchronizers: [SYNC],
+            participantId: `p::${NS}`,
+            namespace: NS,
+            selfAllocationQuota: null,
+          },
+          {
+            partyIdHint: 'cas',
+            annotations: {},
+            resourceVersion: '',
+            identityProviderId: '',
+            synchronizerId: '',
+            userId: '',
+          },
         ).events,
       ),
     );
-    const stale: NewEvent = { type: 'PartyDetailsUpdated', stream: `party:${party}`, data: { party, annotations: { x: 'y' }, previousResourceVersion: 5, resourceVersion: 6 } };
+    const stale: NewEvent = {
+      type: 'PartyDetailsUpdated',
+      stream: `party:${party}`,
+      data: { party, annotations: { x: 'y' }, previousResourceVersion: 5, resourceVersion: 6 },
+    };
     await expect(store.append([stale])).rejects.toMatchObject({ code: 'SERVICE_NOT_RUNNING' });
     expect(await parties.get(database.db, party)).toMatchObject({ resourceVersion: 0, annotations: {} });
   });
@@ -63,8 +89,23 @@ describe('party_details and identity_providers projections', () => {
               const idp = rnd(2) ? '' : idpId;
               return tx.append(
                 decideAllocateParty(
-                  { existing: rec, identityProviderExists: await idps.exists(tx.db, idp), user: null, connectedSynchronizers: [SYNC], participantId: `p::${NS}`, namespace: NS, selfAllocationQuota: null },
-                  { partyIdHint: hint, annotations: { n: String(i) }, resourceVersion: '', identityProviderId: idp, synchronizerId: '', userId: '' },
+                  {
+                    existing: rec,
+                    identityProviderExists: await idps.exists(tx.db, idp),
+                    user: null,
+                    connectedSynchronizers: [SYNC],
+                    participantId: `p::${NS}`,
+                    namespace: NS,
+                    selfAllocationQuota: null,
+                  },
+                  {
+                    partyIdHint: hint,
+                    annotations: { n: String(i) },
+                    resourceVersion: '',
+                    identityProviderId: idp,
+                    synchronizerId: '',
+                    userId: '',
+                  },
                 ).events,
               );
             }
@@ -72,15 +113,45 @@ describe('party_details and identity_providers projections', () => {
               const rec = await parties.get(tx.db, party);
               const req = validateUpdatePartyDetails(
                 {
-                  partyDetails: { party, isLocal: true, localMetadata: { resourceVersion: rnd(2) ? '' : String(rnd(3)), annotations: { [`k${rnd(5)}`]: rnd(3) ? String(i) : '' } }, identityProviderId: rec?.identityProviderId ?? '' },
+                  partyDetails: {
+                    party,
+                    isLocal: true,
+                    localMetadata: {
+                      resourceVersion: rnd(2) ? '' : String(rnd(3)),
+                      annotations: { [`k${rnd(5)}`]: rnd(3) ? String(i) : '' },
+                    },
+                    identityProviderId: rec?.identityProviderId ?? '',
+                  },
                   updateMask: { paths: ['local_metadata.annotations'] },
                 },
                 rec?.identityProviderId ?? '',
               );
               return tx.append(decideUpdatePartyDetails({ identityProviderExists: true, record: rec }, req).events);
             }
-            if (kind === 3) return tx.append(decideCreateIdentityProvider(idpState, { identityProviderId: idpId, issuer: `https://${idpId}`, jwksUrl: `https://${idpId}/jwks`, audience: '', isDeactivated: false }));
-            if (kind === 4) return tx.append(decideUpdateIdentityProvider(idpState, { identityProviderId: idpId, issuer: '', jwksUrl: '', audience: `a${i}`, isDeactivated: rnd(2) === 0 }, ['audience', 'is_deactivated']).events);
+            if (kind === 3)
+              return tx.append(
+                decideCreateIdentityProvider(idpState, {
+                  identityProviderId: idpId,
+                  issuer: `https://${idpId}`,
+                  jwksUrl: `https://${idpId}/jwks`,
+                  audience: '',
+                  isDeactivated: false,
+                }),
+              );
+            if (kind === 4)
+              return tx.append(
+                decideUpdateIdentityProvider(
+                  idpState,
+                  {
+                    identityProviderId: idpId,
+                    issuer: '',
+                    jwksUrl: '',
+                    audience: `a${i}`,
+                    isDeactivated: rnd(2) === 0,
+                  },
+                  ['audience', 'is_deactivated'],
+                ).events,
+              );
             return tx.append(decideDeleteIdentityProvider(idpState, idpId));
           })
           .catch(() => undefined),

@@ -22,8 +22,19 @@ describe('payload compression', () => {
   it('stores a transaction payload larger than the TOAST threshold lz4-compressed where the server supports lz4, and reads it back intact', async () => {
     const store = new EventStore(database.db, { participantId: 'p1' });
     // Repetitive JSON of ~6 kB: compressible, and its row is well above PostgreSQL's ~2 kB threshold.
-    const data = { events: Array.from({ length: 40 }, (_, i) => ({ CreatedEvent: { nodeId: i, contractId: `00${'ab'.repeat(33)}`, note: 'hello world' } })) };
-    const [committed] = await store.append([{ type: 'TestLargeUpdate', stream: 'test:large', data, update: { kind: 'Transaction', synchronizerId: 'sync::1220', parties: ['alice'] } }]);
+    const data = {
+      events: Array.from({ length: 40 }, (_, i) => ({
+        CreatedEvent: { nodeId: i, contractId: `00${'ab'.repeat(33)}`, note: 'hello world' },
+      })),
+    };
+    const [committed] = await store.append([
+      {
+        type: 'TestLargeUpdate',
+        stream: 'test:large',
+        data,
+        update: { kind: 'Transaction', synchronizerId: 'sync::1220', parties: ['alice'] },
+      },
+    ]);
     const { rows } = await sql<{ data_c: string | null; payload_c: string | null; payload: unknown }>`
       SELECT pg_column_compression(e.data) AS data_c, pg_column_compression(u.payload) AS payload_c, u.payload
       FROM event_log e JOIN ledger_updates u ON u.seq = e.seq WHERE e.seq = ${committed.seq}`.execute(database.db);

@@ -16,7 +16,8 @@ describe('prepared statements', () => {
   it('a marked statement is prepared once per connection and gives the same answers; an unmarked one is not prepared', async () => {
     await database.db.transaction().execute(async (trx) => {
       const answers: number[] = [];
-      for (const v of [1, 2, 3]) answers.push((await prepared(sql<{ x: number }>`SELECT ${v}::int + 1 AS x`).execute(trx)).rows[0].x);
+      for (const v of [1, 2, 3])
+        answers.push((await prepared(sql<{ x: number }>`SELECT ${v}::int + 1 AS x`).execute(trx)).rows[0].x);
       expect(answers).toEqual([2, 3, 4]);
       await sql`SELECT ${5}::int AS unmarked`.execute(trx);
       const { rows } = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements`.execute(trx);

@@ -37,8 +37,12 @@ let db: Kysely<TestDB>;
 beforeAll(async () => {
   database = await openTestDatabase();
   db = database.db as unknown as Kysely<TestDB>;
-  await sql`CREATE TABLE rb_plain (id bigint PRIMARY KEY, meta jsonb, note text NOT NULL DEFAULT 'dflt', flag boolean, quote text)`.execute(database.db);
-  await sql`CREATE TABLE rb_array (id bigint PRIMARY KEY, tags text[] NOT NULL, n int NOT NULL DEFAULT 7)`.execute(database.db);
+  await sql`CREATE TABLE rb_plain (id bigint PRIMARY KEY, meta jsonb, note text NOT NULL DEFAULT 'dflt', flag boolean, quote text)`.execute(
+    database.db,
+  );
+  await sql`CREATE TABLE rb_array (id bigint PRIMARY KEY, tags text[] NOT NULL, n int NOT NULL DEFAULT 7)`.execute(
+    database.db,
+  );
 });
 afterAll(async () => {
   await database.close();
@@ -52,7 +56,10 @@ describe('RowBuffer and the write statement', () => {
       { id: 2, meta: '{"b":2}', flag: false, quote: null },
       { id: 3, meta: null, flag: null, quote: '' },
     ]);
-    buffer.add('rb_array', [{ id: 1, tags: ['a', 'b,c', 'd"e'] }, { id: 2, tags: [], n: 3 }]);
+    buffer.add('rb_array', [
+      { id: 1, tags: ['a', 'b,c', 'd"e'] },
+      { id: 2, tags: [], n: 3 },
+    ]);
     await db.transaction().execute(async (trx) => {
       // A tail statement is checked to return one row.
       const statement = buildWriteStatement(buffer.take(), COLUMNS, () => 'SELECT 1')!;
@@ -74,9 +81,14 @@ describe('RowBuffer and the write statement', () => {
 
   it('writes 40,000 rows with array columns in one statement', async () => {
     const buffer = new RowBuffer<TestDB>();
-    buffer.add('rb_array', Array.from({ length: 40_000 }, (_, i) => ({ id: 100 + i, tags: [`t${i}`] })));
+    buffer.add(
+      'rb_array',
+      Array.from({ length: 40_000 }, (_, i) => ({ id: 100 + i, tags: [`t${i}`] })),
+    );
     await db.transaction().execute((trx) => flush(trx, buffer));
-    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM rb_array WHERE id >= 100`.execute(database.db);
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM rb_array WHERE id >= 100`.execute(
+      database.db,
+    );
     expect(rows[0].n).toBe(40_000);
   });
 
@@ -96,14 +108,23 @@ describe('RowBuffer and the write statement', () => {
   });
 
   it('keyed updates: one statement per column set; a compare-and-set that no longer matches fails the flush; touches() names pending keys', async () => {
-    await sql`CREATE TABLE rb_keyed (k text PRIMARY KEY, v bigint NOT NULL, meta jsonb, note text)`.execute(database.db);
+    await sql`CREATE TABLE rb_keyed (k text PRIMARY KEY, v bigint NOT NULL, meta jsonb, note text)`.execute(
+      database.db,
+    );
     await sql`INSERT INTO rb_keyed VALUES ('a', 0, NULL, NULL), ('b', 5, NULL, NULL)`.execute(database.db);
     const buffer = new RowBuffer<TestDB>();
     buffer.add('rb_keyed', [{ k: 'c', v: 1 }], 'k');
-    buffer.update({ table: 'rb_keyed', key: { column: 'k', value: 'a' }, set: { v: 1, meta: { x: 1 } }, expect: { column: 'v', value: 0 } });
+    buffer.update({
+      table: 'rb_keyed',
+      key: { column: 'k', value: 'a' },
+      set: { v: 1, meta: { x: 1 } },
+      expect: { column: 'v', value: 0 },
+    });
     buffer.update({ table: 'rb_keyed', key: { column: 'k', value: 'b' }, set: { note: null } });
     buffer.update({ table: 'rb_keyed', key: { column: 'k', value: 'missing' }, set: { note: 'ignored' } });
-    expect([buffer.touches('rb_keyed', 'a'), buffer.touches('rb_keyed', 'c'), buffer.touches('rb_keyed', 'z')]).toEqual([true, true, false]);
+    expect([buffer.touches('rb_keyed', 'a'), buffer.touches('rb_keyed', 'c'), buffer.touches('rb_keyed', 'z')]).toEqual(
+      [true, true, false],
+    );
     await db.transaction().execute((trx) => flush(trx, buffer));
     expect(buffer.touches('rb_keyed', 'a')).toBe(false);
     const { rows } = await sql<Record<string, unknown>>`SELECT * FROM rb_keyed ORDER BY k`.execute(database.db);
@@ -112,7 +133,12 @@ describe('RowBuffer and the write statement', () => {
       { k: 'b', v: 5, meta: null, note: null },
       { k: 'c', v: 1, meta: null, note: null },
     ]);
-    buffer.update({ table: 'rb_keyed', key: { column: 'k', value: 'a' }, set: { v: 2 }, expect: { column: 'v', value: 0 } });
+    buffer.update({
+      table: 'rb_keyed',
+      key: { column: 'k', value: 'a' },
+      set: { v: 2 },
+      expect: { column: 'v', value: 0 },
+    });
     await expect(db.transaction().execute((trx) => flush(trx, buffer))).rejects.toThrow(/expected 1/);
     const after = await sql<{ v: number }>`SELECT v FROM rb_keyed WHERE k = 'a'`.execute(database.db);
     expect(after.rows[0].v).toBe(1);
@@ -142,7 +168,8 @@ describe('RowBuffer and the write statement', () => {
       listening.add(client);
       client.on('notice', (n) => notices.push(n.message ?? ''));
     });
-    const rows = async () => (await sql<Record<string, unknown>>`SELECT * FROM rb_commit ORDER BY k`.execute(database.db)).rows;
+    const rows = async () =>
+      (await sql<Record<string, unknown>>`SELECT * FROM rb_commit ORDER BY k`.execute(database.db)).rows;
     const writeAndCommit = async (buffer: RowBuffer<TestDB>) => {
       const statement = buildWriteStatement(buffer.take(), COLUMNS)!;
       const connection = await WriteConnection.open(database.pool);
@@ -161,7 +188,12 @@ describe('RowBuffer and the write statement', () => {
 
     const ok = new RowBuffer<TestDB>();
     ok.add('rb_commit', [{ k: 'b', v: 1 }], 'k');
-    ok.update({ table: 'rb_commit', key: { column: 'k', value: 'a' }, set: { v: 1 }, expect: { column: 'v', value: 0 } });
+    ok.update({
+      table: 'rb_commit',
+      key: { column: 'k', value: 'a' },
+      set: { v: 1 },
+      expect: { column: 'v', value: 0 },
+    });
     expect(await writeAndCommit(ok)).toEqual(['written', 'committed']);
     expect(await rows()).toEqual([
       { k: 'a', v: 1 },
@@ -170,29 +202,39 @@ describe('RowBuffer and the write statement', () => {
 
     const stale = new RowBuffer<TestDB>();
     stale.add('rb_commit', [{ k: 'c', v: 9 }], 'k');
-    stale.update({ table: 'rb_commit', key: { column: 'k', value: 'a' }, set: { v: 2 }, expect: { column: 'v', value: 0 } });
+    stale.update({
+      table: 'rb_commit',
+      key: { column: 'k', value: 'a' },
+      set: { v: 2 },
+      expect: { column: 'v', value: 0 },
+    });
     await expect(writeAndCommit(stale)).rejects.toThrow(/projection write w1 changed 0 rows, expected 1/);
     expect(await rows()).toEqual([
       { k: 'a', v: 1 },
       { k: 'b', v: 1 },
     ]);
     // The connections are clean afterwards: plain transactions on the pool commit normally.
-    for (let i = 0; i < 5; i++) await database.db.transaction().execute((trx) => sql`INSERT INTO rb_commit VALUES (${`d${i}`}, 4)`.execute(trx));
+    for (let i = 0; i < 5; i++)
+      await database.db.transaction().execute((trx) => sql`INSERT INTO rb_commit VALUES (${`d${i}`}, 4)`.execute(trx));
     expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM rb_commit`.execute(database.db)).rows[0].n).toBe(7);
     expect(notices.filter((m) => /no transaction in progress/.test(m))).toEqual([]);
   });
 
-  it('SameAs: a json column repeating another table\'s row of the same flush is taken from its RETURNING (the text is sent once); otherwise the text is written', async () => {
+  it("SameAs: a json column repeating another table's row of the same flush is taken from its RETURNING (the text is sent once); otherwise the text is written", async () => {
     await sql`CREATE TABLE rb_src (seq bigint PRIMARY KEY, data jsonb NOT NULL, note text)`.execute(database.db);
-    await sql`CREATE TABLE rb_copy (id bigint PRIMARY KEY, seq bigint NOT NULL, payload jsonb NOT NULL)`.execute(database.db);
+    await sql`CREATE TABLE rb_copy (id bigint PRIMARY KEY, seq bigint NOT NULL, payload jsonb NOT NULL)`.execute(
+      database.db,
+    );
     const pool = new Pool({ connectionString: database.url, max: 1 });
     const statements: Array<{ text: string; params: readonly unknown[] }> = [];
     const logged = new Kysely<TestDB>({
       dialect: new PostgresDialect({ pool }),
       log: (e) => void (e.level === 'query' && statements.push({ text: e.query.sql, params: e.query.parameters })),
     });
-    const sent = (marker: string) => statements.flatMap((s) => s.params).filter((p) => typeof p === 'string' && p.includes(marker)).length;
-    const doc = (i: number) => JSON.stringify({ marker: `m-${i}`, nested: { q: 'a "quoted" \\ value', n: [i, -i, 1.5] } });
+    const sent = (marker: string) =>
+      statements.flatMap((s) => s.params).filter((p) => typeof p === 'string' && p.includes(marker)).length;
+    const doc = (i: number) =>
+      JSON.stringify({ marker: `m-${i}`, nested: { q: 'a "quoted" \\ value', n: [i, -i, 1.5] } });
     const flush = async (buffer: RowBuffer<TestDB>) => {
       statements.length = 0;
       await logged.transaction().execute((trx) => writeBuffered(trx, buffer, COLUMNS));
@@ -200,8 +242,14 @@ describe('RowBuffer and the write statement', () => {
     try {
       // 1. Both in one flush: the copies come from the source rows; each text is in the parameters once.
       const together = new RowBuffer<TestDB>();
-      together.add('rb_src', [1, 2, 3].map((i) => ({ seq: i, data: doc(i), note: null })));
-      together.add('rb_copy', [1, 2, 3].map((i) => ({ id: 10 + i, seq: i, payload: new SameAs(doc(i), 'rb_src', 'seq', i, 'data') })));
+      together.add(
+        'rb_src',
+        [1, 2, 3].map((i) => ({ seq: i, data: doc(i), note: null })),
+      );
+      together.add(
+        'rb_copy',
+        [1, 2, 3].map((i) => ({ id: 10 + i, seq: i, payload: new SameAs(doc(i), 'rb_src', 'seq', i, 'data') })),
+      );
       await flush(together);
       expect(statements.some((s) => /JOIN \(SELECT "seq" AS k, "data" AS v FROM "w0"\)/.test(s.text))).toBe(true);
       expect([1, 2, 3].map((i) => sent(`m-${i}`))).toEqual([1, 1, 1]);
@@ -224,8 +272,12 @@ describe('RowBuffer and the write statement', () => {
       expect([sent('m-5'), sent('m-6')]).toEqual([2, 1]);
 
       const copies = await sql<{ id: number; same: boolean; payload: unknown }>`
-        SELECT c.id::int AS id, c.payload = s.data AS same, c.payload FROM rb_copy c LEFT JOIN rb_src s USING (seq) WHERE c.id <= 16 ORDER BY c.id`.execute(database.db);
-      expect(copies.rows.map((r) => [r.id, r.payload])).toEqual([11, 12, 13, 14, 15, 16].map((id) => [id, JSON.parse(doc(id > 13 ? id - 10 : id - 10))]));
+        SELECT c.id::int AS id, c.payload = s.data AS same, c.payload FROM rb_copy c LEFT JOIN rb_src s USING (seq) WHERE c.id <= 16 ORDER BY c.id`.execute(
+        database.db,
+      );
+      expect(copies.rows.map((r) => [r.id, r.payload])).toEqual(
+        [11, 12, 13, 14, 15, 16].map((id) => [id, JSON.parse(doc(id > 13 ? id - 10 : id - 10))]),
+      );
       expect(copies.rows.filter((r) => r.id !== 14 && r.id !== 16).every((r) => r.same)).toBe(true);
 
       // 4. A part of the source value (path): extracted from it in the statement, or made from the text function.
@@ -245,7 +297,9 @@ describe('RowBuffer and the write statement', () => {
       fallback.add('rb_copy', [{ id: 19, seq: 7, payload: part(7, ['nested'], { written: 'from text' }) }]);
       await flush(fallback);
       expect(made).toBe(1);
-      const parts = await sql<{ payload: unknown }>`SELECT payload FROM rb_copy WHERE id >= 17 ORDER BY id`.execute(database.db);
+      const parts = await sql<{ payload: unknown }>`SELECT payload FROM rb_copy WHERE id >= 17 ORDER BY id`.execute(
+        database.db,
+      );
       expect(parts.rows.map((r) => r.payload)).toEqual([JSON.parse(doc(7)).nested, -7, { written: 'from text' }]);
     } finally {
       await logged.destroy();

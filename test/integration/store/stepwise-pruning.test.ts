@@ -16,17 +16,26 @@ async function ledger(): Promise<{ database: Database; store: EventStore }> {
   opened.push(database);
   const store = new EventStore(database.db, { participantId: PARTICIPANT });
   for (const e of scenarioEvents()) await store.append([e]);
-  for (let n = 100; n < 130; n++) await store.append([txEvent(`c:${n}`, tx(`create-${n}`, [{ CreatedEvent: created(n, 'iou', [ALICE], []) }], [ALICE]), [ALICE])]);
+  for (let n = 100; n < 130; n++)
+    await store.append([
+      txEvent(`c:${n}`, tx(`create-${n}`, [{ CreatedEvent: created(n, 'iou', [ALICE], []) }], [ALICE]), [ALICE]),
+    ]);
   return { database, store };
 }
 afterAll(async () => Promise.all(opened.map((d) => d.close())));
 
 const prunedEvents = async (database: Database) =>
-  (await sql<{ seq: string; data: { prunedUpTo: number } }>`SELECT seq, data FROM event_log WHERE type = ${LEDGER_PRUNED} ORDER BY seq`.execute(database.db)).rows;
+  (
+    await sql<{
+      seq: string;
+      data: { prunedUpTo: number };
+    }>`SELECT seq, data FROM event_log WHERE type = ${LEDGER_PRUNED} ORDER BY seq`.execute(database.db)
+  ).rows;
 
 async function kept(database: Database) {
   const d = await dumpProjections(database.db);
-  const pick = (table: string, ...cols: string[]) => (d[table] as Array<Record<string, unknown>>).map((r) => cols.map((c) => r[c]).join('/')).sort();
+  const pick = (table: string, ...cols: string[]) =>
+    (d[table] as Array<Record<string, unknown>>).map((r) => cols.map((c) => r[c]).join('/')).sort();
   return {
     updates: pick('ledger_updates', 'ledger_offset'),
     parties: pick('ledger_update_parties', 'party', 'ledger_offset'),
@@ -55,9 +64,15 @@ describe('pruning in steps', () => {
     expect(await kept(stepped.database)).toEqual(await kept(one.database));
     expect((await kept(one.database)).updates.length).toBeGreaterThan(0);
     // what is kept at or below the offset is exactly the creations of contracts not archived
-    const { rows: keptRows } = await sql<{ o: number }>`SELECT ledger_offset AS o FROM ledger_updates WHERE ledger_offset <= ${end} ORDER BY 1`.execute(stepped.database.db);
+    const { rows: keptRows } = await sql<{
+      o: number;
+    }>`SELECT ledger_offset AS o FROM ledger_updates WHERE ledger_offset <= ${end} ORDER BY 1`.execute(
+      stepped.database.db,
+    );
     const { rows: creations } = await sql<{ o: number }>`
-      SELECT DISTINCT created_offset AS o FROM contracts WHERE status <> 'archived' AND created_offset <= ${end} ORDER BY 1`.execute(stepped.database.db);
+      SELECT DISTINCT created_offset AS o FROM contracts WHERE status <> 'archived' AND created_offset <= ${end} ORDER BY 1`.execute(
+      stepped.database.db,
+    );
     expect(keptRows.map((r) => Number(r.o))).toEqual(creations.map((r) => Number(r.o)));
     // pruning again at or below the pruning offset is a no-op
     expect(await pruneLedger(stepped.store, 12, { stepOffsets: 7 })).toBe(end);
@@ -77,11 +92,20 @@ describe('pruning in steps', () => {
     await pruneLedger(fresh.store, 30, {
       stepOffsets: 10,
       // queued while the prune is under way: each is taken before the next step, not after the last one
-      onStep: () => writes.push(fresh.store.append([txEvent(`c:${n}`, tx(`create-${n}`, [{ CreatedEvent: created(n++, 'iou', [ALICE], []) }], [ALICE]), [ALICE])])),
+      onStep: () =>
+        writes.push(
+          fresh.store.append([
+            txEvent(`c:${n}`, tx(`create-${n}`, [{ CreatedEvent: created(n++, 'iou', [ALICE], []) }], [ALICE]), [
+              ALICE,
+            ]),
+          ]),
+        ),
     });
     await Promise.all(writes);
     const prunes = (await prunedEvents(fresh.database)).map((r) => Number(r.seq));
-    const { rows } = await sql<{ seq: string }>`SELECT seq FROM event_log WHERE stream = 'c:500'`.execute(fresh.database.db);
+    const { rows } = await sql<{ seq: string }>`SELECT seq FROM event_log WHERE stream = 'c:500'`.execute(
+      fresh.database.db,
+    );
     expect(prunes).toHaveLength(3);
     expect(Number(rows[0].seq)).toBeGreaterThan(prunes[0]);
     expect(Number(rows[0].seq)).toBeLessThan(prunes[2]);

@@ -71,7 +71,14 @@ type Command =
   | { kind: 'allocate'; hint: number; idp: string; user: string }
   | { kind: 'allocateExternal'; hint: number; user: string }
   | { kind: 'patchParty'; party: string; version: number; key: string }
-  | { kind: 'execute'; command: number; action: 'create' | 'archive' | 'transfer' | 'peek'; contract: number; created: number; sync: string }
+  | {
+      kind: 'execute';
+      command: number;
+      action: 'create' | 'archive' | 'transfer' | 'peek';
+      contract: number;
+      created: number;
+      sync: string;
+    }
   /** An action on a contract of one of the last unassignments, on its target synchronizer. */
   | { kind: 'executeMoved'; command: number; action: 'archive' | 'peek'; unassignment: number }
   | { kind: 'unassign'; command: number; submitter: string; contracts: number[]; toB: boolean }
@@ -89,14 +96,39 @@ const right = fc.oneof(
 const submitter = fc.constantFrom(alice, bob);
 const some = <T>(weight: number, arbitrary: fc.Arbitrary<T>) => ({ weight, arbitrary });
 const command: fc.Arbitrary<Command> = fc.oneof(
-  some(2, fc.record({ kind: fc.constant('createUser' as const), user: fc.nat(3), rights: fc.array(right, { maxLength: 2 }) })),
+  some(
+    2,
+    fc.record({ kind: fc.constant('createUser' as const), user: fc.nat(3), rights: fc.array(right, { maxLength: 2 }) }),
+  ),
   some(2, fc.record({ kind: fc.constantFrom('grant' as const, 'revoke' as const), user: fc.nat(2), right })),
   some(1, fc.record({ kind: fc.constant('deleteUser' as const), user: fc.nat(3) })),
-  some(1, fc.record({ kind: fc.constantFrom('createIdp' as const, 'updateIdp' as const), idp: fc.nat(1), issuer: fc.nat(2) })),
+  some(
+    1,
+    fc.record({ kind: fc.constantFrom('createIdp' as const, 'updateIdp' as const), idp: fc.nat(1), issuer: fc.nat(2) }),
+  ),
   some(1, fc.record({ kind: fc.constant('deleteIdp' as const), idp: fc.nat(1) })),
-  some(2, fc.record({ kind: fc.constant('allocate' as const), hint: fc.nat(3), idp: fc.constantFrom('', '', 'idp0'), user: fc.constantFrom('', 'u0', 'u1') })),
-  some(1, fc.record({ kind: fc.constant('allocateExternal' as const), hint: fc.nat(2), user: fc.constantFrom('', 'u0') })),
-  some(3, fc.record({ kind: fc.constant('patchParty' as const), party: fc.constantFrom(alice, alice, party('h0')), version: fc.nat(2), key: fc.constantFrom('a', 'b') })),
+  some(
+    2,
+    fc.record({
+      kind: fc.constant('allocate' as const),
+      hint: fc.nat(3),
+      idp: fc.constantFrom('', '', 'idp0'),
+      user: fc.constantFrom('', 'u0', 'u1'),
+    }),
+  ),
+  some(
+    1,
+    fc.record({ kind: fc.constant('allocateExternal' as const), hint: fc.nat(2), user: fc.constantFrom('', 'u0') }),
+  ),
+  some(
+    3,
+    fc.record({
+      kind: fc.constant('patchParty' as const),
+      party: fc.constantFrom(alice, alice, party('h0')),
+      version: fc.nat(2),
+      key: fc.constantFrom('a', 'b'),
+    }),
+  ),
   some(
     6,
     fc.record({
@@ -118,34 +150,63 @@ const command: fc.Arbitrary<Command> = fc.oneof(
       toB: fc.constantFrom(true, true, true, false),
     }),
   ),
-  some(3, fc.record({ kind: fc.constant('assign' as const), command: fc.nat(5), submitter: fc.constantFrom('same', alice, bob), unassignment: fc.nat(2) })),
+  some(
+    3,
+    fc.record({
+      kind: fc.constant('assign' as const),
+      command: fc.nat(5),
+      submitter: fc.constantFrom('same', alice, bob),
+      unassignment: fc.nat(2),
+    }),
+  ),
   some(1, fc.record({ kind: fc.constant('prune' as const), upTo: fc.integer({ min: 1, max: 16 }) })),
   some(1, fc.record({ kind: fc.constant('append' as const), n: fc.nat(100) })),
   some(1, fc.record({ kind: fc.constant('failAfterAppend' as const), n: fc.nat(100) })),
 );
 /** Commands that race on the same state when they share a wave: an assign and a use of the contracts it moves. */
 const assignAndUse: fc.Arbitrary<Command[]> = fc
-  .record({ command: fc.nat(5), use: fc.nat(7), unassignment: fc.nat(1), action: fc.constantFrom('archive' as const, 'peek' as const) })
+  .record({
+    command: fc.nat(5),
+    use: fc.nat(7),
+    unassignment: fc.nat(1),
+    action: fc.constantFrom('archive' as const, 'peek' as const),
+  })
   .map(({ command, use, unassignment, action }) => [
     { kind: 'assign', command, submitter: 'same', unassignment },
     { kind: 'executeMoved', command: use, action, unassignment },
   ]);
-const wave = fc.array(fc.oneof({ weight: 10, arbitrary: command.map((c) => [c]) }, { weight: 1, arbitrary: assignAndUse }), { minLength: 1, maxLength: 12 }).map((groups) => groups.flat());
+const wave = fc
+  .array(fc.oneof({ weight: 10, arbitrary: command.map((c) => [c]) }, { weight: 1, arbitrary: assignAndUse }), {
+    minLength: 1,
+    maxLength: 12,
+  })
+  .map((groups) => groups.flat());
 const workload = fc.record({
   maxBatch: fc.integer({ min: 1, max: 8 }),
   waves: fc.array(wave, { minLength: 1, maxLength: 5 }),
 });
 
 /** An execution of one action by alice on contract `contract` (or creating `created`). */
-function execution(c: Extract<Command, { kind: 'execute' }>, index: number, moved?: string): CheckedTransactionSubmission {
-  const ref = (k: number) => ({ contractId: k < 0 && moved ? moved : contractId(k), signatories: [alice], stakeholders: [alice, bob] });
+function execution(
+  c: Extract<Command, { kind: 'execute' }>,
+  index: number,
+  moved?: string,
+): CheckedTransactionSubmission {
+  const ref = (k: number) => ({
+    contractId: k < 0 && moved ? moved : contractId(k),
+    signatories: [alice],
+    stakeholders: [alice, bob],
+  });
   const nodes =
     c.action === 'create'
       ? [createNode('0', ref(c.created))]
       : c.action === 'archive'
         ? [exerciseNode('0', { ...ref(c.contract), actingParties: [alice] })]
         : c.action === 'transfer'
-          ? [exerciseNode('0', { ...ref(c.contract), actingParties: [alice], children: ['1'] }), createNode('1', ref(c.created))]
+          ? [
+              exerciseNode('0', { ...ref(c.contract), actingParties: [alice], children: ['1'] }),
+              createNode('1', ref(c.created)),
+            ]
           : [exerciseNode('0', { ...ref(c.contract), actingParties: [alice], choiceId: 'Peek', consuming: false })];
   const commandId = `exec-${c.command}`;
   const pt = preparedTransaction({ nodes, actAs: [alice], synchronizerId: c.sync, commandId, preparationTime: NOW });
@@ -186,25 +247,60 @@ function submit(store: EventStore, c: Command, index: number, unassignments: Una
     case 'createUser':
       return store.decide(userCreationDecider, {
         claims: ADMIN,
-        user: { id: `u${c.user}`, primaryParty: '', isDeactivated: false, annotations: { n: String(index) }, identityProviderId: '' },
+        user: {
+          id: `u${c.user}`,
+          primaryParty: '',
+          isDeactivated: false,
+          annotations: { n: String(index) },
+          identityProviderId: '',
+        },
         rights: c.rights,
       });
     case 'grant':
     case 'revoke':
-      return store.decide(userRightsDecider, { kind: c.kind, claims: ADMIN, userId: `u${c.user}`, rights: [c.right], identityProviderId: '' }).then((changed) => changed.length);
+      return store
+        .decide(userRightsDecider, {
+          kind: c.kind,
+          claims: ADMIN,
+          userId: `u${c.user}`,
+          rights: [c.right],
+          identityProviderId: '',
+        })
+        .then((changed) => changed.length);
     case 'deleteUser':
       return store.decide(userDeletionDecider, { claims: ADMIN, userId: `u${c.user}` });
     case 'createIdp':
     case 'updateIdp': {
-      const config = { identityProviderId: `idp${c.idp}`, issuer: `https://issuer-${c.issuer}.example`, jwksUrl: 'https://keys.example/jwks', audience: '', isDeactivated: false };
-      return store.decide(identityProviderConfigDecider, c.kind === 'createIdp' ? { kind: 'create', config } : { kind: 'update', config, maskPaths: ['issuer'] });
+      const config = {
+        identityProviderId: `idp${c.idp}`,
+        issuer: `https://issuer-${c.issuer}.example`,
+        jwksUrl: 'https://keys.example/jwks',
+        audience: '',
+        isDeactivated: false,
+      };
+      return store.decide(
+        identityProviderConfigDecider,
+        c.kind === 'createIdp' ? { kind: 'create', config } : { kind: 'update', config, maskPaths: ['issuer'] },
+      );
     }
     case 'deleteIdp':
       return store.decide(identityProviderConfigDecider, { kind: 'delete', identityProviderId: `idp${c.idp}` });
     case 'allocate':
       return store.decide(partyAllocationDecider, {
-        request: { partyIdHint: `h${c.hint}`, annotations: {}, resourceVersion: '', identityProviderId: c.idp, synchronizerId: SYNC_A, userId: c.user },
-        participant: { connectedSynchronizers: [SYNC_A, SYNC_B], participantId: PARTICIPANT, namespace: NAMESPACE, selfAllocationQuota: null },
+        request: {
+          partyIdHint: `h${c.hint}`,
+          annotations: {},
+          resourceVersion: '',
+          identityProviderId: c.idp,
+          synchronizerId: SYNC_A,
+          userId: c.user,
+        },
+        participant: {
+          connectedSynchronizers: [SYNC_A, SYNC_B],
+          participantId: PARTICIPANT,
+          namespace: NAMESPACE,
+          selfAllocationQuota: null,
+        },
       });
     case 'allocateExternal': {
       const fingerprint = `1220${hex(`key-${c.hint}`)}`;
@@ -212,17 +308,33 @@ function submit(store: EventStore, c: Command, index: number, unassignments: Una
       const verified = {
         partyId,
         permission: 'PARTICIPANT_PERMISSION_CONFIRMATION' as const,
-        keys: [{ fingerprint, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' as const, keyFormat: 'CRYPTO_KEY_FORMAT_RAW' as const, publicKey: Buffer.from(hex(`pk-${c.hint}`), 'hex').toString('base64') }],
+        keys: [
+          {
+            fingerprint,
+            keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' as const,
+            keyFormat: 'CRYPTO_KEY_FORMAT_RAW' as const,
+            publicKey: Buffer.from(hex(`pk-${c.hint}`), 'hex').toString('base64'),
+          },
+        ],
         threshold: 1,
         synchronizerId: SYNC_A,
         topologyTransactionHash: `1220${hex(`topology-${c.hint}`)}`,
       };
-      return store.decide(externalPartyAllocationDecider, { verified, hosting: { participantId: PARTICIPANT, connectedSynchronizers: [SYNC_A, SYNC_B] }, options: { identityProviderId: '', userId: c.user } });
+      return store.decide(externalPartyAllocationDecider, {
+        verified,
+        hosting: { participantId: PARTICIPANT, connectedSynchronizers: [SYNC_A, SYNC_B] },
+        options: { identityProviderId: '', userId: c.user },
+      });
     }
     case 'patchParty': {
       const request = validateUpdatePartyDetails(
         {
-          partyDetails: { party: c.party, isLocal: true, identityProviderId: '', localMetadata: { resourceVersion: String(c.version), annotations: { [c.key]: String(index) } } },
+          partyDetails: {
+            party: c.party,
+            isLocal: true,
+            identityProviderId: '',
+            localMetadata: { resourceVersion: String(c.version), annotations: { [c.key]: String(index) } },
+          },
           updateMask: { paths: ['local_metadata.annotations'] },
         },
         '',
@@ -234,7 +346,14 @@ function submit(store: EventStore, c: Command, index: number, unassignments: Una
     case 'executeMoved': {
       const ref = unassignments[unassignments.length - 1 - c.unassignment];
       const sync = ref?.target ?? SYNC_B;
-      return store.decide(transactionSubmissionDecider, execution({ kind: 'execute', command: c.command, action: c.action, contract: -1, created: 0, sync }, index, ref?.contract ?? contractId(0)));
+      return store.decide(
+        transactionSubmissionDecider,
+        execution(
+          { kind: 'execute', command: c.command, action: c.action, contract: -1, created: 0, sync },
+          index,
+          ref?.contract ?? contractId(0),
+        ),
+      );
     }
     case 'unassign':
     case 'assign': {
@@ -242,12 +361,35 @@ function submit(store: EventStore, c: Command, index: number, unassignments: Una
       const by = c.submitter === 'same' ? (ref?.submitter ?? alice) : c.submitter;
       const batch: ReassignmentSubmission['batch'] =
         c.kind === 'unassign'
-          ? { kind: 'unassign', source: c.toB ? SYNC_A : SYNC_B, target: c.toB ? SYNC_B : SYNC_A, contractIds: c.contracts.map(contractId) }
-          : { kind: 'assign', source: ref?.source ?? SYNC_A, target: ref?.target ?? SYNC_B, reassignmentId: ref?.id ?? `unknown-${index}` };
-      const submission: ReassignmentSubmission = { userId: 'mover', submitter: by, commandId: `move-${c.command}`, workflowId: '', submissionId: `move-${index}`, batch };
+          ? {
+              kind: 'unassign',
+              source: c.toB ? SYNC_A : SYNC_B,
+              target: c.toB ? SYNC_B : SYNC_A,
+              contractIds: c.contracts.map(contractId),
+            }
+          : {
+              kind: 'assign',
+              source: ref?.source ?? SYNC_A,
+              target: ref?.target ?? SYNC_B,
+              reassignmentId: ref?.id ?? `unknown-${index}`,
+            };
+      const submission: ReassignmentSubmission = {
+        userId: 'mover',
+        submitter: by,
+        commandId: `move-${c.command}`,
+        workflowId: '',
+        submissionId: `move-${index}`,
+        batch,
+      };
       // A duplicate is a rejected completion (appended); its error is the answer to compare.
       return store
-        .decide(reassignmentDecider, { submission, participantId: PARTICIPANT, deduplicationMicros: 600_000_000n, exclusivityTimeoutMicros: 60_000_000n, now: () => NOW })
+        .decide(reassignmentDecider, {
+          submission,
+          participantId: PARTICIPANT,
+          deduplicationMicros: 600_000_000n,
+          exclusivityTimeoutMicros: 60_000_000n,
+          now: () => NOW,
+        })
         .then((decided) => (decided.rejection ? Promise.reject(decided.rejection) : decided.committed));
     }
     case 'prune':
@@ -271,30 +413,89 @@ const answer = (r: PromiseSettledResult<unknown>) =>
       : { thrown: String(r.reason) };
 
 /** Runs a workload on one writer; returns the answers and the database's log, head and projections. */
-async function run(database: Database, writer: WriterKind, load: { maxBatch: number; waves: Command[][] }, batchSizes: number[] = []) {
-  const store = new EventStore(database.db, { participantId: PARTICIPANT, writer, clock: CLOCK, maxBatch: load.maxBatch, onBatch: ({ size }) => batchSizes.push(size) });
+async function run(
+  database: Database,
+  writer: WriterKind,
+  load: { maxBatch: number; waves: Command[][] },
+  batchSizes: number[] = [],
+) {
+  const store = new EventStore(database.db, {
+    participantId: PARTICIPANT,
+    writer,
+    clock: CLOCK,
+    maxBatch: load.maxBatch,
+    onBatch: ({ size }) => batchSizes.push(size),
+  });
   const answers: unknown[] = [];
   const unassignments: Unassignments = [];
   try {
     let index = 0;
     const setUp: Command[] = [
-      ...[0, 1, 2, 3].map((k): Command => ({ kind: 'execute', command: 100 + k, action: 'create', contract: k, created: k, sync: SYNC_A })),
+      ...[0, 1, 2, 3].map((k): Command => ({
+        kind: 'execute',
+        command: 100 + k,
+        action: 'create',
+        contract: k,
+        created: k,
+        sync: SYNC_A,
+      })),
       { kind: 'createUser', user: 0, rights: [] },
       { kind: 'createUser', user: 1, rights: [{ kind: 'CanActAs', party: alice }] },
       { kind: 'createIdp', idp: 0, issuer: 0 },
     ];
-    await store.append(['alice', 'bob'].map((h) => decideAllocateParty(
-      { existing: null, identityProviderExists: true, user: null, connectedSynchronizers: [SYNC_A], participantId: PARTICIPANT, namespace: NAMESPACE, selfAllocationQuota: null },
-      { partyIdHint: h, annotations: {}, resourceVersion: '', identityProviderId: '', synchronizerId: '', userId: '' },
-    ).events).flat());
+    await store.append(
+      ['alice', 'bob']
+        .map(
+          (h) =>
+            decideAllocateParty(
+              {
+                existing: null,
+                identityProviderExists: true,
+                user: null,
+                connectedSynchronizers: [SYNC_A],
+                participantId: PARTICIPANT,
+                namespace: NAMESPACE,
+                selfAllocationQuota: null,
+              },
+              {
+                partyIdHint: h,
+                annotations: {},
+                resourceVersion: '',
+                identityProviderId: '',
+                synchronizerId: '',
+                userId: '',
+              },
+            ).events,
+        )
+        .flat(),
+    );
     for (const wave of [setUp, ...load.waves]) {
       const results = await Promise.allSettled(wave.map((c) => submit(store, c, index++, unassignments)));
       results.forEach((r, i) => {
         const c = wave[i];
         if (c.kind === 'unassign' && r.status === 'fulfilled') {
-          const e = (r.value as { data: { events: Array<{ Unassigned: { reassignmentId: string; source: string; target: string; submitter: string; contractId: string } }> } }).data
-            .events[0].Unassigned;
-          unassignments.push({ id: e.reassignmentId, source: e.source, target: e.target, submitter: e.submitter, contract: e.contractId });
+          const e = (
+            r.value as {
+              data: {
+                events: Array<{
+                  Unassigned: {
+                    reassignmentId: string;
+                    source: string;
+                    target: string;
+                    submitter: string;
+                    contractId: string;
+                  };
+                }>;
+              };
+            }
+          ).data.events[0].Unassigned;
+          unassignments.push({
+            id: e.reassignmentId,
+            source: e.source,
+            target: e.target,
+            submitter: e.submitter,
+            contract: e.contractId,
+          });
         }
       });
       answers.push(results.map(answer));
@@ -302,7 +503,10 @@ async function run(database: Database, writer: WriterKind, load: { maxBatch: num
   } finally {
     await store.close();
   }
-  const log = await sql`SELECT seq, ledger_offset, type, stream, data, header, recorded_at FROM event_log ORDER BY seq`.execute(database.db);
+  const log =
+    await sql`SELECT seq, ledger_offset, type, stream, data, header, recorded_at FROM event_log ORDER BY seq`.execute(
+      database.db,
+    );
   const head = await sql`SELECT seq, ledger_offset, record_time_micros FROM ledger_head`.execute(database.db);
   return { answers, log: log.rows, head: head.rows, projections: await dumpProjections(database.db) };
 }
@@ -329,7 +533,10 @@ describe('batched writer = reference writer', () => {
     await fc.assert(
       fc.asyncProperty(workload, async (load) => {
         await Promise.all([reset(batchedDb.db), reset(referenceDb.db)]);
-        const [batched, reference] = await Promise.all([run(batchedDb, 'batched', load, batchSizes), run(referenceDb, 'reference', load)]);
+        const [batched, reference] = await Promise.all([
+          run(batchedDb, 'batched', load, batchSizes),
+          run(referenceDb, 'reference', load),
+        ]);
         expect(batched.answers).toEqual(reference.answers);
         expect(batched.log).toEqual(reference.log);
         expect(batched.head).toEqual(reference.head);

@@ -14,12 +14,22 @@ const rejects = (payload: Record<string, unknown>, p: Parameters<typeof checkTok
 
 describe('token claim rules (Canton AuthServiceJWTPayload)', () => {
   it('accepts an audience-based token for this participant and yields sub as the user', () => {
-    expect(checkTokenClaims({ sub: 'alice', aud: `${PARTICIPANT_AUDIENCE_PREFIX}participant1::1220ab` }, policy).userId).toBe('alice');
-    expect(checkTokenClaims({ sub: 'alice', aud: ['x', `${PARTICIPANT_AUDIENCE_PREFIX}participant1::1220ab`] }, policy).userId).toBe('alice');
+    expect(
+      checkTokenClaims({ sub: 'alice', aud: `${PARTICIPANT_AUDIENCE_PREFIX}participant1::1220ab` }, policy).userId,
+    ).toBe('alice');
+    expect(
+      checkTokenClaims({ sub: 'alice', aud: ['x', `${PARTICIPANT_AUDIENCE_PREFIX}participant1::1220ab`] }, policy)
+        .userId,
+    ).toBe('alice');
   });
   it('rejects an audience for another participant, or two participant audiences', () => {
     expect(rejects({ sub: 'a', aud: `${PARTICIPANT_AUDIENCE_PREFIX}other` })).toBe(true);
-    expect(rejects({ sub: 'a', aud: [`${PARTICIPANT_AUDIENCE_PREFIX}participant1::1220ab`, `${PARTICIPANT_AUDIENCE_PREFIX}x`] })).toBe(true);
+    expect(
+      rejects({
+        sub: 'a',
+        aud: [`${PARTICIPANT_AUDIENCE_PREFIX}participant1::1220ab`, `${PARTICIPANT_AUDIENCE_PREFIX}x`],
+      }),
+    ).toBe(true);
   });
   it('accepts the deprecated scope form (space-separated scope or scp array)', () => {
     expect(checkTokenClaims({ sub: 'a', scope: 'openid daml_ledger_api' }, policy).userId).toBe('a');

@@ -46,7 +46,12 @@ describe("bench harness: the load generator's raw HTTP/1.1 connection", () => {
   });
 
   const request = (path: string, body = '') =>
-    serialiseRequest('POST', path, { host: '127.0.0.1', 'content-type': 'application/json', authorization: 'Bearer t' }, Buffer.from(body));
+    serialiseRequest(
+      'POST',
+      path,
+      { host: '127.0.0.1', 'content-type': 'application/json', authorization: 'Bearer t' },
+      Buffer.from(body),
+    );
 
   it('sends prepared requests one after another on one keep-alive connection and reads status and body', async () => {
     const before = connections;
@@ -105,14 +110,23 @@ describe("bench harness: the load generator's raw HTTP/1.1 connection", () => {
     const whole = Buffer.from('HTTP/1.1 201 Created\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello');
     for (let cut = 0; cut < whole.length; cut++) expect(parseResponse(whole.subarray(0, cut))).toBeUndefined();
     expect(parseResponse(whole)).toEqual({ response: { status: 201, body: Buffer.from('hello') }, used: whole.length });
-    const chunked = Buffer.from('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\na\r\n0123456789\r\n0\r\n\r\n');
+    const chunked = Buffer.from(
+      'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\na\r\n0123456789\r\n0\r\n\r\n',
+    );
     for (let cut = 0; cut < chunked.length; cut++) expect(parseResponse(chunked.subarray(0, cut))).toBeUndefined();
     expect(parseResponse(chunked)?.response.body.toString()).toBe('abc0123456789');
-    const both = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n');
+    const both = Buffer.from(
+      'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n',
+    );
     expect(parseResponse(both)).toEqual({ response: { status: 200, body: Buffer.from('ok') }, used: both.length });
     expect(() => parseResponse(Buffer.from('SSH-2.0-OpenSSH\r\n\r\n'))).toThrow(/not an HTTP/);
-    expect(() => parseResponse(Buffer.from('HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nbody'))).toThrow(/neither Content-Length nor chunked/);
-    expect(parseResponse(Buffer.from('HTTP/1.1 204 No Content\r\n\r\n'))?.response).toEqual({ status: 204, body: Buffer.alloc(0) });
+    expect(() => parseResponse(Buffer.from('HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nbody'))).toThrow(
+      /neither Content-Length nor chunked/,
+    );
+    expect(parseResponse(Buffer.from('HTTP/1.1 204 No Content\r\n\r\n'))?.response).toEqual({
+      status: 204,
+      body: Buffer.alloc(0),
+    });
   });
 
   it('serialiseRequest: request line, headers, Content-Length in bytes, body', () => {

@@ -10,7 +10,19 @@ describe('checkBootstrapSpec', () => {
   it('accepts a complete file and normalizes it', () => {
     const { spec, problems } = checkBootstrapSpec({
       parties: ['alice', { hint: 'bob' }],
-      users: [{ id: 'app', primaryParty: 'alice', rights: [{ actAs: 'alice' }, { readAs: 'bob' }, { executeAs: 'x::1220ab' }, 'participantAdmin', 'readAsAnyParty'] }],
+      users: [
+        {
+          id: 'app',
+          primaryParty: 'alice',
+          rights: [
+            { actAs: 'alice' },
+            { readAs: 'bob' },
+            { executeAs: 'x::1220ab' },
+            'participantAdmin',
+            'readAsAnyParty',
+          ],
+        },
+      ],
       dars: ['m.dar'],
       contracts: [{ key: 'k', templateId: '#m:Main:T', actAs: 'alice', arguments: { owner: '${alice}' } }],
     });
@@ -31,15 +43,23 @@ describe('checkBootstrapSpec', () => {
         },
       ],
       dars: ['m.dar'],
-      contracts: [{ key: 'k', templateId: '#m:Main:T', actAs: ['alice'], readAs: [], arguments: { owner: '${alice}' } }],
+      contracts: [
+        { key: 'k', templateId: '#m:Main:T', actAs: ['alice'], readAs: [], arguments: { owner: '${alice}' } },
+      ],
     });
-    expect(checkBootstrapSpec(null)).toEqual({ spec: { parties: [], users: [], dars: [], contracts: [] }, problems: [] });
+    expect(checkBootstrapSpec(null)).toEqual({
+      spec: { parties: [], users: [], dars: [], contracts: [] },
+      problems: [],
+    });
   });
 
   it('reports every defect, one line each, with where it is', () => {
     const { problems } = checkBootstrapSpec({
       parties: ['alice', 'alice', 'bad hint'],
-      users: [{ id: 'a b', rights: [{ actAs: 'carol' }, 'root'] }, { id: 'ok', colour: 'red' }],
+      users: [
+        { id: 'a b', rights: [{ actAs: 'carol' }, 'root'] },
+        { id: 'ok', colour: 'red' },
+      ],
       dars: [3],
       contracts: [
         { templateId: 'Main', actAs: [], arguments: { owner: '${dave}' } },
@@ -66,7 +86,9 @@ describe('checkBootstrapSpec', () => {
   });
 
   it('resolves ${hint} placeholders and derives valid command ids', () => {
-    expect(resolveBootstrapArguments({ a: '${alice}', b: ['${alice}', 'x'], c: { d: 1, e: 'alice' } }, '1220ff')).toEqual({
+    expect(
+      resolveBootstrapArguments({ a: '${alice}', b: ['${alice}', 'x'], c: { d: 1, e: 'alice' } }, '1220ff'),
+    ).toEqual({
       a: 'alice::1220ff',
       b: ['alice::1220ff', 'x'],
       c: { d: 1, e: 'alice' },
@@ -84,14 +106,21 @@ describe('the bootstrap file', () => {
 
   it('YAML and JSON; DAR paths are resolved from the file and must be readable', () => {
     fs.writeFileSync(path.join(dir, 'm.dar'), 'PK');
-    expect(readBootstrapFile(write('ok.yaml', 'parties: [alice]\ndars: [m.dar]\n'))).toEqual({ spec: { parties: ['alice'], users: [], dars: [path.join(dir, 'm.dar')], contracts: [] }, problems: [] });
+    expect(readBootstrapFile(write('ok.yaml', 'parties: [alice]\ndars: [m.dar]\n'))).toEqual({
+      spec: { parties: ['alice'], users: [], dars: [path.join(dir, 'm.dar')], contracts: [] },
+      problems: [],
+    });
     expect(readBootstrapFile(write('ok.json', '{"parties": ["bob"]}')).spec?.parties).toEqual(['bob']);
-    expect(readBootstrapFile(write('missing.yaml', 'dars: [gone.dar]\n')).problems).toEqual(['dars[0]: cannot read gone.dar (ENOENT)']);
+    expect(readBootstrapFile(write('missing.yaml', 'dars: [gone.dar]\n')).problems).toEqual([
+      'dars[0]: cannot read gone.dar (ENOENT)',
+    ]);
     const syntax = readBootstrapFile(write('bad.yaml', 'parties: [alice\nusers: {'));
     expect(syntax.spec).toBeUndefined();
     expect(syntax.problems.length).toBeGreaterThan(0);
     expect(syntax.problems[0]).toMatch(/^bad\.yaml: .+line \d+/);
-    expect(readBootstrapFile(path.join(dir, 'nope.yaml')).problems).toEqual([`cannot read ${path.join(dir, 'nope.yaml')} (ENOENT)`]);
+    expect(readBootstrapFile(path.join(dir, 'nope.yaml')).problems).toEqual([
+      `cannot read ${path.join(dir, 'nope.yaml')} (ENOENT)`,
+    ]);
   });
 
   it('LEDGER_BOOTSTRAP_FILE: its problems are configuration problems, one line each', () => {
@@ -103,6 +132,8 @@ describe('the bootstrap file', () => {
         "  - LEDGER_BOOTSTRAP_FILE: users[0].rights[0].actAs: party 'carol' is not declared in parties (declare it, or give its full id name::fingerprint)",
       ].join('\n'),
     );
-    expect(loadConfig({ LEDGER_BOOTSTRAP_FILE: write('fine.yaml', 'parties: [alice]\n') }).bootstrap?.parties).toEqual(['alice']);
+    expect(loadConfig({ LEDGER_BOOTSTRAP_FILE: write('fine.yaml', 'parties: [alice]\n') }).bootstrap?.parties).toEqual([
+      'alice',
+    ]);
   });
 });

@@ -12,12 +12,18 @@ const proposal = (cid: string, receiver: string, extra: Partial<PreapprovalPropo
 
 describe('planPreapprovalAcceptances (the validator accepting TransferPreapprovalProposals)', () => {
   it('accepts a proposal naming the validator as provider, for the configured lifetime from now', () => {
-    expect(planPreapprovalAcceptances([proposal('p1', 'alice')], [], at)).toEqual([{ proposalCid: 'p1', receiver: 'alice', expiresAt: 1_500n }]);
+    expect(planPreapprovalAcceptances([proposal('p1', 'alice')], [], at)).toEqual([
+      { proposalCid: 'p1', receiver: 'alice', expiresAt: 1_500n },
+    ]);
   });
 
   it('leaves proposals to other providers, and those expecting another DSO; accepts one with no expected DSO', () => {
     const plan = planPreapprovalAcceptances(
-      [proposal('other', 'a', { provider: 'someone::ns' }), proposal('wrongDso', 'b', { expectedDso: 'DSO::elsewhere' }), proposal('old', 'c', { expectedDso: null })],
+      [
+        proposal('other', 'a', { provider: 'someone::ns' }),
+        proposal('wrongDso', 'b', { expectedDso: 'DSO::elsewhere' }),
+        proposal('old', 'c', { expectedDso: null }),
+      ],
       [],
       at,
     );
@@ -25,12 +31,22 @@ describe('planPreapprovalAcceptances (the validator accepting TransferPreapprova
   });
 
   it('does nothing for a receiver whose preapproval has not expired; accepts again once it has', () => {
-    expect(planPreapprovalAcceptances([proposal('p', 'alice')], [{ receiver: 'alice', expiresAt: 1_001n }], at)).toEqual([]);
-    expect(planPreapprovalAcceptances([proposal('p', 'alice')], [{ receiver: 'alice', expiresAt: 1_000n }], at).map((p) => p.proposalCid)).toEqual(['p']);
+    expect(
+      planPreapprovalAcceptances([proposal('p', 'alice')], [{ receiver: 'alice', expiresAt: 1_001n }], at),
+    ).toEqual([]);
+    expect(
+      planPreapprovalAcceptances([proposal('p', 'alice')], [{ receiver: 'alice', expiresAt: 1_000n }], at).map(
+        (p) => p.proposalCid,
+      ),
+    ).toEqual(['p']);
   });
 
   it('accepts one proposal per receiver at a time', () => {
-    const plan = planPreapprovalAcceptances([proposal('p1', 'alice'), proposal('p2', 'alice'), proposal('p3', 'bob')], [], at);
+    const plan = planPreapprovalAcceptances(
+      [proposal('p1', 'alice'), proposal('p2', 'alice'), proposal('p3', 'bob')],
+      [],
+      at,
+    );
     expect(plan.map((p) => p.proposalCid)).toEqual(['p1', 'p3']);
   });
 });

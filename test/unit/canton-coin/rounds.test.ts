@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { decimalSum, planDsoRoundActions, roundSummary, usableOpenRound, type DsoRoundsState, type OpenMiningRound } from '@ledgerline/domain';
+import {
+  decimalSum,
+  planDsoRoundActions,
+  roundSummary,
+  usableOpenRound,
+  type DsoRoundsState,
+  type OpenMiningRound,
+} from '@ledgerline/domain';
 
 const TICK = 600_000_000n;
 const open = (round: number, opensAt: bigint, targetClosesAt: bigint): OpenMiningRound => ({
@@ -10,7 +17,14 @@ const open = (round: number, opensAt: bigint, targetClosesAt: bigint): OpenMinin
   tickMicros: TICK,
   amuletPrice: '1.0000000000',
 });
-const empty: DsoRoundsState = { externalPartyConfigStates: [], open: [], summarizing: [], issuing: [], closed: [], coupons: [] };
+const empty: DsoRoundsState = {
+  externalPartyConfigStates: [],
+  open: [],
+  summarizing: [],
+  issuing: [],
+  closed: [],
+  coupons: [],
+};
 /** The rounds `AmuletRules_Bootstrap_Rounds` creates at time 0 with a one-tick round 0. */
 const bootstrapped = [open(0, 0n, TICK), open(1, 0n, 2n * TICK), open(2, TICK, 3n * TICK)];
 
@@ -18,7 +32,14 @@ describe('planDsoRoundActions: open rounds', () => {
   it('advances once the oldest round passed targetClosesAt, the newest opened and the middle one was open a tick', () => {
     expect(planDsoRoundActions({ ...empty, open: bootstrapped }, TICK - 1n)).toEqual([]);
     expect(planDsoRoundActions({ ...empty, open: bootstrapped }, TICK)).toEqual([
-      { kind: 'advance', round: 0n, amuletPrice: '1.0000000000', roundToArchiveCid: 'open0', middleRoundCid: 'open1', latestRoundCid: 'open2' },
+      {
+        kind: 'advance',
+        round: 0n,
+        amuletPrice: '1.0000000000',
+        roundToArchiveCid: 'open0',
+        middleRoundCid: 'open1',
+        latestRoundCid: 'open2',
+      },
     ]);
   });
 
@@ -99,7 +120,9 @@ describe('planDsoRoundActions: summarizing, issuing and closed rounds', () => {
         validatorLivenessActivityRecordCids: [],
       },
     ]);
-    expect(planDsoRoundActions({ ...empty, closed, coupons: coupons.slice(3) }, 0n)).toEqual([{ kind: 'archive', round: 2n, closedRoundCid: 'c2' }]);
+    expect(planDsoRoundActions({ ...empty, closed, coupons: coupons.slice(3) }, 0n)).toEqual([
+      { kind: 'archive', round: 2n, closedRoundCid: 'c2' },
+    ]);
   });
 });
 
@@ -124,7 +147,10 @@ describe('planDsoRoundActions: ExternalPartyConfigState', () => {
   });
 
   it('waits while the rounds advance (the advance archives the triple it would name)', () => {
-    const actions = planDsoRoundActions({ ...empty, open: bootstrapped, externalPartyConfigStates: states }, 20n * TICK);
+    const actions = planDsoRoundActions(
+      { ...empty, open: bootstrapped, externalPartyConfigStates: states },
+      20n * TICK,
+    );
     expect(actions.map((a) => a.kind)).toEqual(['advance']);
   });
 });

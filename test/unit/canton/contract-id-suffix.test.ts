@@ -55,7 +55,9 @@ describe('contract ids with Canton’s suffix (CantonContractIdVersionTest, rest
     const cid = suffixedContractId('00' + discriminator, unicum);
     expect(() => suffixedContractId(cid, unicum)).toThrow(CantonError);
     expect(() => suffixedContractId('00' + discriminator, unicum.subarray(2))).toThrow(CantonError);
-    expect(() => suffixedContractId('00' + discriminator, Buffer.concat([Buffer.from('1221', 'hex'), unicum.subarray(2)]))).toThrow(CantonError);
+    expect(() =>
+      suffixedContractId('00' + discriminator, Buffer.concat([Buffer.from('1221', 'hex'), unicum.subarray(2)])),
+    ).toThrow(CantonError);
   });
 
   it('tells local, suffixed and other ids apart', () => {
@@ -99,7 +101,13 @@ describe('the unicum (UnicumGenerator.computeUnicumHash)', () => {
   it('is deterministic, ignores party order and duplicates, and depends on every input', () => {
     const u = computeUnicum(base).toString('hex');
     expect(computeUnicum({ ...base }).toString('hex')).toBe(u);
-    expect(computeUnicum({ ...base, signatories: ['alice::1220', 'bob::1220', 'alice::1220'], stakeholders: [...base.stakeholders].reverse() }).toString('hex')).toBe(u);
+    expect(
+      computeUnicum({
+        ...base,
+        signatories: ['alice::1220', 'bob::1220', 'alice::1220'],
+        stakeholders: [...base.stakeholders].reverse(),
+      }).toString('hex'),
+    ).toBe(u);
     const others: Partial<UnicumInput>[] = [
       { salt: Buffer.alloc(32, 8) },
       { createdAt: base.createdAt + 1n },
@@ -124,7 +132,9 @@ describe('the unicum (UnicumGenerator.computeUnicumHash)', () => {
 describe('the contract salt', () => {
   it('is HMAC-SHA256 of the transaction seed over the create index and synchronizer id', () => {
     const seed = Buffer.alloc(32, 1);
-    const expected = createHmac('sha256', seed).update(Buffer.concat([i32(2), str('sync::1220ab')])).digest();
+    const expected = createHmac('sha256', seed)
+      .update(Buffer.concat([i32(2), str('sync::1220ab')]))
+      .digest();
     expect(contractSalt(seed, 2, 'sync::1220ab').equals(expected)).toBe(true);
     expect(contractSalt(seed, 3, 'sync::1220ab').equals(expected)).toBe(false);
     expect(contractSalt(Buffer.alloc(32, 2), 2, 'sync::1220ab').equals(expected)).toBe(false);
@@ -134,7 +144,8 @@ describe('the contract salt', () => {
 describe('Daml-LF’s legacy contract-instance hash', () => {
   const templateId = { packageId: 'pkg', moduleName: 'A.B', entityName: 'T' };
   const v = (sum: Value['sum']): Value => ({ sum });
-  const record = (...values: Value[]): Value => v({ oneofKind: 'record', record: { fields: values.map((value, i) => ({ label: `f${i}`, value })) } });
+  const record = (...values: Value[]): Value =>
+    v({ oneofKind: 'record', record: { fields: values.map((value, i) => ({ label: `f${i}`, value })) } });
 
   it('hashes version 0, purpose 5, package name, template id and the untyped value', () => {
     const arg = record(
@@ -171,11 +182,17 @@ describe('Daml-LF’s legacy contract-instance hash', () => {
   it('depends on the contract ids the argument holds', () => {
     const withCid = (cid: string) => record(v({ oneofKind: 'contractId', contractId: cid }));
     const local = '00' + 'ab'.repeat(32);
-    expect(legacyContractInstanceHash('p', templateId, withCid(local)).equals(legacyContractInstanceHash('p', templateId, withCid(local + 'ca12')))).toBe(false);
+    expect(
+      legacyContractInstanceHash('p', templateId, withCid(local)).equals(
+        legacyContractInstanceHash('p', templateId, withCid(local + 'ca12')),
+      ),
+    ).toBe(false);
   });
 
   it('refuses unset values and malformed numerics', () => {
     expect(() => legacyContractInstanceHash('p', templateId, { sum: { oneofKind: undefined } })).toThrow(CantonError);
-    expect(() => legacyContractInstanceHash('p', templateId, v({ oneofKind: 'numeric', numeric: '1e5' }))).toThrow(CantonError);
+    expect(() => legacyContractInstanceHash('p', templateId, v({ oneofKind: 'numeric', numeric: '1e5' }))).toThrow(
+      CantonError,
+    );
   });
 });

@@ -2,17 +2,17 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Create, Metadata_InputContract, Value, type Identifier } from '@canton-network/core-ledger-proto';
 import { setCreateKey } from '@ledgerline/canton';
-import {
-  createdEventBlobOf,
-  encodeInputContractV1,
-  inputContractV1FastPathApplies,
-} from '@ledgerline/canton';
+import { createdEventBlobOf, encodeInputContractV1, inputContractV1FastPathApplies } from '@ledgerline/canton';
 
 const UNKNOWN = Symbol.for('protobuf-ts/unknown');
 
 /** What the old `createdEventBlobOf` encoded: protobuf-ts `Metadata_InputContract.toBinary`. */
 function reference(create: Create, createdAt: bigint): string {
-  const bytes = Metadata_InputContract.toBinary({ contract: { oneofKind: 'v1', v1: create }, createdAt, eventBlob: new Uint8Array(0) });
+  const bytes = Metadata_InputContract.toBinary({
+    contract: { oneofKind: 'v1', v1: create },
+    createdAt,
+    eventBlob: new Uint8Array(0),
+  });
   return Buffer.from(bytes).toString('hex');
 }
 
@@ -36,9 +36,18 @@ const strArb: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 8 }),
   fc.string({ unit: 'grapheme', maxLength: 6 }),
   fc.string({ unit: 'binary', maxLength: 6 }),
-  fc.array(fc.oneof(fc.string({ maxLength: 3 }), loneSurrogateArb, fc.constantFrom('\ud83c\udf89', 'ü', '✓', '\u0080', '\u07ff', '\u0800', '\uffff')), {
-    maxLength: 5,
-  }).map((xs) => xs.join('')),
+  fc
+    .array(
+      fc.oneof(
+        fc.string({ maxLength: 3 }),
+        loneSurrogateArb,
+        fc.constantFrom('\ud83c\udf89', 'ü', '✓', '\u0080', '\u07ff', '\u0800', '\uffff'),
+      ),
+      {
+        maxLength: 5,
+      },
+    )
+    .map((xs) => xs.join('')),
   fc.string({ minLength: 40, maxLength: 300 }), // ASCII: bulk copy path, two-byte length prefixes
   fc.string({ unit: 'binary', minLength: 40, maxLength: 120 }),
 );
@@ -47,11 +56,39 @@ const identArb: fc.Arbitrary<Identifier> = fc.record({ packageId: strArb, module
 const optIdentArb = fc.option(identArb, { nil: undefined });
 
 const INT64_EDGES = [
-  '0', '-0', '1', '-1', '007', '-007', '63', '64', '-64', '-65', '127', '128',
-  String(2 ** 31 - 1), String(-(2 ** 31)), String(2 ** 32), String(-(2 ** 32)),
-  String(2 ** 51 - 1), String(2 ** 51), String(-(2 ** 51)), String(-(2 ** 51) + 1), String(2 ** 52), String(-(2 ** 52)),
-  String(Number.MAX_SAFE_INTEGER), String(-Number.MAX_SAFE_INTEGER), '9007199254740992', '-9007199254740992', '9007199254740993',
-  '9223372036854775807', '-9223372036854775808', '-9223372036854775807', '1700000000123456', '-62135596800000000', '253402300799999999',
+  '0',
+  '-0',
+  '1',
+  '-1',
+  '007',
+  '-007',
+  '63',
+  '64',
+  '-64',
+  '-65',
+  '127',
+  '128',
+  String(2 ** 31 - 1),
+  String(-(2 ** 31)),
+  String(2 ** 32),
+  String(-(2 ** 32)),
+  String(2 ** 51 - 1),
+  String(2 ** 51),
+  String(-(2 ** 51)),
+  String(-(2 ** 51) + 1),
+  String(2 ** 52),
+  String(-(2 ** 52)),
+  String(Number.MAX_SAFE_INTEGER),
+  String(-Number.MAX_SAFE_INTEGER),
+  '9007199254740992',
+  '-9007199254740992',
+  '9007199254740993',
+  '9223372036854775807',
+  '-9223372036854775808',
+  '-9223372036854775807',
+  '1700000000123456',
+  '-62135596800000000',
+  '253402300799999999',
 ];
 const int64Arb: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(...INT64_EDGES),
@@ -79,20 +116,30 @@ const valueArb: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) => ({
     strArb.map((party) => v({ oneofKind: 'party', party })),
     strArb.map((text) => v({ oneofKind: 'text', text })),
     strArb.map((contractId) => v({ oneofKind: 'contractId', contractId })),
-    fc.option(tie('value'), { nil: undefined }).map((value) => v({ oneofKind: 'optional', optional: value ? { value } : {} })),
+    fc
+      .option(tie('value'), { nil: undefined })
+      .map((value) => v({ oneofKind: 'optional', optional: value ? { value } : {} })),
     fc.array(tie('value'), { maxLength: 4 }).map((elements) => v({ oneofKind: 'list', list: { elements } })),
     fc
       .array(fc.record({ key: strArb, value: fc.option(tie('value'), { nil: undefined }) }), { maxLength: 3 })
       .map((entries) => v({ oneofKind: 'textMap', textMap: { entries } })),
     fc
-      .array(fc.record({ key: fc.option(tie('value'), { nil: undefined }), value: fc.option(tie('value'), { nil: undefined }) }), {
-        maxLength: 3,
-      })
+      .array(
+        fc.record({
+          key: fc.option(tie('value'), { nil: undefined }),
+          value: fc.option(tie('value'), { nil: undefined }),
+        }),
+        {
+          maxLength: 3,
+        },
+      )
       .map((entries) => v({ oneofKind: 'genMap', genMap: { entries } })),
     fc
       .record({
         recordId: optIdentArb,
-        fields: fc.array(fc.record({ label: strArb, value: fc.option(tie('value'), { nil: undefined }) }), { maxLength: 5 }),
+        fields: fc.array(fc.record({ label: strArb, value: fc.option(tie('value'), { nil: undefined }) }), {
+          maxLength: 5,
+        }),
       })
       .map((record) => v({ oneofKind: 'record', record })),
     fc
@@ -121,7 +168,18 @@ const createArb: fc.Arbitrary<{ how: string; create: Create }> = fc
   }));
 
 const createdAtArb = fc.oneof(
-  fc.constantFrom(0n, 1n, 127n, 128n, 1_700_000_000_123_456n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 63n, 2n ** 64n - 1n),
+  fc.constantFrom(
+    0n,
+    1n,
+    127n,
+    128n,
+    1_700_000_000_123_456n,
+    2n ** 53n - 1n,
+    2n ** 53n,
+    2n ** 53n + 1n,
+    2n ** 63n,
+    2n ** 64n - 1n,
+  ),
   fc.bigInt({ min: 0n, max: 2n ** 53n }),
   fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
 );
@@ -151,13 +209,19 @@ function exampleCreate(): Create {
           { label: 'day', value: v({ oneofKind: 'date', date: -3 }) },
           {
             label: 'tags',
-            value: v({ oneofKind: 'list', list: { elements: [v({ oneofKind: 'text', text: 'a' }), v({ oneofKind: 'unit', unit: {} })] } }),
+            value: v({
+              oneofKind: 'list',
+              list: { elements: [v({ oneofKind: 'text', text: 'a' }), v({ oneofKind: 'unit', unit: {} })] },
+            }),
           },
           { label: 'opt', value: v({ oneofKind: 'optional', optional: {} }) },
           { label: 'color', value: v({ oneofKind: 'enum', enum: { constructor: 'Red' } }) },
           {
             label: 'shape',
-            value: v({ oneofKind: 'variant', variant: { constructor: 'Circle', value: v({ oneofKind: 'bool', bool: true }) } }),
+            value: v({
+              oneofKind: 'variant',
+              variant: { constructor: 'Circle', value: v({ oneofKind: 'bool', bool: true }) },
+            }),
           },
         ],
       },
@@ -213,7 +277,12 @@ describe('createdEventBlobOf / encodeInputContractV1', () => {
     expect(bytes.toString('hex')).toContain('900307');
 
     const keyed = setCreateKey(exampleCreate(), {
-      key: { templateId: TEMPLATE, packageName: 'ledgerline-test', key: v({ oneofKind: 'party', party: ALICE }), hash: new Uint8Array(32) },
+      key: {
+        templateId: TEMPLATE,
+        packageName: 'ledgerline-test',
+        key: v({ oneofKind: 'party', party: ALICE }),
+        hash: new Uint8Array(32),
+      },
       maintainers: [ALICE],
     });
     expect(inputContractV1FastPathApplies(keyed, 5n)).toBe(false);
@@ -230,11 +299,30 @@ describe('createdEventBlobOf / encodeInputContractV1', () => {
       (c) => (c.argument!.sum as { record: { fields: object[] } }).record.fields[0],
       (c) => (c.argument!.sum as { record: { recordId: object } }).record.recordId,
       (c) => (c.argument!.sum as { record: { fields: { value: object }[] } }).record.fields[6].value,
-      (c) => ((c.argument!.sum as { record: { fields: { value: Value }[] } }).record.fields[6].value.sum as { list: object }).list,
-      (c) => ((c.argument!.sum as { record: { fields: { value: Value }[] } }).record.fields[6].value.sum as { list: { elements: Value[] } }).list.elements[1].sum as object,
-      (c) => ((c.argument!.sum as { record: { fields: { value: Value }[] } }).record.fields[7].value.sum as { optional: object }).optional,
-      (c) => ((c.argument!.sum as { record: { fields: { value: Value }[] } }).record.fields[8].value.sum as { enum: object }).enum,
-      (c) => ((c.argument!.sum as { record: { fields: { value: Value }[] } }).record.fields[9].value.sum as { variant: object }).variant,
+      (c) =>
+        ((c.argument!.sum as { record: { fields: { value: Value }[] } }).record.fields[6].value.sum as { list: object })
+          .list,
+      (c) =>
+        (
+          (c.argument!.sum as { record: { fields: { value: Value }[] } }).record.fields[6].value.sum as {
+            list: { elements: Value[] };
+          }
+        ).list.elements[1].sum as object,
+      (c) =>
+        (
+          (c.argument!.sum as { record: { fields: { value: Value }[] } }).record.fields[7].value.sum as {
+            optional: object;
+          }
+        ).optional,
+      (c) =>
+        ((c.argument!.sum as { record: { fields: { value: Value }[] } }).record.fields[8].value.sum as { enum: object })
+          .enum,
+      (c) =>
+        (
+          (c.argument!.sum as { record: { fields: { value: Value }[] } }).record.fields[9].value.sum as {
+            variant: object;
+          }
+        ).variant,
     ];
     for (const pick of nested) {
       const create = exampleCreate();
@@ -253,8 +341,14 @@ describe('createdEventBlobOf / encodeInputContractV1', () => {
         oneofKind: 'list',
         list: {
           elements: [
-            v({ oneofKind: 'textMap', textMap: { entries: [{ key: 'k', value: v({ oneofKind: 'bool', bool: false }) }] } }),
-            v({ oneofKind: 'genMap', genMap: { entries: [{ key: v({ oneofKind: 'text', text: 'k' }), value: undefined }] } }),
+            v({
+              oneofKind: 'textMap',
+              textMap: { entries: [{ key: 'k', value: v({ oneofKind: 'bool', bool: false }) }] },
+            }),
+            v({
+              oneofKind: 'genMap',
+              genMap: { entries: [{ key: v({ oneofKind: 'text', text: 'k' }), value: undefined }] },
+            }),
           ],
         },
       }),
@@ -291,10 +385,20 @@ describe('createdEventBlobOf / encodeInputContractV1', () => {
       ['unknown oneof kind', withArg({ sum: { oneofKind: 'frobnicate', frobnicate: 1 } }), 1n],
       ['missing sum', withArg({}), 1n],
       ['unit missing', withArg({ sum: { oneofKind: 'unit' } }), 1n],
-      ['variant without constructor', withArg({ sum: { oneofKind: 'variant', variant: { value: v({ oneofKind: 'unit', unit: {} }) } } }), 1n],
+      [
+        'variant without constructor',
+        withArg({ sum: { oneofKind: 'variant', variant: { value: v({ oneofKind: 'unit', unit: {} }) } } }),
+        1n,
+      ],
       ['enum without constructor', withArg({ sum: { oneofKind: 'enum', enum: {} } }), 1n],
       ['record without fields', withArg({ sum: { oneofKind: 'record', record: {} } }), 1n],
-      ['record field without label', withArg({ sum: { oneofKind: 'record', record: { fields: [{ value: v({ oneofKind: 'bool', bool: true }) }] } } }), 1n],
+      [
+        'record field without label',
+        withArg({
+          sum: { oneofKind: 'record', record: { fields: [{ value: v({ oneofKind: 'bool', bool: true }) }] } },
+        }),
+        1n,
+      ],
       ['template id not an object', { ...exampleCreate(), templateId: 'x' as unknown as Identifier }, 1n],
       ['signatory not a string', { ...exampleCreate(), signatories: [1 as unknown as string] }, 1n],
       ['missing stakeholders', { ...exampleCreate(), stakeholders: undefined as unknown as string[] }, 1n],
@@ -315,8 +419,15 @@ describe('createdEventBlobOf / encodeInputContractV1', () => {
     const falsy = { ...exampleCreate(), templateId: null as unknown as Identifier, argument: 0 as unknown as Value };
     expect(inputContractV1FastPathApplies(falsy, 0n)).toBe(true);
     expectSameAsProtobufTs(falsy, 0n);
-    const emptyMessages = Create.create({ templateId: {}, argument: v({ oneofKind: undefined }), signatories: [''], stakeholders: ['', ''] });
-    expect(encodeInputContractV1(emptyMessages, 0n).toString('hex')).toBe('0a0a' + '2200' + '2a00' + '3200' + '3a00' + '3a00');
+    const emptyMessages = Create.create({
+      templateId: {},
+      argument: v({ oneofKind: undefined }),
+      signatories: [''],
+      stakeholders: ['', ''],
+    });
+    expect(encodeInputContractV1(emptyMessages, 0n).toString('hex')).toBe(
+      '0a0a' + '2200' + '2a00' + '3200' + '3a00' + '3a00',
+    );
     expectSameAsProtobufTs(emptyMessages, 0n);
     const decoded = Value.fromBinary(Value.toBinary(v({ oneofKind: 'int64', int64: '-9223372036854775808' })));
     expect(decoded.sum).toEqual({ oneofKind: 'int64', int64: '-9223372036854775808' });

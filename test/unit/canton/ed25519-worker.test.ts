@@ -8,7 +8,11 @@ import { ed25519WorkerScriptForTests } from '../../support/ed25519-worker-script
 function keyPair() {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const raw = (publicKey.export({ format: 'der', type: 'spki' }) as Buffer).subarray(12);
-  const parsed = parsePublicKey({ format: 'CRYPTO_KEY_FORMAT_RAW', keyData: raw, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' });
+  const parsed = parsePublicKey({
+    format: 'CRYPTO_KEY_FORMAT_RAW',
+    keyData: raw,
+    keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+  });
   return { privateKey, raw, parsed };
 }
 
@@ -59,7 +63,17 @@ const batchThreads = (): number =>
 
 // libsodium (sodium-native) is a dependency and the worker runs it: without it these tests fail, they do not skip.
 const libsodium = new Ed25519Verifier({ backend: 'libsodium' });
-const inPlace = (s: Uint8Array, m: Uint8Array, k: Uint8Array) => libsodium.verify(s, m, k, parsePublicKey({ format: 'CRYPTO_KEY_FORMAT_RAW', keyData: Buffer.from(k), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' }).keyObject);
+const inPlace = (s: Uint8Array, m: Uint8Array, k: Uint8Array) =>
+  libsodium.verify(
+    s,
+    m,
+    k,
+    parsePublicKey({
+      format: 'CRYPTO_KEY_FORMAT_RAW',
+      keyData: Buffer.from(k),
+      keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+    }).keyObject,
+  );
 
 describe('Ed25519 checks on the worker thread', () => {
   const workers: Ed25519Worker[] = [];
@@ -96,17 +110,20 @@ describe('Ed25519 checks on the worker thread', () => {
 
   // SCHED_BATCH is a Linux scheduling policy (set through util-linux's chrt, part of every Linux base system): elsewhere
   // there is nothing to check.
-  it.skipIf(process.platform !== 'linux')('runs under SCHED_BATCH on Linux, so that waking it does not preempt the event loop', async () => {
-    const before = batchThreads();
-    const { w } = start();
-    const [job] = jobs(1);
-    expect(await w.verify(job.signature, job.message, job.key.raw)).toBe(true); // answered: the worker is past its set-up
-    expect(batchThreads()).toBe(before + 1);
-    await w.close();
-    // the thread leaves /proc/self/task once it has been joined
-    for (let i = 0; i < 100 && batchThreads() !== before; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(batchThreads()).toBe(before);
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'runs under SCHED_BATCH on Linux, so that waking it does not preempt the event loop',
+    async () => {
+      const before = batchThreads();
+      const { w } = start();
+      const [job] = jobs(1);
+      expect(await w.verify(job.signature, job.message, job.key.raw)).toBe(true); // answered: the worker is past its set-up
+      expect(batchThreads()).toBe(before + 1);
+      await w.close();
+      // the thread leaves /proc/self/task once it has been joined
+      for (let i = 0; i < 100 && batchThreads() !== before; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(batchThreads()).toBe(before);
+    },
+  );
 
   it('goes round the ring many times, one wave after the other', async () => {
     const { w, inPlaceCalls } = start();
@@ -133,7 +150,9 @@ describe('Ed25519 checks on the worker thread', () => {
   it('Ed25519Verifier: with a worker script, checks on its worker until closed; the answers stay the same', async () => {
     const all = jobs(200);
     const check = async (v: Ed25519Verifier) =>
-      expect(await Promise.all(all.map((j) => v.verifyAsync(j.signature, j.message, j.key.raw, j.key.parsed.keyObject)))).toEqual(all.map((j) => j.expected));
+      expect(
+        await Promise.all(all.map((j) => v.verifyAsync(j.signature, j.message, j.key.raw, j.key.parsed.keyObject))),
+      ).toEqual(all.map((j) => j.expected));
     expect(libsodium.workerRunning).toBe(false);
     await check(libsodium);
     const onWorker = new Ed25519Verifier({ backend: 'libsodium', workerScript: ed25519WorkerScriptForTests() });
@@ -152,6 +171,8 @@ describe('Ed25519 checks on the worker thread', () => {
   });
 
   it('a missing worker script is an error, not a silent fallback to in-place checks', () => {
-    expect(() => new Ed25519Verifier({ backend: 'libsodium', workerScript: '/nonexistent/ed25519-worker.thread.js' })).toThrow(/does not exist/);
+    expect(
+      () => new Ed25519Verifier({ backend: 'libsodium', workerScript: '/nonexistent/ed25519-worker.thread.js' }),
+    ).toThrow(/does not exist/);
   });
 });

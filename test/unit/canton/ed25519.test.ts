@@ -10,11 +10,19 @@ const toLe = (n: bigint) => Buffer.from(Array.from({ length: 32 }, (_, i) => Num
 function keyPair() {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const raw = (publicKey.export({ format: 'der', type: 'spki' }) as Buffer).subarray(12);
-  const parsed = parsePublicKey({ format: 'CRYPTO_KEY_FORMAT_RAW', keyData: raw, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' });
+  const parsed = parsePublicKey({
+    format: 'CRYPTO_KEY_FORMAT_RAW',
+    keyData: raw,
+    keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+  });
   return { privateKey, raw, parsed };
 }
 
-const ed = (signature: Buffer) => ({ format: 'SIGNATURE_FORMAT_CONCAT', signature, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' });
+const ed = (signature: Buffer) => ({
+  format: 'SIGNATURE_FORMAT_CONCAT',
+  signature,
+  signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
+});
 
 describe('Ed25519 verifier backends', () => {
   it('libsodium where its prebuilt binary exists (linux-x64, the service image and CI); openssl when asked', () => {
@@ -73,7 +81,11 @@ describe.each(['libsodium', 'openssl'] as const)('Ed25519 verification (%s)', (b
   it('with libsodium, rejects the small-order forgery (identity key, R = identity, S = 0) that OpenSSL accepts for any message', () => {
     const identity = Buffer.alloc(32);
     identity[0] = 1;
-    const key = parsePublicKey({ format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: Buffer.concat([ED25519_SPKI_PREFIX, identity]), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' });
+    const key = parsePublicKey({
+      format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO',
+      keyData: Buffer.concat([ED25519_SPKI_PREFIX, identity]),
+      keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+    });
     const forgery = Buffer.concat([identity, Buffer.alloc(32)]);
     const msg = Buffer.from('any message at all');
     expect(ed25519VerifyOpenSsl(forgery, msg, key.keyObject)).toBe(true);

@@ -17,7 +17,11 @@ const verifier = new SignatureVerifier(new Ed25519Verifier());
 
 const alice = ed25519FromSeed(SEED_01_20);
 const rawKey = { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: alice.raw, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' };
-const spkiKey = { format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: alice.spki.toString('base64'), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' };
+const spkiKey = {
+  format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO',
+  keyData: alice.spki.toString('base64'),
+  keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+};
 
 describe('multihash and fingerprint', () => {
   it('sha256Multihash = 12 20 ‖ sha256(int32be(purpose) ‖ bytes)', () => {
@@ -37,11 +41,16 @@ describe('multihash and fingerprint', () => {
   it('Ed25519 given as DER SPKI has the same fingerprint as the raw key (SPKI stripped)', () => {
     expect(fingerprint(spkiKey)).toBe(ALICE_FINGERPRINT);
     expect(fingerprint({ ...spkiKey, format: 3 })).toBe(ALICE_FINGERPRINT); // Ledger-API enum number
-    expect(fingerprint({ ...rawKey, keyData: alice.raw.toString('base64'), format: 'RAW', keySpec: 'EC_CURVE25519' })).toBe(ALICE_FINGERPRINT);
+    expect(
+      fingerprint({ ...rawKey, keyData: alice.raw.toString('base64'), format: 'RAW', keySpec: 'EC_CURVE25519' }),
+    ).toBe(ALICE_FINGERPRINT);
   });
 
   it('EC P-256 / P-384 fingerprints hash the DER SPKI bytes as given', () => {
-    for (const [curve, keySpec] of [['P-256', 'SIGNING_KEY_SPEC_EC_P256'], ['P-384', 'SIGNING_KEY_SPEC_EC_P384']] as const) {
+    for (const [curve, keySpec] of [
+      ['P-256', 'SIGNING_KEY_SPEC_EC_P256'],
+      ['P-384', 'SIGNING_KEY_SPEC_EC_P384'],
+    ] as const) {
       const { publicKey } = generateKeyPairSync('ec', { namedCurve: curve });
       const der = publicKey.export({ format: 'der', type: 'spki' }) as Buffer;
       const fp = fingerprint({ format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: der, keySpec });
@@ -54,17 +63,29 @@ describe('multihash and fingerprint', () => {
     expect(() => parsePublicKey({ ...spkiKey, keyData: Buffer.from('3000', 'hex') })).toThrow(/SubjectPublicKeyInfo/);
     const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const der = publicKey.export({ format: 'der', type: 'spki' });
-    expect(() => parsePublicKey({ format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: der, keySpec: 'SIGNING_KEY_SPEC_EC_P384' })).toThrow(/does not match key spec/);
+    expect(() =>
+      parsePublicKey({
+        format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO',
+        keyData: der,
+        keySpec: 'SIGNING_KEY_SPEC_EC_P384',
+      }),
+    ).toThrow(/does not match key spec/);
     expect(() => parsePublicKey({ ...spkiKey, keyData: der })).toThrow(/not Ed25519/);
     expect(() => parsePublicKey({ ...rawKey, format: 'CRYPTO_KEY_FORMAT_UNSPECIFIED' })).toThrow(CantonError);
-    expect(() => parsePublicKey({ ...rawKey, keySpec: 'SIGNING_KEY_SPEC_ML_DSA_65' })).toThrow(/Unsupported signing key spec/);
+    expect(() => parsePublicKey({ ...rawKey, keySpec: 'SIGNING_KEY_SPEC_ML_DSA_65' })).toThrow(
+      /Unsupported signing key spec/,
+    );
   });
 
   it('raw uncompressed EC points parse to the same key as their SPKI', () => {
     const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = publicKey.export({ format: 'jwk' });
     const raw = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x!, 'base64url'), Buffer.from(jwk.y!, 'base64url')]);
-    const parsed = parsePublicKey({ format: 'CRYPTO_KEY_FORMAT_RAW', keyData: raw, keySpec: 'SIGNING_KEY_SPEC_EC_P256' });
+    const parsed = parsePublicKey({
+      format: 'CRYPTO_KEY_FORMAT_RAW',
+      keyData: raw,
+      keySpec: 'SIGNING_KEY_SPEC_EC_P256',
+    });
     expect(parsed.spki.equals(publicKey.export({ format: 'der', type: 'spki' }) as Buffer)).toBe(true);
   });
 });
@@ -72,7 +93,11 @@ describe('multihash and fingerprint', () => {
 describe('signature verification', () => {
   const msg = Buffer.from('5925941af28998ef3a847c7a7d07e39a3e3cb7a3ed6782a06bc39a5a3ba1f1cc', 'hex');
   const edSig = sign(null, msg, alice.privateKey);
-  const ed = { format: 'SIGNATURE_FORMAT_CONCAT', signature: edSig, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' };
+  const ed = {
+    format: 'SIGNATURE_FORMAT_CONCAT',
+    signature: edSig,
+    signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
+  };
 
   it('Ed25519 CONCAT verifies with raw or SPKI key; RAW format is migrated to CONCAT; base64 accepted', () => {
     expect(verifier.verify(ed, rawKey, msg)).toBe(true);
@@ -94,9 +119,19 @@ describe('signature verification', () => {
     const flipped = Buffer.from(edSig);
     flipped[3] ^= 1;
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const ecKey = { format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: ec.publicKey.export({ format: 'der', type: 'spki' }), keySpec: 'SIGNING_KEY_SPEC_EC_P256' };
-    const ecSig = { format: 'SIGNATURE_FORMAT_DER', signature: sign('sha256', msg, ec.privateKey), signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_256' };
-    const cases: Array<[Parameters<SignatureVerifier['verify']>[0], Parameters<SignatureVerifier['verify']>[1], boolean]> = [
+    const ecKey = {
+      format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO',
+      keyData: ec.publicKey.export({ format: 'der', type: 'spki' }),
+      keySpec: 'SIGNING_KEY_SPEC_EC_P256',
+    };
+    const ecSig = {
+      format: 'SIGNATURE_FORMAT_DER',
+      signature: sign('sha256', msg, ec.privateKey),
+      signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_256',
+    };
+    const cases: Array<
+      [Parameters<SignatureVerifier['verify']>[0], Parameters<SignatureVerifier['verify']>[1], boolean]
+    > = [
       [ed, rawKey, true],
       [{ ...ed, signature: flipped }, rawKey, false],
       [{ ...ed, format: 'SIGNATURE_FORMAT_DER' }, rawKey, false],
@@ -121,7 +156,9 @@ describe('signature verification', () => {
     expect(verifier.verify(ed, { ...rawKey, keyData: other.raw }, msg)).toBe(false);
     expect(verifier.verify({ ...ed, format: 'SIGNATURE_FORMAT_DER' }, rawKey, msg)).toBe(false);
     expect(verifier.verify({ ...ed, format: 'SIGNATURE_FORMAT_UNSPECIFIED' }, rawKey, msg)).toBe(false);
-    expect(verifier.verify({ ...ed, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_256' }, rawKey, msg)).toBe(false);
+    expect(verifier.verify({ ...ed, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_256' }, rawKey, msg)).toBe(
+      false,
+    );
     expect(verifier.verify({ ...ed, signature: edSig.subarray(0, 63) }, rawKey, msg)).toBe(false);
     expect(verifier.verify({ ...ed, signature: '!!not base64!!' }, rawKey, msg)).toBe(false);
     expect(verifier.verify(ed, { ...rawKey, keyData: Buffer.alloc(3) }, msg)).toBe(false);
@@ -147,7 +184,11 @@ describe('signature verification', () => {
       ['P-384', 'SIGNING_KEY_SPEC_EC_P384', 'SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_384', 'sha384'],
     ] as const) {
       const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: curve });
-      const key = { format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: publicKey.export({ format: 'der', type: 'spki' }), keySpec };
+      const key = {
+        format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO',
+        keyData: publicKey.export({ format: 'der', type: 'spki' }),
+        keySpec,
+      };
       const der = sign(digest, msg, { key: privateKey, dsaEncoding: 'der' });
       const s = { format: 'SIGNATURE_FORMAT_DER', signature: der, signingAlgorithmSpec: algo };
       expect(verifier.verify(s, key, msg)).toBe(true);
@@ -159,13 +200,18 @@ describe('signature verification', () => {
       tampered[tampered.length - 1] ^= 1;
       expect(verifier.verify({ ...s, signature: tampered }, key, msg)).toBe(false);
       // wrong algorithm for the curve
-      const otherAlgo = algo.endsWith('256') ? 'SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_384' : 'SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_256';
+      const otherAlgo = algo.endsWith('256')
+        ? 'SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_384'
+        : 'SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_256';
       expect(verifier.verify({ ...s, signingAlgorithmSpec: otherAlgo }, key, msg)).toBe(false);
     }
   });
 
   it('enum validators give Canton-style reasons', () => {
-    expect(validateSignatureFormat('SIGNATURE_FORMAT_UNSPECIFIED')).toEqual({ ok: false, reason: 'Signature format must be specified' });
+    expect(validateSignatureFormat('SIGNATURE_FORMAT_UNSPECIFIED')).toEqual({
+      ok: false,
+      reason: 'Signature format must be specified',
+    });
     expect(validateSignatureFormat(undefined)).toEqual({ ok: false, reason: 'Signature format must be specified' });
     expect(validateSignatureFormat('SIGNATURE_FORMAT_CONCAT')).toEqual({ ok: true, value: 'CONCAT' });
     expect(validateSigningAlgorithmSpec('SIGNING_ALGORITHM_SPEC_ML_DSA_65')).toEqual({
@@ -173,7 +219,13 @@ describe('signature verification', () => {
       reason: 'Signing algorithm spec SIGNING_ALGORITHM_SPEC_ML_DSA_65 not supported',
     });
     expect(validateSigningAlgorithmSpec('SIGNING_ALGORITHM_SPEC_UNSPECIFIED').ok).toBe(false);
-    expect(validateSigningAlgorithmSpec(99)).toEqual({ ok: false, reason: 'Signing algorithm spec Unrecognized(99) not supported' });
-    expect(validateSigningAlgorithmSpec('SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_384')).toEqual({ ok: true, value: 'EC_DSA_SHA_384' });
+    expect(validateSigningAlgorithmSpec(99)).toEqual({
+      ok: false,
+      reason: 'Signing algorithm spec Unrecognized(99) not supported',
+    });
+    expect(validateSigningAlgorithmSpec('SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_384')).toEqual({
+      ok: true,
+      value: 'EC_DSA_SHA_384',
+    });
   });
 });

@@ -13,7 +13,12 @@ export const sha256 = (s: string | Uint8Array): Buffer => createHash('sha256').u
 export const hex64 = (label: string): string => sha256(label).toString('hex');
 
 /** Ed25519 key pair from a 32-byte seed (node:crypto, PKCS#8 wrapping). */
-export function ed25519FromSeed(seed: Uint8Array): { privateKey: KeyObject; publicKey: KeyObject; raw: Buffer; spki: Buffer } {
+export function ed25519FromSeed(seed: Uint8Array): {
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+  raw: Buffer;
+  spki: Buffer;
+} {
   const privateKey = createPrivateKey({
     key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
     format: 'der',
@@ -114,7 +119,10 @@ export function everyValueKind(int64: string): Value {
       ['cid', { sum: { oneofKind: 'contractId', contractId: '00' + hex64('cid-x') + 'ca10' } }],
       ['none', { sum: { oneofKind: 'optional', optional: {} } }],
       ['some', { sum: { oneofKind: 'optional', optional: { value: v.text('x') } } }],
-      ['someNone', { sum: { oneofKind: 'optional', optional: { value: { sum: { oneofKind: 'optional', optional: {} } } } } }],
+      [
+        'someNone',
+        { sum: { oneofKind: 'optional', optional: { value: { sum: { oneofKind: 'optional', optional: {} } } } } },
+      ],
       ['list', { sum: { oneofKind: 'list', list: { elements: [v.text('a'), v.text('b')] } } }],
       ['emptyList', { sum: { oneofKind: 'list', list: { elements: [] } } }],
       ['textMap', { sum: { oneofKind: 'textMap', textMap: { entries: [{ key: 'k', value: v.party(ALICE) }] } } }],
@@ -127,18 +135,39 @@ export function everyValueKind(int64: string): Value {
           },
         },
       ],
-      ['positional', rec([['', v.text('p1')], ['', { sum: { oneofKind: 'bool', bool: false } }]])],
+      [
+        'positional',
+        rec([
+          ['', v.text('p1')],
+          ['', { sum: { oneofKind: 'bool', bool: false } }],
+        ]),
+      ],
       [
         'variant',
         {
           sum: {
             oneofKind: 'variant',
-            variant: { variantId: { ...TEMPLATE_ID, entityName: 'Shape' }, constructor: 'Circle', value: v.text('r=1') },
+            variant: {
+              variantId: { ...TEMPLATE_ID, entityName: 'Shape' },
+              constructor: 'Circle',
+              value: v.text('r=1'),
+            },
           },
         },
       ],
-      ['variantNoId', { sum: { oneofKind: 'variant', variant: { constructor: 'Unit', value: { sum: { oneofKind: 'unit', unit: {} } } } } }],
-      ['enum', { sum: { oneofKind: 'enum', enum: { enumId: { ...TEMPLATE_ID, entityName: 'Color' }, constructor: 'Red' } } }],
+      [
+        'variantNoId',
+        {
+          sum: {
+            oneofKind: 'variant',
+            variant: { constructor: 'Unit', value: { sum: { oneofKind: 'unit', unit: {} } } },
+          },
+        },
+      ],
+      [
+        'enum',
+        { sum: { oneofKind: 'enum', enum: { enumId: { ...TEMPLATE_ID, entityName: 'Color' }, constructor: 'Red' } } },
+      ],
       ['enumNoId', { sum: { oneofKind: 'enum', enum: { constructor: 'Blue' } } }],
     ],
     TEMPLATE_ID,
@@ -162,7 +191,18 @@ export function complexFixture(int64 = '9007199254740993'): PreparedTransaction 
     contractId: cid,
     packageName: 'memo-pkg',
     templateId: TEMPLATE_ID,
-    argument: { sum: { oneofKind: 'record', record: { recordId: TEMPLATE_ID, fields: [{ label: 'owner', value: v.party(ALICE) }, { label: 'text', value: v.text(text) }] } } },
+    argument: {
+      sum: {
+        oneofKind: 'record',
+        record: {
+          recordId: TEMPLATE_ID,
+          fields: [
+            { label: 'owner', value: v.party(ALICE) },
+            { label: 'text', value: v.text(text) },
+          ],
+        },
+      },
+    },
     signatories: [ALICE],
     stakeholders: [ALICE, BOB],
   });
@@ -224,7 +264,11 @@ export function complexFixture(int64 = '9007199254740993'): PreparedTransaction 
       maxLedgerEffectiveTime: 1_767_225_700_000_000n,
       maxRecordTime: 1_767_229_200_000_000n,
       inputContracts: [
-        { contract: { oneofKind: 'v1', v1: create(disclosedCid, 'disclosed') }, createdAt: 1_767_000_000_000_000n, eventBlob: new Uint8Array([1, 2, 3]) },
+        {
+          contract: { oneofKind: 'v1', v1: create(disclosedCid, 'disclosed') },
+          createdAt: 1_767_000_000_000_000n,
+          eventBlob: new Uint8Array([1, 2, 3]),
+        },
       ],
       globalKeyMapping: [],
     },

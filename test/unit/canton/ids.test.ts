@@ -28,7 +28,8 @@ describe('update ids', () => {
     expect(updateId(Buffer.from('tx-1'))).toBe(expected);
     expect(updateId('tx-2')).not.toBe(expected);
     expect(isUpdateId(expected)).toBe(true);
-    for (const bad of ['', '1220', expected.toUpperCase(), '1221' + expected.slice(4), expected + '00', 42]) expect(isUpdateId(bad)).toBe(false);
+    for (const bad of ['', '1220', expected.toUpperCase(), '1221' + expected.slice(4), expected + '00', 42])
+      expect(isUpdateId(bad)).toBe(false);
   });
 });
 
@@ -47,20 +48,49 @@ describe('reassignment ids', () => {
     };
     const [lo, hi] = [c1, c2].sort();
     const counters: Record<string, bigint> = { [c1]: 1n, [c2]: 7n };
-    const pre = Buffer.concat([s(src), s(tgt), l(1_767_225_600_000_000n), s(lo), l(counters[lo]), s(hi), l(counters[hi])]);
+    const pre = Buffer.concat([
+      s(src),
+      s(tgt),
+      l(1_767_225_600_000_000n),
+      s(lo),
+      l(counters[lo]),
+      s(hi),
+      l(counters[hi]),
+    ]);
     const expected = '001220' + createHash('sha256').update(Buffer.from('00000039', 'hex')).update(pre).digest('hex');
     const id = reassignmentId({
       source: src,
       target: tgt,
       unassignmentTimestampMicros: 1_767_225_600_000_000n,
-      contracts: [{ contractId: c2, reassignmentCounter: 7 }, { contractId: c1, reassignmentCounter: 1n }],
+      contracts: [
+        { contractId: c2, reassignmentCounter: 7 },
+        { contractId: c1, reassignmentCounter: 1n },
+      ],
     });
     expect(id).toBe(expected);
     expect(isReassignmentId(id)).toBe(true);
     // order of the contracts does not matter; every input does
-    const again = reassignmentId({ source: src, target: tgt, unassignmentTimestampMicros: '1767225600000000', contracts: [{ contractId: c1, reassignmentCounter: 1 }, { contractId: c2, reassignmentCounter: 7 }] });
+    const again = reassignmentId({
+      source: src,
+      target: tgt,
+      unassignmentTimestampMicros: '1767225600000000',
+      contracts: [
+        { contractId: c1, reassignmentCounter: 1 },
+        { contractId: c2, reassignmentCounter: 7 },
+      ],
+    });
     expect(again).toBe(id);
-    expect(reassignmentId({ source: tgt, target: src, unassignmentTimestampMicros: 1_767_225_600_000_000n, contracts: [{ contractId: c1, reassignmentCounter: 1 }, { contractId: c2, reassignmentCounter: 7 }] })).not.toBe(id);
+    expect(
+      reassignmentId({
+        source: tgt,
+        target: src,
+        unassignmentTimestampMicros: 1_767_225_600_000_000n,
+        contracts: [
+          { contractId: c1, reassignmentCounter: 1 },
+          { contractId: c2, reassignmentCounter: 7 },
+        ],
+      }),
+    ).not.toBe(id);
     expect(isReassignmentId(id.slice(2))).toBe(false);
     expect(isReassignmentId('01' + id.slice(2))).toBe(false);
   });
@@ -77,7 +107,15 @@ describe('contract ids', () => {
     expect(isContractId(makeContractId(hex64('d'), Buffer.alloc(94)))).toBe(true);
     expect(() => makeContractId(hex64('d'), Buffer.alloc(95))).toThrow(/at most 94 bytes/);
     expect(() => makeContractId('abcd')).toThrow(/32 bytes/);
-    for (const bad of ['', '00', '01' + hex64('x'), '00' + hex64('x') + 'a', '00' + hex64('x').toUpperCase(), '00' + hex64('x') + '00'.repeat(95)]) expect(isContractId(bad)).toBe(false);
+    for (const bad of [
+      '',
+      '00',
+      '01' + hex64('x'),
+      '00' + hex64('x') + 'a',
+      '00' + hex64('x').toUpperCase(),
+      '00' + hex64('x') + '00'.repeat(95),
+    ])
+      expect(isContractId(bad)).toBe(false);
   });
 });
 
@@ -85,7 +123,15 @@ describe('party, participant and synchronizer ids', () => {
   it('party id from a key and syntax checks', () => {
     expect(partyIdFromKey('alice', aliceKey)).toBe(ALICE);
     expect(isPartyId(ALICE)).toBe(true);
-    for (const bad of ['alice', 'alice::', '::' + ALICE_FINGERPRINT, 'a/b::' + ALICE_FINGERPRINT, 'alice::1220abc', 'a::b::' + ALICE_FINGERPRINT]) expect(isPartyId(bad)).toBe(false);
+    for (const bad of [
+      'alice',
+      'alice::',
+      '::' + ALICE_FINGERPRINT,
+      'a/b::' + ALICE_FINGERPRINT,
+      'alice::1220abc',
+      'a::b::' + ALICE_FINGERPRINT,
+    ])
+      expect(isPartyId(bad)).toBe(false);
     expect(validatePartyHint('with space-and_under:colon').ok).toBe(true);
   });
 
@@ -96,7 +142,9 @@ describe('party, participant and synchronizer ids', () => {
 
   it('synchronizer id is deterministic alias::1220… from a seed or a key', () => {
     const a = synchronizerId('global-domain', 'seed');
-    expect(a).toBe(`global-domain::1220${createHash('sha256').update(Buffer.from('0000000c', 'hex')).update('seed').digest('hex')}`);
+    expect(a).toBe(
+      `global-domain::1220${createHash('sha256').update(Buffer.from('0000000c', 'hex')).update('seed').digest('hex')}`,
+    );
     expect(synchronizerId('global-domain', 'seed')).toBe(a);
     expect(synchronizerId('global-domain', 'other')).not.toBe(a);
     expect(synchronizerId('da', aliceKey)).toBe(`da::${ALICE_FINGERPRINT}`);

@@ -4,7 +4,9 @@ import { jwkOf, jwkThumbprint, parsePublicKey } from '@ledgerline/canton';
 
 describe('JWKs of signing keys (Canton JceJwks)', () => {
   it('RFC 8037 A.3: the thumbprint of the Ed25519 example key', () => {
-    expect(jwkThumbprint({ crv: 'Ed25519', kty: 'OKP', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' })).toBe('kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k');
+    expect(jwkThumbprint({ crv: 'Ed25519', kty: 'OKP', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' })).toBe(
+      'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k',
+    );
   });
 
   it('RFC 7638 3.1: the thumbprint member order does not depend on the given order', () => {
@@ -15,7 +17,14 @@ describe('JWKs of signing keys (Canton JceJwks)', () => {
   it('Ed25519 (raw key): OKP, EdDSA, x the raw key in base64url, kid its thumbprint', () => {
     const raw = Buffer.from('d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a', 'hex');
     const jwk = jwkOf(parsePublicKey({ format: 'RAW', keyData: raw, keySpec: 'EC_CURVE25519' }));
-    expect(jwk).toEqual({ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', alg: 'EdDSA', kid: 'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k', use: 'sig' });
+    expect(jwk).toEqual({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo',
+      alg: 'EdDSA',
+      kid: 'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k',
+      use: 'sig',
+    });
   });
 
   it.each([
@@ -27,7 +36,15 @@ describe('JWKs of signing keys (Canton JceJwks)', () => {
     const spki = publicKey.export({ format: 'der', type: 'spki' });
     const jwk = jwkOf(parsePublicKey({ format: 'DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: spki, keySpec: spec }));
     const point = publicKey.export({ format: 'jwk' });
-    expect(jwk).toEqual({ kty: 'EC', crv, x: point.x, y: point.y, alg, kid: jwkThumbprint({ crv, kty: 'EC', x: point.x!, y: point.y! }), use: 'sig' });
+    expect(jwk).toEqual({
+      kty: 'EC',
+      crv,
+      x: point.x,
+      y: point.y,
+      alg,
+      kid: jwkThumbprint({ crv, kty: 'EC', x: point.x!, y: point.y! }),
+      use: 'sig',
+    });
     expect(Buffer.from(jwk.x, 'base64url')).toHaveLength(size);
   });
 });

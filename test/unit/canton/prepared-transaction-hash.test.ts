@@ -158,7 +158,9 @@ describe('prepared transaction hash: fixed vectors', () => {
     expect(hashMetadata(without, 3).equals(hashMetadata(md, 3))).toBe(false);
     // final: sha256(purpose ‖ version ‖ txHash ‖ metadataHash)
     const d = computePreparedTransactionHash(pt, 3);
-    expect(d.hash.equals(sha(PURPOSE, Buffer.from([3]), hashTransaction(pt.transaction, 3), hashMetadata(md, 3)))).toBe(true);
+    expect(d.hash.equals(sha(PURPOSE, Buffer.from([3]), hashTransaction(pt.transaction, 3), hashMetadata(md, 3)))).toBe(
+      true,
+    );
   });
 
   it('every metadata and node field contributes to the hash', () => {
@@ -206,10 +208,14 @@ describe('prepared transaction hash: fixed vectors', () => {
     expect(hexOf({ sum: { oneofKind: 'bool', bool: true } })).toBe('0101');
     expect(hexOf({ sum: { oneofKind: 'date', date: -1 } })).toBe('05ffffffff');
     expect(hexOf({ sum: { oneofKind: 'timestamp', timestamp: '31380' } })).toBe('040000000000007a94');
-    expect(hexOf({ sum: { oneofKind: 'numeric', numeric: '1.0' } })).toBe('0300000003' + Buffer.from('1.0').toString('hex'));
+    expect(hexOf({ sum: { oneofKind: 'numeric', numeric: '1.0' } })).toBe(
+      '0300000003' + Buffer.from('1.0').toString('hex'),
+    );
     expect(hexOf({ sum: { oneofKind: 'contractId', contractId: '00ab' } })).toBe('080000000200ab');
     expect(hexOf({ sum: { oneofKind: 'optional', optional: {} } })).toBe('0900');
-    expect(hexOf({ sum: { oneofKind: 'optional', optional: { value: { sum: { oneofKind: 'unit', unit: {} } } } } })).toBe('090100');
+    expect(
+      hexOf({ sum: { oneofKind: 'optional', optional: { value: { sum: { oneofKind: 'unit', unit: {} } } } } }),
+    ).toBe('090100');
     expect(hexOf({ sum: { oneofKind: 'list', list: { elements: [] } } })).toBe('0a00000000');
     expect(hexOf({ sum: { oneofKind: 'enum', enum: { constructor: 'A' } } })).toBe('0e000000000141');
     expect(hexOf({ sum: { oneofKind: 'record', record: { fields: [{ label: '', value: val.text('') }] } } })).toBe(
@@ -246,21 +252,26 @@ describe('prepared transaction hash: fixed vectors', () => {
   it('hashing a decoded arbitrary (mutated) transaction either succeeds or throws a CantonError', () => {
     const bytes = PreparedTransaction.toBinary(complexFixture('42'));
     fc.assert(
-      fc.property(fc.nat({ max: bytes.length - 1 }), fc.integer({ min: 0, max: 255 }), fc.constantFrom<2 | 3>(2, 3), (i, b, version) => {
-        const mutated = Buffer.from(bytes);
-        mutated[i] = b;
-        let pt: PreparedTransaction;
-        try {
-          pt = PreparedTransaction.fromBinary(mutated);
-        } catch {
-          return; // not decodable: nothing to hash
-        }
-        try {
-          expect(hashPreparedTransaction(pt, version)).toHaveLength(32);
-        } catch (e) {
-          expect(e).toBeInstanceOf(CantonError);
-        }
-      }),
+      fc.property(
+        fc.nat({ max: bytes.length - 1 }),
+        fc.integer({ min: 0, max: 255 }),
+        fc.constantFrom<2 | 3>(2, 3),
+        (i, b, version) => {
+          const mutated = Buffer.from(bytes);
+          mutated[i] = b;
+          let pt: PreparedTransaction;
+          try {
+            pt = PreparedTransaction.fromBinary(mutated);
+          } catch {
+            return; // not decodable: nothing to hash
+          }
+          try {
+            expect(hashPreparedTransaction(pt, version)).toHaveLength(32);
+          } catch (e) {
+            expect(e).toBeInstanceOf(CantonError);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -268,14 +279,26 @@ describe('prepared transaction hash: fixed vectors', () => {
   it('shared subtrees are hashed once (memoised), not exponentially', () => {
     // 40 rollback levels, each with the next level twice as children: 2^40 paths.
     const nodes: DamlTransaction_Node[] = [];
-    for (let i = 0; i < 40; i++) nodes.push(node(String(i), { oneofKind: 'rollback', rollback: { children: [String(i + 1), String(i + 1)] } }));
+    for (let i = 0; i < 40; i++)
+      nodes.push(node(String(i), { oneofKind: 'rollback', rollback: { children: [String(i + 1), String(i + 1)] } }));
     const leaf = (simpleFixture().transaction!.nodes[0].versionedNode as any).v1.nodeType;
     nodes.push(node('40', leaf));
     const pt = simpleFixture();
     pt.transaction!.nodes = nodes;
     pt.transaction!.roots = ['0'];
     expect(hashPreparedTransaction(pt, 2)).toHaveLength(32);
-    expect(hashNode(pt.transaction!, '39', 2).equals(sha(Buffer.concat([Buffer.from([1, 3]), i32(2), hashNode(pt.transaction!, '40', 2), hashNode(pt.transaction!, '40', 2)])))).toBe(true);
+    expect(
+      hashNode(pt.transaction!, '39', 2).equals(
+        sha(
+          Buffer.concat([
+            Buffer.from([1, 3]),
+            i32(2),
+            hashNode(pt.transaction!, '40', 2),
+            hashNode(pt.transaction!, '40', 2),
+          ]),
+        ),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -291,7 +314,13 @@ const KEY: GlobalKeyWithMaintainers = {
 };
 
 function keyBytes(k: GlobalKeyWithMaintainers): Buffer {
-  return Buffer.concat([str('memo-pkg'), ident(TEMPLATE_ID), encodeValue(k.key!.key!), Buffer.from(k.key!.hash), strs(k.maintainers)]);
+  return Buffer.concat([
+    str('memo-pkg'),
+    ident(TEMPLATE_ID),
+    encodeValue(k.key!.key!),
+    Buffer.from(k.key!.hash),
+    strs(k.maintainers),
+  ]);
 }
 
 describe('prepared transaction hash: V3 contract keys', () => {
@@ -301,7 +330,9 @@ describe('prepared transaction hash: V3 contract keys', () => {
     setCreateKey(c, KEY);
     const back = PreparedTransaction.fromBinary(PreparedTransaction.toBinary(pt));
     const c2 = (back.transaction!.nodes[0].versionedNode as any).v1.nodeType.create as Create;
-    expect(Buffer.from(encodeGlobalKeyWithMaintainers(getCreateKey(c2)!))).toEqual(Buffer.from(encodeGlobalKeyWithMaintainers(KEY)));
+    expect(Buffer.from(encodeGlobalKeyWithMaintainers(getCreateKey(c2)!))).toEqual(
+      Buffer.from(encodeGlobalKeyWithMaintainers(KEY)),
+    );
     const plain = (simpleFixture().transaction!.nodes[0].versionedNode as any).v1.nodeType.create as Create;
     const noKey = encodeCreateNode(plain, 3, sha(Buffer.from('seed-0')));
     expect(noKey[noKey.length - 1]).toBe(0); // none
@@ -358,7 +389,8 @@ describe('prepared transaction hash: V3 contract keys', () => {
 
 // ------------------------------------------------------------------------------------------- oracles
 
-const hexArb = (bytes: number) => fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => Buffer.from(b).toString('hex'));
+const hexArb = (bytes: number) =>
+  fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => Buffer.from(b).toString('hex'));
 const textArb = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 6 }));
 const partyArb = fc.constantFrom(ALICE, `bob::1220${hex64('bob')}`, 'x::1220' + '0'.repeat(64));
 const identArb: fc.Arbitrary<Identifier> = fc.record({
@@ -376,14 +408,20 @@ const valueArb: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) => ({
     fc.constant<Value>({ sum: { oneofKind: 'unit', unit: {} } }),
     fc.boolean().map<Value>((bool) => ({ sum: { oneofKind: 'bool', bool } })),
     int64Arb.map<Value>((int64) => ({ sum: { oneofKind: 'int64', int64 } })),
-    fc.constantFrom('0.0', '-1.5', '123.4560000000').map<Value>((numeric) => ({ sum: { oneofKind: 'numeric', numeric } })),
+    fc
+      .constantFrom('0.0', '-1.5', '123.4560000000')
+      .map<Value>((numeric) => ({ sum: { oneofKind: 'numeric', numeric } })),
     int64Arb.map<Value>((timestamp) => ({ sum: { oneofKind: 'timestamp', timestamp } })),
     fc.integer({ min: -719162, max: 2932896 }).map<Value>((date) => ({ sum: { oneofKind: 'date', date } })),
     partyArb.map<Value>((party) => ({ sum: { oneofKind: 'party', party } })),
     textArb.map<Value>((text) => ({ sum: { oneofKind: 'text', text } })),
     cidArb.map<Value>((contractId) => ({ sum: { oneofKind: 'contractId', contractId } })),
-    fc.option(tie('value'), { nil: undefined }).map<Value>((value) => ({ sum: { oneofKind: 'optional', optional: value ? { value } : {} } })),
-    fc.array(tie('value'), { maxLength: 3 }).map<Value>((elements) => ({ sum: { oneofKind: 'list', list: { elements } } })),
+    fc
+      .option(tie('value'), { nil: undefined })
+      .map<Value>((value) => ({ sum: { oneofKind: 'optional', optional: value ? { value } : {} } })),
+    fc
+      .array(tie('value'), { maxLength: 3 })
+      .map<Value>((elements) => ({ sum: { oneofKind: 'list', list: { elements } } })),
     fc.array(fc.tuple(textArb, tie('value')), { maxLength: 3 }).map<Value>((es) => ({
       sum: { oneofKind: 'textMap', textMap: { entries: es.map(([key, value]) => ({ key, value })) } },
     })),
@@ -391,11 +429,18 @@ const valueArb: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) => ({
       sum: { oneofKind: 'genMap', genMap: { entries: es.map(([key, value]) => ({ key, value })) } },
     })),
     fc
-      .tuple(fc.option(identArb, { nil: undefined }), fc.array(fc.tuple(fc.constantFrom('', 'a', 'field', 'ünï'), tie('value')), { maxLength: 3 }))
-      .map<Value>(([recordId, fs]) => ({ sum: { oneofKind: 'record', record: { recordId, fields: fs.map(([label, value]) => ({ label, value })) } } })),
+      .tuple(
+        fc.option(identArb, { nil: undefined }),
+        fc.array(fc.tuple(fc.constantFrom('', 'a', 'field', 'ünï'), tie('value')), { maxLength: 3 }),
+      )
+      .map<Value>(([recordId, fs]) => ({
+        sum: { oneofKind: 'record', record: { recordId, fields: fs.map(([label, value]) => ({ label, value })) } },
+      })),
     fc
       .tuple(fc.option(identArb, { nil: undefined }), fc.constantFrom('A', 'Some', ''), tie('value'))
-      .map<Value>(([variantId, constructor, value]) => ({ sum: { oneofKind: 'variant', variant: { variantId, constructor, value } } })),
+      .map<Value>(([variantId, constructor, value]) => ({
+        sum: { oneofKind: 'variant', variant: { variantId, constructor, value } },
+      })),
     fc
       .tuple(fc.option(identArb, { nil: undefined }), fc.constantFrom('Red', 'Green'))
       .map<Value>(([enumId, constructor]) => ({ sum: { oneofKind: 'enum', enum: { enumId, constructor } } })),
@@ -405,7 +450,14 @@ const valueArb: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) => ({
 type TreeSpec =
   | { kind: 'create'; seed: boolean; arg: Value }
   | { kind: 'fetch'; iface: boolean }
-  | { kind: 'exercise'; arg: Value; result: Value | undefined; iface: boolean; consuming: boolean; children: TreeSpec[] }
+  | {
+      kind: 'exercise';
+      arg: Value;
+      result: Value | undefined;
+      iface: boolean;
+      consuming: boolean;
+      children: TreeSpec[];
+    }
   | { kind: 'rollback'; children: TreeSpec[] };
 
 const treeArb: fc.Arbitrary<TreeSpec> = fc.letrec<{ tree: TreeSpec }>((tie) => ({
@@ -442,7 +494,13 @@ function buildTx(roots: TreeSpec[], md: MetadataSpec, salt: number): PreparedTra
   const nodeSeeds: { nodeId: number; seed: Uint8Array }[] = [];
   let next = 0;
   const create = (arg: Value, cid: string): Create => ({
-    lfVersion: '2.1', contractId: cid, packageName: 'pkg', templateId: TEMPLATE_ID, argument: arg, signatories: [ALICE], stakeholders: [ALICE],
+    lfVersion: '2.1',
+    contractId: cid,
+    packageName: 'pkg',
+    templateId: TEMPLATE_ID,
+    argument: arg,
+    signatories: [ALICE],
+    stakeholders: [ALICE],
   });
   const add = (t: TreeSpec): string => {
     const id = next++;
@@ -457,16 +515,39 @@ function buildTx(roots: TreeSpec[], md: MetadataSpec, salt: number): PreparedTra
         nt = { oneofKind: 'create', create: create(t.arg, cid) };
         break;
       case 'fetch':
-        nt = { oneofKind: 'fetch', fetch: { lfVersion: '2.1', contractId: cid, packageName: 'pkg', templateId: TEMPLATE_ID, signatories: [ALICE], stakeholders: [ALICE], actingParties: [ALICE], interfaceId: t.iface ? TEMPLATE_ID : undefined } };
+        nt = {
+          oneofKind: 'fetch',
+          fetch: {
+            lfVersion: '2.1',
+            contractId: cid,
+            packageName: 'pkg',
+            templateId: TEMPLATE_ID,
+            signatories: [ALICE],
+            stakeholders: [ALICE],
+            actingParties: [ALICE],
+            interfaceId: t.iface ? TEMPLATE_ID : undefined,
+          },
+        };
         break;
       case 'exercise':
         seed();
         nt = {
           oneofKind: 'exercise',
           exercise: {
-            lfVersion: '2.1', contractId: cid, packageName: 'pkg', templateId: TEMPLATE_ID, signatories: [ALICE], stakeholders: [ALICE], actingParties: [ALICE],
-            interfaceId: t.iface ? TEMPLATE_ID : undefined, choiceId: 'Choice', chosenValue: t.arg, consuming: t.consuming,
-            children: t.children.map(add), exerciseResult: t.result, choiceObservers: [],
+            lfVersion: '2.1',
+            contractId: cid,
+            packageName: 'pkg',
+            templateId: TEMPLATE_ID,
+            signatories: [ALICE],
+            stakeholders: [ALICE],
+            actingParties: [ALICE],
+            interfaceId: t.iface ? TEMPLATE_ID : undefined,
+            choiceId: 'Choice',
+            chosenValue: t.arg,
+            consuming: t.consuming,
+            children: t.children.map(add),
+            exerciseResult: t.result,
+            choiceObservers: [],
           },
         };
         break;
@@ -502,14 +583,19 @@ describe('prepared transaction hash: oracles', () => {
   it('V2 agrees with core-tx-visualizer on random transactions (all node kinds, every value kind)', async () => {
     const viz = await import('@canton-network/core-tx-visualizer');
     await fc.assert(
-      fc.asyncProperty(fc.array(treeArb, { minLength: 1, maxLength: 3 }), metadataArb, fc.nat(), async (roots, md, salt) => {
-        const pt = buildTx(roots, md, salt);
-        const ours = hashPreparedTransaction(pt, 2).toString('hex');
-        expect(ours).toBe(await viz.hashPreparedTransaction(pt, 'hex'));
-        // and through the wire format
-        const back = PreparedTransaction.fromBinary(PreparedTransaction.toBinary(pt));
-        expect(hashPreparedTransaction(back, 2).toString('hex')).toBe(ours);
-      }),
+      fc.asyncProperty(
+        fc.array(treeArb, { minLength: 1, maxLength: 3 }),
+        metadataArb,
+        fc.nat(),
+        async (roots, md, salt) => {
+          const pt = buildTx(roots, md, salt);
+          const ours = hashPreparedTransaction(pt, 2).toString('hex');
+          expect(ours).toBe(await viz.hashPreparedTransaction(pt, 'hex'));
+          // and through the wire format
+          const back = PreparedTransaction.fromBinary(PreparedTransaction.toBinary(pt));
+          expect(hashPreparedTransaction(back, 2).toString('hex')).toBe(ours);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -525,10 +611,14 @@ describe('prepared transaction hash: oracles', () => {
     const { SDK } = (await import('@canton-network/wallet-sdk')) as any;
     const sdk = SDK.createOffline({ logAdapter: 'pino' });
     const walletHash = async (pt: PreparedTransaction) =>
-      (await sdk.utils.hash.preparedTransaction(Buffer.from(PreparedTransaction.toBinary(pt)).toString('base64'))).toHex();
+      (
+        await sdk.utils.hash.preparedTransaction(Buffer.from(PreparedTransaction.toBinary(pt)).toString('base64'))
+      ).toHex();
     expect(await walletHash(complexFixture())).toBe(VECTORS.complex.v2);
     for (const big of ['9007199254740993', '-9223372036854775808', '9223372036854775807', '-9007199254740995']) {
-      expect(await walletHash(complexFixture(big))).toBe(hashPreparedTransaction(complexFixture(big), 2).toString('hex'));
+      expect(await walletHash(complexFixture(big))).toBe(
+        hashPreparedTransaction(complexFixture(big), 2).toString('hex'),
+      );
     }
   });
 });

@@ -18,7 +18,11 @@ import { ALICE, ALICE_FINGERPRINT, ed25519FromSeed, hex64, SEED_01_20 } from './
 const verifier = new SignatureVerifier(new Ed25519Verifier());
 
 const alice = ed25519FromSeed(SEED_01_20);
-const rawKey = { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: alice.raw.toString('base64'), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' };
+const rawKey = {
+  format: 'CRYPTO_KEY_FORMAT_RAW',
+  keyData: alice.raw.toString('base64'),
+  keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+};
 const P1 = `participant1::1220${hex64('participant1')}`;
 const P2 = `participant2::1220${hex64('participant2')}`;
 const P3 = `participant3::1220${hex64('participant3')}`;
@@ -43,7 +47,12 @@ const vi = (field: number, n: number) => Buffer.concat([varint(field << 3), vari
 const ALICE_P1_MULTIHASH = '12206ce8a8e68a477454e2be8962712fc9cf2cdc3b85fc20a8c19008b41612ecdf21';
 
 describe('external party topology', () => {
-  const topo = buildPartyToParticipantTopology({ partyHint: 'alice', publicKey: rawKey, participantUid: P1, confirmationThreshold: 1 });
+  const topo = buildPartyToParticipantTopology({
+    partyHint: 'alice',
+    publicKey: rawKey,
+    participantUid: P1,
+    confirmationThreshold: 1,
+  });
 
   it('party id and fingerprint', () => {
     expect(topo.partyId).toBe(ALICE);
@@ -70,8 +79,15 @@ describe('external party topology', () => {
     const sdk = SDK.createOffline({ logAdapter: 'pino' });
     const b64 = await sdk.utils.hash.topologyTransaction([topo.transaction.toString('base64')]);
     expect(Buffer.from(b64, 'base64').toString('hex')).toBe(topo.multiHash.toString('hex'));
-    const other = buildPartyToParticipantTopology({ partyHint: 'bob', publicKey: rawKey, participantUid: P1 }).transaction;
-    const both = await sdk.utils.hash.topologyTransaction([other.toString('base64'), topo.transaction.toString('base64')]);
+    const other = buildPartyToParticipantTopology({
+      partyHint: 'bob',
+      publicKey: rawKey,
+      participantUid: P1,
+    }).transaction;
+    const both = await sdk.utils.hash.topologyTransaction([
+      other.toString('base64'),
+      topo.transaction.toString('base64'),
+    ]);
     expect(Buffer.from(both, 'base64').equals(multiHashOf([topo.transaction, other]))).toBe(true);
     expect(multiHashOf([topo.transaction, other]).equals(multiHashOf([other, topo.transaction]))).toBe(true);
   });
@@ -81,8 +97,16 @@ describe('external party topology', () => {
     const decoded = decodeOnboardingTransaction(topo.transaction);
     const k = decoded.partyToParticipant!.partySigningKeys!.keys[0];
     expect(k.fingerprint).toBe(ALICE_FINGERPRINT);
-    const key = { format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: k.publicKey, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' };
-    const s = { format: 'SIGNATURE_FORMAT_CONCAT', signature: sig, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' };
+    const key = {
+      format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO',
+      keyData: k.publicKey,
+      keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+    };
+    const s = {
+      format: 'SIGNATURE_FORMAT_CONCAT',
+      signature: sig,
+      signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
+    };
     expect(verifier.verify(s, key, multiHashOf([topo.transaction]))).toBe(true);
     expect(verifier.verify(s, key, topo.transactionHash)).toBe(false);
   });
@@ -100,7 +124,15 @@ describe('external party topology', () => {
       participants: [{ participantUid: P1, permission: 'CONFIRMATION', onboarding: false }],
       partySigningKeys: {
         threshold: 1,
-        keys: [{ format: 4, publicKey: expect.any(Uint8Array), keySpec: 1, usage: [1, 5, 4], fingerprint: ALICE_FINGERPRINT }],
+        keys: [
+          {
+            format: 4,
+            publicKey: expect.any(Uint8Array),
+            keySpec: 1,
+            usage: [1, 5, 4],
+            fingerprint: ALICE_FINGERPRINT,
+          },
+        ],
       },
     });
     expect(Buffer.from(d.partyToParticipant!.partySigningKeys!.keys[0].publicKey).equals(alice.spki)).toBe(true);
@@ -111,7 +143,11 @@ describe('external party topology', () => {
   it('Ed25519 key given as DER SPKI yields the same transaction as the raw key', () => {
     const spki = buildPartyToParticipantTopology({
       partyHint: 'alice',
-      publicKey: { format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: alice.spki, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' },
+      publicKey: {
+        format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO',
+        keyData: alice.spki,
+        keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+      },
       participantUid: P1,
       confirmationThreshold: 1,
     });
@@ -120,13 +156,27 @@ describe('external party topology', () => {
 
   it('multi-hosting: threshold 0 → number of confirmers; other confirmers and observers; observation-only local', () => {
     const t = buildPartyToParticipantTopology({
-      partyHint: 'multi', publicKey: rawKey, participantUid: P1, confirmationThreshold: 0,
-      otherConfirmingParticipantUids: [P2], observingParticipantUids: [P3],
+      partyHint: 'multi',
+      publicKey: rawKey,
+      participantUid: P1,
+      confirmationThreshold: 0,
+      otherConfirmingParticipantUids: [P2],
+      observingParticipantUids: [P3],
     });
     const d = decodeOnboardingTransaction(t.transaction).partyToParticipant!;
     expect(d.threshold).toBe(2);
-    expect(d.participants.map((p) => [p.participantUid, p.permission])).toEqual([[P1, 'CONFIRMATION'], [P2, 'CONFIRMATION'], [P3, 'OBSERVATION']]);
-    const obs = buildPartyToParticipantTopology({ partyHint: 'o', publicKey: rawKey, participantUid: P1, localParticipantObservationOnly: true, otherConfirmingParticipantUids: [P2] });
+    expect(d.participants.map((p) => [p.participantUid, p.permission])).toEqual([
+      [P1, 'CONFIRMATION'],
+      [P2, 'CONFIRMATION'],
+      [P3, 'OBSERVATION'],
+    ]);
+    const obs = buildPartyToParticipantTopology({
+      partyHint: 'o',
+      publicKey: rawKey,
+      participantUid: P1,
+      localParticipantObservationOnly: true,
+      otherConfirmingParticipantUids: [P2],
+    });
     const od = decodeOnboardingTransaction(obs.transaction).partyToParticipant!;
     expect(od.threshold).toBe(1);
     expect(od.participants[0].permission).toBe('OBSERVATION');
@@ -135,7 +185,15 @@ describe('external party topology', () => {
   it('ECDSA P-256 party keys are stored as DER SPKI with key spec P256', () => {
     const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const der = publicKey.export({ format: 'der', type: 'spki' }) as Buffer;
-    const t = buildPartyToParticipantTopology({ partyHint: 'ec', publicKey: { format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: der, keySpec: 'SIGNING_KEY_SPEC_EC_P256' }, participantUid: P1 });
+    const t = buildPartyToParticipantTopology({
+      partyHint: 'ec',
+      publicKey: {
+        format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO',
+        keyData: der,
+        keySpec: 'SIGNING_KEY_SPEC_EC_P256',
+      },
+      participantUid: P1,
+    });
     const k = decodeOnboardingTransaction(t.transaction).partyToParticipant!.partySigningKeys!.keys[0];
     expect([k.format, k.keySpec]).toEqual([4, 2]);
     expect(Buffer.from(k.publicKey).equals(der)).toBe(true);
@@ -149,28 +207,54 @@ describe('external party topology', () => {
     expect(() => buildPartyToParticipantTopology({ ...base, partyHint: 'bad/char' })).toThrow(/non expected character/);
     expect(() => buildPartyToParticipantTopology({ ...base, partyHint: 'x'.repeat(186) })).toThrow(/too long/);
     expect(buildPartyToParticipantTopology({ ...base, partyHint: 'x'.repeat(185) }).partyId).toHaveLength(185 + 2 + 68);
-    expect(() => buildPartyToParticipantTopology({ ...base, partyHint: 'a', confirmationThreshold: -1 })).toThrow(/Negative/);
-    expect(() => buildPartyToParticipantTopology({ ...base, partyHint: 'a', confirmationThreshold: 2 })).toThrow(/exceeds number of confirming participants/);
-    expect(() => buildPartyToParticipantTopology({ ...base, partyHint: 'a', otherConfirmingParticipantUids: [P1] })).toThrow(/also listed in 'otherConfirmingParticipantUids'/);
-    expect(() => buildPartyToParticipantTopology({ ...base, partyHint: 'a', otherConfirmingParticipantUids: [P2], observingParticipantUids: [P2] })).toThrow(/referenced multiple times/);
-    expect(() => buildPartyToParticipantTopology({ ...base, partyHint: 'a', localParticipantObservationOnly: true })).toThrow(/positive/);
-    expect(() => buildPartyToParticipantTopology({ ...base, partyHint: 'a', participantUid: 'nope' })).toThrow(/Invalid participant uid/);
+    expect(() => buildPartyToParticipantTopology({ ...base, partyHint: 'a', confirmationThreshold: -1 })).toThrow(
+      /Negative/,
+    );
+    expect(() => buildPartyToParticipantTopology({ ...base, partyHint: 'a', confirmationThreshold: 2 })).toThrow(
+      /exceeds number of confirming participants/,
+    );
+    expect(() =>
+      buildPartyToParticipantTopology({ ...base, partyHint: 'a', otherConfirmingParticipantUids: [P1] }),
+    ).toThrow(/also listed in 'otherConfirmingParticipantUids'/);
+    expect(() =>
+      buildPartyToParticipantTopology({
+        ...base,
+        partyHint: 'a',
+        otherConfirmingParticipantUids: [P2],
+        observingParticipantUids: [P2],
+      }),
+    ).toThrow(/referenced multiple times/);
+    expect(() =>
+      buildPartyToParticipantTopology({ ...base, partyHint: 'a', localParticipantObservationOnly: true }),
+    ).toThrow(/positive/);
+    expect(() => buildPartyToParticipantTopology({ ...base, partyHint: 'a', participantUid: 'nope' })).toThrow(
+      /Invalid participant uid/,
+    );
   });
 
   it('decoding arbitrary bytes either succeeds or throws a CantonError', () => {
     const bytes = [...topo.transaction];
     fc.assert(
-      fc.property(fc.nat({ max: bytes.length - 1 }), fc.integer({ min: 0, max: 255 }), fc.uint8Array({ maxLength: 40 }), (i, b, junk) => {
-        const mutated = Buffer.from(bytes);
-        mutated[i] = b;
-        for (const input of [mutated, Buffer.from(junk), Buffer.concat([mutated.subarray(0, i), Buffer.from(junk)])]) {
-          try {
-            decodeOnboardingTransaction(input);
-          } catch (e) {
-            expect(e).toBeInstanceOf(CantonError);
+      fc.property(
+        fc.nat({ max: bytes.length - 1 }),
+        fc.integer({ min: 0, max: 255 }),
+        fc.uint8Array({ maxLength: 40 }),
+        (i, b, junk) => {
+          const mutated = Buffer.from(bytes);
+          mutated[i] = b;
+          for (const input of [
+            mutated,
+            Buffer.from(junk),
+            Buffer.concat([mutated.subarray(0, i), Buffer.from(junk)]),
+          ]) {
+            try {
+              decodeOnboardingTransaction(input);
+            } catch (e) {
+              expect(e).toBeInstanceOf(CantonError);
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -66,7 +66,9 @@ describe('jsonToValue', () => {
   const isParty = (s: string) => s === ALICE;
 
   it('maps JSON types to Daml values', () => {
-    expect(jsonToValue({ owner: ALICE, text: 'hello', n: 3, x: 1.5, ok: true, none: null, xs: [1, 'a'] }, isParty)).toEqual({
+    expect(
+      jsonToValue({ owner: ALICE, text: 'hello', n: 3, x: 1.5, ok: true, none: null, xs: [1, 'a'] }, isParty),
+    ).toEqual({
       sum: {
         oneofKind: 'record',
         record: {
@@ -79,7 +81,14 @@ describe('jsonToValue', () => {
             { label: 'none', value: { sum: { oneofKind: 'optional', optional: {} } } },
             {
               label: 'xs',
-              value: { sum: { oneofKind: 'list', list: { elements: [{ sum: { oneofKind: 'int64', int64: '1' } }, { sum: { oneofKind: 'text', text: 'a' } }] } } },
+              value: {
+                sum: {
+                  oneofKind: 'list',
+                  list: {
+                    elements: [{ sum: { oneofKind: 'int64', int64: '1' } }, { sum: { oneofKind: 'text', text: 'a' } }],
+                  },
+                },
+              },
             },
           ],
         },

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCategories, instantText, interpretationTimeLimitExceeded, interpretationTimeLimitPassed, prettyDuration } from '@ledgerline/domain';
+import {
+  ErrorCategories,
+  instantText,
+  interpretationTimeLimitExceeded,
+  interpretationTimeLimitPassed,
+  prettyDuration,
+} from '@ledgerline/domain';
 
 /** The interpretation time limit and Canton's INTERPRETATION_TIME_EXCEEDED (CommandExecutionErrors.TimeExceeded). */
 describe('interpretation budget', () => {
@@ -25,7 +31,9 @@ describe('interpretation budget', () => {
     const e = interpretationTimeLimitExceeded(1_893_456_000_000_000n, 60_000_000n);
     expect(e.code).toBe('INTERPRETATION_TIME_EXCEEDED');
     expect(e.category).toBe(ErrorCategories.ContentionOnSharedResources);
-    expect(e.causeText).toBe('Time exceeds limit of Ledger Effective Time (2030-01-01T00:00:00Z) + tolerance (1m). Interpretation aborted.');
+    expect(e.causeText).toBe(
+      'Time exceeds limit of Ledger Effective Time (2030-01-01T00:00:00Z) + tolerance (1m). Interpretation aborted.',
+    );
     expect(e.retryInfo).toBe('60 seconds');
   });
 });

@@ -60,7 +60,9 @@ describe('daml-lf archive: encode then decode', () => {
     const { dar, main: m, dependencies } = await encodeDar(main, [dep]);
     const read = await readDar(dar, { maxUncompressedBytes: 1 << 24 });
     expect(read.manifest.mainDalf).toBe(`sample-1.2.3-${m.packageId}/sample-1.2.3-${m.packageId}.dalf`);
-    expect(read.dependencies.map((d) => d.name)).toEqual([`sample-1.2.3-${m.packageId}/sample-1.2.3-${dependencies[0].packageId}.dalf`]);
+    expect(read.dependencies.map((d) => d.name)).toEqual([
+      `sample-1.2.3-${m.packageId}/sample-1.2.3-${dependencies[0].packageId}.dalf`,
+    ]);
     const decoded = await decodeDar(dar);
     expect(decoded.main.package.id).toBe(m.packageId);
     expect(decoded.dependencies[0].package.id).toBe(dependencies[0].packageId);
@@ -74,10 +76,16 @@ describe('daml-lf archive: encode then decode', () => {
     const p = samplePackage('1');
     const bad: Package = { ...p, languageVersion: { major: 2, minor: '2' } };
     expect(() => encodePackage(bad)).toThrow(LfEncodeError);
-    expect(() => encodePackage(bad)).toThrow(/type arguments on a (builtin|con|var) type are not allowed in Daml-LF 2.2/);
+    expect(() => encodePackage(bad)).toThrow(
+      /type arguments on a (builtin|con|var) type are not allowed in Daml-LF 2.2/,
+    );
     const flat = samplePackage('2');
-    expect(() => encodePackage({ ...flat, languageVersion: { major: 2, minor: '1' } })).toThrow(/tapp is not allowed in Daml-LF 2.1/);
-    expect(() => encodePackage({ ...flat, languageVersion: { major: 2, minor: '9' } })).toThrow(/cannot encode Daml-LF 2.9/);
+    expect(() => encodePackage({ ...flat, languageVersion: { major: 2, minor: '1' } })).toThrow(
+      /tapp is not allowed in Daml-LF 2.1/,
+    );
+    expect(() => encodePackage({ ...flat, languageVersion: { major: 2, minor: '9' } })).toThrow(
+      /cannot encode Daml-LF 2.9/,
+    );
   });
 });
 
@@ -97,7 +105,10 @@ describe('daml-lf archive: the package cache', () => {
 });
 
 /** Hand-written `Package` messages for the error cases. */
-function pkgBytes(build: (w: BinaryWriter, s: (str: string) => number) => void, strings: string[] = ['pkg', '1.0.0']): Uint8Array {
+function pkgBytes(
+  build: (w: BinaryWriter, s: (str: string) => number) => void,
+  strings: string[] = ['pkg', '1.0.0'],
+): Uint8Array {
   const w = new BinaryWriter();
   const all = [...strings];
   const s = (str: string) => {
@@ -118,10 +129,27 @@ function withValue(expr: (w: BinaryWriter) => void, opts: { types?: (w: BinaryWr
     w.tag(3, WireType.LengthDelimited).fork().tag(1, WireType.LengthDelimited).fork().int32(s('v')).join().join();
     // type table: 0 = Int64
     if (opts.types) opts.types(w);
-    else w.tag(5, WireType.LengthDelimited).fork().tag(3, WireType.LengthDelimited).fork().tag(1, WireType.Varint).int32(2).join().join();
+    else
+      w.tag(5, WireType.LengthDelimited)
+        .fork()
+        .tag(3, WireType.LengthDelimited)
+        .fork()
+        .tag(1, WireType.Varint)
+        .int32(2)
+        .join()
+        .join();
     w.tag(1, WireType.LengthDelimited).fork();
     w.tag(5, WireType.LengthDelimited).fork();
-    w.tag(2, WireType.LengthDelimited).fork().tag(1, WireType.Varint).int32(1).tag(2, WireType.LengthDelimited).fork().tag(8, WireType.Varint).int32(0).join().join();
+    w.tag(2, WireType.LengthDelimited)
+      .fork()
+      .tag(1, WireType.Varint)
+      .int32(1)
+      .tag(2, WireType.LengthDelimited)
+      .fork()
+      .tag(8, WireType.Varint)
+      .int32(0)
+      .join()
+      .join();
     w.tag(3, WireType.LengthDelimited).fork();
     expr(w);
     w.join();
@@ -139,24 +167,62 @@ describe('daml-lf archive: refusals', () => {
   });
 
   it('a dangling interned string index', () => {
-    expect(() => decode(withValue((w) => w.tag(2, WireType.Varint).int32(999)))).toThrow('invalid internedString table index 999');
+    expect(() => decode(withValue((w) => w.tag(2, WireType.Varint).int32(999)))).toThrow(
+      'invalid internedString table index 999',
+    );
   });
 
   it('a dangling interned type index', () => {
-    const bytes = withValue((w) => w.tag(21, WireType.LengthDelimited).fork().tag(1, WireType.LengthDelimited).fork().tag(8, WireType.Varint).int32(7).join().join());
+    const bytes = withValue((w) =>
+      w
+        .tag(21, WireType.LengthDelimited)
+        .fork()
+        .tag(1, WireType.LengthDelimited)
+        .fork()
+        .tag(8, WireType.Varint)
+        .int32(7)
+        .join()
+        .join(),
+    );
     expect(() => decode(bytes)).toThrow('invalid internedTypes table index 7');
   });
 
   it('a concrete type outside the interning table', () => {
     const bytes = withValue((w) =>
-      w.tag(21, WireType.LengthDelimited).fork().tag(1, WireType.LengthDelimited).fork().tag(3, WireType.LengthDelimited).fork().join().join().join(),
+      w
+        .tag(21, WireType.LengthDelimited)
+        .fork()
+        .tag(1, WireType.LengthDelimited)
+        .fork()
+        .tag(3, WireType.LengthDelimited)
+        .fork()
+        .join()
+        .join()
+        .join(),
     );
     expect(() => decode(bytes)).toThrow('a type outside the interning table must be an interned type reference');
   });
 
   it('an interned type referring to itself or a later entry', () => {
     const bytes = withValue((w) => w.tag(2, WireType.Varint).int32(0), {
-      types: (t) => t.tag(5, WireType.LengthDelimited).fork().tag(9, WireType.LengthDelimited).fork().tag(1, WireType.LengthDelimited).fork().tag(8, WireType.Varint).int32(0).join().tag(2, WireType.LengthDelimited).fork().tag(8, WireType.Varint).int32(0).join().join().join(),
+      types: (t) =>
+        t
+          .tag(5, WireType.LengthDelimited)
+          .fork()
+          .tag(9, WireType.LengthDelimited)
+          .fork()
+          .tag(1, WireType.LengthDelimited)
+          .fork()
+          .tag(8, WireType.Varint)
+          .int32(0)
+          .join()
+          .tag(2, WireType.LengthDelimited)
+          .fork()
+          .tag(8, WireType.Varint)
+          .int32(0)
+          .join()
+          .join()
+          .join(),
     });
     expect(() => decode(bytes, '2')).toThrow('invalid internedTypes table index 0');
   });
@@ -166,13 +232,25 @@ describe('daml-lf archive: refusals', () => {
       types: (t) => t.tag(5, WireType.LengthDelimited).fork().tag(9, WireType.LengthDelimited).fork().join().join(),
     });
     expect(() => decode(tapp, '1')).toThrow('Illegal case: TApp not supported in version 2.1');
-    expect(() => decode(withValue((w) => w.tag(44, WireType.Varint).int32(0)), '1')).toThrow('INTERNED_EXPR is not supported in Daml-LF 2.1');
+    expect(() =>
+      decode(
+        withValue((w) => w.tag(44, WireType.Varint).int32(0)),
+        '1',
+      ),
+    ).toThrow('INTERNED_EXPR is not supported in Daml-LF 2.1');
   });
 
   it('an expression without a case, an unknown builtin, an unknown LF minor', () => {
     expect(() => decode(withValue(() => undefined))).toThrow('Expr.SUM_NOT_SET');
-    expect(() => decode(withValue((w) => w.tag(4, WireType.Varint).int32(4001)))).toThrow('unknown builtin function 4001');
-    expect(() => decode(withValue((w) => w.tag(2, WireType.Varint).int32(0)), '7')).toThrow('Unknown LF minor version 2.7');
+    expect(() => decode(withValue((w) => w.tag(4, WireType.Varint).int32(4001)))).toThrow(
+      'unknown builtin function 4001',
+    );
+    expect(() =>
+      decode(
+        withValue((w) => w.tag(2, WireType.Varint).int32(0)),
+        '7',
+      ),
+    ).toThrow('Unknown LF minor version 2.7');
   });
 
   it('a truncated message', () => {
@@ -202,7 +280,16 @@ describe('daml-lf archive: refusals', () => {
       for (let i = 0; i < depth; i++) {
         // Some(Int64, <bytes>)
         const w = new BinaryWriter();
-        w.tag(26, WireType.LengthDelimited).fork().tag(1, WireType.LengthDelimited).fork().tag(8, WireType.Varint).int32(0).join().tag(2, WireType.LengthDelimited).bytes(bytes).join();
+        w.tag(26, WireType.LengthDelimited)
+          .fork()
+          .tag(1, WireType.LengthDelimited)
+          .fork()
+          .tag(8, WireType.Varint)
+          .int32(0)
+          .join()
+          .tag(2, WireType.LengthDelimited)
+          .bytes(bytes)
+          .join();
         bytes = w.finish();
       }
       return withValue((w) => w.raw(bytes));
@@ -228,7 +315,9 @@ describe('daml-lf archive: refusals', () => {
     const lf1 = new BinaryWriter();
     lf1.tag(2, WireType.LengthDelimited).bytes(new Uint8Array());
     lf1.tag(3, WireType.LengthDelimited).string('15');
-    expect(() => decodeArchivePayload(lf1.finish(), 'x')).toThrow('Daml-LF 1.15 is not supported: only LF 2 packages are decoded');
+    expect(() => decodeArchivePayload(lf1.finish(), 'x')).toThrow(
+      'Daml-LF 1.15 is not supported: only LF 2 packages are decoded',
+    );
   });
 });
 
@@ -249,7 +338,8 @@ describe('daml-lf archive: damaged archives', () => {
         try {
           decodePackage(cut, SELF, minor);
         } catch (e) {
-          if (!(e instanceof LfDecodeError)) throw new Error(`mutation ${i}: ${(e as Error).name}: ${(e as Error).message}`, { cause: e });
+          if (!(e instanceof LfDecodeError))
+            throw new Error(`mutation ${i}: ${(e as Error).name}: ${(e as Error).message}`, { cause: e });
           refused++;
         }
       }

@@ -62,7 +62,11 @@ export const app = (fun: Expr, ...args: Expr[]): Expr => ({ tag: 'app', fun, arg
 /** A builtin applied to arguments. */
 export const call = (fn: BuiltinFunction, ...args: Expr[]): Expr => app(b(fn), ...args);
 export const tyApp = (expr: Expr, ...types: Type[]): Expr => ({ tag: 'tyApp', expr, types });
-export const lam = (params: [string, Type][], body: Expr): Expr => ({ tag: 'abs', params: params.map(([name, type]) => ({ name, type })), body });
+export const lam = (params: [string, Type][], body: Expr): Expr => ({
+  tag: 'abs',
+  params: params.map(([name, type]) => ({ name, type })),
+  body,
+});
 export const let_ = (bindings: [string, Type, Expr][], body: Expr): Expr => ({
   tag: 'let',
   bindings: bindings.map(([name, type, bound]) => ({ binder: { name, type }, bound })),
@@ -78,8 +82,18 @@ export const rec = (id: QualifiedName, fields: [string, Expr][]): Expr => ({
   tycon: { tycon: id, args: [] },
   fields: fields.map(([field, expr]) => ({ field, expr })),
 });
-export const proj = (id: QualifiedName, field: string, record: Expr): Expr => ({ tag: 'recProj', tycon: { tycon: id, args: [] }, field, record });
-export const variant = (id: QualifiedName, con: string, arg: Expr): Expr => ({ tag: 'variantCon', tycon: { tycon: id, args: [] }, variant: con, arg });
+export const proj = (id: QualifiedName, field: string, record: Expr): Expr => ({
+  tag: 'recProj',
+  tycon: { tycon: id, args: [] },
+  field,
+  record,
+});
+export const variant = (id: QualifiedName, con: string, arg: Expr): Expr => ({
+  tag: 'variantCon',
+  tycon: { tycon: id, args: [] },
+  variant: con,
+  arg,
+});
 export const enumCon = (id: QualifiedName, constructor: string): Expr => ({ tag: 'enumCon', tycon: id, constructor });
 export const alt = (pattern: CasePattern, body: Expr): CaseAlt => ({ pattern, body });
 export const case_ = (scrut: Expr, alts: CaseAlt[]): Expr => ({ tag: 'case', scrut, alts });
@@ -91,7 +105,12 @@ export const P = {
   some: (binder: string): CasePattern => ({ tag: 'some', binder }),
   true: { tag: 'builtinCon', con: 'TRUE' } as CasePattern,
   false: { tag: 'builtinCon', con: 'FALSE' } as CasePattern,
-  variant: (con: QualifiedName, variant: string, binder: string): CasePattern => ({ tag: 'variant', con, variant, binder }),
+  variant: (con: QualifiedName, variant: string, binder: string): CasePattern => ({
+    tag: 'variant',
+    con,
+    variant,
+    binder,
+  }),
 };
 export const ite = (c: Expr, t: Expr, e: Expr): Expr => case_(c, [alt(P.true, t), alt(P.default, e)]);
 export const upd = (update: Update): Expr => ({ tag: 'update', update });
@@ -99,13 +118,22 @@ export const pure_ = (expr: Expr, type: Type = T.unit): Expr => upd({ tag: 'pure
 export const block = (bindings: [string, Type, Expr][], body: Expr): Expr =>
   upd({ tag: 'block', bindings: bindings.map(([name, type, bound]) => ({ binder: { name, type }, bound })), body });
 export const toAnyExc = (type: Type, expr: Expr): Expr => ({ tag: 'toAnyException', type, expr });
-export const throw_ = (exceptionType: Type, exception: Expr, returnType: Type = T.unit): Expr => ({ tag: 'throw', returnType, exceptionType, exception });
+export const throw_ = (exceptionType: Type, exception: Expr, returnType: Type = T.unit): Expr => ({
+  tag: 'throw',
+  returnType,
+  exceptionType,
+  exception,
+});
 
 // definitions
 export function module(name: string, parts: Partial<Omit<Module, 'name' | 'flags'>> = {}): Module {
   return {
     name,
-    flags: { forbidPartyLiterals: true, dontDivulgeContractIdsInCreateArguments: true, dontDiscloseNonConsumingChoicesToObservers: true },
+    flags: {
+      forbidPartyLiterals: true,
+      dontDivulgeContractIdsInCreateArguments: true,
+      dontDiscloseNonConsumingChoicesToObservers: true,
+    },
     synonyms: parts.synonyms ?? new Map(),
     dataTypes: parts.dataTypes ?? new Map(),
     values: parts.values ?? new Map(),
@@ -130,7 +158,13 @@ export const valueDef = (name: string, type: Type, expr: Expr): DefValue => ({ n
 export const exceptionDef = (name: string, message: Expr): DefException => ({ name, message });
 export function template(
   tycon: string,
-  parts: { param?: string; precond?: Expr; signatories: Expr; observers?: Expr; implements?: Map<string, TemplateImplements> },
+  parts: {
+    param?: string;
+    precond?: Expr;
+    signatories: Expr;
+    observers?: Expr;
+    implements?: Map<string, TemplateImplements>;
+  },
 ): DefTemplate {
   return {
     tycon,

@@ -35,7 +35,9 @@ const interp = (m: string) => `Interpretation error: Error: ${m}`;
 const missing = (node: number, id: TypeConId, required: string, given: string) =>
   interp(`node NodeId(${node}) (${tid(id)}) requires authorizers ${required}, but only ${given} were given`);
 const fetchMissing = (node: number, stakeholders: string, authorizers: string) =>
-  interp(`node NodeId(${node}) requires one of the stakeholders ${stakeholders} of the fetched contract to be an authorizer, but authorizers were ${authorizers}`);
+  interp(
+    `node NodeId(${node}) requires one of the stakeholders ${stakeholders} of the fetched contract to be an authorizer, but authorizers were ${authorizers}`,
+  );
 
 describe('create', () => {
   it('a create signed by alice with only bob’s authority', () => {
@@ -43,19 +45,31 @@ describe('create', () => {
   });
 
   it('a create by interface signed by alice with only bob’s authority (the template is named)', () => {
-    expect(denied({ authority: [bob], action: 'CreateInterface', sig: alice, obs: bob })).toBe(missing(2, Human, alice, bob));
+    expect(denied({ authority: [bob], action: 'CreateInterface', sig: alice, obs: bob })).toBe(
+      missing(2, Human, alice, bob),
+    );
   });
 
   it('at the root the submitters are a Scala Set: listed in actAs order, not sorted', () => {
     const create = { kind: 'create' as const, templateId: Owned, argument: { json: { owner: alice } } };
-    expect(errorOf(submit([create], { actAs: [charlie, bob] })).message).toBe(missing(0, Owned, alice, `${charlie},${bob}`));
+    expect(errorOf(submit([create], { actAs: [charlie, bob] })).message).toBe(
+      missing(0, Owned, alice, `${charlie},${bob}`),
+    );
     expect(doneOf(submit([create], { actAs: [charlie, alice] })).transaction.nodes).toHaveLength(1);
   });
 });
 
 describe('exercise', () => {
   // Canton: the Helper of charlie exercises T's Choice, which alice controls; committers alice and charlie.
-  const exe = (prelude: Case['prelude']): Case => ({ authority: [alice, charlie], prelude, party: charlie, sig: alice, obs: bob, action: 'ExerciseById', ledger: { [cId]: storedT() } });
+  const exe = (prelude: Case['prelude']): Case => ({
+    authority: [alice, charlie],
+    prelude,
+    party: charlie,
+    sig: alice,
+    obs: bob,
+    action: 'ExerciseById',
+    ledger: { [cId]: storedT() },
+  });
 
   it('of a ledger contract not read before', () => {
     expect(denied(exe('NoPrelude'))).toBe(missing(4, T, alice, charlie));
@@ -72,15 +86,21 @@ describe('exercise', () => {
   for (const action of ['ExerciseInterface', 'ExerciseInterfaceWithGuard'] as const) {
     describe(`by interface (${action})`, () => {
       it('of a ledger contract not read before: the template’s id, the interface choice’s controller', () => {
-        expect(denied({ authority: [charlie], action, ledger: { [cId]: storedHuman() } })).toBe(missing(2, Human, alice, charlie));
+        expect(denied({ authority: [charlie], action, ledger: { [cId]: storedHuman() } })).toBe(
+          missing(2, Human, alice, charlie),
+        );
       });
 
       it('of a ledger contract read before', () => {
-        expect(denied({ authority: [bob], prelude: 'FetchHuman', action, ledger: { [cId]: storedHuman() } })).toBe(missing(3, Human, alice, bob));
+        expect(denied({ authority: [bob], prelude: 'FetchHuman', action, ledger: { [cId]: storedHuman() } })).toBe(
+          missing(3, Human, alice, bob),
+        );
       });
 
       it('of a contract created in the transaction (controller bob, authority alice)', () => {
-        expect(denied({ authority: [alice], prelude: 'CreateHuman', sig: alice, obs: bob, action })).toBe(missing(3, Human, bob, alice));
+        expect(denied({ authority: [alice], prelude: 'CreateHuman', sig: alice, obs: bob, action })).toBe(
+          missing(3, Human, bob, alice),
+        );
       });
     });
   }
@@ -88,7 +108,15 @@ describe('exercise', () => {
 
 describe('fetch', () => {
   // Canton: the Helper of charlie fetches T (stakeholders alice and bob); inside a choice the authorizers are a TreeSet.
-  const fetch = (prelude: Case['prelude']): Case => ({ authority: [alice, charlie], prelude, party: charlie, sig: alice, obs: bob, action: 'FetchById', ledger: { [cId]: storedT() } });
+  const fetch = (prelude: Case['prelude']): Case => ({
+    authority: [alice, charlie],
+    prelude,
+    party: charlie,
+    sig: alice,
+    obs: bob,
+    action: 'FetchById',
+    ledger: { [cId]: storedT() },
+  });
   const stakeholders = `TreeSet(${alice}, ${bob})`;
 
   it('of a ledger contract not read before', () => {
@@ -104,15 +132,32 @@ describe('fetch', () => {
   });
 
   it('by a stakeholder: the fetch node’s acting parties are the authorizers among the stakeholders', () => {
-    const d = doneOf(runCase({ authority: [alice, charlie], prelude: 'FetchT', action: 'ExerciseById', ledger: { [cId]: storedT() } }));
+    const d = doneOf(
+      runCase({ authority: [alice, charlie], prelude: 'FetchT', action: 'ExerciseById', ledger: { [cId]: storedT() } }),
+    );
     const fetchNode = d.transaction.nodes[2].versionedNode;
-    expect(fetchNode.oneofKind === 'v1' && fetchNode.v1.nodeType.oneofKind === 'fetch' && fetchNode.v1.nodeType.fetch.actingParties).toEqual([alice]);
+    expect(
+      fetchNode.oneofKind === 'v1' &&
+        fetchNode.v1.nodeType.oneofKind === 'fetch' &&
+        fetchNode.v1.nodeType.fetch.actingParties,
+    ).toEqual([alice]);
   });
 });
 
 describe('choice controllers, observers and explicit authorizers', () => {
   const onBox = (choice: string, argument: unknown, actAs: string[]) =>
-    submit([{ kind: 'createAndExercise', templateId: Box, createArgument: { json: { a: alice, b: bob } }, choice, choiceArgument: { json: argument } }], { actAs });
+    submit(
+      [
+        {
+          kind: 'createAndExercise',
+          templateId: Box,
+          createArgument: { json: { a: alice, b: bob } },
+          choice,
+          choiceArgument: { json: argument },
+        },
+      ],
+      { actAs },
+    );
   const exerciseNode = (o: ReturnType<typeof onBox>) => {
     const n = doneOf(o).transaction.nodes[1].versionedNode;
     if (n.oneofKind !== 'v1' || n.v1.nodeType.oneofKind !== 'exercise') throw new Error('not an exercise');
@@ -120,11 +165,15 @@ describe('choice controllers, observers and explicit authorizers', () => {
   };
 
   it('a choice without controllers is refused', () => {
-    expect(errorOf(onBox('NoControllers', {}, [alice])).message).toBe(interp(`node NodeId(1) (${tid(Box)}) has no controllers`));
+    expect(errorOf(onBox('NoControllers', {}, [alice])).message).toBe(
+      interp(`node NodeId(1) (${tid(Box)}) has no controllers`),
+    );
   });
 
   it('explicit authorizers must not be empty', () => {
-    expect(errorOf(onBox('NoAuthorizers', {}, [alice])).message).toBe(interp(`node NodeId(1) (${tid(Box)}) has no authorizers`));
+    expect(errorOf(onBox('NoAuthorizers', {}, [alice])).message).toBe(
+      interp(`node NodeId(1) (${tid(Box)}) has no authorizers`),
+    );
   });
 
   it('explicit authorizers are required with the controllers', () => {

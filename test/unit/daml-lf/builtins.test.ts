@@ -82,7 +82,14 @@ describe('Int64 builtins', () => {
   });
   it('EXP_INT64: negative exponents and overflow fail, bases -1/0/1 accept huge exponents', () => {
     expect(ok(call('EXP_INT64', int(1), int(0)))).toBe(1n);
-    for (const [b, e] of [[1n, -1n], [0n, -1n], [10n, -1n], [10n, -20n], [BIG_ODD, -42n]]) expect(fails(call('EXP_INT64', int(b), int(e)))).toBe(true);
+    for (const [b, e] of [
+      [1n, -1n],
+      [0n, -1n],
+      [10n, -1n],
+      [10n, -20n],
+      [BIG_ODD, -42n],
+    ])
+      expect(fails(call('EXP_INT64', int(b), int(e)))).toBe(true);
     expect(ok(call('EXP_INT64', int(1n << 6n), int(9)))).toBe(1n << 54n);
     expect(fails(call('EXP_INT64', int(1n << 7n), int(9)))).toBe(true);
     expect(ok(call('EXP_INT64', int(-(1n << 7n)), int(9)))).toBe(MIN);
@@ -94,9 +101,31 @@ describe('Int64 builtins', () => {
     expect(ok(call('EXP_INT64', int(1), int(BIG_ODD)))).toBe(1n);
   });
   it.each([
-    [1n, 0n], [-1n, 0n], [0n, 0n], [1n, 1n], [-1n, 1n], [-1n, 2n], [1n, 2n], [1048361n, 0n], [-349241n, 0n], [780996803n, 1n],
-    [-163783859n, 1n], [293n, 2n], [-283n, 2n], [1669n, 3n], [-1913n, 3n], [-2128527769n, 2n], [-883061n, 3n], [-13n, 7n],
-    [-5n, 13n], [-2n, 63n], [2n, 62n], [5n, 11n], [17n, 11n], [19051n, 3n], [1228961011n, 2n],
+    [1n, 0n],
+    [-1n, 0n],
+    [0n, 0n],
+    [1n, 1n],
+    [-1n, 1n],
+    [-1n, 2n],
+    [1n, 2n],
+    [1048361n, 0n],
+    [-349241n, 0n],
+    [780996803n, 1n],
+    [-163783859n, 1n],
+    [293n, 2n],
+    [-283n, 2n],
+    [1669n, 3n],
+    [-1913n, 3n],
+    [-2128527769n, 2n],
+    [-883061n, 3n],
+    [-13n, 7n],
+    [-5n, 13n],
+    [-2n, 63n],
+    [2n, 62n],
+    [5n, 11n],
+    [17n, 11n],
+    [19051n, 3n],
+    [1228961011n, 2n],
   ])('EXP_INT64 %s %s', (b, e) => {
     expect(ok(call('EXP_INT64', int(b), int(e)))).toBe(b ** e);
   });
@@ -146,22 +175,34 @@ describe('Numeric builtins', () => {
   it('MUL_NUMERIC rounds HALF_EVEN and fails on overflow', () => {
     const under = '3.1622776601683793319988935444327185337';
     const over = '3.1622776601683793319988935444327185338';
-    expect(fails(call('MUL_NUMERIC', w(0), num('1' + '0'.repeat(18) + '.'), num('1' + '0'.repeat(19) + '.')))).toBe(false);
-    expect(fails(call('MUL_NUMERIC', w(0), num('1' + '0'.repeat(19) + '.'), num('1' + '0'.repeat(19) + '.')))).toBe(true);
+    expect(fails(call('MUL_NUMERIC', w(0), num('1' + '0'.repeat(18) + '.'), num('1' + '0'.repeat(19) + '.')))).toBe(
+      false,
+    );
+    expect(fails(call('MUL_NUMERIC', w(0), num('1' + '0'.repeat(19) + '.'), num('1' + '0'.repeat(19) + '.')))).toBe(
+      true,
+    );
     expect(fails(call('MUL_NUMERIC', w(37), num(under), num(under)))).toBe(false);
     expect(fails(call('MUL_NUMERIC', w(37), num(over), num(under)))).toBe(true);
     expect(ok(call('MUL_NUMERIC', w(10), num('1.1000000000'), num('2.2000000000')))).toBe('2.4200000000');
-    expect(ok(call('MUL_NUMERIC', w(10), num(tenPowerOf(13)), num(tenPowerOf(14))))).toBe('1' + '0'.repeat(27) + '.0000000000');
+    expect(ok(call('MUL_NUMERIC', w(10), num(tenPowerOf(13)), num(tenPowerOf(14))))).toBe(
+      '1' + '0'.repeat(27) + '.0000000000',
+    );
     expect(fails(call('MUL_NUMERIC', w(10), num(tenPowerOf(14)), num(tenPowerOf(14))))).toBe(true);
   });
   it('DIV_NUMERIC fails on overflow and division by 0', () => {
-    expect(fails(call('DIV_NUMERIC', w(37), num(s(37, '0.000000000000000001')), num(s(37, '-0.000000000000000001'))))).toBe(false);
-    expect(fails(call('DIV_NUMERIC', w(37), num(s(37, '0.000000000000000001')), num(s(37, '-0.0000000000000000001'))))).toBe(true);
+    expect(
+      fails(call('DIV_NUMERIC', w(37), num(s(37, '0.000000000000000001')), num(s(37, '-0.000000000000000001')))),
+    ).toBe(false);
+    expect(
+      fails(call('DIV_NUMERIC', w(37), num(s(37, '0.000000000000000001')), num(s(37, '-0.0000000000000000001')))),
+    ).toBe(true);
     expect(fails(call('DIV_NUMERIC', w(1), num('1' + '0'.repeat(36) + '.0'), num('0.2')))).toBe(false);
     expect(fails(call('DIV_NUMERIC', w(1), num('1' + '0'.repeat(36) + '.0'), num('0.1')))).toBe(true);
     expect(ok(call('DIV_NUMERIC', w(10), num('1.1000000000'), num('2.2000000000')))).toBe('0.5000000000');
     expect(fails(call('DIV_NUMERIC', w(10), num(big), num(tenPowerOf(-10))))).toBe(true);
-    expect(ok(call('DIV_NUMERIC', w(10), num(tenPowerOf(17)), num(tenPowerOf(-10))))).toBe('1' + '0'.repeat(27) + '.0000000000');
+    expect(ok(call('DIV_NUMERIC', w(10), num(tenPowerOf(17)), num(tenPowerOf(-10))))).toBe(
+      '1' + '0'.repeat(27) + '.0000000000',
+    );
     expect(fails(call('DIV_NUMERIC', w(10), num(tenPowerOf(18)), num(tenPowerOf(-10))))).toBe(true);
     expect(ok(call('DIV_NUMERIC', w(10), num('1.0000000000'), num(tenPowerOf(-10))))).toBe(tenPowerOf(10));
     expect(fails(call('DIV_NUMERIC', w(10), num('1.0000000000'), num('0.0000000000')))).toBe(true);
@@ -174,7 +215,18 @@ describe('Numeric builtins', () => {
     expect(ok(call('ROUND_NUMERIC', int(-1), num('55.0000000000')))).toBe('60.0000000000');
     expect(ok(call('ROUND_NUMERIC', int(10), num(big)))).toBe(big);
   });
-  const numerics = ['161803398.87499', '3.1415926536', '2.7182818285', '0.0000000001', '0.0', '100.0', '-0.0000000001', '-2.7182818285', '-3.1415926536', '-161803398.87499'];
+  const numerics = [
+    '161803398.87499',
+    '3.1415926536',
+    '2.7182818285',
+    '0.0000000001',
+    '0.0',
+    '100.0',
+    '-0.0000000001',
+    '-2.7182818285',
+    '-3.1415926536',
+    '-161803398.87499',
+  ];
   it('NUMERIC_TO_TEXT renders without trailing zeros', () => {
     for (const a of numerics) expect(ok(call('NUMERIC_TO_TEXT', num(s(10, a))))).toBe(a);
   });
@@ -188,8 +240,14 @@ describe('Numeric builtins', () => {
   });
   it('CAST_NUMERIC fails on overflow and precision loss, else converts', () => {
     const bad: [number, string][] = [
-      [1, maxNumeric(0)], [37, '10.'], [30, tenPowerOf(15, 20)], [37, '-' + maxNumeric(36)],
-      [0, tenPowerOf(-1, 1)], [0, tenPowerOf(-37, 37)], [10, '-' + tenPowerOf(-15, 20)], [36, tenPowerOf(-37, 37)],
+      [1, maxNumeric(0)],
+      [37, '10.'],
+      [30, tenPowerOf(15, 20)],
+      [37, '-' + maxNumeric(36)],
+      [0, tenPowerOf(-1, 1)],
+      [0, tenPowerOf(-37, 37)],
+      [10, '-' + tenPowerOf(-15, 20)],
+      [36, tenPowerOf(-37, 37)],
     ];
     for (const [out, x] of bad) expect(fails(call('CAST_NUMERIC', w(out), num(x)))).toBe(true);
     expect(ok(call('CAST_NUMERIC', w(0), num('1.0')))).toBe('1.');
@@ -209,13 +267,21 @@ describe('Numeric builtins', () => {
     expect(ok(call('NUMERIC_TO_INT64', num(MIN.toString() + '.999')))).toBe(MIN);
     expect(ok(call('NUMERIC_TO_INT64', num(MAX.toString() + '.' + '9'.repeat(13))))).toBe(MAX);
     expect(fails(call('NUMERIC_TO_INT64', num((MAX + 1n).toString() + '.' + '0'.repeat(17))))).toBe(true);
-    for (const [n, i] of [['0.0000001', 0n], ['0.00', 0n], ['1.00000000', 1n], ['1.0000000001', 1n], ['1.' + '9'.repeat(37), 1n], ['123456789.12345678912345678912', 123456789n]] as const) {
+    for (const [n, i] of [
+      ['0.0000001', 0n],
+      ['0.00', 0n],
+      ['1.00000000', 1n],
+      ['1.0000000001', 1n],
+      ['1.' + '9'.repeat(37), 1n],
+      ['123456789.12345678912345678912', 123456789n],
+    ] as const) {
       expect(ok(call('NUMERIC_TO_INT64', num(n)))).toBe(i);
       expect(ok(call('NUMERIC_TO_INT64', num('-' + n)))).toBe(-i);
     }
   });
   it('INT64_TO_NUMERIC', () => {
-    for (const i of [167n, 11n, 2n, 1n, 0n, -1n, -2n, -13n, -113n]) expect(ok(call('INT64_TO_NUMERIC', w(10), int(i)))).toBe(`${i}.0000000000`);
+    for (const i of [167n, 11n, 2n, 1n, 0n, -1n, -2n, -13n, -113n])
+      expect(ok(call('INT64_TO_NUMERIC', w(10), int(i)))).toBe(`${i}.0000000000`);
   });
   it('TEXT_TO_NUMERIC: lenient format, exact fit only', () => {
     const good: [string, string][] = [
@@ -223,12 +289,29 @@ describe('Numeric builtins', () => {
       ['0'.repeat(20) + '1'.repeat(28), '1'.repeat(28) + '.0000000000'],
       ['161803398.87499', '161803398.8749900000'],
       ['0.0005' + '0'.repeat(20), '0.0005000000'],
-      ['+0.0', '0.0000000000'], ['0', '0.0000000000'], ['-0', '0.0000000000'], ['42', '42.0000000000'],
-      ['-0.0005' + '0'.repeat(20), '-0.0005000000'], ['-' + '0'.repeat(20) + '1'.repeat(28), '-' + '1'.repeat(28) + '.0000000000'],
-      ['1.' + '0'.repeat(100_000), '1.0000000000'], ['-' + '0'.repeat(100_000) + '3.0', '-3.0000000000'],
+      ['+0.0', '0.0000000000'],
+      ['0', '0.0000000000'],
+      ['-0', '0.0000000000'],
+      ['42', '42.0000000000'],
+      ['-0.0005' + '0'.repeat(20), '-0.0005000000'],
+      ['-' + '0'.repeat(20) + '1'.repeat(28), '-' + '1'.repeat(28) + '.0000000000'],
+      ['1.' + '0'.repeat(100_000), '1.0000000000'],
+      ['-' + '0'.repeat(100_000) + '3.0', '-3.0000000000'],
     ];
     for (const [i, o] of good) expect(ok(call('TEXT_TO_NUMERIC', w(10), str(i)))).toEqual({ some: o });
-    for (const i of ['pi', '0x11', '1E10', '2.', '1L', '+-1', '1'.repeat(29), '-' + '1'.repeat(29), '+' + '1'.repeat(29), '0.' + '0'.repeat(10) + '1', '42' + '0'.repeat(24) + '2019'])
+    for (const i of [
+      'pi',
+      '0x11',
+      '1E10',
+      '2.',
+      '1L',
+      '+-1',
+      '1'.repeat(29),
+      '-' + '1'.repeat(29),
+      '+' + '1'.repeat(29),
+      '0.' + '0'.repeat(10) + '1',
+      '42' + '0'.repeat(24) + '2019',
+    ])
       expect(ok(call('TEXT_TO_NUMERIC', w(10), str(i)))).toBeNull();
   });
 });
@@ -241,7 +324,10 @@ describe('Text builtins', () => {
   });
   it.each([
     ['', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
-    ['e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', 'cd372fb85148700fa88095e3492d3f9f5beb43e555e5ff26d95f5a6adc36f8e6'],
+    [
+      'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+      'cd372fb85148700fa88095e3492d3f9f5beb43e555e5ff26d95f5a6adc36f8e6',
+    ],
     ['a¶‱😂', '8f1cc14a85321115abcd2854e34f9ca004f4f199d367c3c9a84a355f287cec2e'],
   ])('SHA256_TEXT %j', (i, o) => expect(ok(call('SHA256_TEXT', str(i)))).toBe(o));
   it('SHA256_HEX hashes hex input and refuses the rest as MalformedByteEncoding', () => {
@@ -251,7 +337,9 @@ describe('Text builtins', () => {
     );
     for (const bad of ['DeadBeef', 'a¶‱😂', 'abc']) {
       const r = evalResult(call('SHA256_HEX', str(bad)));
-      expect(r.tag === 'error' && r.error.tag === 'Crypto' && r.error.message).toBe(`MalformedByteEncoding(${bad}, can not parse hex string)`);
+      expect(r.tag === 'error' && r.error.tag === 'Crypto' && r.error.message).toBe(
+        `MalformedByteEncoding(${bad}, can not parse hex string)`,
+      );
     }
   });
   it('APPEND_TEXT', () => {
@@ -260,9 +348,29 @@ describe('Text builtins', () => {
   });
   it('CODE_POINTS_TO_TEXT accepts legal code points and refuses surrogates and out-of-range values', () => {
     const q = 0x27n;
-    for (const cp of [0x0, 0x61, 0x7f, 0x80, 0xe9, 0x8ee0, 0xd7ff, 0xe000, 0xe568, 0xffff, 0x10000, 0x1d81a, 0x1ffff, 0x20000, 0x245ad, 0x2ffff, 0x30000, 0x3ae2d, 0x3ffff, 0x40000, 0x9ea6d, 0xdffff, 0xe0000, 0xeae2d, 0xeffff, 0xf0000, 0x10ae2d, 0x10ffff])
+    for (const cp of [
+      0x0, 0x61, 0x7f, 0x80, 0xe9, 0x8ee0, 0xd7ff, 0xe000, 0xe568, 0xffff, 0x10000, 0x1d81a, 0x1ffff, 0x20000, 0x245ad,
+      0x2ffff, 0x30000, 0x3ae2d, 0x3ffff, 0x40000, 0x9ea6d, 0xdffff, 0xe0000, 0xeae2d, 0xeffff, 0xf0000, 0x10ae2d,
+      0x10ffff,
+    ])
       expect(ok(call('CODE_POINTS_TO_TEXT', list([int(q), int(cp), int(q)])))).toBe(`'${String.fromCodePoint(cp)}'`);
-    for (const cp of [0xd800n, 0xd924n, 0xdbffn, 0xdc00n, 0xdde0n, 0xdfffn, MIN, -(2n ** 31n), -0x23458n, -1n, 0x110000n, 0x110001n, 0x345678n, 2n ** 31n - 1n, MAX])
+    for (const cp of [
+      0xd800n,
+      0xd924n,
+      0xdbffn,
+      0xdc00n,
+      0xdde0n,
+      0xdfffn,
+      MIN,
+      -(2n ** 31n),
+      -0x23458n,
+      -1n,
+      0x110000n,
+      0x110001n,
+      0x345678n,
+      2n ** 31n - 1n,
+      MAX,
+    ])
       expect(fails(call('CODE_POINTS_TO_TEXT', list([int(q), int(cp), int(q)])))).toBe(true);
   });
   it('TEXT_TO_CODE_POINTS is the inverse', () => {
@@ -274,12 +382,44 @@ describe('Text builtins', () => {
     expect(ok(call('TEXT_TO_PARTY', str('p'.repeat(255))))).toEqual({ some: 'p'.repeat(255) });
     expect(ok(call('TEXT_TO_PARTY', str('p'.repeat(256))))).toBeNull();
     expect(ok(call('TEXT_TO_PARTY', str('')))).toBeNull();
-    expect(ok(case_(call('TEXT_TO_PARTY', str('alice')), [alt(P.some('p'), call('PARTY_TO_TEXT', v('p'))), alt(P.default, str('none'))]))).toBe('alice');
+    expect(
+      ok(
+        case_(call('TEXT_TO_PARTY', str('alice')), [
+          alt(P.some('p'), call('PARTY_TO_TEXT', v('p'))),
+          alt(P.default, str('none')),
+        ]),
+      ),
+    ).toBe('alice');
   });
   it('TEXT_TO_INT64', () => {
-    for (const s of ['-9223372036854775808', '-9223372036854775807', '-22', '0', '42', '9223372036854775806', '9223372036854775807', '+9223372036854775807', '01', '0'.repeat(20) + '42', '-003'])
+    for (const s of [
+      '-9223372036854775808',
+      '-9223372036854775807',
+      '-22',
+      '0',
+      '42',
+      '9223372036854775806',
+      '9223372036854775807',
+      '+9223372036854775807',
+      '01',
+      '0'.repeat(20) + '42',
+      '-003',
+    ])
       expect(ok(call('TEXT_TO_INT64', str(s)))).toEqual({ some: BigInt(s) });
-    for (const s of ['pi', '0x11', '1.0', '2.', '1L', '+-1', '9223372036854775808', '9223372036854775809', '-9223372036854775809', '-9223372036854775810', '1'.repeat(20), '1'.repeat(100_000)])
+    for (const s of [
+      'pi',
+      '0x11',
+      '1.0',
+      '2.',
+      '1L',
+      '+-1',
+      '9223372036854775808',
+      '9223372036854775809',
+      '-9223372036854775809',
+      '-9223372036854775810',
+      '1'.repeat(20),
+      '1'.repeat(100_000),
+    ])
       expect(ok(call('TEXT_TO_INT64', str(s)))).toBeNull();
     expect(ok(call('TEXT_TO_INT64', str('0'.repeat(100_000) + '1')))).toEqual({ some: 1n });
   });
@@ -308,15 +448,36 @@ describe('Time builtins', () => {
     expect(ok(call('TIMESTAMP_TO_TEXT', ts(-62135596800000000n)))).toBe('0001-01-01T00:00:00Z');
   });
   it('UNIX_MICROSECONDS_TO_TIMESTAMP fails outside the range', () => {
-    for (const [i, good] of [[MIN, false], [-62135596800000001n, false], [-62135596800000000n, true], [0n, true], [253402300799999999n, true], [253402300800000000n, false], [MAX, false]] as const)
+    for (const [i, good] of [
+      [MIN, false],
+      [-62135596800000001n, false],
+      [-62135596800000000n, true],
+      [0n, true],
+      [253402300799999999n, true],
+      [253402300800000000n, false],
+      [MAX, false],
+    ] as const)
       expect(fails(call('UNIX_MICROSECONDS_TO_TIMESTAMP', int(i)))).toBe(!good);
     for (const i of [-62135596800000000n, -14159025000000n, 0n, 978303600000000n, 253402300799999999n])
       expect(ok(call('TIMESTAMP_TO_UNIX_MICROSECONDS', call('UNIX_MICROSECONDS_TO_TIMESTAMP', int(i))))).toBe(i);
   });
   it('UNIX_DAYS_TO_DATE fails outside the range', () => {
-    for (const [i, good] of [[MIN, false], [-(2n ** 31n), false], [-719163n, false], [-719162n, true], [0n, true], [2932896n, true], [2932897n, false], [MAX, false]] as const)
+    for (const [i, good] of [
+      [MIN, false],
+      [-(2n ** 31n), false],
+      [-719163n, false],
+      [-719162n, true],
+      [0n, true],
+      [2932896n, true],
+      [2932897n, false],
+      [MAX, false],
+    ] as const)
       expect(fails(call('UNIX_DAYS_TO_DATE', int(i)))).toBe(!good);
-    for (const [d, i] of [[-164, -164n], [0, 0n], [11323, 11323n]] as const) {
+    for (const [d, i] of [
+      [-164, -164n],
+      [0, 0n],
+      [11323, 11323n],
+    ] as const) {
       expect(ok(call('DATE_TO_UNIX_DAYS', date(d)))).toBe(i);
       expect(ok(call('EQUAL', call('UNIX_DAYS_TO_DATE', int(i)), date(d)))).toBe(true);
     }
@@ -325,8 +486,17 @@ describe('Time builtins', () => {
 });
 
 describe('List builtins', () => {
-  const f = lam([['x', T.int], ['y', T.int]], call('ADD_INT64', int(3), call('MUL_INT64', v('x'), v('y'))));
-  const g = lam([['x', T.int]], let_([['z', T.int, int(3)]], lam([['y', T.int]], call('ADD_INT64', v('z'), call('MUL_INT64', v('x'), v('y'))))));
+  const f = lam(
+    [
+      ['x', T.int],
+      ['y', T.int],
+    ],
+    call('ADD_INT64', int(3), call('MUL_INT64', v('x'), v('y'))),
+  );
+  const g = lam(
+    [['x', T.int]],
+    let_([['z', T.int, int(3)]], lam([['y', T.int]], call('ADD_INT64', v('z'), call('MUL_INT64', v('x'), v('y'))))),
+  );
   it('FOLDL', () => {
     expect(ok(call('FOLDL', f, int(5), list([])))).toBe(5n);
     expect(ok(call('FOLDL', f, int(5), list([int(7), int(11), int(13)])))).toBe(5476n);
@@ -337,7 +507,13 @@ describe('List builtins', () => {
     expect(ok(call('FOLDR', g, int(5), list([int(7), int(11), int(13)])))).toBe(5260n);
   });
   it('EQUAL_LIST', () => {
-    const sameParity = lam([['x', T.int], ['y', T.int]], call('EQUAL', call('MOD_INT64', v('x'), int(2)), call('MOD_INT64', v('y'), int(2))));
+    const sameParity = lam(
+      [
+        ['x', T.int],
+        ['y', T.int],
+      ],
+      call('EQUAL', call('MOD_INT64', v('x'), int(2)), call('MOD_INT64', v('y'), int(2))),
+    );
     const l = (...xs: number[]) => list(xs.map(int));
     expect(ok(call('EQUAL_LIST', sameParity, l(), l()))).toBe(true);
     expect(ok(call('EQUAL_LIST', sameParity, l(1, 2, 3), l(5, 6, 7)))).toBe(true);
@@ -348,10 +524,18 @@ describe('List builtins', () => {
 });
 
 describe('Map builtins', () => {
-  const tm = (kvs: [string, number][]) => kvs.reduce<Expr>((acc, [k, x]) => call('TEXTMAP_INSERT', str(k), int(x), acc), b('TEXTMAP_EMPTY'));
-  const gm = (kvs: [string, number][]) => kvs.reduce<Expr>((acc, [k, x]) => call('GENMAP_INSERT', str(k), int(x), acc), b('GENMAP_EMPTY'));
-  const abc: [string, number][] = [['a', 1], ['b', 2], ['c', 3]];
-  const words = ['slant', 'visit', 'ranch', 'first', 'patch', 'trend', 'sweat', 'enter', 'cover', 'favor'].map((w, i) => [w, i] as [string, number]);
+  const tm = (kvs: [string, number][]) =>
+    kvs.reduce<Expr>((acc, [k, x]) => call('TEXTMAP_INSERT', str(k), int(x), acc), b('TEXTMAP_EMPTY'));
+  const gm = (kvs: [string, number][]) =>
+    kvs.reduce<Expr>((acc, [k, x]) => call('GENMAP_INSERT', str(k), int(x), acc), b('GENMAP_EMPTY'));
+  const abc: [string, number][] = [
+    ['a', 1],
+    ['b', 2],
+    ['c', 3],
+  ];
+  const words = ['slant', 'visit', 'ranch', 'first', 'patch', 'trend', 'sweat', 'enter', 'cover', 'favor'].map(
+    (w, i) => [w, i] as [string, number],
+  );
   const sorted = [...words].sort((a, b) => (a[0] < b[0] ? -1 : 1));
   it('TEXTMAP insert, replace, lookup, delete, to list, size', () => {
     expect(ok(tm(abc))).toEqual({ a: 1n, b: 2n, c: 3n });
@@ -365,11 +549,22 @@ describe('Map builtins', () => {
     expect(ok(call('TEXTMAP_SIZE', tm(abc)))).toBe(3n);
   });
   it('GENMAP insert, replace, lookup, delete, keys, values, size', () => {
-    expect(ok(gm(abc))).toEqual([['a', 1n], ['b', 2n], ['c', 3n]]);
-    expect(ok(call('GENMAP_INSERT', str('b'), int(4), gm(abc)))).toEqual([['a', 1n], ['b', 4n], ['c', 3n]]);
+    expect(ok(gm(abc))).toEqual([
+      ['a', 1n],
+      ['b', 2n],
+      ['c', 3n],
+    ]);
+    expect(ok(call('GENMAP_INSERT', str('b'), int(4), gm(abc)))).toEqual([
+      ['a', 1n],
+      ['b', 4n],
+      ['c', 3n],
+    ]);
     expect(ok(call('GENMAP_LOOKUP', str('c'), gm(abc)))).toEqual({ some: 3n });
     expect(ok(call('GENMAP_LOOKUP', str('d'), gm(abc)))).toBeNull();
-    expect(ok(call('GENMAP_DELETE', str('b'), gm(abc)))).toEqual([['a', 1n], ['c', 3n]]);
+    expect(ok(call('GENMAP_DELETE', str('b'), gm(abc)))).toEqual([
+      ['a', 1n],
+      ['c', 3n],
+    ]);
     expect(ok(call('GENMAP_KEYS', gm(words)))).toEqual(sorted.map(([k]) => k));
     expect(ok(call('GENMAP_VALUES', gm(words)))).toEqual(sorted.map(([, x]) => BigInt(x)));
     expect(ok(call('GENMAP_SIZE', gm(abc)))).toBe(3n);
@@ -403,7 +598,11 @@ describe('ArithmeticError messages', () => {
     ['INT64_TO_NUMERIC', call('INT64_TO_NUMERIC', w(37), int(10)), `INT64_TO_NUMERIC 1.0 10`],
     ['NUMERIC_TO_INT64', call('NUMERIC_TO_INT64', maxN0), `NUMERIC_TO_INT64 ${'9'.repeat(38)}.0`],
     ['UNIX_DAYS_TO_DATE', call('UNIX_DAYS_TO_DATE', int(MAX)), `UNIX_DAYS_TO_DATE ${MAX}`],
-    ['UNIX_MICROSECONDS_TO_TIMESTAMP', call('UNIX_MICROSECONDS_TO_TIMESTAMP', int(MAX)), `UNIX_MICROSECONDS_TO_TIMESTAMP ${MAX}`],
+    [
+      'UNIX_MICROSECONDS_TO_TIMESTAMP',
+      call('UNIX_MICROSECONDS_TO_TIMESTAMP', int(MAX)),
+      `UNIX_MICROSECONDS_TO_TIMESTAMP ${MAX}`,
+    ],
   ])('%s', (_, e, inner) => {
     expect(arithmeticMessage(e)).toBe(`ArithmeticError while evaluating (${inner}).`);
   });
@@ -418,7 +617,11 @@ describe('Errors', () => {
     const e: Expr = {
       tag: 'toAnyException',
       type: { tag: 'con', tycon: ARITHMETIC_ERROR, args: [] },
-      expr: { tag: 'recCon', tycon: { tycon: ARITHMETIC_ERROR, args: [] }, fields: [{ field: 'message', expr: str('Arithmetic error') }] },
+      expr: {
+        tag: 'recCon',
+        tycon: { tycon: ARITHMETIC_ERROR, args: [] },
+        fields: [{ field: 'message', expr: str('Arithmetic error') }],
+      },
     };
     expect(ok(call('ANY_EXCEPTION_MESSAGE', e))).toBe('Arithmetic error');
   });

@@ -9,15 +9,31 @@ import { Box, PKG_ID, T, alice, bob, cId, doneOf, errorOf, storedT, submit } fro
 const inactive = (cid: string, template: string, node: number) =>
   `Interpretation error: Error: Update failed due to fetch of an inactive contract ${cid} (${template}@${PKG_ID.slice(0, 8)}).\nThe contract had been consumed in sub-transaction #NodeId(${node}):`;
 const onBox = (choice: string) =>
-  submit([{ kind: 'createAndExercise', templateId: Box, createArgument: { json: { a: alice, b: bob } }, choice, choiceArgument: { json: {} } }], { actAs: [alice] });
-const kinds = (d: ReturnType<typeof doneOf>) => d.transaction.nodes.map((n) => (n.versionedNode.oneofKind === 'v1' ? n.versionedNode.v1.nodeType.oneofKind : undefined));
+  submit(
+    [
+      {
+        kind: 'createAndExercise',
+        templateId: Box,
+        createArgument: { json: { a: alice, b: bob } },
+        choice,
+        choiceArgument: { json: {} },
+      },
+    ],
+    { actAs: [alice] },
+  );
+const kinds = (d: ReturnType<typeof doneOf>) =>
+  d.transaction.nodes.map((n) =>
+    n.versionedNode.oneofKind === 'v1' ? n.versionedNode.v1.nodeType.oneofKind : undefined,
+  );
 
 describe('consumption within a transaction', () => {
   it('a consuming choice cannot fetch its own contract: it is inactive from the exercise node on', () => {
     const e = errorOf(onBox('ConsumeThenFetch'));
     expect(e.code).toBe('CONTRACT_NOT_ACTIVE');
     expect(e.category).toBe(11);
-    expect(e.message).toMatch(/^Interpretation error: Error: Update failed due to fetch of an inactive contract 00[0-9a-f]{64} \(Extra:Box@c0ffee00\)\.\nThe contract had been consumed in sub-transaction #NodeId\(1\):$/);
+    expect(e.message).toMatch(
+      /^Interpretation error: Error: Update failed due to fetch of an inactive contract 00[0-9a-f]{64} \(Extra:Box@c0ffee00\)\.\nThe contract had been consumed in sub-transaction #NodeId\(1\):$/,
+    );
     expect(e.resources?.map(([k]) => k)).toEqual(['TEMPLATE_ID', 'CONTRACT_ID']);
   });
 
@@ -26,7 +42,13 @@ describe('consumption within a transaction', () => {
   });
 
   it('a ledger contract consumed by one command is inactive for the next', () => {
-    const archive = { kind: 'exercise' as const, templateId: T, contractId: cId, choice: 'Archive', argument: { json: {} } };
+    const archive = {
+      kind: 'exercise' as const,
+      templateId: T,
+      contractId: cId,
+      choice: 'Archive',
+      argument: { json: {} },
+    };
     const e = errorOf(submit([archive, archive], { actAs: [alice], ledger: { [cId]: storedT() } }));
     expect(e).toMatchObject({ code: 'CONTRACT_NOT_ACTIVE', message: inactive(cId, 'M:T', 0) });
     expect(e.resources).toEqual([

@@ -6,7 +6,18 @@ import { describe, expect, it } from 'vitest';
 import { Box, alice, bob, doneOf, submit } from './semantics-package';
 
 const onBox = (choice: string, n: number) =>
-  submit([{ kind: 'createAndExercise', templateId: Box, createArgument: { json: { a: alice, b: bob } }, choice, choiceArgument: { json: String(n) } }], { actAs: [alice] });
+  submit(
+    [
+      {
+        kind: 'createAndExercise',
+        templateId: Box,
+        createArgument: { json: { a: alice, b: bob } },
+        choice,
+        choiceArgument: { json: String(n) },
+      },
+    ],
+    { actAs: [alice] },
+  );
 
 describe('deep recursion in choices', () => {
   it('non-tail recursion of a pure function 50,000 deep', () => {

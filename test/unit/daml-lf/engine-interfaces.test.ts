@@ -199,8 +199,14 @@ describe('commands by interface id', () => {
     const r = done(l.exercise(TOKEN, coin, 'Amount', {}));
     expect(r.results[0]).toEqual({ t: 'int64', v: 8n });
     const [ex, fetch] = nodesOf(r) as Node[];
-    expect(ex.oneofKind === 'exercise' && [ex.exercise.consuming, ex.exercise.interfaceId]).toEqual([false, identifier(TOKEN)]);
-    expect(fetch.oneofKind === 'fetch' && [fetch.fetch.templateId, fetch.fetch.interfaceId]).toEqual([identifier(COIN), identifier(TOKEN)]);
+    expect(ex.oneofKind === 'exercise' && [ex.exercise.consuming, ex.exercise.interfaceId]).toEqual([
+      false,
+      identifier(TOKEN),
+    ]);
+    expect(fetch.oneofKind === 'fetch' && [fetch.fetch.templateId, fetch.fetch.interfaceId]).toEqual([
+      identifier(COIN),
+      identifier(TOKEN),
+    ]);
   });
 
   it('an interface choice’s observers are the exercise node’s choice observers', () => {
@@ -209,7 +215,9 @@ describe('commands by interface id', () => {
     const r = done(l.exercise(TOKEN, coin, 'ShowTo', bob));
     expect(r.results[0]).toEqual({ t: 'text', v: 'coin of 9' });
     const [ex] = nodesOf(r) as Node[];
-    expect(ex.oneofKind === 'exercise' && [ex.exercise.choiceObservers, ex.exercise.stakeholders, ex.exercise.interfaceId]).toEqual([[bob], [alice], identifier(TOKEN)]);
+    expect(
+      ex.oneofKind === 'exercise' && [ex.exercise.choiceObservers, ex.exercise.stakeholders, ex.exercise.interfaceId],
+    ).toEqual([[bob], [alice], identifier(TOKEN)]);
   });
 
   it('a contract whose template lacks the interface → CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE as Canton renders it', () => {
@@ -234,7 +242,10 @@ describe('commands by interface id', () => {
     const l = new Ledger();
     const coin = l.create(COIN, { owner: alice, amount: '5' });
     expect(errorOf(l.exercise(ROOT, coin, 'Burn', {})).code).toBe('COMMAND_PREPROCESSING_FAILED');
-    expect(errorOf(l.submit([{ kind: 'create', templateId: TOKEN, argument: { json: { owner: alice, amount: '1' } } }])).code).toBe('COMMAND_PREPROCESSING_FAILED');
+    expect(
+      errorOf(l.submit([{ kind: 'create', templateId: TOKEN, argument: { json: { owner: alice, amount: '1' } } }]))
+        .code,
+    ).toBe('COMMAND_PREPROCESSING_FAILED');
   });
 });
 
@@ -247,11 +258,13 @@ describe('interfaces inside choice bodies', () => {
     expect(r.results[0]).toEqual({ t: 'text', v: 'coin of 3' });
     const [outer, inner] = nodesOf(r) as Node[];
     expect(outer.oneofKind === 'exercise' && outer.exercise.interfaceId).toBeUndefined();
-    expect(inner.oneofKind === 'exercise' && [inner.exercise.templateId, inner.exercise.interfaceId, inner.exercise.choiceId]).toEqual([
-      identifier(COIN),
-      identifier(TOKEN),
-      'Burn',
-    ]);
+    expect(
+      inner.oneofKind === 'exercise' && [
+        inner.exercise.templateId,
+        inner.exercise.interfaceId,
+        inner.exercise.choiceId,
+      ],
+    ).toEqual([identifier(COIN), identifier(TOKEN), 'Burn']);
   });
 
   it('create by interface: the template’s create node', () => {
@@ -320,10 +333,21 @@ describe('interfaces inside choice bodies', () => {
     const coin = l.create(COIN, { owner: alice, amount: '2' });
     const badge = l.create(BADGE, { owner: bob }, [bob]);
     expect(done(l.exercise(DRIVER, driver, 'KindOf', coin)).results[0]).toEqual({ t: 'text', v: 'coin' });
-    expect(done(l.exercise(DRIVER, driver, 'SignatoriesOf', coin)).results[0]).toEqual({ t: 'list', v: { h: { t: 'party', v: alice }, tl: null } });
-    expect(done(l.exercise(DRIVER, driver, 'KindOf', l.create(BADGE, { owner: alice }))).results[0]).toEqual({ t: 'text', v: 'not a coin' });
+    expect(done(l.exercise(DRIVER, driver, 'SignatoriesOf', coin)).results[0]).toEqual({
+      t: 'list',
+      v: { h: { t: 'party', v: alice }, tl: null },
+    });
+    expect(done(l.exercise(DRIVER, driver, 'KindOf', l.create(BADGE, { owner: alice }))).results[0]).toEqual({
+      t: 'text',
+      v: 'not a coin',
+    });
     // bob's badge: inside alice's choice the authorizers are the driver's signatory and controller, whoever submits
-    const e = errorOf(l.submit([{ kind: 'exercise', templateId: DRIVER, contractId: driver, choice: 'KindOf', argument: { json: badge } }], { actAs: [alice, bob] }));
+    const e = errorOf(
+      l.submit(
+        [{ kind: 'exercise', templateId: DRIVER, contractId: driver, choice: 'KindOf', argument: { json: badge } }],
+        { actAs: [alice, bob] },
+      ),
+    );
     expect([e.code, e.message]).toEqual([
       'DAML_AUTHORIZATION_ERROR',
       `Interpretation error: Error: node NodeId(1) requires one of the stakeholders TreeSet(${bob}) of the fetched contract to be an authorizer, but authorizers were TreeSet(${alice})`,
@@ -342,9 +366,15 @@ describe('Any and TypeRep', () => {
   it('to_any / from_any round-trips a value of the same type and refuses another', () => {
     expect(ev('from_any @Int64 (to_any @Int64 7)')).toEqual({ t: 'optional', v: { t: 'int64', v: 7n } });
     expect(ev('from_any @Text (to_any @Int64 7)')).toEqual({ t: 'optional', v: null });
-    expect(ev('from_any @(List Int64) (to_any @(List Int64) (Cons @Int64 [1] (Nil @Int64)))')).toMatchObject({ t: 'optional', v: { t: 'list' } });
+    expect(ev('from_any @(List Int64) (to_any @(List Int64) (Cons @Int64 [1] (Nil @Int64)))')).toMatchObject({
+      t: 'optional',
+      v: { t: 'list' },
+    });
     expect(ev('from_any @(List Text) (to_any @(List Int64) (Nil @Int64))')).toEqual({ t: 'optional', v: null });
-    expect(ev('from_any @Iface:MyUnit (to_any @Iface:MyUnit (Iface:MyUnit {}))')).toMatchObject({ t: 'optional', v: { t: 'record' } });
+    expect(ev('from_any @Iface:MyUnit (to_any @Iface:MyUnit (Iface:MyUnit {}))')).toMatchObject({
+      t: 'optional',
+      v: { t: 'record' },
+    });
   });
 
   it('type reps compare by type', () => {

@@ -1,4 +1,11 @@
-import { Interpreter, CompiledPackages, type Expr, type Package, type SValue, type RunResult } from '@ledgerline/daml-lf';
+import {
+  Interpreter,
+  CompiledPackages,
+  type Expr,
+  type Package,
+  type SValue,
+  type RunResult,
+} from '@ledgerline/daml-lf';
 
 export function interp(...pkgs: Package[]): Interpreter {
   return new Interpreter(new CompiledPackages(pkgs));
@@ -7,7 +14,8 @@ export function interp(...pkgs: Package[]): Interpreter {
 /** Evaluates; returns the value, or throws an assertion-friendly error describing the failure. */
 export function evalOk(e: Expr, i: Interpreter = interp()): SValue {
   const r = i.evaluate(e);
-  if (r.tag !== 'done') throw new Error(`expected a value, got ${JSON.stringify(r, (_, x) => (typeof x === 'bigint' ? x.toString() : x))}`);
+  if (r.tag !== 'done')
+    throw new Error(`expected a value, got ${JSON.stringify(r, (_, x) => (typeof x === 'bigint' ? x.toString() : x))}`);
   return r.value;
 }
 

@@ -87,7 +87,10 @@ describe('ledger time bounds: ledger_time_lt (LedgerTimeTest)', () => {
           } catch (e) {
             thrown = e;
           }
-          expect((thrown as { error?: unknown } | undefined)?.error, label).toMatchObject({ tag: 'Internal', message: expect.stringContaining('NeedTime pre-condition failed') });
+          expect((thrown as { error?: unknown } | undefined)?.error, label).toMatchObject({
+            tag: 'Internal',
+            message: expect.stringContaining('NeedTime pre-condition failed'),
+          });
         } else {
           const out = boundsAfterLedgerTimeLt(before, now, time);
           expect(out.result, label).toBe(answer);
@@ -171,10 +174,22 @@ function engine(): Engine {
 }
 
 const run = (choice: string, argument: unknown, over: Partial<SubmitContext> = {}, e = engine()) =>
-  e.submit([{ kind: 'createAndExercise', templateId: clockId, createArgument: { json: { owner: alice } }, choice, choiceArgument: { json: argument } }], ctx(over));
+  e.submit(
+    [
+      {
+        kind: 'createAndExercise',
+        templateId: clockId,
+        createArgument: { json: { owner: alice } },
+        choice,
+        choiceArgument: { json: argument },
+      },
+    ],
+    ctx(over),
+  );
 
 function done(x: EngineResult): Extract<EngineResult, { tag: 'done' }> {
-  if (x.tag !== 'done') throw new Error(`expected done, got ${x.tag}${x.tag === 'error' ? `: ${x.error.code} ${x.error.message}` : ''}`);
+  if (x.tag !== 'done')
+    throw new Error(`expected done, got ${x.tag}${x.tag === 'error' ? `: ${x.error.code} ${x.error.message}` : ''}`);
   return x;
 }
 

@@ -157,22 +157,44 @@ describe('LF text: parsing', () => {
         tag: 'builtin',
         builtin: 'ARROW',
         args: [
-          { tag: 'var', name: 'f', args: [{ tag: 'var', name: 'a', args: [] }, { tag: 'builtin', builtin: 'INT64', args: [] }] },
+          {
+            tag: 'var',
+            name: 'f',
+            args: [
+              { tag: 'var', name: 'a', args: [] },
+              { tag: 'builtin', builtin: 'INT64', args: [] },
+            ],
+          },
           { tag: 'var', name: 'a', args: [] },
         ],
       },
     });
     const t22 = parseType('List a', { minor: '2' });
-    expect(t22).toEqual({ tag: 'tapp', lhs: { tag: 'builtin', builtin: 'LIST', args: [] }, rhs: { tag: 'var', name: 'a', args: [] } });
+    expect(t22).toEqual({
+      tag: 'tapp',
+      lhs: { tag: 'builtin', builtin: 'LIST', args: [] },
+      rhs: { tag: 'var', name: 'a', args: [] },
+    });
     const v = (name: string): Expr => ({ tag: 'var', name });
     expect(parseExpr('f @Int64 x y', { minor: '1' })).toEqual({
       tag: 'app',
       fun: { tag: 'tyApp', expr: v('f'), types: [{ tag: 'builtin', builtin: 'INT64', args: [] }] },
       args: [v('x'), v('y')],
     });
-    expect(parseExpr('f x y', { minor: '2' })).toEqual({ tag: 'app', fun: { tag: 'app', fun: v('f'), args: [v('x')] }, args: [v('y')] });
-    expect(parseExpr('\\(x: Int64) (y: Int64) -> x', { minor: '1' })).toMatchObject({ tag: 'abs', params: [{ name: 'x' }, { name: 'y' }] });
-    expect(parseExpr('\\(x: Int64) (y: Int64) -> x', { minor: '2' })).toMatchObject({ tag: 'abs', params: [{ name: 'x' }], body: { tag: 'abs', params: [{ name: 'y' }] } });
+    expect(parseExpr('f x y', { minor: '2' })).toEqual({
+      tag: 'app',
+      fun: { tag: 'app', fun: v('f'), args: [v('x')] },
+      args: [v('y')],
+    });
+    expect(parseExpr('\\(x: Int64) (y: Int64) -> x', { minor: '1' })).toMatchObject({
+      tag: 'abs',
+      params: [{ name: 'x' }, { name: 'y' }],
+    });
+    expect(parseExpr('\\(x: Int64) (y: Int64) -> x', { minor: '2' })).toMatchObject({
+      tag: 'abs',
+      params: [{ name: 'x' }],
+      body: { tag: 'abs', params: [{ name: 'y' }] },
+    });
   });
 
   it('reads literals as Canton does', () => {
@@ -217,7 +239,9 @@ describe('LF text: errors name the place and what was expected', () => {
 
   it('a bad character, a bad tag, a nat out of range, an enum with type arguments, a bad date', () => {
     expect(err('module M { val x: Int64 = 1 ? 2; }').message).toBe('1:29: unexpected character "?"');
-    expect(err('record @foo T = {};'.replace(/^/, 'module M { ') + ' }').message).toMatch(/found tag foo but expected one of serializable\./);
+    expect(err('record @foo T = {};'.replace(/^/, 'module M { ') + ' }').message).toMatch(
+      /found tag foo but expected one of serializable\./,
+    );
     expect(err('module M { val x: Numeric 38 = 1; }').message).toMatch(/TNat must be between 0 and 37, found 38/);
     expect(err('module M { val x: M:C = M:C:Red @Int64; }').message).toMatch(/enum type does not take type parameters/);
     expect(err('module M { val x: Date = 2021-02-30; }').message).toMatch(/cannot interpret 2021-02-30 as a Date/);

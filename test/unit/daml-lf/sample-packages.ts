@@ -9,11 +9,18 @@ export const SELF = 'self-package-placeholder';
 export const OTHER = 'a'.repeat(64);
 
 const q = (module: string, name: string, packageId = SELF): QualifiedName => ({ packageId, module, name });
-const NO_FLAGS = { forbidPartyLiterals: true, dontDivulgeContractIdsInCreateArguments: true, dontDiscloseNonConsumingChoicesToObservers: true };
+const NO_FLAGS = {
+  forbidPartyLiterals: true,
+  dontDivulgeContractIdsInCreateArguments: true,
+  dontDiscloseNonConsumingChoicesToObservers: true,
+};
 
 export function samplePackage(minor: '1' | '2' | '3' | 'dev'): Package {
   const flat = minor !== '1';
-  const b = (builtin: Type extends infer T ? (T extends { tag: 'builtin'; builtin: infer B } ? B : never) : never, ...args: Type[]): Type => {
+  const b = (
+    builtin: Type extends infer T ? (T extends { tag: 'builtin'; builtin: infer B } ? B : never) : never,
+    ...args: Type[]
+  ): Type => {
     if (!flat || args.length === 0) return { tag: 'builtin', builtin, args };
     return args.reduce<Type>((lhs, rhs) => ({ tag: 'tapp', lhs, rhs }), { tag: 'builtin', builtin, args: [] });
   };
@@ -27,13 +34,29 @@ export function samplePackage(minor: '1' | '2' | '3' | 'dev'): Package {
   const tv = (name: string): Type => ({ tag: 'var', name, args: [] });
   const star = { tag: 'star' } as const;
   const forall: Type = flat
-    ? { tag: 'forall', vars: [{ name: 'a', kind: star }], body: { tag: 'forall', vars: [{ name: 'b', kind: { tag: 'arrow', params: [star], result: star } }], body: tv('a') } }
-    : { tag: 'forall', vars: [{ name: 'a', kind: star }, { name: 'b', kind: { tag: 'arrow', params: [star, { tag: 'nat' }], result: star } }], body: tv('a') };
+    ? {
+        tag: 'forall',
+        vars: [{ name: 'a', kind: star }],
+        body: {
+          tag: 'forall',
+          vars: [{ name: 'b', kind: { tag: 'arrow', params: [star], result: star } }],
+          body: tv('a'),
+        },
+      }
+    : {
+        tag: 'forall',
+        vars: [
+          { name: 'a', kind: star },
+          { name: 'b', kind: { tag: 'arrow', params: [star, { tag: 'nat' }], result: star } },
+        ],
+        body: tv('a'),
+      };
   const box: Type = flat
     ? { tag: 'tapp', lhs: { tag: 'con', tycon: q('Main', 'Box'), args: [] }, rhs: int }
     : { tag: 'con', tycon: q('Main', 'Box'), args: [int] };
   const v = (name: string): Expr => ({ tag: 'var', name });
-  const app = (fun: Expr, ...args: Expr[]): Expr => (flat ? args.reduce<Expr>((f, a) => ({ tag: 'app', fun: f, args: [a] }), fun) : { tag: 'app', fun, args });
+  const app = (fun: Expr, ...args: Expr[]): Expr =>
+    flat ? args.reduce<Expr>((f, a) => ({ tag: 'app', fun: f, args: [a] }), fun) : { tag: 'app', fun, args };
   const lam = (params: Array<[string, Type]>, body: Expr): Expr =>
     flat
       ? params.reduceRight<Expr>((acc, [name, type]) => ({ tag: 'abs', params: [{ name, type }], body: acc }), body)
@@ -59,7 +82,14 @@ export function samplePackage(minor: '1' | '2' | '3' | 'dev'): Package {
     lit({ tag: 'lit', lit: { tag: 'date', value: -719162 } }),
     lit({ tag: 'lit', lit: { tag: 'roundingMode', value: 'HALF_EVEN' } }),
     lit({ tag: 'lit', lit: { tag: 'failureCategory', value: 'INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER' } }),
-    { tag: 'recCon', tycon: tApp, fields: [{ field: 'owner', expr: v('p') }, { field: 'n', expr: v('n') }] },
+    {
+      tag: 'recCon',
+      tycon: tApp,
+      fields: [
+        { field: 'owner', expr: v('p') },
+        { field: 'n', expr: v('n') },
+      ],
+    },
     { tag: 'recProj', tycon: tApp, field: 'owner', record: v('this') },
     { tag: 'recUpd', tycon: tApp, field: 'n', record: v('this'), update: v('n') },
     { tag: 'variantCon', tycon: { tycon: q('Main', 'V'), args: [int] }, variant: 'Left', arg: v('x') },
@@ -69,7 +99,13 @@ export function samplePackage(minor: '1' | '2' | '3' | 'dev'): Package {
     { tag: 'structUpd', field: 'a', struct: v('s'), update: v('x') },
     app({ tag: 'builtin', fn: 'ADD_INT64' }, v('x'), v('y')),
     { tag: 'tyApp', expr: { tag: 'builtin', fn: 'EQUAL' }, types: [int] },
-    lam([['x', int], ['y', text]], v('x')),
+    lam(
+      [
+        ['x', int],
+        ['y', text],
+      ],
+      v('x'),
+    ),
     { tag: 'tyAbs', params: [{ name: 'a', kind: star }], body: v('x') },
     {
       tag: 'case',
@@ -85,7 +121,14 @@ export function samplePackage(minor: '1' | '2' | '3' | 'dev'): Package {
         { pattern: { tag: 'default' }, body: v('x') },
       ],
     },
-    { tag: 'let', bindings: [{ binder: { name: 'y', type: int }, bound: v('x') }, { binder: { name: 'z', type: int }, bound: v('y') }], body: v('z') },
+    {
+      tag: 'let',
+      bindings: [
+        { binder: { name: 'y', type: int }, bound: v('x') },
+        { binder: { name: 'z', type: int }, bound: v('y') },
+      ],
+      body: v('z'),
+    },
     { tag: 'nil', type: int },
     { tag: 'cons', type: int, front: [v('x'), v('y')], tail: { tag: 'nil', type: int } },
     { tag: 'none', type: int },
@@ -95,7 +138,12 @@ export function samplePackage(minor: '1' | '2' | '3' | 'dev'): Package {
     { tag: 'typeRep', type: tRec },
     { tag: 'toAnyException', type: { tag: 'con', tycon: q('Main', 'E'), args: [] }, expr: v('x') },
     { tag: 'fromAnyException', type: { tag: 'con', tycon: q('Main', 'E'), args: [] }, expr: v('x') },
-    { tag: 'throw', returnType: int, exceptionType: { tag: 'con', tycon: q('Main', 'E'), args: [] }, exception: v('e') },
+    {
+      tag: 'throw',
+      returnType: int,
+      exceptionType: { tag: 'con', tycon: q('Main', 'E'), args: [] },
+      exception: v('e'),
+    },
     { tag: 'toInterface', iface, template: q('Main', 'T'), expr: v('this') },
     { tag: 'fromInterface', iface, template: q('Main', 'T'), expr: v('i') },
     { tag: 'unsafeFromInterface', iface, template: q('Main', 'T'), contractId: v('cid'), expr: v('i') },
@@ -106,7 +154,13 @@ export function samplePackage(minor: '1' | '2' | '3' | 'dev'): Package {
     { tag: 'interfaceTemplateTypeRep', iface, expr: v('i') },
     { tag: 'toRequiredInterface', required: q('Main', 'J'), requiring: iface, expr: v('i') },
     { tag: 'fromRequiredInterface', required: q('Main', 'J'), requiring: iface, expr: v('i') },
-    { tag: 'unsafeFromRequiredInterface', required: q('Main', 'J'), requiring: iface, contractId: v('cid'), expr: v('i') },
+    {
+      tag: 'unsafeFromRequiredInterface',
+      required: q('Main', 'J'),
+      requiring: iface,
+      contractId: v('cid'),
+      expr: v('i'),
+    },
     { tag: 'choiceController', template: q('Main', 'T'), choice: 'Go', contract: v('this'), choiceArg: v('arg') },
     { tag: 'choiceObserver', template: q('Main', 'T'), choice: 'Go', contract: v('this'), choiceArg: v('arg') },
     { tag: 'located', location: loc, expr: v('x') },
@@ -139,7 +193,12 @@ export function samplePackage(minor: '1' | '2' | '3' | 'dev'): Package {
   const choice = {
     name: 'Go',
     consuming: true,
-    controllers: { tag: 'cons', type: party, front: [{ tag: 'recProj', tycon: tApp, field: 'owner', record: v('this') }], tail: { tag: 'nil', type: party } },
+    controllers: {
+      tag: 'cons',
+      type: party,
+      front: [{ tag: 'recProj', tycon: tApp, field: 'owner', record: v('this') }],
+      tail: { tag: 'nil', type: party },
+    },
     observers: { tag: 'nil', type: party },
     argBinder: { name: 'arg', type: { tag: 'con', tycon: q('Main', 'Go'), args: [] } },
     returnType: b('UNIT'),
@@ -150,24 +209,85 @@ export function samplePackage(minor: '1' | '2' | '3' | 'dev'): Package {
   const mainModule: Module = {
     name: 'Main',
     flags: NO_FLAGS,
-    synonyms: new Map([['Syn', { name: 'Syn', params: [{ name: 'a', kind: star }], type: list(tv('a')), location: loc }]]),
+    synonyms: new Map([
+      ['Syn', { name: 'Syn', params: [{ name: 'a', kind: star }], type: list(tv('a')), location: loc }],
+    ]),
     dataTypes: new Map([
-      ['T', { name: 'T', params: [], serializable: true, cons: { tag: 'record', fields: [{ field: 'owner', type: party }, { field: 'n', type: int }] } }],
-      ['Box', { name: 'Box', params: [{ name: 'a', kind: star }], serializable: true, cons: { tag: 'record', fields: [{ field: 'x', type: tv('a') }] } }],
-      ['V', { name: 'V', params: [{ name: 'a', kind: star }], serializable: true, cons: { tag: 'variant', constructors: [{ field: 'Left', type: tv('a') }, { field: 'Right', type: text }] } }],
-      ['Color', { name: 'Color', params: [], serializable: true, cons: { tag: 'enum', constructors: ['Red', 'Green'] }, location: loc }],
+      [
+        'T',
+        {
+          name: 'T',
+          params: [],
+          serializable: true,
+          cons: {
+            tag: 'record',
+            fields: [
+              { field: 'owner', type: party },
+              { field: 'n', type: int },
+            ],
+          },
+        },
+      ],
+      [
+        'Box',
+        {
+          name: 'Box',
+          params: [{ name: 'a', kind: star }],
+          serializable: true,
+          cons: { tag: 'record', fields: [{ field: 'x', type: tv('a') }] },
+        },
+      ],
+      [
+        'V',
+        {
+          name: 'V',
+          params: [{ name: 'a', kind: star }],
+          serializable: true,
+          cons: {
+            tag: 'variant',
+            constructors: [
+              { field: 'Left', type: tv('a') },
+              { field: 'Right', type: text },
+            ],
+          },
+        },
+      ],
+      [
+        'Color',
+        {
+          name: 'Color',
+          params: [],
+          serializable: true,
+          cons: { tag: 'enum', constructors: ['Red', 'Green'] },
+          location: loc,
+        },
+      ],
       ['Empty', { name: 'Empty', params: [], serializable: false, cons: { tag: 'enum', constructors: [] } }],
       ['I', { name: 'I', params: [], serializable: false, cons: { tag: 'interface' } }],
       ['Go', { name: 'Go', params: [], serializable: true, cons: { tag: 'record', fields: [] } }],
-      ['E', { name: 'E', params: [], serializable: true, cons: { tag: 'record', fields: [{ field: 'msg', type: text }] } }],
-      ['Nested.Name', { name: 'Nested.Name', params: [], serializable: true, cons: { tag: 'variant', constructors: [] } }],
+      [
+        'E',
+        { name: 'E', params: [], serializable: true, cons: { tag: 'record', fields: [{ field: 'msg', type: text }] } },
+      ],
+      [
+        'Nested.Name',
+        { name: 'Nested.Name', params: [], serializable: true, cons: { tag: 'variant', constructors: [] } },
+      ],
     ]),
     values: new Map(
       exprs.map((expr, i) => [
         `v${i}`,
         {
           name: `v${i}`,
-          type: [int, forall, box, arrow(int, text), { tag: 'struct', fields: [{ field: 'a', type: int }] }, { tag: 'syn', tysyn: q('Main', 'Syn'), args: [int] }, b('NUMERIC', { tag: 'nat', value: 10 })][i % 7],
+          type: [
+            int,
+            forall,
+            box,
+            arrow(int, text),
+            { tag: 'struct', fields: [{ field: 'a', type: int }] },
+            { tag: 'syn', tysyn: q('Main', 'Syn'), args: [int] },
+            b('NUMERIC', { tag: 'nat', value: 10 }),
+          ][i % 7],
           expr,
           ...(i % 3 === 0 ? { location: loc } : {}),
         },
@@ -184,19 +304,46 @@ export function samplePackage(minor: '1' | '2' | '3' | 'dev'): Package {
           observers: { tag: 'nil', type: party },
           choices: new Map([['Go', choice]]),
           ...(minor === '3' || minor === 'dev'
-            ? { key: { type: party, body: { tag: 'recProj', tycon: tApp, field: 'owner', record: v('this') }, maintainers: lam([['k', party]], v('k')) } }
+            ? {
+                key: {
+                  type: party,
+                  body: { tag: 'recProj', tycon: tApp, field: 'owner', record: v('this') },
+                  maintainers: lam([['k', party]], v('k')),
+                },
+              }
             : {}),
           implements: new Map([
             [
               `${SELF}:Main:I`,
-              { iface, body: { methods: new Map([['getOwner', { tag: 'recProj', tycon: tApp, field: 'owner', record: v('this') }]]), view: { tag: 'builtinCon', con: 'UNIT' } }, location: loc },
+              {
+                iface,
+                body: {
+                  methods: new Map([['getOwner', { tag: 'recProj', tycon: tApp, field: 'owner', record: v('this') }]]),
+                  view: { tag: 'builtinCon', con: 'UNIT' },
+                },
+                location: loc,
+              },
             ],
           ]),
           location: loc,
         },
       ],
     ]),
-    exceptions: new Map([['E', { name: 'E', message: lam([['e', { tag: 'con', tycon: q('Main', 'E'), args: [] }]], { tag: 'recProj', tycon: { tycon: q('Main', 'E'), args: [] }, field: 'msg', record: v('e') }), location: loc }]]),
+    exceptions: new Map([
+      [
+        'E',
+        {
+          name: 'E',
+          message: lam([['e', { tag: 'con', tycon: q('Main', 'E'), args: [] }]], {
+            tag: 'recProj',
+            tycon: { tycon: q('Main', 'E'), args: [] },
+            field: 'msg',
+            record: v('e'),
+          }),
+          location: loc,
+        },
+      ],
+    ]),
     interfaces: new Map([
       [
         'I',
@@ -214,10 +361,16 @@ export function samplePackage(minor: '1' | '2' | '3' | 'dev'): Package {
   } as Module;
   const other: Module = {
     name: 'Other.Sub',
-    flags: { forbidPartyLiterals: false, dontDivulgeContractIdsInCreateArguments: false, dontDiscloseNonConsumingChoicesToObservers: false },
+    flags: {
+      forbidPartyLiterals: false,
+      dontDivulgeContractIdsInCreateArguments: false,
+      dontDiscloseNonConsumingChoicesToObservers: false,
+    },
     synonyms: new Map(),
     dataTypes: new Map(),
-    values: new Map([['Dotted.value', { name: 'Dotted.value', type: int, expr: { tag: 'val', ref: q('Main', 'v0') } }]]),
+    values: new Map([
+      ['Dotted.value', { name: 'Dotted.value', type: int, expr: { tag: 'val', ref: q('Main', 'v0') } }],
+    ]),
     templates: new Map(),
     exceptions: new Map(),
     interfaces: new Map(),

@@ -302,9 +302,27 @@ export const charlie = 'charlie::1220cccc';
 export const cId = '00' + 'a1'.repeat(32) + 'ca';
 
 export type Prelude =
-  | 'NoPrelude' | 'FetchT' | 'FetchDummy' | 'FetchHuman' | 'ArchiveT' | 'ArchiveDummy' | 'ArchiveHuman'
-  | 'CreateT' | 'CreateArchiveT' | 'CreateDummy' | 'CreateArchiveDummy' | 'CreateHuman' | 'CreateArchiveHuman';
-export type Action = 'CreateAction' | 'CreateInterface' | 'ExerciseById' | 'ExerciseInterface' | 'ExerciseInterfaceWithGuard' | 'FetchById' | 'FetchInterface';
+  | 'NoPrelude'
+  | 'FetchT'
+  | 'FetchDummy'
+  | 'FetchHuman'
+  | 'ArchiveT'
+  | 'ArchiveDummy'
+  | 'ArchiveHuman'
+  | 'CreateT'
+  | 'CreateArchiveT'
+  | 'CreateDummy'
+  | 'CreateArchiveDummy'
+  | 'CreateHuman'
+  | 'CreateArchiveHuman';
+export type Action =
+  | 'CreateAction'
+  | 'CreateInterface'
+  | 'ExerciseById'
+  | 'ExerciseInterface'
+  | 'ExerciseInterfaceWithGuard'
+  | 'FetchById'
+  | 'FetchInterface';
 
 export interface Case {
   /** The authority the case runs with (Canton: the committers). */
@@ -331,15 +349,47 @@ const nestedValue: SValue = rec(id('M', 'Nested'), ['f'], [{ t: 'optional', v: n
 /** Canton's ledger contracts of the tests: a T (alice signs, bob observes), a Human, a Dummy. */
 export function storedT(over: { observer?: string; precondition?: boolean } = {}): ContractInstance {
   const observer = over.observer ?? bob;
-  const arg = rec(T, ['signatory', 'observer', 'precondition', 'nested'], [party(alice), party(observer), { t: 'bool', v: over.precondition ?? true }, nestedValue]);
-  return { contractId: cId, templateId: T, packageName: 'engine-semantics', argument: valueToProto(arg), signatories: [alice], stakeholders: [alice, observer], createdAt: 0n };
+  const arg = rec(
+    T,
+    ['signatory', 'observer', 'precondition', 'nested'],
+    [party(alice), party(observer), { t: 'bool', v: over.precondition ?? true }, nestedValue],
+  );
+  return {
+    contractId: cId,
+    templateId: T,
+    packageName: 'engine-semantics',
+    argument: valueToProto(arg),
+    signatories: [alice],
+    stakeholders: [alice, observer],
+    createdAt: 0n,
+  };
 }
 export function storedHuman(): ContractInstance {
-  const arg = rec(Human, ['person', 'obs', 'ctrl', 'precond', 'nested'], [party(alice), party(bob), party(alice), { t: 'bool', v: true }, nestedValue]);
-  return { contractId: cId, templateId: Human, packageName: 'engine-semantics', argument: valueToProto(arg), signatories: [alice], stakeholders: [alice, bob], createdAt: 0n };
+  const arg = rec(
+    Human,
+    ['person', 'obs', 'ctrl', 'precond', 'nested'],
+    [party(alice), party(bob), party(alice), { t: 'bool', v: true }, nestedValue],
+  );
+  return {
+    contractId: cId,
+    templateId: Human,
+    packageName: 'engine-semantics',
+    argument: valueToProto(arg),
+    signatories: [alice],
+    stakeholders: [alice, bob],
+    createdAt: 0n,
+  };
 }
 export function storedDummy(): ContractInstance {
-  return { contractId: cId, templateId: Dummy, packageName: 'engine-semantics', argument: valueToProto(rec(Dummy, ['signatory'], [party(alice)])), signatories: [alice], stakeholders: [alice], createdAt: 0n };
+  return {
+    contractId: cId,
+    templateId: Dummy,
+    packageName: 'engine-semantics',
+    argument: valueToProto(rec(Dummy, ['signatory'], [party(alice)])),
+    signatories: [alice],
+    stakeholders: [alice],
+    createdAt: 0n,
+  };
 }
 
 export interface Outcome {
@@ -395,7 +445,13 @@ export function runCase(c: Case, engine?: Engine): Outcome {
     nesting: String(c.nesting ?? 0),
     argParams: { tag, value: String(n) },
   };
-  const command: EngineCommand = { kind: 'createAndExercise', templateId: Root, createArgument: { json: { parties: c.authority } }, choice: 'Run', choiceArgument: { json: run } };
+  const command: EngineCommand = {
+    kind: 'createAndExercise',
+    templateId: Root,
+    createArgument: { json: { parties: c.authority } },
+    choice: 'Run',
+    choiceArgument: { json: run },
+  };
   return submit([command], { actAs: c.authority, ledger: c.ledger, engine });
 }
 
@@ -404,6 +460,7 @@ export function errorOf(o: Outcome): EngineError {
   return o.result.error;
 }
 export function doneOf(o: Outcome) {
-  if (o.result.tag !== 'done') throw new Error(`expected success, got ${JSON.stringify(o.result.error)} (log: ${o.log.join(' / ')})`);
+  if (o.result.tag !== 'done')
+    throw new Error(`expected success, got ${JSON.stringify(o.result.error)} (log: ${o.log.join(' / ')})`);
   return o.result;
 }

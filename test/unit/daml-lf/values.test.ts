@@ -17,12 +17,32 @@ const pkgs = new CompiledPackages([
     module(M, {
       dataTypes: byName(
         record('Rec', [
-          ['p', T.party], ['n', T.num(10)], ['i', T.int], ['t', T.text], ['d', T.date], ['ts', T.time], ['o', T.opt(T.int)],
-          ['oo', T.opt(T.opt(T.int))], ['l', T.list(T.int)], ['tm', T.textMap(T.int)], ['gm', T.genMap(T.text, T.int)],
-          ['s', tcon(shapeId)], ['c', tcon(colorId)], ['u', T.unit], ['b', T.bool], ['cid', T.cid(tcon(recId))], ['last', T.opt(T.text)],
+          ['p', T.party],
+          ['n', T.num(10)],
+          ['i', T.int],
+          ['t', T.text],
+          ['d', T.date],
+          ['ts', T.time],
+          ['o', T.opt(T.int)],
+          ['oo', T.opt(T.opt(T.int))],
+          ['l', T.list(T.int)],
+          ['tm', T.textMap(T.int)],
+          ['gm', T.genMap(T.text, T.int)],
+          ['s', tcon(shapeId)],
+          ['c', tcon(colorId)],
+          ['u', T.unit],
+          ['b', T.bool],
+          ['cid', T.cid(tcon(recId))],
+          ['last', T.opt(T.text)],
         ]),
         dataType('Color', { tag: 'enum', constructors: ['Red', 'Green'] }),
-        dataType('Shape', { tag: 'variant', constructors: [{ field: 'Circle', type: T.num(2) }, { field: 'Nothing', type: T.unit }] }),
+        dataType('Shape', {
+          tag: 'variant',
+          constructors: [
+            { field: 'Circle', type: T.num(2) },
+            { field: 'Nothing', type: T.unit },
+          ],
+        }),
         dataType('Box', { tag: 'record', fields: [{ field: 'content', type: tvar('a') }] }, ['a']),
       ),
     }),
@@ -41,7 +61,10 @@ const good = {
   oo: [[]],
   l: ['1', '2'],
   tm: { b: '2', a: '1' },
-  gm: [['z', '26'], ['a', '1']],
+  gm: [
+    ['z', '26'],
+    ['a', '1'],
+  ],
   s: { tag: 'Circle', value: 3.25 },
   c: 'Green',
   u: {},
@@ -59,7 +82,10 @@ describe('JSON → LF', () => {
       ...good,
       n: '1.5000000000',
       tm: { a: '1', b: '2' },
-      gm: [['a', '1'], ['z', '26']],
+      gm: [
+        ['a', '1'],
+        ['z', '26'],
+      ],
       s: { tag: 'Circle', value: '3.25' },
     });
   });
@@ -67,16 +93,28 @@ describe('JSON → LF', () => {
   it('numeric accepts strings and JSON numbers; int64 only strings', () => {
     expect(jsonToValue(pkgs, T.num(10), 2).ok).toBe(true);
     expect(jsonToValue(pkgs, T.num(10), '-0.0000000001').ok).toBe(true);
-    expect(jsonToValue(pkgs, T.int, 5)).toEqual({ ok: false, error: { code: 'INVALID_ARGUMENT', message: 'Expected ujson.Str (data: 5)' } });
-    expect(jsonToValue(pkgs, T.int, '9223372036854775808')).toEqual({ ok: false, error: { code: 'INVALID_ARGUMENT', message: 'For input string: "9223372036854775808"' } });
+    expect(jsonToValue(pkgs, T.int, 5)).toEqual({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', message: 'Expected ujson.Str (data: 5)' },
+    });
+    expect(jsonToValue(pkgs, T.int, '9223372036854775808')).toEqual({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', message: 'For input string: "9223372036854775808"' },
+    });
   });
 
   it('refuses numerics that do not fit the scale, with the engine’s messages', () => {
     expect(jsonToValue(pkgs, T.num(2), '1.234')).toEqual({
       ok: false,
-      error: { code: 'COMMAND_PREPROCESSING_FAILED', message: 'Cannot represent 1.234 as (Numeric 2) without loss of precision' },
+      error: {
+        code: 'COMMAND_PREPROCESSING_FAILED',
+        message: 'Cannot represent 1.234 as (Numeric 2) without loss of precision',
+      },
     });
-    expect(jsonToValue(pkgs, T.num(10), '1e5')).toEqual({ ok: false, error: { code: 'INVALID_ARGUMENT', message: 'Could not read Numeric string "1e5"' } });
+    expect(jsonToValue(pkgs, T.num(10), '1e5')).toEqual({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', message: 'Could not read Numeric string "1e5"' },
+    });
     expect(jsonToValue(pkgs, T.num(10), '1' + '0'.repeat(28))).toEqual({
       ok: false,
       error: { code: 'COMMAND_PREPROCESSING_FAILED', message: `Out-of-bounds (Numeric 10) 1${'0'.repeat(28)}.` },
@@ -91,7 +129,10 @@ describe('JSON → LF', () => {
       ok: false,
       error: { code: 'COMMAND_PREPROCESSING_FAILED', message: 'Missing non-optional fields: Set(p, t)' },
     });
-    expect(jsonToValue(pkgs, rec, { ...good, extra: 1, more: 'x', ignored: null })).toEqual({ ok: false, error: { code: 'INVALID_ARGUMENT', message: 'Unexpected fields: extramore' } });
+    expect(jsonToValue(pkgs, rec, { ...good, extra: 1, more: 'x', ignored: null })).toEqual({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', message: 'Unexpected fields: extramore' },
+    });
     // optional fields may be missing or null
     const withoutOptionals: Record<string, unknown> = { ...good, last: null };
     delete withoutOptionals.o;
@@ -103,14 +144,25 @@ describe('JSON → LF', () => {
       ok: false,
       error: { code: 'INVALID_ARGUMENT', message: "Variant type json must have 'tag' and 'value' fields." },
     });
-    expect(jsonToValue(pkgs, tcon(shapeId), { tag: 'Square', value: 1 })).toEqual({ ok: false, error: { code: 'INVALID_ARGUMENT', message: 'Unexpected variant tag: Square' } });
+    expect(jsonToValue(pkgs, tcon(shapeId), { tag: 'Square', value: 1 })).toEqual({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', message: 'Unexpected variant tag: Square' },
+    });
     expect(jsonToValue(pkgs, tcon(colorId), 'Blue').ok).toBe(false);
   });
 
   it('nested optionals use [] and [x] at every level', () => {
     const oo = T.opt(T.opt(T.int));
     const ooo = T.opt(T.opt(T.opt(T.int)));
-    for (const [t, j] of [[oo, null], [oo, []], [oo, [[]]], [oo, [['5']]], [ooo, [[['5']]]], [ooo, [[[]]]], [ooo, [[]]]] as [Type, unknown][]) {
+    for (const [t, j] of [
+      [oo, null],
+      [oo, []],
+      [oo, [[]]],
+      [oo, [['5']]],
+      [ooo, [[['5']]]],
+      [ooo, [[[]]]],
+      [ooo, [[]]],
+    ] as [Type, unknown][]) {
       const r = jsonToValue(pkgs, t, j);
       expect(r.ok).toBe(true);
       const back = r.ok && valueToJson(pkgs, t, r.value);
@@ -136,7 +188,10 @@ describe('JSON → LF', () => {
     expect(ts.ok && ts.value).toEqual({ t: 'timestamp', v: 1735689600000000n });
     const sub = jsonToValue(pkgs, T.time, '1970-01-01T00:00:00.0000019Z');
     expect(sub.ok && sub.value).toEqual({ t: 'timestamp', v: 1n });
-    expect(jsonToValue(pkgs, T.party, 'bad%char')).toEqual({ ok: false, error: { code: 'INVALID_ARGUMENT', message: 'non expected character 0x25 in Daml-LF Party "bad%char"' } });
+    expect(jsonToValue(pkgs, T.party, 'bad%char')).toEqual({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', message: 'non expected character 0x25 in Daml-LF Party "bad%char"' },
+    });
     expect(jsonToValue(pkgs, T.cid(rec), 'nope').ok).toBe(false);
   });
 
@@ -156,7 +211,10 @@ describe('JSON → LF', () => {
       t = T.list(t);
       j = [j];
     }
-    expect(jsonToValue(pkgs, t, j)).toEqual({ ok: false, error: { code: 'INVALID_ARGUMENT', message: 'Provided value exceeds maximum nesting level of 100' } });
+    expect(jsonToValue(pkgs, t, j)).toEqual({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', message: 'Provided value exceeds maximum nesting level of 100' },
+    });
   });
 });
 
@@ -166,13 +224,23 @@ describe('runtime ↔ proto Value', () => {
 
   it('enriched output carries ids and labels, normalised output none', () => {
     const enriched = valueToProto(v);
-    expect(enriched.sum.oneofKind === 'record' && enriched.sum.record.recordId).toEqual({ packageId: recId.packageId, moduleName: M, entityName: 'Rec' });
-    expect(enriched.sum.oneofKind === 'record' && enriched.sum.record.fields.map((f) => f.label).slice(0, 3)).toEqual(['p', 'n', 'i']);
+    expect(enriched.sum.oneofKind === 'record' && enriched.sum.record.recordId).toEqual({
+      packageId: recId.packageId,
+      moduleName: M,
+      entityName: 'Rec',
+    });
+    expect(enriched.sum.oneofKind === 'record' && enriched.sum.record.fields.map((f) => f.label).slice(0, 3)).toEqual([
+      'p',
+      'n',
+      'i',
+    ]);
     const n = enriched.sum.oneofKind === 'record' && enriched.sum.record.fields[1].value;
     expect(n && n.sum).toEqual({ oneofKind: 'numeric', numeric: '1.5000000000' });
     const normalised = valueToProto(v, { enriched: false });
     expect(normalised.sum.oneofKind === 'record' && normalised.sum.record.recordId).toBeUndefined();
-    expect(normalised.sum.oneofKind === 'record' && normalised.sum.record.fields.every((f) => f.label === '')).toBe(true);
+    expect(normalised.sum.oneofKind === 'record' && normalised.sum.record.fields.every((f) => f.label === '')).toBe(
+      true,
+    );
   });
 
   it('reads both forms back to the same value', () => {
@@ -191,7 +259,10 @@ describe('runtime ↔ proto Value', () => {
     expect(withId({ packageId: 'f'.repeat(64), moduleName: M, entityName: 'Rec' })).toEqual({ ok: true, value: v });
     expect(withId({ packageId: recId.packageId, moduleName: M, entityName: 'Other' })).toEqual({
       ok: false,
-      error: { code: 'COMMAND_PREPROCESSING_FAILED', message: `Mismatching variant id, the type tells us ${M}:Rec, but the value tells us ${M}:Other` },
+      error: {
+        code: 'COMMAND_PREPROCESSING_FAILED',
+        message: `Mismatching variant id, the type tells us ${M}:Rec, but the value tells us ${M}:Other`,
+      },
     });
   });
 

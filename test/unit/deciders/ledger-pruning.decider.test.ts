@@ -8,23 +8,38 @@ const pruned = (prunedUpTo: number) => ({ type: LEDGER_PRUNED, stream: PRUNING_S
 
 describe('ledger pruning decider', () => {
   it('prunes at most one step past the current pruning offset, and says the prune is not complete', () => {
-    pruning.given({ ledgerEnd: 50, prunedUpTo: 10 }).when({ upTo: 40, stepOffsets: 20 }).then([pruned(30)], { prunedUpTo: 30, done: false, stepped: true });
+    pruning
+      .given({ ledgerEnd: 50, prunedUpTo: 10 })
+      .when({ upTo: 40, stepOffsets: 20 })
+      .then([pruned(30)], { prunedUpTo: 30, done: false, stepped: true });
   });
 
   it('the last step reaches the offset and completes the prune', () => {
-    pruning.given({ ledgerEnd: 50, prunedUpTo: 30 }).when({ upTo: 40, stepOffsets: 20 }).then([pruned(40)], { prunedUpTo: 40, done: true, stepped: true });
+    pruning
+      .given({ ledgerEnd: 50, prunedUpTo: 30 })
+      .when({ upTo: 40, stepOffsets: 20 })
+      .then([pruned(40)], { prunedUpTo: 40, done: true, stepped: true });
   });
 
   it('pruned already: nothing appended, complete', () => {
-    pruning.given({ ledgerEnd: 50, prunedUpTo: 40 }).when({ upTo: 40, stepOffsets: 20 }).thenNothing({ prunedUpTo: 40, done: true, stepped: false });
+    pruning
+      .given({ ledgerEnd: 50, prunedUpTo: 40 })
+      .when({ upTo: 40, stepOffsets: 20 })
+      .thenNothing({ prunedUpTo: 40, done: true, stepped: false });
   });
 
   it('an offset after the ledger end, or not positive, is refused at the first step', () => {
-    pruning.given({ ledgerEnd: 50, prunedUpTo: 0 }).when({ upTo: 51, stepOffsets: 20 }).rejects('INVALID_ARGUMENT', /after the ledger end \(50\)/);
+    pruning
+      .given({ ledgerEnd: 50, prunedUpTo: 0 })
+      .when({ upTo: 51, stepOffsets: 20 })
+      .rejects('INVALID_ARGUMENT', /after the ledger end \(50\)/);
     pruning.given({ ledgerEnd: 50, prunedUpTo: 0 }).when({ upTo: 0, stepOffsets: 20 }).rejects('NON_POSITIVE_OFFSET');
   });
 
   it('shares a run with no other command', () => {
-    expect(conflictKeysOf(ledgerPruningDecider, { upTo: 1, stepOffsets: 1 })).toEqual({ reads: ['*:all'], writes: ['*:all'] });
+    expect(conflictKeysOf(ledgerPruningDecider, { upTo: 1, stepOffsets: 1 })).toEqual({
+      reads: ['*:all'],
+      writes: ['*:all'],
+    });
   });
 });

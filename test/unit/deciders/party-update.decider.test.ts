@@ -22,25 +22,43 @@ describe('party update decider', () => {
       .given({ identityProviderExists: true, record })
       .when(patch({ expectedVersion: 1n }))
       .then(
-        [{ type: 'PartyDetailsUpdated', stream: partyStream(alice), data: { party: alice, annotations: { a: '1', b: '2' }, previousResourceVersion: 1, resourceVersion: 2 } }],
+        [
+          {
+            type: 'PartyDetailsUpdated',
+            stream: partyStream(alice),
+            data: { party: alice, annotations: { a: '1', b: '2' }, previousResourceVersion: 1, resourceVersion: 2 },
+          },
+        ],
         { ...record, annotations: { a: '1', b: '2' }, resourceVersion: 2 },
       );
   });
 
   it('an empty value removes an annotation', () => {
     const record = partyRecord(alice, { annotations: { a: '1', b: '2' } });
-    const { answer } = update.given({ identityProviderExists: true, record }).when(patch({ annotations: { a: '' } })).decision();
+    const { answer } = update
+      .given({ identityProviderExists: true, record })
+      .when(patch({ annotations: { a: '' } }))
+      .decision();
     expect(answer.annotations).toEqual({ b: '2' });
   });
 
   it('a stale resource version, an unknown party and a record of another provider are refused', () => {
     const record = partyRecord(alice, { resourceVersion: 1 });
-    update.given({ identityProviderExists: true, record }).when(patch({ expectedVersion: 0n })).rejects('CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED');
+    update
+      .given({ identityProviderExists: true, record })
+      .when(patch({ expectedVersion: 0n }))
+      .rejects('CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED');
     update.given({ identityProviderExists: true, record: null }).when(patch()).rejects('PARTY_NOT_FOUND');
-    update.given({ identityProviderExists: true, record }).when(patch({ identityProviderId: 'idp1' })).rejects('PERMISSION_DENIED');
+    update
+      .given({ identityProviderExists: true, record })
+      .when(patch({ identityProviderId: 'idp1' }))
+      .rejects('PERMISSION_DENIED');
   });
 
   it("changes the party's key and reads the provider's", () => {
-    expect(conflictKeysOf(partyUpdateDecider, patch())).toEqual({ reads: [`party:${alice}`, 'idp:'], writes: [`party:${alice}`] });
+    expect(conflictKeysOf(partyUpdateDecider, patch())).toEqual({
+      reads: [`party:${alice}`, 'idp:'],
+      writes: [`party:${alice}`],
+    });
   });
 });

@@ -24,6 +24,12 @@ describe('transaction submission rejection decider', () => {
   });
 
   it("changes the change's key: a later decision on that change sees the completion", () => {
-    expect(conflictKeysOf(transactionSubmissionRejectionDecider, { changeId: 'change-1', submission, error: lockedContracts(['c1']) })).toEqual({ reads: ['change:change-1'], writes: ['change:change-1'] });
+    expect(
+      conflictKeysOf(transactionSubmissionRejectionDecider, {
+        changeId: 'change-1',
+        submission,
+        error: lockedContracts(['c1']),
+      }),
+    ).toEqual({ reads: ['change:change-1'], writes: ['change:change-1'] });
   });
 });

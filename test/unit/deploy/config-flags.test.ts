@@ -27,7 +27,9 @@ describe('LEDGER_ED25519_BACKEND', () => {
       expect.unreachable('a bad value must stop the configuration');
     } catch (e) {
       expect(e).toBeInstanceOf(ConfigError);
-      expect((e as ConfigError).problems).toEqual(["LEDGER_ED25519_BACKEND must be one of libsodium,openssl (got 'sodium')"]);
+      expect((e as ConfigError).problems).toEqual([
+        "LEDGER_ED25519_BACKEND must be one of libsodium,openssl (got 'sodium')",
+      ]);
     }
   });
 });
@@ -43,7 +45,9 @@ describe('LEDGER_WORKERS', () => {
         expect.unreachable(`LEDGER_WORKERS=${bad} must stop the configuration`);
       } catch (e) {
         expect(e).toBeInstanceOf(ConfigError);
-        expect((e as ConfigError).problems).toEqual([`LEDGER_WORKERS must be auto or an integer between 1 and 64 (got '${bad}')`]);
+        expect((e as ConfigError).problems).toEqual([
+          `LEDGER_WORKERS must be auto or an integer between 1 and 64 (got '${bad}')`,
+        ]);
       }
     }
   });
@@ -51,17 +55,28 @@ describe('LEDGER_WORKERS', () => {
 
 describe('interpretation limits (LEDGER_INTERPRETATION_TIMEOUT_MS, LEDGER_INTERPRETATION_MAX_STEPS)', () => {
   it('the time limit defaults to the ledger time tolerance; both take positive integers only', () => {
-    expect(loadConfig({}, '/app')).toMatchObject({ interpretationTimeoutMs: 60_000, interpretationMaxSteps: 50_000_000 });
+    expect(loadConfig({}, '/app')).toMatchObject({
+      interpretationTimeoutMs: 60_000,
+      interpretationMaxSteps: 50_000_000,
+    });
     expect(loadConfig({ LEDGER_TIME_TOLERANCE_SECONDS: '90' }, '/app').interpretationTimeoutMs).toBe(90_000);
-    expect(loadConfig({ LEDGER_TIME_TOLERANCE_SECONDS: '90', LEDGER_INTERPRETATION_TIMEOUT_MS: '250' }, '/app').interpretationTimeoutMs).toBe(250);
+    expect(
+      loadConfig({ LEDGER_TIME_TOLERANCE_SECONDS: '90', LEDGER_INTERPRETATION_TIMEOUT_MS: '250' }, '/app')
+        .interpretationTimeoutMs,
+    ).toBe(250);
     expect(loadConfig({ LEDGER_INTERPRETATION_MAX_STEPS: '1000' }, '/app').interpretationMaxSteps).toBe(1000);
-    for (const [k, bad] of [['LEDGER_INTERPRETATION_TIMEOUT_MS', '0'], ['LEDGER_INTERPRETATION_MAX_STEPS', 'many']]) {
+    for (const [k, bad] of [
+      ['LEDGER_INTERPRETATION_TIMEOUT_MS', '0'],
+      ['LEDGER_INTERPRETATION_MAX_STEPS', 'many'],
+    ]) {
       try {
         loadConfig({ [k]: bad }, '/app');
         expect.unreachable('a bad value must stop the configuration');
       } catch (e) {
         expect(e).toBeInstanceOf(ConfigError);
-        expect((e as ConfigError).problems).toEqual([expect.stringMatching(new RegExp(`^${k} must be an integer between 1 and `))]);
+        expect((e as ConfigError).problems).toEqual([
+          expect.stringMatching(new RegExp(`^${k} must be an integer between 1 and `)),
+        ]);
       }
     }
   });
@@ -71,9 +86,17 @@ describe('LEDGER_TOKEN_REGISTRIES, LEDGER_AMULET_NAME, LEDGER_AMULET_SYMBOL', ()
   const issuer = `issuer::1220${'a'.repeat(64)}`;
   const other = `other::1220${'b'.repeat(64)}`;
   it('takes party ids separated by commas, each once; Canton Coin is named Amulet (AMT) unless set', () => {
-    expect(loadConfig({}, '/app')).toMatchObject({ tokenRegistries: [], amuletInstrumentNames: { name: 'Amulet', symbol: 'AMT' } });
-    expect(loadConfig({ LEDGER_TOKEN_REGISTRIES: ` ${issuer}, ${other} ` }, '/app').tokenRegistries).toEqual([issuer, other]);
-    expect(loadConfig({ LEDGER_AMULET_NAME: 'Canton Coin', LEDGER_AMULET_SYMBOL: 'CC' }, '/app').amuletInstrumentNames).toEqual({ name: 'Canton Coin', symbol: 'CC' });
+    expect(loadConfig({}, '/app')).toMatchObject({
+      tokenRegistries: [],
+      amuletInstrumentNames: { name: 'Amulet', symbol: 'AMT' },
+    });
+    expect(loadConfig({ LEDGER_TOKEN_REGISTRIES: ` ${issuer}, ${other} ` }, '/app').tokenRegistries).toEqual([
+      issuer,
+      other,
+    ]);
+    expect(
+      loadConfig({ LEDGER_AMULET_NAME: 'Canton Coin', LEDGER_AMULET_SYMBOL: 'CC' }, '/app').amuletInstrumentNames,
+    ).toEqual({ name: 'Canton Coin', symbol: 'CC' });
     for (const [raw, problem] of [
       ['issuer', "LEDGER_TOKEN_REGISTRIES must be party ids (<hint>::<namespace>) separated by commas (got 'issuer')"],
       [`${issuer},${issuer}`, 'LEDGER_TOKEN_REGISTRIES names a party twice'],

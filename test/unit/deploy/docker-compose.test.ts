@@ -12,7 +12,8 @@ const dockerfile = fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8');
 const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8'];
 
 /** Compose's `${VAR:-default}` / `${VAR}` interpolation with an empty environment. */
-const interpolate = (v: unknown): string => String(v).replace(/\$\{(\w+)(?::?-([^}]*))?\}/g, (_, _name, def) => def ?? '');
+const interpolate = (v: unknown): string =>
+  String(v).replace(/\$\{(\w+)(?::?-([^}]*))?\}/g, (_, _name, def) => def ?? '');
 
 const healthTest = (svc: { healthcheck?: { test?: unknown } }): string => {
   const t = svc.healthcheck?.test;
@@ -55,7 +56,9 @@ describe('docker-compose.yml', () => {
   });
 
   it("passes an environment the server's configuration accepts", () => {
-    const env = Object.fromEntries(Object.entries(ledgerline.environment as Record<string, string>).map(([k, v]) => [k, interpolate(v)]));
+    const env = Object.fromEntries(
+      Object.entries(ledgerline.environment as Record<string, string>).map(([k, v]) => [k, interpolate(v)]),
+    );
     const config = loadConfig(env, '/app');
     expect(config.port).toBe(7575);
     expect(config.databaseUrl).toMatch(/@db:5432\//);
@@ -98,6 +101,8 @@ describe('npm start', () => {
 
   it('the benchmarks start their servers with the same flags', () => {
     const serverArgs = fs.readFileSync(path.join(root, 'bench/lib/server-args.ts'), 'utf8');
-    expect(serverArgs).toContain(`SERVICE_NODE_FLAGS: readonly string[] = ${JSON.stringify(SERVICE_NODE_FLAGS).replace(/"/g, "'")}`);
+    expect(serverArgs).toContain(
+      `SERVICE_NODE_FLAGS: readonly string[] = ${JSON.stringify(SERVICE_NODE_FLAGS).replace(/"/g, "'")}`,
+    );
   });
 });

@@ -16,7 +16,11 @@ const DB = 'postgres://ledger@db1:5432/ledger';
 describe('LEDGER_READ_DATABASE_URL, LEDGER_READ_REPLICA_WAIT_MS, LEDGER_DATABASE_HOSTS', () => {
   it('default to no replicas, a 500 ms wait and no host list', () => {
     const c = loadConfig({ DATABASE_URL: DB }, '/app');
-    expect({ urls: c.readDatabaseUrls, wait: c.readReplicaWaitMs, hosts: c.databaseHosts }).toEqual({ urls: [], wait: 500, hosts: [] });
+    expect({ urls: c.readDatabaseUrls, wait: c.readReplicaWaitMs, hosts: c.databaseHosts }).toEqual({
+      urls: [],
+      wait: 500,
+      hosts: [],
+    });
   });
 
   it('take one or several replica URLs and host:port entries (port 5432 by default, [v6] addresses)', () => {
@@ -46,7 +50,9 @@ describe('LEDGER_READ_DATABASE_URL, LEDGER_READ_REPLICA_WAIT_MS, LEDGER_DATABASE
       "LEDGER_DATABASE_HOSTS must be host:port entries separated by commas (got 'db1:99999')",
       "LEDGER_DATABASE_HOSTS must be host:port entries separated by commas (got 'db2:x')",
     ]);
-    expect(problems({ LEDGER_DATABASE_HOSTS: 'db1', LEDGER_READ_DATABASE_URL: 'postgres://r@replica1/ledger' })).toEqual([
+    expect(
+      problems({ LEDGER_DATABASE_HOSTS: 'db1', LEDGER_READ_DATABASE_URL: 'postgres://r@replica1/ledger' }),
+    ).toEqual([
       'LEDGER_DATABASE_HOSTS needs DATABASE_URL (its user, password, database and options)',
       'LEDGER_READ_DATABASE_URL needs DATABASE_URL (read replicas of an external PostgreSQL)',
     ]);
@@ -55,9 +61,15 @@ describe('LEDGER_READ_DATABASE_URL, LEDGER_READ_REPLICA_WAIT_MS, LEDGER_DATABASE
 
 describe('isRecoveryConflict', () => {
   it("is a standby's cancellation for a conflict with recovery, not any serialization failure", () => {
-    expect(isRecoveryConflict({ code: '40001', message: 'canceling statement due to conflict with recovery' })).toBe(true);
-    expect(isRecoveryConflict({ code: '40P01', message: 'canceling statement due to conflict with recovery' })).toBe(true);
-    expect(isRecoveryConflict({ code: '40001', message: 'could not serialize access due to concurrent update' })).toBe(false);
+    expect(isRecoveryConflict({ code: '40001', message: 'canceling statement due to conflict with recovery' })).toBe(
+      true,
+    );
+    expect(isRecoveryConflict({ code: '40P01', message: 'canceling statement due to conflict with recovery' })).toBe(
+      true,
+    );
+    expect(isRecoveryConflict({ code: '40001', message: 'could not serialize access due to concurrent update' })).toBe(
+      false,
+    );
     expect(isRecoveryConflict(new Error('conflict with recovery'))).toBe(false);
   });
 });

@@ -8,7 +8,9 @@ describe('README configuration table', () => {
     const root = path.resolve(__dirname, '../../..');
     const config = fs.readFileSync(path.join(root, 'apps/server/src/config.ts'), 'utf8');
     const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-    const vars = [...new Set([...config.matchAll(/'((?:LEDGER_[A-Z0-9_]+)|DATABASE_URL|PORT|HOST)'/g)].map((m) => m[1]))];
+    const vars = [
+      ...new Set([...config.matchAll(/'((?:LEDGER_[A-Z0-9_]+)|DATABASE_URL|PORT|HOST)'/g)].map((m) => m[1])),
+    ];
     expect(vars.length).toBeGreaterThan(15);
     const undocumented = vars.filter((v) => !readme.includes(`| \`${v}\` |`));
     expect(undocumented).toEqual([]);

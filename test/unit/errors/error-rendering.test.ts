@@ -1,13 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { invalidTokenUser, jsonInvalidArgument, listLimitExceeded, notFound, permissionDenied, unauthenticated } from '@ledgerline/domain';
+import {
+  invalidTokenUser,
+  jsonInvalidArgument,
+  listLimitExceeded,
+  notFound,
+  permissionDenied,
+  unauthenticated,
+} from '@ledgerline/domain';
 import { renderError } from '@ledgerline/wire';
 
 const ctx = { traceId: 'a'.repeat(32), participant: 'participant1' };
-const KEYS = ['code', 'cause', 'correlationId', 'traceId', 'context', 'resources', 'errorCategory', 'grpcCodeValue', 'retryInfo', 'definiteAnswer'];
+const KEYS = [
+  'code',
+  'cause',
+  'correlationId',
+  'traceId',
+  'context',
+  'resources',
+  'errorCategory',
+  'grpcCodeValue',
+  'retryInfo',
+  'definiteAnswer',
+];
 
 describe('JsCantonError rendering', () => {
   it('renders a gRPC-layer error with its category context and null definiteAnswer', () => {
-    const { status, body } = renderError(notFound('UPDATE_NOT_FOUND', 'Update not found, or not visible.', [['UPDATE_ID', 'x']]), ctx);
+    const { status, body } = renderError(
+      notFound('UPDATE_NOT_FOUND', 'Update not found, or not visible.', [['UPDATE_ID', 'x']]),
+      ctx,
+    );
     expect(status).toBe(404);
     expect(Object.keys(body).sort()).toEqual([...KEYS].sort());
     expect(body).toMatchObject({
@@ -32,7 +53,13 @@ describe('JsCantonError rendering', () => {
   it('redacts security errors: 401 and 403 say NA and nothing else', () => {
     const u = renderError(unauthenticated('bad signature'), ctx);
     expect(u.status).toBe(401);
-    expect(u.body).toMatchObject({ code: 'NA', errorCategory: -1, grpcCodeValue: 16, context: {}, cause: 'A security-sensitive error has been received' });
+    expect(u.body).toMatchObject({
+      code: 'NA',
+      errorCategory: -1,
+      grpcCodeValue: 16,
+      context: {},
+      cause: 'A security-sensitive error has been received',
+    });
     expect(JSON.stringify(u.body)).not.toContain('bad signature');
     const p = renderError(permissionDenied('no right'), ctx);
     expect(p.status).toBe(403);

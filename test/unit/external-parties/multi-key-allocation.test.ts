@@ -16,17 +16,32 @@ import { Ed25519Verifier, fingerprint, multiHashOf, SignatureVerifier, wrapVersi
 import { verifyExternalPartyAllocation, type HostingContext } from '@ledgerline/domain';
 
 const verifier = new SignatureVerifier(new Ed25519Verifier());
-const ctx: HostingContext = { participantId: `participant1::1220${'aa'.repeat(32)}`, connectedSynchronizers: [`global::1220${'bb'.repeat(32)}`] };
+const ctx: HostingContext = {
+  participantId: `participant1::1220${'aa'.repeat(32)}`,
+  connectedSynchronizers: [`global::1220${'bb'.repeat(32)}`],
+};
 
 function key() {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const spki = publicKey.export({ format: 'der', type: 'spki' }) as Buffer;
-  return { privateKey, spki, fp: fingerprint({ format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: spki, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' }) };
+  return {
+    privateKey,
+    spki,
+    fp: fingerprint({
+      format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO',
+      keyData: spki,
+      keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+    }),
+  };
 }
 
 /** A client-built PartyToParticipant with several signing keys (field 6 written as an unknown field, as Canton lays it out). */
 function multiKeyTransaction(keys: ReturnType<typeof key>[], threshold: number, party: string): Buffer {
-  const p2p = PartyToParticipant.create({ party, threshold: 1, participants: [{ participantUid: ctx.participantId, permission: Enums_ParticipantPermission.CONFIRMATION }] });
+  const p2p = PartyToParticipant.create({
+    party,
+    threshold: 1,
+    participants: [{ participantUid: ctx.participantId, permission: Enums_ParticipantPermission.CONFIRMATION }],
+  });
   const w = new BinaryWriter();
   for (const k of keys)
     w.tag(1, WireType.LengthDelimited).bytes(
@@ -39,9 +54,19 @@ function multiKeyTransaction(keys: ReturnType<typeof key>[], threshold: number, 
       }),
     );
   w.tag(2, WireType.Varint).uint32(threshold);
-  UnknownFieldHandler.onRead('com.digitalasset.canton.protocol.v30.PartyToParticipant', p2p, 6, WireType.LengthDelimited, new BinaryWriter().bytes(w.finish()).finish());
+  UnknownFieldHandler.onRead(
+    'com.digitalasset.canton.protocol.v30.PartyToParticipant',
+    p2p,
+    6,
+    WireType.LengthDelimited,
+    new BinaryWriter().bytes(w.finish()).finish(),
+  );
   return wrapVersioned(
-    TopologyTransaction.toBinary({ operation: Enums_TopologyChangeOp.ADD_REPLACE, serial: 1, mapping: { mapping: { oneofKind: 'partyToParticipant', partyToParticipant: p2p } } }),
+    TopologyTransaction.toBinary({
+      operation: Enums_TopologyChangeOp.ADD_REPLACE,
+      serial: 1,
+      mapping: { mapping: { oneofKind: 'partyToParticipant', partyToParticipant: p2p } },
+    }),
   );
 }
 
@@ -59,7 +84,12 @@ describe('allocation of a client-built multi-key party', () => {
     const tx = multiKeyTransaction([k1, k2, k3], 2, party);
     const mh = multiHashOf([tx]);
     const v = verifyExternalPartyAllocation(
-      { synchronizer: ctx.connectedSynchronizers[0], onboardingTransactions: [{ transaction: tx, signatures: [] }], multiHashSignatures: [sig(k1, mh), sig(k2, mh), sig(k3, mh)], identityProviderId: '' },
+      {
+        synchronizer: ctx.connectedSynchronizers[0],
+        onboardingTransactions: [{ transaction: tx, signatures: [] }],
+        multiHashSignatures: [sig(k1, mh), sig(k2, mh), sig(k3, mh)],
+        identityProviderId: '',
+      },
       ctx,
       verifier,
     );
@@ -67,7 +97,12 @@ describe('allocation of a client-built multi-key party', () => {
     expect(v.keys.map((k) => k.fingerprint)).toEqual([k1.fp, k2.fp, k3.fp]);
     expect(() =>
       verifyExternalPartyAllocation(
-        { synchronizer: ctx.connectedSynchronizers[0], onboardingTransactions: [{ transaction: tx, signatures: [] }], multiHashSignatures: [sig(k1, mh), sig(k2, mh)], identityProviderId: '' },
+        {
+          synchronizer: ctx.connectedSynchronizers[0],
+          onboardingTransactions: [{ transaction: tx, signatures: [] }],
+          multiHashSignatures: [sig(k1, mh), sig(k2, mh)],
+          identityProviderId: '',
+        },
         ctx,
         verifier,
       ),
@@ -78,12 +113,20 @@ describe('allocation of a client-built multi-key party', () => {
     const [k1, k2] = [key(), key()];
     for (const [tx, msg] of [
       [multiKeyTransaction([k1], 1, `x::${k2.fp}`), /is not the fingerprint of one of its signing keys/],
-      [multiKeyTransaction([k1, k2], 3, `x::${k1.fp}`), /threshold must be between 1 and the number of keys \(2\), got 3/],
+      [
+        multiKeyTransaction([k1, k2], 3, `x::${k1.fp}`),
+        /threshold must be between 1 and the number of keys \(2\), got 3/,
+      ],
     ] as const) {
       const mh = multiHashOf([tx]);
       expect(() =>
         verifyExternalPartyAllocation(
-          { synchronizer: ctx.connectedSynchronizers[0], onboardingTransactions: [{ transaction: tx, signatures: [] }], multiHashSignatures: [sig(k1, mh), sig(k2, mh)], identityProviderId: '' },
+          {
+            synchronizer: ctx.connectedSynchronizers[0],
+            onboardingTransactions: [{ transaction: tx, signatures: [] }],
+            multiHashSignatures: [sig(k1, mh), sig(k2, mh)],
+            identityProviderId: '',
+          },
           ctx,
           verifier,
         ),

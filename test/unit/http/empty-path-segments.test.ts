@@ -12,7 +12,16 @@ describe('withoutEmptySegments (rewriteUrl)', () => {
   });
 
   it('leaves every other target as it is, the query string included', () => {
-    for (const url of ['/', '/v2/updates', '/v2/updates?x=a//b', '/v2/updates?x=/', '/v2/updates?', 'http://host', 'http://host/v2/updates?x=a//b', '*']) {
+    for (const url of [
+      '/',
+      '/v2/updates',
+      '/v2/updates?x=a//b',
+      '/v2/updates?x=/',
+      '/v2/updates?',
+      'http://host',
+      'http://host/v2/updates?x=a//b',
+      '*',
+    ]) {
       expect(withoutEmptySegments(url), url).toBe(url);
     }
   });

@@ -16,7 +16,10 @@ async function observe(bind: typeof nativeBind, thisArg?: unknown) {
   };
   const bound = Reflect.apply(bind, resource, [fn, thisArg]) as (...args: unknown[]) => ReturnType<typeof fn>;
   const caller = { name: 'caller' };
-  const seen = await als.run('another context', () => new Promise<ReturnType<typeof fn>>((resolve) => setImmediate(() => resolve(bound.call(caller, 2, 3)))));
+  const seen = await als.run(
+    'another context',
+    () => new Promise<ReturnType<typeof fn>>((resolve) => setImmediate(() => resolve(bound.call(caller, 2, 3)))),
+  );
   return { seen, caller, resource, bound, length: bound.length };
 }
 
@@ -75,7 +78,11 @@ describe('lean AsyncResource#bind', () => {
     app.post('/echo', async (req) => ({ store: als.getStore(), body: req.body }));
     try {
       const answers = await Promise.all(
-        [1, 2, 3].map((n) => app.inject({ method: 'POST', url: '/echo', headers: { 'x-n': String(n) }, payload: { n } }).then((r) => r.json())),
+        [1, 2, 3].map((n) =>
+          app
+            .inject({ method: 'POST', url: '/echo', headers: { 'x-n': String(n) }, payload: { n } })
+            .then((r) => r.json()),
+        ),
       );
       expect(answers).toEqual([1, 2, 3].map((n) => ({ store: `request ${n}`, body: { n } })));
     } finally {

@@ -3,7 +3,9 @@ import { traceIdOf } from '@ledgerline/server/http/fastify-setup';
 
 describe('traceIdOf', () => {
   it('adopts the trace id of a valid traceparent header', () => {
-    expect(traceIdOf({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' })).toBe('0af7651916cd43dd8448eb211c80319c');
+    expect(traceIdOf({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' })).toBe(
+      '0af7651916cd43dd8448eb211c80319c',
+    );
   });
 
   it('otherwise answers fresh 32-hex-digit ids that do not repeat (also across refills of the random pool)', () => {

@@ -36,7 +36,16 @@ function tx(nodes: ReturnType<typeof createNode>[], roots?: string[]): DamlTrans
 }
 
 function stored(contractId: string, o: Partial<StoredContractState> = {}): StoredContractState {
-  return { contractId, templateId: TID, packageName: PACKAGE_NAME, signatories: [alice], stakeholders: [alice, bob], status: 'active', synchronizerId: SYNC, ...o };
+  return {
+    contractId,
+    templateId: TID,
+    packageName: PACKAGE_NAME,
+    signatories: [alice],
+    stakeholders: [alice, bob],
+    status: 'active',
+    synchronizerId: SYNC,
+    ...o,
+  };
 }
 
 function ref(contractId: string, o: { signatories?: string[]; stakeholders?: string[] } = {}) {
@@ -62,7 +71,12 @@ describe('well-formedness', () => {
   it('accepts a single root and lists nodes in pre-order with subtree ends', () => {
     const cid = freshContractId();
     const wf = checkWellFormed(
-      tx([exerciseNode('0', { ...ref(cid), actingParties: [alice], children: ['1', '3'] }), rollbackNode('1', ['2']), createNode('2', c()), fetchNode('3', { ...ref(cid), actingParties: [alice] })]),
+      tx([
+        exerciseNode('0', { ...ref(cid), actingParties: [alice], children: ['1', '3'] }),
+        rollbackNode('1', ['2']),
+        createNode('2', c()),
+        fetchNode('3', { ...ref(cid), actingParties: [alice] }),
+      ]),
     );
     expect(wf.nodes.map((n) => [n.nodeId, n.position, n.lastDescendant, n.parent])).toEqual([
       ['0', 0, 3, -1],
@@ -75,26 +89,75 @@ describe('well-formedness', () => {
   });
 
   it.each([
-    ['multiple roots', () => tx([createNode('0', c()), createNode('1', c())], ['0', '1']), 'Transaction with multiple root nodes are not supported'],
+    [
+      'multiple roots',
+      () => tx([createNode('0', c()), createNode('1', c())], ['0', '1']),
+      'Transaction with multiple root nodes are not supported',
+    ],
     ['no root', () => tx([createNode('0', c())], []), 'The transaction has no root node'],
-    ['duplicate node id', () => tx([exerciseNode('0', { ...ref(freshContractId()), actingParties: [alice], children: ['1'] }), createNode('1', c()), createNode('1', c())]), 'Node id 1 is used by more than one node'],
-    ['missing child', () => tx([exerciseNode('0', { ...ref(freshContractId()), actingParties: [alice], children: ['7'] })]), 'Node 7 is referenced but not present in the transaction'],
-    ['child twice', () => tx([exerciseNode('0', { ...ref(freshContractId()), actingParties: [alice], children: ['1', '1'] }), createNode('1', c())]), 'Node 1 appears more than once in the transaction tree'],
-    ['unreachable node', () => tx([createNode('0', c()), createNode('1', c())], ['0']), 'Node 1 is not reachable from the root node'],
-    ['malformed created id', () => tx([createNode('0', { ...c(), contractId: '01abc' })]), "Node 0 creates a contract with a malformed contract id '01abc'"],
-    ['malformed used id', () => tx([fetchNode('0', { ...ref('zz'), actingParties: [alice] })]), "Node 0 uses a malformed contract id 'zz'"],
+    [
+      'duplicate node id',
+      () =>
+        tx([
+          exerciseNode('0', { ...ref(freshContractId()), actingParties: [alice], children: ['1'] }),
+          createNode('1', c()),
+          createNode('1', c()),
+        ]),
+      'Node id 1 is used by more than one node',
+    ],
+    [
+      'missing child',
+      () => tx([exerciseNode('0', { ...ref(freshContractId()), actingParties: [alice], children: ['7'] })]),
+      'Node 7 is referenced but not present in the transaction',
+    ],
+    [
+      'child twice',
+      () =>
+        tx([
+          exerciseNode('0', { ...ref(freshContractId()), actingParties: [alice], children: ['1', '1'] }),
+          createNode('1', c()),
+        ]),
+      'Node 1 appears more than once in the transaction tree',
+    ],
+    [
+      'unreachable node',
+      () => tx([createNode('0', c()), createNode('1', c())], ['0']),
+      'Node 1 is not reachable from the root node',
+    ],
+    [
+      'malformed created id',
+      () => tx([createNode('0', { ...c(), contractId: '01abc' })]),
+      "Node 0 creates a contract with a malformed contract id '01abc'",
+    ],
+    [
+      'malformed used id',
+      () => tx([fetchNode('0', { ...ref('zz'), actingParties: [alice] })]),
+      "Node 0 uses a malformed contract id 'zz'",
+    ],
   ])('rejects %s', (_name, build, message) => {
     expect(rejection(() => checkWellFormed(build()))).toEqual({ code: FAILED, cause: PREFIX + message, status: 400 });
   });
 
   it('rejects a contract created twice', () => {
     const x = c();
-    const r = rejection(() => checkWellFormed(tx([exerciseNode('0', { ...ref(freshContractId()), actingParties: [alice], children: ['1', '2'] }), createNode('1', x), createNode('2', x)])));
+    const r = rejection(() =>
+      checkWellFormed(
+        tx([
+          exerciseNode('0', { ...ref(freshContractId()), actingParties: [alice], children: ['1', '2'] }),
+          createNode('1', x),
+          createNode('2', x),
+        ]),
+      ),
+    );
     expect(r.cause).toBe(`${PREFIX}Contract ${x.contractId} is created more than once`);
   });
 
   it('rejects a node without a complete template id', () => {
-    const r = rejection(() => checkWellFormed(tx([createNode('0', { ...c(), templateId: { packageId: '', moduleName: 'M', entityName: 'E' } })])));
+    const r = rejection(() =>
+      checkWellFormed(
+        tx([createNode('0', { ...c(), templateId: { packageId: '', moduleName: 'M', entityName: 'E' } })]),
+      ),
+    );
     expect(r.cause).toBe(`${PREFIX}Node 0 has no complete template id`);
   });
 });
@@ -103,51 +166,106 @@ describe('authorization', () => {
   const wf = (nodes: ReturnType<typeof createNode>[]) => checkWellFormed(tx(nodes));
 
   it('a create needs its signatories among the actAs parties', () => {
-    const ok = wf([createNode('0', { contractId: freshContractId(), signatories: [alice], stakeholders: [alice, bob] })]);
+    const ok = wf([
+      createNode('0', { contractId: freshContractId(), signatories: [alice], stakeholders: [alice, bob] }),
+    ]);
     expect(() => checkAuthorization(ok, [alice])).not.toThrow();
-    const r = rejection(() => checkAuthorization(wf([createNode('0', { contractId: freshContractId(), signatories: [alice, bob], stakeholders: [alice, bob] })]), [alice]));
+    const r = rejection(() =>
+      checkAuthorization(
+        wf([createNode('0', { contractId: freshContractId(), signatories: [alice, bob], stakeholders: [alice, bob] })]),
+        [alice],
+      ),
+    );
     expect(r.code).toBe(FAILED);
-    expect(r.cause).toContain(`requires authorizers ${[alice, bob].sort().join(', ')}, but only ${alice} were given (missing ${bob})`);
+    expect(r.cause).toContain(
+      `requires authorizers ${[alice, bob].sort().join(', ')}, but only ${alice} were given (missing ${bob})`,
+    );
   });
 
   it('a create needs signatories ⊆ stakeholders, and at least one signatory', () => {
-    expect(rejection(() => checkAuthorization(wf([createNode('0', { contractId: freshContractId(), signatories: [alice], stakeholders: [bob] })]), [alice])).cause).toContain(
-      `signatories ${alice} are not stakeholders`,
-    );
-    expect(rejection(() => checkAuthorization(wf([createNode('0', { contractId: freshContractId(), signatories: [], stakeholders: [bob] })]), [alice])).cause).toContain('has no signatories');
+    expect(
+      rejection(() =>
+        checkAuthorization(
+          wf([createNode('0', { contractId: freshContractId(), signatories: [alice], stakeholders: [bob] })]),
+          [alice],
+        ),
+      ).cause,
+    ).toContain(`signatories ${alice} are not stakeholders`);
+    expect(
+      rejection(() =>
+        checkAuthorization(
+          wf([createNode('0', { contractId: freshContractId(), signatories: [], stakeholders: [bob] })]),
+          [alice],
+        ),
+      ).cause,
+    ).toContain('has no signatories');
   });
 
   it('an exercise needs its acting parties among the authorizers', () => {
     const cid = freshContractId();
-    expect(() => checkAuthorization(wf([exerciseNode('0', { ...ref(cid), actingParties: [alice] })]), [alice])).not.toThrow();
-    const r = rejection(() => checkAuthorization(wf([exerciseNode('0', { ...ref(cid), actingParties: [bob] })]), [alice]));
+    expect(() =>
+      checkAuthorization(wf([exerciseNode('0', { ...ref(cid), actingParties: [alice] })]), [alice]),
+    ).not.toThrow();
+    const r = rejection(() =>
+      checkAuthorization(wf([exerciseNode('0', { ...ref(cid), actingParties: [bob] })]), [alice]),
+    );
     expect(r.cause).toContain(`of choice Archive requires authorizers ${bob}, but only ${alice} were given`);
-    expect(rejection(() => checkAuthorization(wf([exerciseNode('0', { ...ref(cid), actingParties: [] })]), [alice])).cause).toContain('has no acting parties');
+    expect(
+      rejection(() => checkAuthorization(wf([exerciseNode('0', { ...ref(cid), actingParties: [] })]), [alice])).cause,
+    ).toContain('has no acting parties');
   });
 
   it("an exercise's children are authorized by the contract's signatories ∪ acting parties", () => {
     // alice exercises a contract signed by bob: a child create signed by bob and alice is authorized, one by carol is not.
     const cid = freshContractId();
-    const parent = { ...ref(cid, { signatories: [bob], stakeholders: [alice, bob] }), actingParties: [alice], children: ['1'] };
+    const parent = {
+      ...ref(cid, { signatories: [bob], stakeholders: [alice, bob] }),
+      actingParties: [alice],
+      children: ['1'],
+    };
     expect(() =>
-      checkAuthorization(wf([exerciseNode('0', parent), createNode('1', { contractId: freshContractId(), signatories: [alice, bob], stakeholders: [alice, bob] })]), [alice]),
+      checkAuthorization(
+        wf([
+          exerciseNode('0', parent),
+          createNode('1', { contractId: freshContractId(), signatories: [alice, bob], stakeholders: [alice, bob] }),
+        ]),
+        [alice],
+      ),
     ).not.toThrow();
     const r = rejection(() =>
-      checkAuthorization(wf([exerciseNode('0', parent), createNode('1', { contractId: freshContractId(), signatories: [carol], stakeholders: [carol] })]), [alice]),
+      checkAuthorization(
+        wf([
+          exerciseNode('0', parent),
+          createNode('1', { contractId: freshContractId(), signatories: [carol], stakeholders: [carol] }),
+        ]),
+        [alice],
+      ),
     );
     expect(r.cause).toContain(`(missing ${carol})`);
     // The root's authorizers do not leak past an exercise: a nested exercise by carol is refused even if carol submits.
     const nested = rejection(() =>
-      checkAuthorization(wf([exerciseNode('0', { ...parent, children: ['1'] }), exerciseNode('1', { ...ref(freshContractId()), actingParties: [carol], consuming: false })]), [alice, carol]),
+      checkAuthorization(
+        wf([
+          exerciseNode('0', { ...parent, children: ['1'] }),
+          exerciseNode('1', { ...ref(freshContractId()), actingParties: [carol], consuming: false }),
+        ]),
+        [alice, carol],
+      ),
     );
-    expect(nested.cause).toContain(`requires authorizers ${carol}, but only ${[alice, bob].sort().join(', ')} were given`);
+    expect(nested.cause).toContain(
+      `requires authorizers ${carol}, but only ${[alice, bob].sort().join(', ')} were given`,
+    );
   });
 
   it('a fetch needs its acting parties among the authorizers', () => {
-    expect(() => checkAuthorization(wf([fetchNode('0', { ...ref(freshContractId()), actingParties: [alice] })]), [alice])).not.toThrow();
-    expect(rejection(() => checkAuthorization(wf([fetchNode('0', { ...ref(freshContractId()), actingParties: [bob] })]), [alice])).cause).toContain(
-      `Fetch node 0 (${TID}) requires authorizers ${bob}`,
-    );
+    expect(() =>
+      checkAuthorization(wf([fetchNode('0', { ...ref(freshContractId()), actingParties: [alice] })]), [alice]),
+    ).not.toThrow();
+    expect(
+      rejection(() =>
+        checkAuthorization(wf([fetchNode('0', { ...ref(freshContractId()), actingParties: [bob] })]), [alice]),
+      ).cause,
+    ).toContain(`Fetch node 0 (${TID}) requires authorizers ${bob}`);
   });
 
   it('nodes under a rollback are still checked, with the rollback´s authorizers', () => {
@@ -164,7 +282,11 @@ describe('authorization', () => {
 
 describe('consistency', () => {
   const run = (nodes: ReturnType<typeof createNode>[], contracts: StoredContractState[] = []) =>
-    checkConsistency({ wf: checkWellFormed(tx(nodes)), synchronizerId: SYNC, contracts: new Map(contracts.map((c) => [c.contractId, c])) });
+    checkConsistency({
+      wf: checkWellFormed(tx(nodes)),
+      synchronizerId: SYNC,
+      contracts: new Map(contracts.map((c) => [c.contractId, c])),
+    });
 
   it.each([
     ['archived', { status: 'archived' as const, synchronizerId: null }],
@@ -173,19 +295,33 @@ describe('consistency', () => {
   ])('an input contract that is %s is inactive', (_n, state) => {
     const cid = freshContractId();
     const r = rejection(() => run([exerciseNode('0', { ...ref(cid), actingParties: [alice] })], [stored(cid, state)]));
-    expect(r).toEqual({ code: 'LOCAL_VERDICT_INACTIVE_CONTRACTS', cause: `Rejected transaction is referring to inactive contracts ${cid}`, status: 404 });
+    expect(r).toEqual({
+      code: 'LOCAL_VERDICT_INACTIVE_CONTRACTS',
+      cause: `Rejected transaction is referring to inactive contracts ${cid}`,
+      status: 404,
+    });
   });
 
   it('an unknown input contract is inactive; all inactive inputs are reported', () => {
     const a = freshContractId();
     const b = freshContractId();
-    const r = rejection(() => run([exerciseNode('0', { ...ref(a), actingParties: [alice], consuming: false, children: ['1'] }), fetchNode('1', { ...ref(b), actingParties: [alice] })]));
+    const r = rejection(() =>
+      run([
+        exerciseNode('0', { ...ref(a), actingParties: [alice], consuming: false, children: ['1'] }),
+        fetchNode('1', { ...ref(b), actingParties: [alice] }),
+      ]),
+    );
     expect(r.cause).toBe(`Rejected transaction is referring to inactive contracts ${a}, ${b}`);
   });
 
   it('a created contract id the ledger already knows is refused', () => {
     const cid = freshContractId();
-    const r = rejection(() => run([createNode('0', { contractId: cid, signatories: [alice], stakeholders: [alice] })], [stored(cid, { status: 'archived' })]));
+    const r = rejection(() =>
+      run(
+        [createNode('0', { contractId: cid, signatories: [alice], stakeholders: [alice] })],
+        [stored(cid, { status: 'archived' })],
+      ),
+    );
     expect(r.code).toBe('LOCAL_VERDICT_CREATES_EXISTING_CONTRACTS');
     expect(r.status).toBe(409);
   });
@@ -194,9 +330,17 @@ describe('consistency', () => {
     const cid = freshContractId();
     const owner = ref(cid);
     const parentCid = freshContractId();
-    const parent = (children: string[]) => exerciseNode('0', { ...ref(parentCid), actingParties: [alice], consuming: false, children });
+    const parent = (children: string[]) =>
+      exerciseNode('0', { ...ref(parentCid), actingParties: [alice], consuming: false, children });
     const twice = rejection(() =>
-      run([parent(['1', '2']), exerciseNode('1', { ...owner, actingParties: [alice] }), exerciseNode('2', { ...owner, actingParties: [alice] })], [stored(parentCid), stored(cid)]),
+      run(
+        [
+          parent(['1', '2']),
+          exerciseNode('1', { ...owner, actingParties: [alice] }),
+          exerciseNode('2', { ...owner, actingParties: [alice] }),
+        ],
+        [stored(parentCid), stored(cid)],
+      ),
     );
     expect(twice).toEqual({
       code: 'CONTRACT_NOT_ACTIVE',
@@ -204,7 +348,14 @@ describe('consistency', () => {
       status: 404,
     });
     const fetchAfter = rejection(() =>
-      run([parent(['1', '2']), exerciseNode('1', { ...owner, actingParties: [alice] }), fetchNode('2', { ...owner, actingParties: [alice] })], [stored(parentCid), stored(cid)]),
+      run(
+        [
+          parent(['1', '2']),
+          exerciseNode('1', { ...owner, actingParties: [alice] }),
+          fetchNode('2', { ...owner, actingParties: [alice] }),
+        ],
+        [stored(parentCid), stored(cid)],
+      ),
     );
     expect(fetchAfter.code).toBe('CONTRACT_NOT_ACTIVE');
   });
@@ -216,15 +367,21 @@ describe('consistency', () => {
     ['stakeholders', { stakeholders: [alice] }, 'stakeholders'],
   ])('a node whose %s differs from the stored contract is refused', (_n, storedDiff, what) => {
     const cid = freshContractId();
-    const r = rejection(() => run([exerciseNode('0', { ...ref(cid), actingParties: [alice] })], [stored(cid, storedDiff)]));
+    const r = rejection(() =>
+      run([exerciseNode('0', { ...ref(cid), actingParties: [alice] })], [stored(cid, storedDiff)]),
+    );
     expect(r.code).toBe(FAILED);
     expect(r.cause).toContain(`Node 0 states ${what} `);
   });
 
   it('a consuming exercise archives its input contract; a non-consuming one does not', () => {
     const cid = freshContractId();
-    expect(run([exerciseNode('0', { ...ref(cid), actingParties: [alice] })], [stored(cid)]).archivedInputs).toEqual([cid]);
-    expect(run([exerciseNode('0', { ...ref(cid), actingParties: [alice], consuming: false })], [stored(cid)]).archivedInputs).toEqual([]);
+    expect(run([exerciseNode('0', { ...ref(cid), actingParties: [alice] })], [stored(cid)]).archivedInputs).toEqual([
+      cid,
+    ]);
+    expect(
+      run([exerciseNode('0', { ...ref(cid), actingParties: [alice], consuming: false })], [stored(cid)]).archivedInputs,
+    ).toEqual([]);
   });
 
   it('a contract created and consumed in the same transaction is transient', () => {
@@ -281,24 +438,62 @@ describe('transaction effects', () => {
     const transient = freshContractId();
     const wf: WellFormedTransaction = checkWellFormed(
       tx([
-        exerciseNode('0', { ...ref(input), actingParties: [alice], choiceId: 'Transfer', children: ['1', '2', '3'], choiceObservers: [carol] }),
+        exerciseNode('0', {
+          ...ref(input),
+          actingParties: [alice],
+          choiceId: 'Transfer',
+          children: ['1', '2', '3'],
+          choiceObservers: [carol],
+        }),
         createNode('1', { contractId: created, signatories: [alice], stakeholders: [alice, bob] }),
         createNode('2', { contractId: transient, signatories: [alice], stakeholders: [alice] }),
-        exerciseNode('3', { contractId: transient, signatories: [alice], stakeholders: [alice], actingParties: [alice] }),
+        exerciseNode('3', {
+          contractId: transient,
+          signatories: [alice],
+          stakeholders: [alice],
+          actingParties: [alice],
+        }),
       ]),
     );
     const consistency = checkConsistency({ wf, synchronizerId: SYNC, contracts: new Map([[input, stored(input)]]) });
     const micros = 1_767_225_600_000_000n;
-    const { transaction, parties } = buildTransactionEffects({ consistency, commandId: 'cmd', ledgerEffectiveTime: micros, externalTransactionHash: '1220ff', submission: { userId: 'u', actAs: [alice], submissionId: 's' } });
+    const { transaction, parties } = buildTransactionEffects({
+      consistency,
+      commandId: 'cmd',
+      ledgerEffectiveTime: micros,
+      externalTransactionHash: '1220ff',
+      submission: { userId: 'u', actAs: [alice], submissionId: 's' },
+    });
     expect(parties).toEqual([alice, bob, carol].sort());
     expect(transaction.effectiveAt).toBe('2026-01-01T00:00:00.000000Z');
     expect(transaction.externalTransactionHash).toBe('1220ff');
-    const kinds = transaction.events.map((e) => Object.keys(e)[0] + ':' + (Object.values(e)[0] as { nodeId: number }).nodeId);
-    expect(kinds).toEqual(['ExercisedEvent:0', 'ArchivedEvent:0', 'CreatedEvent:1', 'CreatedEvent:2', 'ExercisedEvent:3']);
+    const kinds = transaction.events.map(
+      (e) => Object.keys(e)[0] + ':' + (Object.values(e)[0] as { nodeId: number }).nodeId,
+    );
+    expect(kinds).toEqual([
+      'ExercisedEvent:0',
+      'ArchivedEvent:0',
+      'CreatedEvent:1',
+      'CreatedEvent:2',
+      'ExercisedEvent:3',
+    ]);
     const [root, archived, c1, c2, ex3] = transaction.events as any[];
-    expect(root.ExercisedEvent).toMatchObject({ choice: 'Transfer', consuming: true, acsDelta: true, lastDescendantNodeId: 3, informees: [alice, bob, carol], stakeholders: [alice, bob] });
+    expect(root.ExercisedEvent).toMatchObject({
+      choice: 'Transfer',
+      consuming: true,
+      acsDelta: true,
+      lastDescendantNodeId: 3,
+      informees: [alice, bob, carol],
+      stakeholders: [alice, bob],
+    });
     expect(archived.ArchivedEvent).toMatchObject({ contractId: input, templateId: TID, stakeholders: [alice, bob] });
-    expect(c1.CreatedEvent).toMatchObject({ contractId: created, signatories: [alice], observers: [bob], acsDelta: true, createArgument: { owner: alice, note: 'hello' } });
+    expect(c1.CreatedEvent).toMatchObject({
+      contractId: created,
+      signatories: [alice],
+      observers: [bob],
+      acsDelta: true,
+      createArgument: { owner: alice, note: 'hello' },
+    });
     expect(c2.CreatedEvent.acsDelta).toBe(false);
     expect(ex3.ExercisedEvent.acsDelta).toBe(false);
     const blob = Metadata_InputContract.fromBinary(Buffer.from(c1.CreatedEvent.createdEventBlob, 'base64'));
@@ -327,9 +522,18 @@ const decideInputOf = (wf: WellFormedTransaction, o: Partial<DecideTransactionIn
 describe('decideTransaction', () => {
   it('produces one TransactionCommitted update on the synchronizer, with the command id and the parties', () => {
     const cid = freshContractId();
-    const { event } = decideTransaction(decideInputOf(checkWellFormed(tx([createNode('0', { contractId: cid, signatories: [alice], stakeholders: [alice, bob] })]))));
+    const { event } = decideTransaction(
+      decideInputOf(
+        checkWellFormed(tx([createNode('0', { contractId: cid, signatories: [alice], stakeholders: [alice, bob] })])),
+      ),
+    );
     expect(event.type).toBe('TransactionCommitted');
-    expect(event.update).toEqual({ kind: 'Transaction', synchronizerId: SYNC, parties: [alice, bob].sort(), commandId: 'cmd-1' });
+    expect(event.update).toEqual({
+      kind: 'Transaction',
+      synchronizerId: SYNC,
+      parties: [alice, bob].sort(),
+      commandId: 'cmd-1',
+    });
     expect(event.data.submission).toEqual({ userId: 'u', actAs: [alice], submissionId: 's' });
   });
 });
@@ -343,7 +547,12 @@ describe('rendering at submission (prerenderTransaction)', () => {
   // Every node kind: a non-consuming root over a rollback, a create, a transient create+consume, a fetch and a consuming
   // exercise of an input contract.
   const nodes = () => [
-    exerciseNode('0', { ...ref(parent), actingParties: [alice], consuming: false, children: ['1', '3', '4', '5', '6', '7'] }),
+    exerciseNode('0', {
+      ...ref(parent),
+      actingParties: [alice],
+      consuming: false,
+      children: ['1', '3', '4', '5', '6', '7'],
+    }),
     rollbackNode('1', ['2']),
     createNode('2', { contractId: rolledBack, signatories: [alice], stakeholders: [alice] }),
     createNode('3', { contractId: created, signatories: [alice], stakeholders: [alice, bob] }),
@@ -353,7 +562,8 @@ describe('rendering at submission (prerenderTransaction)', () => {
     exerciseNode('7', { ...ref(input), actingParties: [alice], choiceObservers: [carol] }),
   ];
   const state = () => new Map([parent, input].map((c) => [c, stored(c)]));
-  const decideInput = (wf: WellFormedTransaction, o: Partial<DecideTransactionInput> = {}) => decideInputOf(wf, { contracts: state(), ...o });
+  const decideInput = (wf: WellFormedTransaction, o: Partial<DecideTransactionInput> = {}) =>
+    decideInputOf(wf, { contracts: state(), ...o });
 
   it('the shape of a transaction is what checkConsistency finds once the state lets it through', () => {
     const wf = checkWellFormed(tx(nodes()));
@@ -393,7 +603,14 @@ describe('rendering at submission (prerenderTransaction)', () => {
     expect(withRendering.event.update).toEqual(without.event.update);
     expect(withRendering.event.dataText).toBe(JSON.stringify(without.event.data));
     expect(without.event.dataText).toBeUndefined();
-    expect(withRendering.event.data.events.map((e) => Object.keys(e)[0])).toEqual(['ExercisedEvent', 'CreatedEvent', 'CreatedEvent', 'ExercisedEvent', 'ExercisedEvent', 'ArchivedEvent']);
+    expect(withRendering.event.data.events.map((e) => Object.keys(e)[0])).toEqual([
+      'ExercisedEvent',
+      'CreatedEvent',
+      'CreatedEvent',
+      'ExercisedEvent',
+      'ExercisedEvent',
+      'ArchivedEvent',
+    ]);
   });
 
   it('a rendering does not skip a check: the state, the deduplication and the time bounds still decide', () => {
@@ -402,12 +619,23 @@ describe('rendering at submission (prerenderTransaction)', () => {
     const rendered = prerenderTransaction(base, NOW)!;
     const archived = new Map(state());
     archived.set(input, stored(input, { status: 'archived' }));
-    expect(rejection(() => decideTransaction({ ...base, rendered, contracts: archived })).code).toBe('LOCAL_VERDICT_INACTIVE_CONTRACTS');
+    expect(rejection(() => decideTransaction({ ...base, rendered, contracts: archived })).code).toBe(
+      'LOCAL_VERDICT_INACTIVE_CONTRACTS',
+    );
     const completed = { completionOffset: 7, recordTimeMicros: NOW - 1_000_000n, submissionId: 'earlier' };
-    expect(rejection(() => decideTransaction({ ...base, rendered, deduplication: { ...base.deduplication, completed } })).code).toBe('DUPLICATE_COMMAND');
+    expect(
+      rejection(() => decideTransaction({ ...base, rendered, deduplication: { ...base.deduplication, completed } }))
+        .code,
+    ).toBe('DUPLICATE_COMMAND');
     // The writer decides 11 s after submission: the ledger time chosen then is out of the 10 s tolerance of the record time.
-    const late = { ...base, now: NOW + 11_000_000n, timeConfig: { ...base.timeConfig, ledgerTimeToleranceMicros: 10_000_000n } };
-    expect(rejection(() => decideTransaction({ ...late, rendered })).code).toBe('LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND');
+    const late = {
+      ...base,
+      now: NOW + 11_000_000n,
+      timeConfig: { ...base.timeConfig, ledgerTimeToleranceMicros: 10_000_000n },
+    };
+    expect(rejection(() => decideTransaction({ ...late, rendered })).code).toBe(
+      'LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND',
+    );
     expect(decideTransaction(late).ledgerEffectiveTime).toBe(late.now);
   });
 });

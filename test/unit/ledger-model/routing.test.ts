@@ -34,13 +34,17 @@ describe('routing of input contracts (Canton ContractsSynchronizerData)', () => 
       'The synchronizers for the contracts (c-unknown, c-in-flight) are currently unknown due to ongoing contract reassignments or disconnected synchronizers.\n' +
         `The following contracts have been archived: List(c-archived-1, c-archived-2) on synchronizer ${S1}, List(c-archived-3) on synchronizer ${S2}.`,
     );
-    expect(e.resources).toEqual([['CONTRACT_IDS', '[c-unknown, c-in-flight, c-archived-1, c-archived-2, c-archived-3]']]);
+    expect(e.resources).toEqual([
+      ['CONTRACT_IDS', '[c-unknown, c-in-flight, c-archived-1, c-archived-2, c-archived-3]'],
+    ]);
   });
 
   it('disclosed contracts are not looked up (an interactive submission discloses all its inputs)', () => {
     const all = new Set(['c-unknown', 'c-archived-1']);
     expect(routedInputs(['c-unknown', 'c-archived-1'], all)).toEqual([]);
     expect(() => checkInputContractRouting(['c-unknown', 'c-archived-1'], all, locations)).not.toThrow();
-    expect(refusal(['c-unknown', 'c-archived-1'], new Set(['c-unknown'])).causeText).toMatch(/^The following contracts have been archived: List\(c-archived-1\)/);
+    expect(refusal(['c-unknown', 'c-archived-1'], new Set(['c-unknown'])).causeText).toMatch(
+      /^The following contracts have been archived: List\(c-archived-1\)/,
+    );
   });
 });

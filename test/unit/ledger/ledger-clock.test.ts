@@ -47,13 +47,18 @@ describe('ledgerctl durations', () => {
     ['PT0.5S', 500_000n],
   ])('%s', (text, micros) => expect(parseDurationMicros(text)).toBe(micros));
 
-  it.each(['', '1', '-1s', '1w', 'P', 'PT', 'P1DT', '1.5h', 'PT1.1234567S'])('refuses %j', (text) => expect(parseDurationMicros(text)).toBeNull());
+  it.each(['', '1', '-1s', '1w', 'P', 'PT', 'P1DT', '1.5h', 'PT1.1234567S'])('refuses %j', (text) =>
+    expect(parseDurationMicros(text)).toBeNull(),
+  );
 });
 
 describe('LEDGER_TIME_MODE and LEDGER_STATIC_TIME_START', () => {
   it('are checked at start-up', () => {
     expect(loadConfig({}).timeMode).toBe('wall');
-    expect(loadConfig({ LEDGER_TIME_MODE: 'static', LEDGER_STATIC_TIME_START: '2030-01-01T00:00:00Z' })).toMatchObject({ timeMode: 'static', staticTimeStart: 1_893_456_000_000_000n });
+    expect(loadConfig({ LEDGER_TIME_MODE: 'static', LEDGER_STATIC_TIME_START: '2030-01-01T00:00:00Z' })).toMatchObject({
+      timeMode: 'static',
+      staticTimeStart: 1_893_456_000_000_000n,
+    });
     expect(() => loadConfig({ LEDGER_TIME_MODE: 'frozen', LEDGER_STATIC_TIME_START: 'soon' })).toThrow(
       [
         'Invalid configuration:',

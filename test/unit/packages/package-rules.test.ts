@@ -1,9 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { ArchiveParseError, comparePackageVersions, decodeDamlLfArchive, DarFormatError, parseDarManifest } from '@ledgerline/canton';
-import { choosePreferredPackages, decideUploadDar, decideVettingUpdate, type PackageInfo, type ParsedDar, type VettingState } from '@ledgerline/domain';
+import {
+  ArchiveParseError,
+  comparePackageVersions,
+  decodeDamlLfArchive,
+  DarFormatError,
+  parseDarManifest,
+} from '@ledgerline/canton';
+import {
+  choosePreferredPackages,
+  decideUploadDar,
+  decideVettingUpdate,
+  type PackageInfo,
+  type ParsedDar,
+  type VettingState,
+} from '@ledgerline/domain';
 import { archiveOf, lfArchive } from '../../support/dars';
 
-const info = (packageId: string, name: string, version: string): PackageInfo => ({ packageId, name, version, lfVersion: '2.1', sizeBytes: 1, imports: null });
+const info = (packageId: string, name: string, version: string): PackageInfo => ({
+  packageId,
+  name,
+  version,
+  lfVersion: '2.1',
+  sizeBytes: 1,
+  imports: null,
+});
 const vetting = (synchronizerId: string, ids: string[], serial = 1): VettingState => ({
   synchronizerId,
   serial,
@@ -15,14 +35,23 @@ describe('package versions', () => {
     expect(comparePackageVersions('1.10.0', '1.9.0')).toBeGreaterThan(0);
     expect(comparePackageVersions('1.0', '1.0.0')).toBeLessThan(0);
     expect(comparePackageVersions('2.0.0', '2.0.0')).toBe(0);
-    expect(['1.2.0', '1.10.0', '0.9', '1.9.0'].sort(comparePackageVersions)).toEqual(['0.9', '1.2.0', '1.9.0', '1.10.0']);
+    expect(['1.2.0', '1.10.0', '0.9', '1.9.0'].sort(comparePackageVersions)).toEqual([
+      '0.9',
+      '1.2.0',
+      '1.9.0',
+      '1.10.0',
+    ]);
   });
 });
 
 describe('DAR manifest', () => {
   it('joins continuation lines, ignores attribute case, splits Dalfs and drops the main dalf from them', () => {
-    const text = 'Manifest-Version: 1.0\r\nmain-dalf: a/main.dalf\r\nDalfs: a/main.dalf, a/dep-one.da\r\n lf,a/dep-two.dalf\r\nFormat:  daml-lf \r\n\r\nName: ignored\r\n';
-    expect(parseDarManifest(text)).toEqual({ mainDalf: 'a/main.dalf', dependencies: ['a/dep-one.dalf', 'a/dep-two.dalf'] });
+    const text =
+      'Manifest-Version: 1.0\r\nmain-dalf: a/main.dalf\r\nDalfs: a/main.dalf, a/dep-one.da\r\n lf,a/dep-two.dalf\r\nFormat:  daml-lf \r\n\r\nName: ignored\r\n';
+    expect(parseDarManifest(text)).toEqual({
+      mainDalf: 'a/main.dalf',
+      dependencies: ['a/dep-one.dalf', 'a/dep-two.dalf'],
+    });
   });
 
   it('names the missing attribute and a wrong format', () => {
@@ -34,14 +63,26 @@ describe('DAR manifest', () => {
       }
       return null;
     };
-    expect(failure('Main-Dalf: x\nFormat: daml-lf\n')).toMatchObject({ kind: 'invalid-dar', reason: 'Cannot find attribute: Dalfs' });
-    expect(failure('Main-Dalf: x\nDalfs: x\nFormat: zip\n')).toMatchObject({ kind: 'invalid-dar', reason: 'Unsupported format: zip' });
+    expect(failure('Main-Dalf: x\nFormat: daml-lf\n')).toMatchObject({
+      kind: 'invalid-dar',
+      reason: 'Cannot find attribute: Dalfs',
+    });
+    expect(failure('Main-Dalf: x\nDalfs: x\nFormat: zip\n')).toMatchObject({
+      kind: 'invalid-dar',
+      reason: 'Unsupported format: zip',
+    });
   });
 });
 
 describe('Daml-LF archives', () => {
   it('reads id, LF version, name, version, imports and template names', () => {
-    const a = lfArchive({ name: 'pkg', version: '1.2.3', minor: '2', imports: ['a'.repeat(64)], templates: ['Main:Iou', 'Deep.Mod:T.Inner'] });
+    const a = lfArchive({
+      name: 'pkg',
+      version: '1.2.3',
+      minor: '2',
+      imports: ['a'.repeat(64)],
+      templates: ['Main:Iou', 'Deep.Mod:T.Inner'],
+    });
     expect(decodeDamlLfArchive(a.dalf)).toMatchObject({
       packageId: a.packageId,
       lfVersion: '2.2',
@@ -55,13 +96,27 @@ describe('Daml-LF archives', () => {
   });
 
   it('flags refused LF versions without throwing, and throws the reasons of a corrupt archive', () => {
-    expect(decodeDamlLfArchive(lfArchive({ name: 'x', version: '1.0.0', minor: 'dev' }).dalf)).toMatchObject({ lfVersion: '2.dev', accepted: false });
-    expect(decodeDamlLfArchive(lfArchive({ name: 'x', version: '1.0.0', major: 1, minor: '15' }).dalf)).toMatchObject({ lfVersion: '1.15', accepted: false });
+    expect(decodeDamlLfArchive(lfArchive({ name: 'x', version: '1.0.0', minor: 'dev' }).dalf)).toMatchObject({
+      lfVersion: '2.dev',
+      accepted: false,
+    });
+    expect(decodeDamlLfArchive(lfArchive({ name: 'x', version: '1.0.0', major: 1, minor: '15' }).dalf)).toMatchObject({
+      lfVersion: '1.15',
+      accepted: false,
+    });
     const a = lfArchive({ name: 'x', version: '1.0.0' });
-    expect(() => decodeDamlLfArchive(archiveOf(a.payload, 'b'.repeat(64)))).toThrow(`Mismatching hashes! Expected ${a.packageId} but got ${'b'.repeat(64)}`);
-    expect(() => decodeDamlLfArchive(lfArchive({ name: 'x', version: '1.0.0', noMetadata: true }).dalf)).toThrow('Package.metadata is required in Daml-LF 2.1');
-    expect(() => decodeDamlLfArchive(lfArchive({ name: 'x', version: '1.0.0', minor: '7' }).dalf)).toThrow(ArchiveParseError);
-    expect(() => decodeDamlLfArchive(lfArchive({ name: 'x', version: 'v1' }).dalf)).toThrow(/Invalid package version: v1/);
+    expect(() => decodeDamlLfArchive(archiveOf(a.payload, 'b'.repeat(64)))).toThrow(
+      `Mismatching hashes! Expected ${a.packageId} but got ${'b'.repeat(64)}`,
+    );
+    expect(() => decodeDamlLfArchive(lfArchive({ name: 'x', version: '1.0.0', noMetadata: true }).dalf)).toThrow(
+      'Package.metadata is required in Daml-LF 2.1',
+    );
+    expect(() => decodeDamlLfArchive(lfArchive({ name: 'x', version: '1.0.0', minor: '7' }).dalf)).toThrow(
+      ArchiveParseError,
+    );
+    expect(() => decodeDamlLfArchive(lfArchive({ name: 'x', version: 'v1' }).dalf)).toThrow(
+      /Invalid package version: v1/,
+    );
   });
 });
 
@@ -85,19 +140,50 @@ describe('uploads, vetting and preference', () => {
   it('vetting: the serial check first; a change that changes nothing appends nothing', () => {
     const state = vetting('s::1', ['m'], 3);
     const stored = [info('m', 'main', '1.0.0')];
-    expect(() => decideVettingUpdate(state, stored, { changes: [], dryRun: false, expectedSerial: 2 }, 'p::1')).toThrow(/TOPOLOGY_SERIAL_MISMATCH/);
-    const same = decideVettingUpdate(state, stored, { changes: [{ kind: 'vet', refs: [{ packageId: 'm', packageName: '', packageVersion: '' }], validFromInclusive: null, validUntilExclusive: null }], dryRun: false, expectedSerial: 3 }, 'p::1');
+    expect(() => decideVettingUpdate(state, stored, { changes: [], dryRun: false, expectedSerial: 2 }, 'p::1')).toThrow(
+      /TOPOLOGY_SERIAL_MISMATCH/,
+    );
+    const same = decideVettingUpdate(
+      state,
+      stored,
+      {
+        changes: [
+          {
+            kind: 'vet',
+            refs: [{ packageId: 'm', packageName: '', packageVersion: '' }],
+            validFromInclusive: null,
+            validUntilExclusive: null,
+          },
+        ],
+        dryRun: false,
+        expectedSerial: 3,
+      },
+      'p::1',
+    );
     expect(same.events).toEqual([]);
     expect(same.next.serial).toBe(3);
   });
 
   it('prefers the highest version, then the highest id; the smallest synchronizer among complete answers', () => {
     const stored = [info('aa', 'n', '1.10.0'), info('bb', 'n', '1.9.0'), info('cc', 'n', '1.10.0')];
-    const req = { requirements: [{ parties: ['alice::1220ab'], packageName: 'n' }], synchronizerId: '', vettingValidAt: '' };
-    expect(choosePreferredPackages(stored, [vetting('z::1', ['aa', 'bb', 'cc'])], req, 0n)?.packages[0].packageId).toBe('cc');
+    const req = {
+      requirements: [{ parties: ['alice::1220ab'], packageName: 'n' }],
+      synchronizerId: '',
+      vettingValidAt: '',
+    };
+    expect(choosePreferredPackages(stored, [vetting('z::1', ['aa', 'bb', 'cc'])], req, 0n)?.packages[0].packageId).toBe(
+      'cc',
+    );
     const both = choosePreferredPackages(stored, [vetting('z::1', ['cc']), vetting('a::1', ['bb'])], req, 0n);
     expect(both).toMatchObject({ synchronizerId: 'a::1', packages: [{ packageId: 'bb' }] });
     expect(choosePreferredPackages(stored, [vetting('z::1', [])], req, 0n)).toBeNull();
-    expect(() => choosePreferredPackages(stored, [], { ...req, requirements: [{ parties: ['alice::1220ab'], packageName: 'other' }] }, 0n)).toThrow(/PACKAGE_NAMES_NOT_FOUND/);
+    expect(() =>
+      choosePreferredPackages(
+        stored,
+        [],
+        { ...req, requirements: [{ parties: ['alice::1220ab'], packageName: 'other' }] },
+        0n,
+      ),
+    ).toThrow(/PACKAGE_NAMES_NOT_FOUND/);
   });
 });

@@ -27,17 +27,42 @@ function problemOf(annotations: Record<string, string>, allowEmptyValues = true)
 
 describe('annotation keys (Canton ResourceAnnotationValidationsSpec)', () => {
   it('names: valid and invalid characters, positions and lengths', () => {
-    for (const ok of ['a', 'Z', '7', 'aA._-b', 'abcdefghijklmnopqrstuvwxyz.-_ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'some-key.like_this', 'a'.repeat(63)]) {
+    for (const ok of [
+      'a',
+      'Z',
+      '7',
+      'aA._-b',
+      'abcdefghijklmnopqrstuvwxyz.-_ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+      'some-key.like_this',
+      'a'.repeat(63),
+    ]) {
       expect(annotationKeyProblem(ok), ok).toBeNull();
     }
-    for (const bad of ['', '&', '%', 'a'.repeat(64), '.aaa', 'aaa_', 'aaa-']) expect(annotationKeyProblem(bad), bad).not.toBeNull();
+    for (const bad of ['', '&', '%', 'a'.repeat(64), '.aaa', 'aaa_', 'aaa-'])
+      expect(annotationKeyProblem(bad), bad).not.toBeNull();
   });
 
   it('prefixes: DNS subdomains of at most 253 characters', () => {
-    for (const ok of ['aaa/a', 'AAA/a', 'aaa-bbb/a', 'aaa-bbb.ccc-ddd/a', '00.11.AA-bBb.ccc2/a', 'aa--aa/a', `${'a'.repeat(253)}/a`]) {
+    for (const ok of [
+      'aaa/a',
+      'AAA/a',
+      'aaa-bbb/a',
+      'aaa-bbb.ccc-ddd/a',
+      '00.11.AA-bBb.ccc2/a',
+      'aa--aa/a',
+      `${'a'.repeat(253)}/a`,
+    ]) {
       expect(annotationKeyProblem(ok), ok).toBeNull();
     }
-    for (const bad of ['.user.management.daml/foo_', 'aaa./a', '.aaa/a', '-aaa/a', 'aaa-/a', 'aa..aa/a', `${'a'.repeat(254)}/a`]) {
+    for (const bad of [
+      '.user.management.daml/foo_',
+      'aaa./a',
+      '.aaa/a',
+      '-aaa/a',
+      'aaa-/a',
+      'aa..aa/a',
+      `${'a'.repeat(254)}/a`,
+    ]) {
       expect(annotationKeyProblem(bad), bad).not.toBeNull();
     }
   });
@@ -51,12 +76,18 @@ describe('annotation keys (Canton ResourceAnnotationValidationsSpec)', () => {
 
   it('messages quote long keys as Canton does (50 characters and ...)', () => {
     const long = 'b'.repeat(64);
-    expect(annotationKeyProblem(long)).toBe(`Key name segment '${'b'.repeat(50)}...' exceeds maximum length of 63 characters`);
-    expect(problemOf({ [long.slice(0, 55)]: '' }, false)).toBe(`The submitted request has invalid arguments: The value of an annotation is empty for key: '${'b'.repeat(50)}...'`);
+    expect(annotationKeyProblem(long)).toBe(
+      `Key name segment '${'b'.repeat(50)}...' exceeds maximum length of 63 characters`,
+    );
+    expect(problemOf({ [long.slice(0, 55)]: '' }, false)).toBe(
+      `The submitted request has invalid arguments: The value of an annotation is empty for key: '${'b'.repeat(50)}...'`,
+    );
   });
 
   it('every key is checked before any value (Canton order)', () => {
-    expect(problemOf({ ok: '', 'bad key': 'v' }, false)).toBe("The submitted request has invalid arguments: Key name segment 'bad key' has invalid syntax");
+    expect(problemOf({ ok: '', 'bad key': 'v' }, false)).toBe(
+      "The submitted request has invalid arguments: Key name segment 'bad key' has invalid syntax",
+    );
   });
 
   it('agrees with Canton patterns on every key over a small alphabet up to length 6', () => {

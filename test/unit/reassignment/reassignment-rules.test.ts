@@ -37,14 +37,21 @@ function caught(f: () => unknown): LedgerError {
   throw new Error('expected a LedgerError');
 }
 
-const rc = (commands: RawReassignmentCommands['commands'], patch: Partial<RawReassignmentCommands> = {}): RawReassignmentCommands => ({
+const rc = (
+  commands: RawReassignmentCommands['commands'],
+  patch: Partial<RawReassignmentCommands> = {},
+): RawReassignmentCommands => ({
   commandId: 'cmd',
   submitter: alice,
   commands,
   ...patch,
 });
-const un = (contractId: string, source = A, target = B) => ({ command: { UnassignCommand: { value: { contractId, source, target } } } });
-const as = (id: string, source = A, target = B) => ({ command: { AssignCommand: { value: { reassignmentId: id, source, target } } } });
+const un = (contractId: string, source = A, target = B) => ({
+  command: { UnassignCommand: { value: { contractId, source, target } } },
+});
+const as = (id: string, source = A, target = B) => ({
+  command: { AssignCommand: { value: { reassignmentId: id, source, target } } },
+});
 const validate = (r: RawReassignmentCommands | null) => validateReassignmentCommands(r, 'alice', () => 'generated');
 const cid = (s: string) => contractIdFromSeed(s);
 const RID = `001220${'ab'.repeat(32)}`;
@@ -106,13 +113,21 @@ describe('validateReassignmentCommands (Canton SubmitAndWaitRequestValidator)', 
   });
 
   it('an empty user id (after defaulting) is an invalid field', () => {
-    expect(caught(() => validateReassignmentCommands(rc([un(cid('1'))]), '', () => 'x')).context.field_name).toBe('user_id');
+    expect(caught(() => validateReassignmentCommands(rc([un(cid('1'))]), '', () => 'x')).context.field_name).toBe(
+      'user_id',
+    );
   });
 
   it('source and target must be connected synchronizers', () => {
     const other = `gamma::1220${'c3'.repeat(32)}`;
-    expect(() => requireReassignmentSynchronizers({ kind: 'unassign', source: A, target: B, contractIds: [] }, [A, B])).not.toThrow();
-    expect(caught(() => requireReassignmentSynchronizers({ kind: 'assign', source: A, target: other, reassignmentId: RID }, [A, B])).causeText).toBe(
+    expect(() =>
+      requireReassignmentSynchronizers({ kind: 'unassign', source: A, target: B, contractIds: [] }, [A, B]),
+    ).not.toThrow();
+    expect(
+      caught(() =>
+        requireReassignmentSynchronizers({ kind: 'assign', source: A, target: other, reassignmentId: RID }, [A, B]),
+      ).causeText,
+    ).toBe(
       `The submitted request has invalid arguments: Unable to resolve ${other} to a connected physical synchronizer id`,
     );
   });
@@ -148,17 +163,29 @@ const ctx = (hosted: string[] = [alice, bob], now = NOW) => ({
 });
 const mapOf = (...cs: ReassignableContract[]) => new Map(cs.map((c) => [c.contractId, c]));
 const unassignOf = (cs: ReassignableContract[], submitter = alice, c = ctx()) =>
-  decideUnassign(submission({ kind: 'unassign', source: A, target: B, contractIds: cs.map((x) => x.contractId) }, submitter) as never, mapOf(...cs), c);
+  decideUnassign(
+    submission(
+      { kind: 'unassign', source: A, target: B, contractIds: cs.map((x) => x.contractId) },
+      submitter,
+    ) as never,
+    mapOf(...cs),
+    c,
+  );
 
 describe('decideUnassign', () => {
   it('bumps each counter, shares one deterministic Canton-form id, sets exclusivity = now + timeout, one update on the source', () => {
     const c1 = contract('u1');
     const c2 = contract('u2', { reassignmentCounter: 4 }, []);
     const e = unassignOf([c1, c2]);
-    const id = reassignmentId({ source: A, target: B, unassignmentTimestampMicros: NOW, contracts: [
-      { contractId: c1.contractId, reassignmentCounter: 1 },
-      { contractId: c2.contractId, reassignmentCounter: 5 },
-    ] });
+    const id = reassignmentId({
+      source: A,
+      target: B,
+      unassignmentTimestampMicros: NOW,
+      contracts: [
+        { contractId: c1.contractId, reassignmentCounter: 1 },
+        { contractId: c2.contractId, reassignmentCounter: 5 },
+      ],
+    });
     expect(id).toMatch(/^001220[0-9a-f]{64}$/);
     expect(e).toMatchObject({
       type: 'ReassignmentCommitted',
@@ -167,8 +194,36 @@ describe('decideUnassign', () => {
       data: { commandId: 'cmd', workflowId: 'wf', submission: { userId: 'u', submitter: alice, submissionId: 'sub' } },
     });
     expect(e.data.events).toEqual([
-      { Unassigned: { reassignmentId: id, contractId: c1.contractId, templateId: c1.templateId, packageName: 'model-tests', source: A, target: B, submitter: alice, reassignmentCounter: 1, assignmentExclusivity: isoMicros(NOW + 60_000_000n), stakeholders: [alice, bob], nodeId: 0 } },
-      { Unassigned: { reassignmentId: id, contractId: c2.contractId, templateId: c2.templateId, packageName: 'model-tests', source: A, target: B, submitter: alice, reassignmentCounter: 5, assignmentExclusivity: isoMicros(NOW + 60_000_000n), stakeholders: [alice], nodeId: 1 } },
+      {
+        Unassigned: {
+          reassignmentId: id,
+          contractId: c1.contractId,
+          templateId: c1.templateId,
+          packageName: 'model-tests',
+          source: A,
+          target: B,
+          submitter: alice,
+          reassignmentCounter: 1,
+          assignmentExclusivity: isoMicros(NOW + 60_000_000n),
+          stakeholders: [alice, bob],
+          nodeId: 0,
+        },
+      },
+      {
+        Unassigned: {
+          reassignmentId: id,
+          contractId: c2.contractId,
+          templateId: c2.templateId,
+          packageName: 'model-tests',
+          source: A,
+          target: B,
+          submitter: alice,
+          reassignmentCounter: 5,
+          assignmentExclusivity: isoMicros(NOW + 60_000_000n),
+          stakeholders: [alice],
+          nodeId: 1,
+        },
+      },
     ]);
     // Same inputs, same id; another time, another id.
     expect(unassignOf([c1, c2]).stream).toBe(e.stream);
@@ -176,14 +231,59 @@ describe('decideUnassign', () => {
   });
 
   it.each([
-    ['same synchronizers', () => decideUnassign(submission({ kind: 'unassign', source: A, target: A, contractIds: [contract('s').contractId] }) as never, mapOf(contract('s')), ctx()), /^Cannot unassign contracts `00[0-9a-f]+`: source and target synchronizers are the same$/],
-    ['unknown', () => decideUnassign(submission({ kind: 'unassign', source: A, target: B, contractIds: [cid('x')] }) as never, new Map(), ctx()), /: unknown contract$/],
+    [
+      'same synchronizers',
+      () =>
+        decideUnassign(
+          submission({ kind: 'unassign', source: A, target: A, contractIds: [contract('s').contractId] }) as never,
+          mapOf(contract('s')),
+          ctx(),
+        ),
+      /^Cannot unassign contracts `00[0-9a-f]+`: source and target synchronizers are the same$/,
+    ],
+    [
+      'unknown',
+      () =>
+        decideUnassign(
+          submission({ kind: 'unassign', source: A, target: B, contractIds: [cid('x')] }) as never,
+          new Map(),
+          ctx(),
+        ),
+      /: unknown contract$/,
+    ],
     ['active elsewhere', () => unassignOf([contract('e', { synchronizerId: B })]), /: unknown contract$/],
-    ['archived', () => unassignOf([contract('a', { status: 'archived', synchronizerId: null })]), /because it's not active\. Current status Archived$/],
-    ['in flight', () => unassignOf([contract('f', { status: 'in_flight', synchronizerId: null, reassignmentCounter: 3, inFlightTarget: B })]), new RegExp(`Current status ReassignedAway\\(Target\\(${B}\\),3\\)$`)],
-    ['twice in one batch', () => unassignOf([contract('t'), contract('t')]), new RegExp(`Current status ReassignedAway\\(Target\\(${B}\\),1\\)$`)],
-    ['not a stakeholder', () => unassignOf([contract('n')], carol), new RegExp(`^Submission failed because: For contract \`00[0-9a-f]+\`: submitter \`${carol}\` is not a stakeholder$`)],
-    ['not hosted', () => unassignOf([contract('h')], bob, ctx([alice])), new RegExp(`^Submission failed because: For contract \`00[0-9a-f]+\`: ${bob} is not hosted on participant1::1220ab$`)],
+    [
+      'archived',
+      () => unassignOf([contract('a', { status: 'archived', synchronizerId: null })]),
+      /because it's not active\. Current status Archived$/,
+    ],
+    [
+      'in flight',
+      () =>
+        unassignOf([
+          contract('f', { status: 'in_flight', synchronizerId: null, reassignmentCounter: 3, inFlightTarget: B }),
+        ]),
+      new RegExp(`Current status ReassignedAway\\(Target\\(${B}\\),3\\)$`),
+    ],
+    [
+      'twice in one batch',
+      () => unassignOf([contract('t'), contract('t')]),
+      new RegExp(`Current status ReassignedAway\\(Target\\(${B}\\),1\\)$`),
+    ],
+    [
+      'not a stakeholder',
+      () => unassignOf([contract('n')], carol),
+      new RegExp(
+        `^Submission failed because: For contract \`00[0-9a-f]+\`: submitter \`${carol}\` is not a stakeholder$`,
+      ),
+    ],
+    [
+      'not hosted',
+      () => unassignOf([contract('h')], bob, ctx([alice])),
+      new RegExp(
+        `^Submission failed because: For contract \`00[0-9a-f]+\`: ${bob} is not hosted on participant1::1220ab$`,
+      ),
+    ],
   ])('%s → 400 INVALID_ARGUMENT', (_name, f, cause) => {
     const e = caught(f as () => unknown);
     expect([e.code, e.category.httpStatus]).toEqual(['INVALID_ARGUMENT', 400]);
@@ -203,9 +303,16 @@ describe('decideAssign', () => {
     completed: false,
     ...o,
   });
-  const assign = (r: UnassignmentRecord | null, submitter = alice, o: { source?: string; target?: string; now?: bigint; contracts?: ReassignableContract[] } = {}) =>
+  const assign = (
+    r: UnassignmentRecord | null,
+    submitter = alice,
+    o: { source?: string; target?: string; now?: bigint; contracts?: ReassignableContract[] } = {},
+  ) =>
     decideAssign(
-      submission({ kind: 'assign', source: o.source ?? A, target: o.target ?? B, reassignmentId: RID }, submitter) as never,
+      submission(
+        { kind: 'assign', source: o.source ?? A, target: o.target ?? B, reassignmentId: RID },
+        submitter,
+      ) as never,
       r,
       mapOf(...(o.contracts ?? [c])),
       ctx([alice, bob], o.now ?? NOW),
@@ -213,15 +320,32 @@ describe('decideAssign', () => {
 
   it('re-renders the created event with the same counter, on the target', () => {
     const e = assign(record());
-    expect(e.update).toEqual({ kind: 'Reassignment', synchronizerId: B, parties: [alice, bob].sort(), commandId: 'cmd' });
+    expect(e.update).toEqual({
+      kind: 'Reassignment',
+      synchronizerId: B,
+      parties: [alice, bob].sort(),
+      commandId: 'cmd',
+    });
     expect(e.data.events).toEqual([
-      { Assigned: { reassignmentId: RID, source: A, target: B, submitter: alice, reassignmentCounter: 1, createdEvent: { ...c.createdEvent, nodeId: 0 }, stakeholders: [alice, bob] } },
+      {
+        Assigned: {
+          reassignmentId: RID,
+          source: A,
+          target: B,
+          submitter: alice,
+          reassignmentCounter: 1,
+          createdEvent: { ...c.createdEvent, nodeId: 0 },
+          stakeholders: [alice, bob],
+        },
+      },
     ]);
   });
 
   it('exclusivity: before the deadline only the unassign submitter; at or after it any stakeholder; no deadline → anyone', () => {
     const e = caught(() => assign(record(), bob));
-    expect(e.causeText).toBe(`The submitted request has invalid arguments: Cannot assign \`${RID}\`: only submitter can initiate before exclusivity timeout ${isoMicros(NOW + 10n)}`);
+    expect(e.causeText).toBe(
+      `The submitted request has invalid arguments: Cannot assign \`${RID}\`: only submitter can initiate before exclusivity timeout ${isoMicros(NOW + 10n)}`,
+    );
     expect(assign(record(), bob, { now: NOW + 10n }).data.events[0]).toMatchObject({ Assigned: { submitter: bob } });
     expect(assign(record({ assignmentExclusivity: null }), bob).data.events).toHaveLength(1);
   });
@@ -231,8 +355,16 @@ describe('decideAssign', () => {
     ['other source', () => assign(record(), alice, { source: B, target: A }), /unknown reassignment id$/],
     ['other target', () => assign(record({ target: `gamma::1220${'c3'.repeat(32)}` })), /unknown reassignment id$/],
     ['completed', () => assign(record({ completed: true })), /assignment has been completed$/],
-    ['contract moved on', () => assign(record(), alice, { contracts: [{ ...c, status: 'active', synchronizerId: B }] }), /assignment has been completed$/],
-    ['not a stakeholder', () => assign(record({ assignmentExclusivity: null }), carol), /submitter `carol::1220[0-9a-f]+` is not a stakeholder$/],
+    [
+      'contract moved on',
+      () => assign(record(), alice, { contracts: [{ ...c, status: 'active', synchronizerId: B }] }),
+      /assignment has been completed$/,
+    ],
+    [
+      'not a stakeholder',
+      () => assign(record({ assignmentExclusivity: null }), carol),
+      /submitter `carol::1220[0-9a-f]+` is not a stakeholder$/,
+    ],
   ])('%s → 400', (_n, f, cause) => {
     const e = caught(f);
     expect(e.code).toBe('INVALID_ARGUMENT');
@@ -240,7 +372,7 @@ describe('decideAssign', () => {
   });
 });
 
-describe('event format of a reassignment result (the read side\'s rules, ACS_DELTA)', () => {
+describe("event format of a reassignment result (the read side's rules, ACS_DELTA)", () => {
   const ev = { stakeholders: [alice, bob], packageName: 'model-tests', templateId: 'pkg:Iou:Iou' };
   const select = (format: Parameters<typeof compileEventFormat>[0]) => {
     validateEventFormat(format);
@@ -249,22 +381,49 @@ describe('event format of a reassignment result (the read side\'s rules, ACS_DEL
     return m ? { witnessParties: f.witnesses(ev.stakeholders), includeCreatedEventBlob: m.blob } : null;
   };
   it('witness parties = stakeholders ∩ requested; party wildcard → all; template filters by package name; blobs on request', () => {
-    expect(select({ filtersByParty: { [alice]: {}, [carol]: {} } })).toEqual({ witnessParties: [alice], includeCreatedEventBlob: false });
+    expect(select({ filtersByParty: { [alice]: {}, [carol]: {} } })).toEqual({
+      witnessParties: [alice],
+      includeCreatedEventBlob: false,
+    });
     expect(select({ filtersByParty: { [carol]: {} } })).toBeNull();
-    expect(select({ filtersForAnyParty: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: true } } } }] } })).toEqual({
+    expect(
+      select({
+        filtersForAnyParty: {
+          cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: true } } } }],
+        },
+      }),
+    ).toEqual({
       witnessParties: [alice, bob],
       includeCreatedEventBlob: true,
     });
-    const tf = (t: string, blob = false) => ({ filtersByParty: { [bob]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: t, includeCreatedEventBlob: blob } } } }] } } });
+    const tf = (t: string, blob = false) => ({
+      filtersByParty: {
+        [bob]: {
+          cumulative: [
+            { identifierFilter: { TemplateFilter: { value: { templateId: t, includeCreatedEventBlob: blob } } } },
+          ],
+        },
+      },
+    });
     expect(select(tf('#model-tests:Iou:Iou', true))).toEqual({ witnessParties: [bob], includeCreatedEventBlob: true });
     expect(select(tf('#model-tests:Iou:Other'))).toBeNull();
     expect(select(tf('#other:Iou:Iou'))).toBeNull();
   });
 
   it('validation: not empty, party keys are party ids, package-name references only', () => {
-    expect(caught(() => validateEventFormat({})).causeText).toMatch(/filtersByParty and filtersForAnyParty cannot be empty simultaneously$/);
-    expect(caught(() => validateEventFormat({ filtersByParty: { 'alice!?': {} } })).code).toMatch(/INVALID_(FIELD|ARGUMENT)/);
-    const e = caught(() => validateEventFormat({ filtersByParty: { [alice]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: 'abc:M:E' } } } }] } } }));
+    expect(caught(() => validateEventFormat({})).causeText).toMatch(
+      /filtersByParty and filtersForAnyParty cannot be empty simultaneously$/,
+    );
+    expect(caught(() => validateEventFormat({ filtersByParty: { 'alice!?': {} } })).code).toMatch(
+      /INVALID_(FIELD|ARGUMENT)/,
+    );
+    const e = caught(() =>
+      validateEventFormat({
+        filtersByParty: {
+          [alice]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: 'abc:M:E' } } } }] },
+        },
+      }),
+    );
     expect(e.code).toBe('INVALID_FIELD');
   });
 });
@@ -273,7 +432,12 @@ describe('deduplication', () => {
   const prev = { submissionId: 's', completionOffset: 7, recordTime: isoMicros(NOW) };
   it('rejects within the period, with the completion offset; accepts after it or without a previous success', () => {
     const e = caught(() => checkReassignmentDeduplication(prev, NOW + 999n, 1000n));
-    expect([e.code, e.category.httpStatus, e.context.completion_offset, e.definiteAnswer]).toEqual(['DUPLICATE_COMMAND', 409, '7', false]);
+    expect([e.code, e.category.httpStatus, e.context.completion_offset, e.definiteAnswer]).toEqual([
+      'DUPLICATE_COMMAND',
+      409,
+      '7',
+      false,
+    ]);
     expect(() => checkReassignmentDeduplication(prev, NOW + 1001n, 1000n)).not.toThrow();
     expect(() => checkReassignmentDeduplication(null, NOW, 1000n)).not.toThrow();
   });

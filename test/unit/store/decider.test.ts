@@ -20,20 +20,47 @@ describe('decider conflict keys', () => {
   });
 
   it('an execution changes its change id, the contracts it consumes and creates, and reads the ones it only uses', () => {
-    const key = { changeId: 'ch', readContractIds: ['r'], consumedContractIds: ['c1', 'c2'], createdContractIds: ['n'] };
+    const key = {
+      changeId: 'ch',
+      readContractIds: ['r'],
+      consumedContractIds: ['c1', 'c2'],
+      createdContractIds: ['n'],
+    };
     expect(conflictsOf(transactionSubmissionDecider.conflicts, key)).toEqual({
-      reads: ['change:ch', 'contract:r', 'assignments:any', 'contract:c1', 'contract:c2', 'assignments:any', 'contract:n', 'assignments:any'],
+      reads: [
+        'change:ch',
+        'contract:r',
+        'assignments:any',
+        'contract:c1',
+        'contract:c2',
+        'assignments:any',
+        'contract:n',
+        'assignments:any',
+      ],
       writes: ['change:ch', 'contract:c1', 'contract:c2', 'contract:n'],
     });
   });
 
   it('an unassign changes its contracts; an assign changes its unassignment and the contracts assigns move', () => {
     const change = { userId: 'u', submitter: 'alice::1220aa', commandId: 'c' };
-    const unassign = conflictsOf(reassignmentDecider.conflicts, { kind: 'unassign', change, contractIds: ['k1'], reassignmentId: '' });
-    const assign = conflictsOf(reassignmentDecider.conflicts, { kind: 'assign', change, contractIds: [], reassignmentId: 'r1' });
+    const unassign = conflictsOf(reassignmentDecider.conflicts, {
+      kind: 'unassign',
+      change,
+      contractIds: ['k1'],
+      reassignmentId: '',
+    });
+    const assign = conflictsOf(reassignmentDecider.conflicts, {
+      kind: 'assign',
+      change,
+      contractIds: [],
+      reassignmentId: 'r1',
+    });
     const changeKey = unassign.writes[0];
     expect(changeKey).toMatch(/^reassignment-change:/);
-    expect(unassign).toEqual({ reads: [changeKey, 'party:alice::1220aa', 'contract:k1', 'assignments:any'], writes: [changeKey, 'contract:k1'] });
+    expect(unassign).toEqual({
+      reads: [changeKey, 'party:alice::1220aa', 'contract:k1', 'assignments:any'],
+      writes: [changeKey, 'contract:k1'],
+    });
     expect(assign).toEqual({
       reads: [changeKey, 'party:alice::1220aa', 'reassignment:r1', 'assignments:any'],
       writes: [changeKey, 'reassignment:r1', 'assignments:any'],
@@ -59,8 +86,13 @@ describe('decider conflict keys', () => {
     });
     // @ts-expect-error a field without its declaration does not compile
     const missing: KeyConflicts<Key> = { party: changes('party'), contracts: reads('contract'), mode: namesNoState };
-    // @ts-expect-error a field that is not ids needs a function naming its ids
-    const untyped: KeyConflicts<Key> = { party: changes('party'), contracts: reads('contract'), mode: namesNoState, nested: reads('user') };
+    const untyped: KeyConflicts<Key> = {
+      party: changes('party'),
+      contracts: reads('contract'),
+      mode: namesNoState,
+      // @ts-expect-error a field that is not ids needs a function naming its ids
+      nested: reads('user'),
+    };
     expect([missing, untyped]).toHaveLength(2);
   });
 });

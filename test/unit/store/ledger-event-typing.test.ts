@@ -28,7 +28,12 @@ import {
   type LedgerEventType,
 } from '@ledgerline/domain';
 import { conflictKey, conflictsOf, partyUpdateDecider, type DB } from '@ledgerline/store';
-import { projection, type KeyedUpdate, type ProjectionSink, type Table } from '@ledgerline/store/projections/projection';
+import {
+  projection,
+  type KeyedUpdate,
+  type ProjectionSink,
+  type Table,
+} from '@ledgerline/store/projections/projection';
 import { applyProjections, projections, register } from '@ledgerline/store/projections/registry';
 
 /** A sink that records what projections give it. */
@@ -46,7 +51,11 @@ function recordingSink() {
 /** Projections given rows only never touch the database. */
 const noDatabase = {} as Kysely<DB>;
 
-function committed<T extends LedgerEventType>(type: T, data: LedgerEventData[T], seq = 1): CommittedEvent<T, LedgerEventData[T]> {
+function committed<T extends LedgerEventType>(
+  type: T,
+  data: LedgerEventData[T],
+  seq = 1,
+): CommittedEvent<T, LedgerEventData[T]> {
   return { seq, type, stream: 's', data, recordedAt: '2026-01-01T00:00:00.000000Z' };
 }
 
@@ -58,7 +67,11 @@ const allocated = committed(PARTY_ALLOCATED, {
   synchronizerId: 'sync::1220bb',
   participantId: 'p1',
 });
-const detailsUpdated = committed(PARTY_DETAILS_UPDATED, { party: 'alice::1220aa', annotations: {}, previousResourceVersion: 0, resourceVersion: 1 }, 2);
+const detailsUpdated = committed(
+  PARTY_DETAILS_UPDATED,
+  { party: 'alice::1220aa', annotations: {}, previousResourceVersion: 0, resourceVersion: 1 },
+  2,
+);
 
 describe('LedgerEvent', () => {
   it('lists every event type of the log once, by its constant', () => {
@@ -112,7 +125,11 @@ describe('projection routing', () => {
       handles: [PARTY_ALLOCATED, PARTY_DETAILS_UPDATED],
       rows(event) {
         // the event arrives narrowed: each branch reads its own type's data
-        seen.push(event.type === PARTY_ALLOCATED ? `allocated ${event.data.party} on ${event.data.synchronizerId}` : `updated to ${event.data.resourceVersion}`);
+        seen.push(
+          event.type === PARTY_ALLOCATED
+            ? `allocated ${event.data.party} on ${event.data.synchronizerId}`
+            : `updated to ${event.data.resourceVersion}`,
+        );
         return {};
       },
     }),
@@ -166,7 +183,10 @@ describe('conflict keys', () => {
   it('render as <namespace>:<id>, the string form the writer compares', () => {
     expect(conflictKey('party', 'alice::1220aa')).toBe('party:alice::1220aa');
     expect(conflictKey('assignments', 'any')).toBe('assignments:any');
-    const { reads, writes } = conflictsOf(partyUpdateDecider.conflicts, { party: 'alice::1220aa', identityProviderId: 'idp1' });
+    const { reads, writes } = conflictsOf(partyUpdateDecider.conflicts, {
+      party: 'alice::1220aa',
+      identityProviderId: 'idp1',
+    });
     expect(reads).toEqual([conflictKey('party', 'alice::1220aa'), conflictKey('idp', 'idp1')]);
     expect(writes).toEqual(['party:alice::1220aa']);
   });

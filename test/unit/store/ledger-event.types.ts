@@ -55,13 +55,26 @@ export const wrongData = projection({
   tables: [],
   handles: [PARTY_ALLOCATED],
   // @ts-expect-error a PartyAllocated event's data is not PartyDetailsUpdatedData
-  apply: async (_db, event: CommittedEvent<typeof PARTY_ALLOCATED, PartyDetailsUpdatedData>) => void event.data.resourceVersion,
+  apply: async (_db, event: CommittedEvent<typeof PARTY_ALLOCATED, PartyDetailsUpdatedData>) =>
+    void event.data.resourceVersion,
 });
 
 // An event's data goes with its type, in the union and in new events.
-export const logged: LedgerEvent = { seq: 1, type: LEDGER_PRUNED, stream: 'ledger:pruning', data: { prunedUpTo: 5 }, recordedAt: '' };
-// @ts-expect-error LedgerPruned data is { prunedUpTo }
-export const misfiled: LedgerEvent = { seq: 1, type: LEDGER_PRUNED, stream: 'ledger:pruning', data: { party: 'a' }, recordedAt: '' };
+export const logged: LedgerEvent = {
+  seq: 1,
+  type: LEDGER_PRUNED,
+  stream: 'ledger:pruning',
+  data: { prunedUpTo: 5 },
+  recordedAt: '',
+};
+export const misfiled: LedgerEvent = {
+  seq: 1,
+  type: LEDGER_PRUNED,
+  stream: 'ledger:pruning',
+  // @ts-expect-error LedgerPruned data is { prunedUpTo }
+  data: { party: 'a' },
+  recordedAt: '',
+};
 // @ts-expect-error not an event type of the log
 export const stray: NewLedgerEvent = { type: 'TestUpdate', stream: 's', data: {} };
 

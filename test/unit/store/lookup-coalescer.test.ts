@@ -76,7 +76,12 @@ describe('LookupCoalescer', () => {
   it('a failed fetch fails every lookup of its batch, and the next batch runs normally', async () => {
     const { c, release, failWith } = recorder();
     failWith(new Error('connection lost'));
-    const ps = [c.load('a'), c.load('b')].map((p) => p.then(() => 'ok', (e: Error) => e.message));
+    const ps = [c.load('a'), c.load('b')].map((p) =>
+      p.then(
+        () => 'ok',
+        (e: Error) => e.message,
+      ),
+    );
     await tick();
     await release();
     expect(await Promise.all(ps)).toEqual(['connection lost', 'connection lost']);

@@ -10,10 +10,28 @@ import { updateIdFor } from '@ledgerline/store';
  * An update id is stored with every update and handed to clients: a change here changes every id already given out.
  */
 const vectors: Array<[participant: string, offset: number, recordTime: string, payload: string, id: string]> = [
-  ['participant1::1220ab', 1, '2026-11-23T18:44:02.371000Z', '{"events":[]}', '1220c2dec10932c36ac5ebcd9f054855753b52b98cb559b0c15b129d23ccc53d118a'],
-  ['p', 9_007_199_254_740_991, '1970-01-01T00:00:00.000000Z', '', '12203adff776b5870152d44aeba16538b4154695d671764b3e965151e015bbf54a48'],
+  [
+    'participant1::1220ab',
+    1,
+    '2026-11-23T18:44:02.371000Z',
+    '{"events":[]}',
+    '1220c2dec10932c36ac5ebcd9f054855753b52b98cb559b0c15b129d23ccc53d118a',
+  ],
+  [
+    'p',
+    9_007_199_254_740_991,
+    '1970-01-01T00:00:00.000000Z',
+    '',
+    '12203adff776b5870152d44aeba16538b4154695d671764b3e965151e015bbf54a48',
+  ],
   // Non-ASCII text in the participant and the payload, and JSON escapes kept as the text they are.
-  ['ünï::1220', 42, '2026-01-01T00:00:00.000001Z', '{"note":"héllo \\u0000 wörld 🎉","x":"\\ud800"}', '122006f67593844c3a9ae681c392d787dcb2391436ccccce12ad988c7929b37143ef'],
+  [
+    'ünï::1220',
+    42,
+    '2026-01-01T00:00:00.000001Z',
+    '{"note":"héllo \\u0000 wörld 🎉","x":"\\ud800"}',
+    '122006f67593844c3a9ae681c392d787dcb2391436ccccce12ad988c7929b37143ef',
+  ],
 ];
 
 describe('updateIdFor', () => {
@@ -22,7 +40,8 @@ describe('updateIdFor', () => {
   });
 
   it('gives ids the update endpoints accept', () => {
-    for (const [participant, offset, recordTime, payload, id] of vectors) expect(validateUpdateId(updateIdFor(participant, offset, recordTime, payload))).toBe(id);
+    for (const [participant, offset, recordTime, payload, id] of vectors)
+      expect(validateUpdateId(updateIdFor(participant, offset, recordTime, payload))).toBe(id);
   });
 
   it('separates the fields: moving a character across a boundary changes the id', () => {

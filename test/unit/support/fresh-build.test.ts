@@ -35,7 +35,10 @@ const write = (rel: string, text = 'export {};\n') => {
   fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
   fs.writeFileSync(path.join(root, rel), text);
 };
-const builds = () => (fs.existsSync(path.join(root, 'builds.log')) ? fs.readFileSync(path.join(root, 'builds.log'), 'utf8').split('\n').filter(Boolean).length : 0);
+const builds = () =>
+  fs.existsSync(path.join(root, 'builds.log'))
+    ? fs.readFileSync(path.join(root, 'builds.log'), 'utf8').split('\n').filter(Boolean).length
+    : 0;
 /** Sets a file's modification time `seconds` from now (sub-second clocks make "just written" ambiguous). */
 const touch = (rel: string, seconds: number) => {
   const t = new Date(Date.now() + seconds * 1000);
@@ -116,7 +119,11 @@ describe('ensureFreshBuild', () => {
   });
 
   it('lets concurrent callers build once: the others wait for the lock and find dist/ current', async () => {
-    const outcomes = await Promise.all([ensureFreshBuild(root, quiet), ensureFreshBuild(root, quiet), ensureFreshBuild(root, quiet)]);
+    const outcomes = await Promise.all([
+      ensureFreshBuild(root, quiet),
+      ensureFreshBuild(root, quiet),
+      ensureFreshBuild(root, quiet),
+    ]);
     expect(outcomes.sort()).toEqual(['built', 'built-elsewhere', 'built-elsewhere']);
     expect(builds()).toBe(1);
     expect(staleBuild(root)).toBeNull();
@@ -133,7 +140,9 @@ describe('ensureFreshBuild', () => {
   it('waits for a live owner and gives up at its bound', async () => {
     fs.mkdirSync(path.join(root, '.build-lock'));
     fs.writeFileSync(path.join(root, '.build-lock/pid'), String(process.pid));
-    await expect(ensureFreshBuild(root, { ...quiet, timeoutMs: 300 })).rejects.toThrow(/held .*\.build-lock for too long/);
+    await expect(ensureFreshBuild(root, { ...quiet, timeoutMs: 300 })).rejects.toThrow(
+      /held .*\.build-lock for too long/,
+    );
     expect(builds()).toBe(0);
   });
 

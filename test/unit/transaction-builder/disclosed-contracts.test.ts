@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Metadata_InputContract } from '@canton-network/core-ledger-proto';
-import { disclosedContractsSynchronizer, isLedgerError, validateDisclosedContracts, type DisclosedContractInput } from '@ledgerline/domain';
+import {
+  disclosedContractsSynchronizer,
+  isLedgerError,
+  validateDisclosedContracts,
+  type DisclosedContractInput,
+} from '@ledgerline/domain';
 
 /**
  * Disclosed contracts as Canton's ValidateDisclosedContracts.scala checks them, in order (blob, contract id, synchronizer
@@ -33,7 +38,13 @@ function blob(contractId: string, note = 'x'): string {
   return Buffer.from(Metadata_InputContract.toBinary(ic)).toString('base64');
 }
 
-const input = (over: Partial<DisclosedContractInput> = {}): DisclosedContractInput => ({ contractId: cid('1'), templateId: TEMPLATE, createdEventBlob: blob(cid('1')), synchronizerId: '', ...over });
+const input = (over: Partial<DisclosedContractInput> = {}): DisclosedContractInput => ({
+  contractId: cid('1'),
+  templateId: TEMPLATE,
+  createdEventBlob: blob(cid('1')),
+  synchronizerId: '',
+  ...over,
+});
 
 function failure(f: () => unknown): { code: string; cause: string; category: string } {
   try {
@@ -56,13 +67,24 @@ describe('validateDisclosedContracts', () => {
   });
 
   it('refuses, in Canton’s order: no blob, a bad contract id, a bad synchronizer id, an undecodable blob, stated ids that differ', () => {
-    expect(failure(() => validateDisclosedContracts([input({ createdEventBlob: '', contractId: 'bad' })]))).toMatchObject({
+    expect(
+      failure(() => validateDisclosedContracts([input({ createdEventBlob: '', contractId: 'bad' })])),
+    ).toMatchObject({
       code: 'MISSING_FIELD',
       cause: 'The submitted command is missing a mandatory field: DisclosedContract.createdEventBlob',
     });
-    expect(failure(() => validateDisclosedContracts([input({ contractId: 'bad', synchronizerId: 'bad' })]))).toMatchObject({ code: 'INVALID_FIELD', cause: expect.stringContaining('DisclosedContract.contract_id') });
-    expect(failure(() => validateDisclosedContracts([input({ synchronizerId: 'bad' })]))).toMatchObject({ code: 'INVALID_FIELD', cause: expect.stringContaining('DisclosedContract.synchronizer_id') });
-    expect(failure(() => validateDisclosedContracts([input({ createdEventBlob: Buffer.from([0xff, 0xff, 0xff]).toString('base64') })]))).toMatchObject({
+    expect(
+      failure(() => validateDisclosedContracts([input({ contractId: 'bad', synchronizerId: 'bad' })])),
+    ).toMatchObject({ code: 'INVALID_FIELD', cause: expect.stringContaining('DisclosedContract.contract_id') });
+    expect(failure(() => validateDisclosedContracts([input({ synchronizerId: 'bad' })]))).toMatchObject({
+      code: 'INVALID_FIELD',
+      cause: expect.stringContaining('DisclosedContract.synchronizer_id'),
+    });
+    expect(
+      failure(() =>
+        validateDisclosedContracts([input({ createdEventBlob: Buffer.from([0xff, 0xff, 0xff]).toString('base64') })]),
+      ),
+    ).toMatchObject({
       code: 'INVALID_ARGUMENT',
       cause: expect.stringContaining('Unable to decode disclosed contract event payload: '),
     });
@@ -76,7 +98,9 @@ describe('validateDisclosedContracts', () => {
 
   it('the same contract twice: the same blob is fine, different payloads are a security alert', () => {
     expect(validateDisclosedContracts([input(), input()])).toHaveLength(2);
-    expect(failure(() => validateDisclosedContracts([input(), input({ createdEventBlob: blob(cid('1'), 'other') })]))).toMatchObject({
+    expect(
+      failure(() => validateDisclosedContracts([input(), input({ createdEventBlob: blob(cid('1'), 'other') })])),
+    ).toMatchObject({
       code: 'DISCLOSED_CONTRACTS_CONFLICTING_PAYLOADS',
       category: 'SecurityAlert',
     });
@@ -84,7 +108,12 @@ describe('validateDisclosedContracts', () => {
 });
 
 describe('disclosedContractsSynchronizer', () => {
-  const used = (...syncs: string[]) => validateDisclosedContracts(syncs.map((s, i) => input({ contractId: cid(String(i + 1)), createdEventBlob: blob(cid(String(i + 1))), synchronizerId: s })));
+  const used = (...syncs: string[]) =>
+    validateDisclosedContracts(
+      syncs.map((s, i) =>
+        input({ contractId: cid(String(i + 1)), createdEventBlob: blob(cid(String(i + 1))), synchronizerId: s }),
+      ),
+    );
 
   it('none named: the prescribed one stands (none: "")', () => {
     expect(disclosedContractsSynchronizer(used('', ''), '')).toBe('');

@@ -24,7 +24,11 @@ const [alice, bob, carol, dan] = ['alice', 'bob', 'carol', 'dan'].map(P);
 const SYNC = `global::1220${'cd'.repeat(32)}`;
 const PARTICIPANT = `participant1::1220${'ef'.repeat(32)}`;
 
-function request(createArguments: unknown, templateId = '#pkg:Main:T', over: Partial<PrepareRequest> = {}): PrepareRequest {
+function request(
+  createArguments: unknown,
+  templateId = '#pkg:Main:T',
+  over: Partial<PrepareRequest> = {},
+): PrepareRequest {
   return {
     userId: 'u',
     commandId: 'c1',
@@ -62,9 +66,14 @@ function prepared(req: PrepareRequest, catalog: TemplateCatalog = { templates: {
 
 describe('template ids', () => {
   it('parses <package>:<Module>:<Entity> with dotted names; anything else is refused', () => {
-    expect(parseTemplateRef('#my-pkg:A.B:C.D')).toEqual({ packageRef: '#my-pkg', moduleName: 'A.B', entityName: 'C.D' });
+    expect(parseTemplateRef('#my-pkg:A.B:C.D')).toEqual({
+      packageRef: '#my-pkg',
+      moduleName: 'A.B',
+      entityName: 'C.D',
+    });
     expect(parseTemplateRef(`${'f'.repeat(64)}:Main:T`)).toBeDefined();
-    for (const bad of ['', 'a:b', 'a:b:c:d', ':M:E', '#:M:E', '#p:M:', '#p:1M:E', '#p:M.:E']) expect(parseTemplateRef(bad), bad).toBeUndefined();
+    for (const bad of ['', 'a:b', 'a:b:c:d', ':M:E', '#:M:E', '#p:M:', '#p:1M:E', '#p:M.:E'])
+      expect(parseTemplateRef(bad), bad).toBeUndefined();
   });
 
   it('derives a stable 64-hex package id from a package name', () => {
@@ -81,7 +90,10 @@ describe('the generic model', () => {
     expect(a.bytes.equals(b.bytes)).toBe(true);
     expect(a.hash.equals(hashPreparedTransaction(a.preparedTransaction, 2))).toBe(true);
     const f = a.create.argument!.sum;
-    expect(f.oneofKind === 'record' && f.record.fields[1].value!.sum).toEqual({ oneofKind: 'int64', int64: '1152921504606846976' });
+    expect(f.oneofKind === 'record' && f.record.fields[1].value!.sum).toEqual({
+      oneofKind: 'int64',
+      int64: '1152921504606846976',
+    });
   });
 
   it("seeds and contract ids follow Canton's derivation (transaction seed, node seed, V1 discriminator)", () => {
@@ -90,7 +102,9 @@ describe('the generic model', () => {
     const txSeed = deriveTransactionSeed(Buffer.alloc(32, 7), PARTICIPANT, 1_767_225_600_000_000n);
     const seed = deriveNodeSeed(txSeed, 0);
     expect(Buffer.from(tx.nodeSeeds[0].seed).toString('hex')).toBe(seed.toString('hex'));
-    expect(create.contractId).toBe(contractIdV1(deriveContractDiscriminator(seed, 1_767_225_600_000_000n, create.stakeholders)));
+    expect(create.contractId).toBe(
+      contractIdV1(deriveContractDiscriminator(seed, 1_767_225_600_000_000n, create.stakeholders)),
+    );
   });
 
   it('unknown party-shaped strings are text and not stakeholders', () => {
@@ -107,7 +121,11 @@ describe('the generic model', () => {
         [`${packageIdForName('pkg')}:Main:Other`]: { observers: [] },
       },
     };
-    const req = request({ issuer: alice, terms: { coIssuer: bob }, viewers: [carol, null], note: dan }, '#pkg:Main:Iou', { actAs: [alice, bob] });
+    const req = request(
+      { issuer: alice, terms: { coIssuer: bob }, viewers: [carol, null], note: dan },
+      '#pkg:Main:Iou',
+      { actAs: [alice, bob] },
+    );
     const { create } = prepared(req, catalog);
     expect(create.signatories).toEqual([alice, bob].sort());
     expect(create.stakeholders).toEqual([alice, bob, carol].sort()); // dan is in the arguments but not an observer field
@@ -118,10 +136,18 @@ describe('the generic model', () => {
 
   it('catalog signatories must all act; catalog party fields must hold known parties', () => {
     const catalog: TemplateCatalog = { templates: { '#pkg:Main:Iou': { signatories: ['issuer'] } } };
-    expect(() => prepared(request({ issuer: bob }, '#pkg:Main:Iou'), catalog)).toThrow(expect.objectContaining({ code: 'DAML_AUTHORIZATION_ERROR' }));
-    expect(() => prepared(request({ issuer: 'text' }, '#pkg:Main:Iou'), catalog)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
-    expect(() => prepared(request({ issuer: P('ghost') }, '#pkg:Main:Iou'), catalog)).toThrow(expect.objectContaining({ code: 'PARTY_NOT_KNOWN_ON_LEDGER' }));
-    expect(() => prepared(request({}, '#pkg:Main:Iou'), catalog)).toThrow(expect.objectContaining({ code: 'DAML_AUTHORIZATION_ERROR' }));
+    expect(() => prepared(request({ issuer: bob }, '#pkg:Main:Iou'), catalog)).toThrow(
+      expect.objectContaining({ code: 'DAML_AUTHORIZATION_ERROR' }),
+    );
+    expect(() => prepared(request({ issuer: 'text' }, '#pkg:Main:Iou'), catalog)).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
+    expect(() => prepared(request({ issuer: P('ghost') }, '#pkg:Main:Iou'), catalog)).toThrow(
+      expect.objectContaining({ code: 'PARTY_NOT_KNOWN_ON_LEDGER' }),
+    );
+    expect(() => prepared(request({}, '#pkg:Main:Iou'), catalog)).toThrow(
+      expect.objectContaining({ code: 'DAML_AUTHORIZATION_ERROR' }),
+    );
   });
 
   it('minLedgerTime becomes the minimum ledger effective time', () => {
@@ -144,7 +170,8 @@ describe('the generic model', () => {
       participantId: PARTICIPANT,
     };
     const md = (ledgerTimeBounds: { min?: bigint; max?: bigint }) =>
-      decidePrepare(req, version, { ...buildTransaction(req, state, env), ledgerTimeBounds }, env).preparedTransaction.metadata!;
+      decidePrepare(req, version, { ...buildTransaction(req, state, env), ledgerTimeBounds }, env).preparedTransaction
+        .metadata!;
     expect(md({ min: 5n, max: 9n })).toMatchObject({ minLedgerEffectiveTime: 5n, maxLedgerEffectiveTime: 9n });
     const none = md({});
     expect([none.minLedgerEffectiveTime, none.maxLedgerEffectiveTime]).toEqual([undefined, undefined]);
@@ -163,7 +190,9 @@ describe('catalog file (LEDGER_TEMPLATE_CATALOG)', () => {
   it('reports each defect; a good file loads', () => {
     expect(templateCatalogProblems([])).toHaveLength(1);
     expect(
-      templateCatalogProblems({ templates: { 'a:b': {}, '#p:M:E': { signatories: ['ok', 'bad field'], extra: 1, packageName: 3 } } }),
+      templateCatalogProblems({
+        templates: { 'a:b': {}, '#p:M:E': { signatories: ['ok', 'bad field'], extra: 1, packageName: 3 } },
+      }),
     ).toEqual([
       'template id "a:b" is not <package>:<Module>:<Entity>',
       'entry "#p:M:E": unknown key "extra"',
@@ -173,9 +202,13 @@ describe('catalog file (LEDGER_TEMPLATE_CATALOG)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-'));
     const good = path.join(dir, 'good.json');
     fs.writeFileSync(good, JSON.stringify({ templates: { '#p:M:E': { signatories: ['owner'] } } }));
-    expect(loadConfig({ LEDGER_TEMPLATE_CATALOG: good }).templateCatalog.templates['#p:M:E']).toEqual({ signatories: ['owner'] });
+    expect(loadConfig({ LEDGER_TEMPLATE_CATALOG: good }).templateCatalog.templates['#p:M:E']).toEqual({
+      signatories: ['owner'],
+    });
     fs.writeFileSync(path.join(dir, 'bad.json'), '{');
-    expect(() => loadConfig({ LEDGER_TEMPLATE_CATALOG: path.join(dir, 'bad.json') })).toThrow(/LEDGER_TEMPLATE_CATALOG: cannot read/);
+    expect(() => loadConfig({ LEDGER_TEMPLATE_CATALOG: path.join(dir, 'bad.json') })).toThrow(
+      /LEDGER_TEMPLATE_CATALOG: cannot read/,
+    );
     expect(loadConfig({}).templateCatalog).toEqual({ templates: {} });
   });
 });

@@ -51,10 +51,15 @@ function contract(packageId: string, entity: string, createArgument: Record<stri
   };
 }
 
-const coin = (packageId: string, label: string) => contract(packageId, 'Coin', { issuer, owner, amount: '12.5000000000', label });
+const coin = (packageId: string, label: string) =>
+  contract(packageId, 'Coin', { issuer, owner, amount: '12.5000000000', label });
 
 const interfaceFilter = (interfaceId: string, includeInterfaceView = true): EventFormat => ({
-  filtersByParty: { [owner]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId, includeInterfaceView } } } }] } },
+  filtersByParty: {
+    [owner]: {
+      cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId, includeInterfaceView } } } }],
+    },
+  },
 });
 
 describe('interfaces of stored packages', () => {
@@ -72,8 +77,16 @@ describe('interfaces of stored packages', () => {
     ]);
     // The template that implements nothing, and another interface name, match nothing.
     expect(renderVisibleCreated(contract(v1.token.id, 'Plain', { issuer, owner }), 7, ef)).toBeNull();
-    expect(renderVisibleCreated(coin(v1.token.id, 'gold'), 7, compileEventFormat(interfaceFilter('#iv-api:Api:Other'), dir))).toBeNull();
-    expect(renderVisibleCreated(coin(v1.token.id, 'gold'), 7, compileEventFormat(interfaceFilter('#other-api:Api:Asset'), dir))).toBeNull();
+    expect(
+      renderVisibleCreated(coin(v1.token.id, 'gold'), 7, compileEventFormat(interfaceFilter('#iv-api:Api:Other'), dir)),
+    ).toBeNull();
+    expect(
+      renderVisibleCreated(
+        coin(v1.token.id, 'gold'),
+        7,
+        compileEventFormat(interfaceFilter('#other-api:Api:Asset'), dir),
+      ),
+    ).toBeNull();
   });
 
   it('without includeInterfaceView the template is selected with no views', () => {
@@ -86,7 +99,9 @@ describe('interfaces of stored packages', () => {
     const [view] = renderVisibleCreated(coin(v1.token.id, BROKEN_LABEL), 7, ef)!.interfaceViews;
     expect(view).toMatchObject({ interfaceId: assetId, viewValue: null, implementationPackageId: v1.token.id });
     expect(view.viewStatus.code).toBe(9);
-    expect(view.viewStatus.message).toBe('INTERPRETATION_USER_ERROR(9,0): Interpretation error: Error: User abort: no view of a broken coin');
+    expect(view.viewStatus.message).toBe(
+      'INTERPRETATION_USER_ERROR(9,0): Interpretation error: Error: User abort: no view of a broken coin',
+    );
     expect(view.viewStatus.details[0].typeUrl).toBe('type.googleapis.com/google.rpc.ErrorInfo');
     const info = ErrorInfo.fromBinary(Buffer.from(view.viewStatus.details[0].value, 'base64'));
     expect(info.reason).toBe('INTERPRETATION_USER_ERROR');
@@ -101,7 +116,11 @@ describe('interfaces of stored packages', () => {
     const ef = compileEventFormat(interfaceFilter(ASSET_FILTER), dir);
     // The old template matches by name: a version of its package implements the interface.
     const [view] = renderVisibleCreated(coin(old.token.id, 'silver'), 7, ef)!.interfaceViews;
-    expect(view).toMatchObject({ viewStatus: { code: 0 }, viewValue: { holder: owner, label: 'silver' }, implementationPackageId: v2.token.id });
+    expect(view).toMatchObject({
+      viewStatus: { code: 0 },
+      viewValue: { holder: owner, label: 'silver' },
+      implementationPackageId: v2.token.id,
+    });
   });
 
   it('a computed view is evaluated once per contract; a failure is evaluated again', () => {
@@ -114,8 +133,12 @@ describe('interfaces of stored packages', () => {
       expect(renderVisibleCreated(gold, 7, ef)?.interfaceViews[0].viewValue).toMatchObject({ label: 'gold' });
       expect(renderVisibleCreated(broken, 7, ef)?.interfaceViews[0].viewStatus.code).toBe(9);
     }
-    expect(evaluate.mock.calls.filter(([, , arg]) => (arg as { json: { label: string } }).json.label === 'gold')).toHaveLength(1);
-    expect(evaluate.mock.calls.filter(([, , arg]) => (arg as { json: { label: string } }).json.label === BROKEN_LABEL)).toHaveLength(3);
+    expect(
+      evaluate.mock.calls.filter(([, , arg]) => (arg as { json: { label: string } }).json.label === 'gold'),
+    ).toHaveLength(1);
+    expect(
+      evaluate.mock.calls.filter(([, , arg]) => (arg as { json: { label: string } }).json.label === BROKEN_LABEL),
+    ).toHaveLength(3);
   });
 
   it('packages decoded later are found: the directory follows the engine', () => {
@@ -126,7 +149,9 @@ describe('interfaces of stored packages', () => {
     // The interface's package is not decoded yet: its name is unknown, so nothing matches by name.
     expect(dir.implementationsOf(`${TOKEN_NAME}:Token:Coin`)).toEqual([]);
     engine.addPackage(v1.api);
-    expect(dir.implementationsOf(`${TOKEN_NAME}:Token:Coin`)?.map((i) => [i.interfaceKey, i.interfaceId])).toEqual([['iv-api:Api:Asset', assetId]]);
+    expect(dir.implementationsOf(`${TOKEN_NAME}:Token:Coin`)?.map((i) => [i.interfaceKey, i.interfaceId])).toEqual([
+      ['iv-api:Api:Asset', assetId],
+    ]);
   });
 
   it('a stored package answers for its templates; the catalog for the others', () => {

@@ -14,7 +14,9 @@ const alice = { id: 'alice', primaryParty: '', isDeactivated: false, annotations
 describe('user rules', () => {
   it('creates a user once; a second create is USER_ALREADY_EXISTS (409)', () => {
     const created = decideCreateUser(empty, alice, [{ kind: 'CanActAs', party: 'p' }]);
-    expect(created).toEqual([{ type: 'UserCreated', stream: 'user:alice', data: { user: alice, rights: [{ kind: 'CanActAs', party: 'p' }] } }]);
+    expect(created).toEqual([
+      { type: 'UserCreated', stream: 'user:alice', data: { user: alice, rights: [{ kind: 'CanActAs', party: 'p' }] } },
+    ]);
     const state: UserState = { user: alice, rights: [{ kind: 'CanActAs', party: 'p' }] };
     try {
       decideCreateUser(state, alice, []);
@@ -32,14 +34,30 @@ describe('user rules', () => {
 
   it('grants only rights not held yet, and revokes only rights held', () => {
     const state: UserState = { user: alice, rights: [{ kind: 'CanReadAs', party: 'p' }] };
-    const g = decideGrantRights(state, 'alice', [{ kind: 'CanReadAs', party: 'p' }, { kind: 'CanActAs', party: 'p' }, { kind: 'CanActAs', party: 'p' }]);
+    const g = decideGrantRights(state, 'alice', [
+      { kind: 'CanReadAs', party: 'p' },
+      { kind: 'CanActAs', party: 'p' },
+      { kind: 'CanActAs', party: 'p' },
+    ]);
     expect(g.newlyGranted).toEqual([{ kind: 'CanActAs', party: 'p' }]);
-    expect(g.events).toEqual([{ type: 'UserRightsGranted', stream: 'user:alice', data: { userId: 'alice', rights: [{ kind: 'CanActAs', party: 'p' }] } }]);
+    expect(g.events).toEqual([
+      {
+        type: 'UserRightsGranted',
+        stream: 'user:alice',
+        data: { userId: 'alice', rights: [{ kind: 'CanActAs', party: 'p' }] },
+      },
+    ]);
     // The stored rights after the grant (what the users projection then holds: test/integration/store/decider-answers.test.ts).
     const after: UserState = { ...state, rights: [...state.rights, ...g.newlyGranted] };
     const r = decideRevokeRights(after, 'alice', [{ kind: 'CanActAs', party: 'p' }, { kind: 'ParticipantAdmin' }]);
     expect(r.newlyRevoked).toEqual([{ kind: 'CanActAs', party: 'p' }]);
-    expect(r.events).toEqual([{ type: 'UserRightsRevoked', stream: 'user:alice', data: { userId: 'alice', rights: [{ kind: 'CanActAs', party: 'p' }] } }]);
+    expect(r.events).toEqual([
+      {
+        type: 'UserRightsRevoked',
+        stream: 'user:alice',
+        data: { userId: 'alice', rights: [{ kind: 'CanActAs', party: 'p' }] },
+      },
+    ]);
   });
 
   it('MatchUserId defaults an empty user id to the caller and refuses another', () => {

@@ -28,7 +28,13 @@ export function useExplorer(): Explorer {
 }
 
 /** A link to a place of the explorer, followed without reloading the page (a modified click opens a new tab as usual). */
-export function Link(props: { to: Route; class?: string; title?: string; current?: boolean; children: ComponentChildren }) {
+export function Link(props: {
+  to: Route;
+  class?: string;
+  title?: string;
+  current?: boolean;
+  children: ComponentChildren;
+}) {
   const { navigate } = useExplorer();
   return (
     <a
@@ -88,8 +94,14 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unkn
 }
 
 export function Loading<T>(props: { what: string; loaded: Loaded<T>; children: (value: T) => ComponentChildren }) {
-  if (props.loaded.state === 'loading') return <p class="muted" aria-busy="true">Loading {props.what}…</p>;
-  if (props.loaded.state === 'failed') return <ErrorNote>{`Could not load ${props.what}: ${props.loaded.error}`}</ErrorNote>;
+  if (props.loaded.state === 'loading')
+    return (
+      <p class="muted" aria-busy="true">
+        Loading {props.what}…
+      </p>
+    );
+  if (props.loaded.state === 'failed')
+    return <ErrorNote>{`Could not load ${props.what}: ${props.loaded.error}`}</ErrorNote>;
   return <>{props.children(props.loaded.value)}</>;
 }
 
@@ -116,7 +128,12 @@ export function Facts({ rows }: { rows: Array<[string, ComponentChildren | null 
 }
 
 /** A table: one header row of column names, then a row of cells per item. */
-export function Table<T>(props: { columns: string[]; items: readonly T[]; keyOf: (item: T, i: number) => string | number; cells: (item: T) => ComponentChildren[] }) {
+export function Table<T>(props: {
+  columns: string[];
+  items: readonly T[];
+  keyOf: (item: T, i: number) => string | number;
+  cells: (item: T) => ComponentChildren[];
+}) {
   return (
     <table>
       <thead>
@@ -209,4 +226,5 @@ export function useFocusHeading(key: string) {
   return ref;
 }
 
-export const time = (iso: string | undefined) => (iso ? <time dateTime={iso}>{iso.replace('T', ' ').replace('Z', ' UTC')}</time> : null);
+export const time = (iso: string | undefined) =>
+  iso ? <time dateTime={iso}>{iso.replace('T', ' ').replace('Z', ' UTC')}</time> : null;

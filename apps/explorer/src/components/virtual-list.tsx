@@ -29,7 +29,10 @@ export function VirtualList<T>(props: {
     <div class="virtual" ref={box} onScroll={(e) => setScrollTop((e.currentTarget as HTMLDivElement).scrollTop)}>
       <ul aria-label={props.label} style={{ height: `${props.items.length * props.rowHeight}px` }}>
         {props.items.slice(first, last).map((item, i) => (
-          <li key={props.keyOf(item)} style={{ top: `${(first + i) * props.rowHeight}px`, height: `${props.rowHeight}px` }}>
+          <li
+            key={props.keyOf(item)}
+            style={{ top: `${(first + i) * props.rowHeight}px`, height: `${props.rowHeight}px` }}
+          >
             {props.row(item)}
           </li>
         ))}

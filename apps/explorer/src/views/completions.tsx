@@ -28,7 +28,9 @@ export function CompletionsView({ userId }: { userId: string }) {
   const loaded = useLoad(
     async (signal) => {
       const own = userId === session.userId;
-      const rights = own ? null : (await session.api.get<{ rights: Right[] }>(`/v2/users/${encodeURIComponent(userId)}/rights`, signal)).rights;
+      const rights = own
+        ? null
+        : (await session.api.get<{ rights: Right[] }>(`/v2/users/${encodeURIComponent(userId)}/rights`, signal)).rights;
       const parties = actingParties(rights ?? session.rights);
       if (parties.length === 0) return { parties, completions: [] as Completion[] };
       const page = await session.api
@@ -39,10 +41,14 @@ export function CompletionsView({ userId }: { userId: string }) {
         )
         .catch((e: unknown) => {
           // The route itself missing (a server without command completions), not an error of this request.
-          if (e instanceof ApiError && e.code === 'NOT_FOUND') throw new Error('this server does not serve command completions (POST /v2/commands/completions).');
+          if (e instanceof ApiError && e.code === 'NOT_FOUND')
+            throw new Error('this server does not serve command completions (POST /v2/commands/completions).');
           throw e;
         });
-      return { parties, completions: page.map((m) => m.completionResponse?.Completion?.value).filter((c): c is Completion => !!c) };
+      return {
+        parties,
+        completions: page.map((m) => m.completionResponse?.Completion?.value).filter((c): c is Completion => !!c),
+      };
     },
     [userId, begin],
   );
@@ -55,9 +61,12 @@ export function CompletionsView({ userId }: { userId: string }) {
         {({ parties, completions }) => (
           <>
             <p>
-              Commands submitted by <Link to={{ view: 'user', userId }}>{userId}</Link> acting as <Parties parties={parties} />, from offset {begin + 1} on.
+              Commands submitted by <Link to={{ view: 'user', userId }}>{userId}</Link> acting as{' '}
+              <Parties parties={parties} />, from offset {begin + 1} on.
             </p>
-            {parties.length === 0 ? <ErrorNote>This user can act as no party, so it has no completions to show.</ErrorNote> : null}
+            {parties.length === 0 ? (
+              <ErrorNote>This user can act as no party, so it has no completions to show.</ErrorNote>
+            ) : null}
             {completions.length === 0 ? (
               <p class="muted">No completions{begin ? ' after this offset' : ''}.</p>
             ) : (
@@ -68,7 +77,11 @@ export function CompletionsView({ userId }: { userId: string }) {
                 cells={(c) => [
                   <span class="mono">{c.offset}</span>,
                   <span class="mono break">{c.commandId}</span>,
-                  !c.status || c.status.code === 0 ? 'accepted' : <span class="error-text">{`rejected (${c.status.code}): ${c.status.message}`}</span>,
+                  !c.status || c.status.code === 0 ? (
+                    'accepted'
+                  ) : (
+                    <span class="error-text">{`rejected (${c.status.code}): ${c.status.message}`}</span>
+                  ),
                   c.updateId ? (
                     <Link to={{ view: 'update', updateId: c.updateId }} class="mono">
                       {shortId(c.updateId, 14)}
@@ -85,7 +98,11 @@ export function CompletionsView({ userId }: { userId: string }) {
               <button type="button" disabled={begins.length === 1} onClick={() => setBegins((b) => b.slice(0, -1))}>
                 Earlier
               </button>
-              <button type="button" disabled={completions.length < PAGE} onClick={() => setBegins((b) => [...b, completions[completions.length - 1].offset])}>
+              <button
+                type="button"
+                disabled={completions.length < PAGE}
+                onClick={() => setBegins((b) => [...b, completions[completions.length - 1].offset])}
+              >
                 Later
               </button>
             </nav>

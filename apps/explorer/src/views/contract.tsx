@@ -1,5 +1,17 @@
 import { ApiError } from '../api';
-import { DamlValue, ErrorNote, Facts, Link, Loading, Parties, RawJson, time, useExplorer, useFocusHeading, useLoad } from '../components/common';
+import {
+  DamlValue,
+  ErrorNote,
+  Facts,
+  Link,
+  Loading,
+  Parties,
+  RawJson,
+  time,
+  useExplorer,
+  useFocusHeading,
+  useLoad,
+} from '../components/common';
 import { eventFormat, readersFor, shortTemplate, type ArchivedEvent, type CreatedEvent } from '../ledger';
 
 interface EventsByContractId {
@@ -12,16 +24,23 @@ export function ContractView({ contractId }: { contractId: string }) {
   const { session } = useExplorer();
   const heading = useFocusHeading(contractId);
   const readers = readersFor(session.access);
-  const loaded = useLoad(async (signal) => {
-    if (!readers) return {};
-    try {
-      return await session.api.post<EventsByContractId>('/v2/events/events-by-contract-id', { contractId, eventFormat: eventFormat(readers) }, signal);
-    } catch (e) {
-      // Unknown, or no event of it visible to the user's parties.
-      if (e instanceof ApiError && e.code === 'CONTRACT_EVENTS_NOT_FOUND') return {};
-      throw e;
-    }
-  }, [contractId]);
+  const loaded = useLoad(
+    async (signal) => {
+      if (!readers) return {};
+      try {
+        return await session.api.post<EventsByContractId>(
+          '/v2/events/events-by-contract-id',
+          { contractId, eventFormat: eventFormat(readers) },
+          signal,
+        );
+      } catch (e) {
+        // Unknown, or no event of it visible to the user's parties.
+        if (e instanceof ApiError && e.code === 'CONTRACT_EVENTS_NOT_FOUND') return {};
+        throw e;
+      }
+    },
+    [contractId],
+  );
   return (
     <section aria-labelledby="contract-title">
       <h1 id="contract-title" ref={heading} tabIndex={-1} class="break">
@@ -38,11 +57,24 @@ export function ContractView({ contractId }: { contractId: string }) {
               <Facts
                 rows={[
                   ['Status', a ? 'archived' : 'active'],
-                  ['Template', c ? <span class="mono break">{c.templateId}</span> : a ? <span class="mono break">{a.templateId}</span> : null],
-                  ['Created', c ? <Link to={{ view: 'offset', offset: c.offset }}>{`at offset ${c.offset}`}</Link> : null],
+                  [
+                    'Template',
+                    c ? (
+                      <span class="mono break">{c.templateId}</span>
+                    ) : a ? (
+                      <span class="mono break">{a.templateId}</span>
+                    ) : null,
+                  ],
+                  [
+                    'Created',
+                    c ? <Link to={{ view: 'offset', offset: c.offset }}>{`at offset ${c.offset}`}</Link> : null,
+                  ],
                   ['Created at', c ? time(c.createdAt) : null],
                   ['Created on', r.created?.synchronizerId],
-                  ['Archived', a ? <Link to={{ view: 'offset', offset: a.offset }}>{`at offset ${a.offset}`}</Link> : null],
+                  [
+                    'Archived',
+                    a ? <Link to={{ view: 'offset', offset: a.offset }}>{`at offset ${a.offset}`}</Link> : null,
+                  ],
                   ['Signatories', c ? <Parties parties={c.signatories} /> : null],
                   ['Observers', c ? <Parties parties={c.observers} /> : null],
                   ['Package', c?.packageName ?? a?.packageName],

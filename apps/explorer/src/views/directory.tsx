@@ -1,6 +1,16 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { Facts, Link, Loading, PartyLink, RawJson, Table, useExplorer, useFocusHeading, useLoad } from '../components/common';
+import {
+  Facts,
+  Link,
+  Loading,
+  PartyLink,
+  RawJson,
+  Table,
+  useExplorer,
+  useFocusHeading,
+  useLoad,
+} from '../components/common';
 import type { Right } from '../ledger';
 
 const PAGE_SIZE = 50;
@@ -45,7 +55,11 @@ function PagedTable<T>(props: {
   const heading = useFocusHeading(props.path);
   const pages = usePages();
   const loaded = useLoad(
-    (signal) => session.api.get<Record<string, unknown>>(`${props.path}?pageSize=${PAGE_SIZE}&pageToken=${encodeURIComponent(pages.token)}`, signal),
+    (signal) =>
+      session.api.get<Record<string, unknown>>(
+        `${props.path}?pageSize=${PAGE_SIZE}&pageToken=${encodeURIComponent(pages.token)}`,
+        signal,
+      ),
     [props.path, pages.token],
   );
   const id = `${props.field}-title`;
@@ -57,8 +71,18 @@ function PagedTable<T>(props: {
       <Loading what={props.title.toLowerCase()} loaded={loaded}>
         {(r) => (
           <>
-            <Table columns={props.columns} items={(r[props.field] as T[]) ?? []} keyOf={props.keyOf} cells={props.cells} />
-            <Pager number={pages.number} nextToken={String(r.nextPageToken ?? '')} next={pages.next} back={pages.back} />
+            <Table
+              columns={props.columns}
+              items={(r[props.field] as T[]) ?? []}
+              keyOf={props.keyOf}
+              cells={props.cells}
+            />
+            <Pager
+              number={pages.number}
+              nextToken={String(r.nextPageToken ?? '')}
+              next={pages.next}
+              back={pages.back}
+            />
           </>
         )}
       </Loading>
@@ -179,16 +203,13 @@ interface Synchronizer {
 export function SynchronizersView() {
   const { session } = useExplorer();
   const heading = useFocusHeading('synchronizers');
-  const loaded = useLoad(
-    async (signal) => {
-      const [sync, pruned] = await Promise.all([
-        session.api.get<{ connectedSynchronizers: Synchronizer[] }>('/v2/state/connected-synchronizers', signal),
-        session.api.get<{ participantPrunedUpToInclusive: number }>('/v2/state/latest-pruned-offsets', signal),
-      ]);
-      return { synchronizers: sync.connectedSynchronizers, pruned: pruned.participantPrunedUpToInclusive };
-    },
-    [],
-  );
+  const loaded = useLoad(async (signal) => {
+    const [sync, pruned] = await Promise.all([
+      session.api.get<{ connectedSynchronizers: Synchronizer[] }>('/v2/state/connected-synchronizers', signal),
+      session.api.get<{ participantPrunedUpToInclusive: number }>('/v2/state/latest-pruned-offsets', signal),
+    ]);
+    return { synchronizers: sync.connectedSynchronizers, pruned: pruned.participantPrunedUpToInclusive };
+  }, []);
   return (
     <section aria-labelledby="sync-title">
       <h1 id="sync-title" ref={heading} tabIndex={-1}>
@@ -201,7 +222,11 @@ export function SynchronizersView() {
               columns={['Alias', 'Synchronizer id', 'Permission']}
               items={synchronizers}
               keyOf={(s) => s.synchronizerId}
-              cells={(s) => [s.synchronizerAlias, <span class="mono break">{s.synchronizerId}</span>, s.permission.replace('PARTICIPANT_PERMISSION_', '').toLowerCase()]}
+              cells={(s) => [
+                s.synchronizerAlias,
+                <span class="mono break">{s.synchronizerId}</span>,
+                s.permission.replace('PARTICIPANT_PERMISSION_', '').toLowerCase(),
+              ]}
             />
             <p>Pruned up to offset {pruned || 'none (nothing pruned)'}.</p>
           </>

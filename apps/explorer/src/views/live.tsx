@@ -5,8 +5,11 @@ import { VirtualList } from '../components/virtual-list';
 import { shortId, summarize, type LedgerUpdate } from '../ledger';
 import type { ConnectionState, LiveSnapshot } from '../live-tail';
 
-const KIND_LABEL: Record<LedgerUpdate['kind'], string> = { Transaction: 'transaction', Reassignment: 'reassignment', TopologyTransaction: 'topology' };
-
+const KIND_LABEL: Record<LedgerUpdate['kind'], string> = {
+  Transaction: 'transaction',
+  Reassignment: 'reassignment',
+  TopologyTransaction: 'topology',
+};
 
 export function UpdateRow({ update }: { update: LedgerUpdate }) {
   const s = summarize(update);
@@ -14,7 +17,11 @@ export function UpdateRow({ update }: { update: LedgerUpdate }) {
     <div class="row">
       <span class="offset mono">{update.offset}</span>
       <span class={`kind kind-${update.kind}`}>{KIND_LABEL[update.kind]}</span>
-      <Link to={{ view: 'update', updateId: update.updateId }} class="mono update-link" title={`Update ${update.updateId}`}>
+      <Link
+        to={{ view: 'update', updateId: update.updateId }}
+        class="mono update-link"
+        title={`Update ${update.updateId}`}
+      >
         {shortId(update.updateId, 14)}
       </Link>
       <span class="what">{s.what}</span>
@@ -59,7 +66,10 @@ export function LiveView(props: { snapshot: LiveSnapshot; party?: string; pause:
         </h1>
         <div class="live-facts">
           <span>
-            Ledger end <strong class="mono" data-testid="ledger-end">{s.ledgerEnd ?? '…'}</strong>
+            Ledger end{' '}
+            <strong class="mono" data-testid="ledger-end">
+              {s.ledgerEnd ?? '…'}
+            </strong>
           </span>
           <ConnectionBadge state={s.state} />
           <button type="button" onClick={paused ? props.resume : props.pause} aria-pressed={paused}>
@@ -75,7 +85,14 @@ export function LiveView(props: { snapshot: LiveSnapshot; party?: string; pause:
         }}
       >
         <label for="party-filter">Only updates of party</label>
-        <input id="party-filter" list="readable-parties" value={filter} onInput={(e) => setFilter((e.currentTarget as HTMLInputElement).value)} placeholder="any party" size={50} />
+        <input
+          id="party-filter"
+          list="readable-parties"
+          value={filter}
+          onInput={(e) => setFilter((e.currentTarget as HTMLInputElement).value)}
+          placeholder="any party"
+          size={50}
+        />
         <datalist id="readable-parties">
           {session.access.parties.map((p) => (
             <option key={p} value={p} />
@@ -91,13 +108,23 @@ export function LiveView(props: { snapshot: LiveSnapshot; party?: string; pause:
       {s.error ? <ErrorNote>{s.error}</ErrorNote> : null}
       {!session.access.readAny && session.access.admin && !props.party ? <GrantReadAny /> : null}
       {s.updates.length === 0 ? (
-        <p class="muted">{s.state === 'live' ? 'No updates yet: new ones appear here as they commit.' : 'No updates to show.'}</p>
+        <p class="muted">
+          {s.state === 'live' ? 'No updates yet: new ones appear here as they commit.' : 'No updates to show.'}
+        </p>
       ) : (
-        <VirtualList items={s.updates} rowHeight={40} label="Updates, newest first" keyOf={(u) => u.offset} row={(u) => <UpdateRow update={u} />} />
+        <VirtualList
+          items={s.updates}
+          rowHeight={40}
+          label="Updates, newest first"
+          keyOf={(u) => u.offset}
+          row={(u) => <UpdateRow update={u} />}
+        />
       )}
       <p class="muted small">
         Showing the newest {s.updates.length} updates
-        {s.dropped ? `; ${s.dropped} older ones received here are no longer kept (open an offset or a party to page through them)` : ''}
+        {s.dropped
+          ? `; ${s.dropped} older ones received here are no longer kept (open an offset or a party to page through them)`
+          : ''}
         {s.pending ? `; ${s.pending} waiting to be shown` : ''}.
       </p>
     </section>
@@ -114,7 +141,11 @@ function GrantReadAny() {
   const grant = async () => {
     try {
       const id = encodeURIComponent(session.userId);
-      await session.api.post(`/v2/users/${id}/rights`, { userId: session.userId, rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }], identityProviderId: '' });
+      await session.api.post(`/v2/users/${id}/rights`, {
+        userId: session.userId,
+        rights: [{ kind: { CanReadAsAnyParty: { value: {} } } }],
+        identityProviderId: '',
+      });
       await refresh();
     } catch (e) {
       setError(describeError(e));
@@ -123,8 +154,8 @@ function GrantReadAny() {
   return (
     <div class="notice">
       <p>
-        <strong>{session.userId}</strong> administers this participant but may not read any party's updates: that takes the right <code>CanReadAsAnyParty</code> (or rights to
-        read as particular parties).
+        <strong>{session.userId}</strong> administers this participant but may not read any party's updates: that takes
+        the right <code>CanReadAsAnyParty</code> (or rights to read as particular parties).
       </p>
       <button type="button" onClick={() => void grant()}>
         Grant {session.userId} CanReadAsAnyParty

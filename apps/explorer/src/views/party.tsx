@@ -1,6 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
 import { describeError } from '../api';
-import { ContractLink, ErrorNote, Facts, Link, Loading, Parties, Table, useExplorer, useFocusHeading, useLoad } from '../components/common';
+import {
+  ContractLink,
+  ErrorNote,
+  Facts,
+  Link,
+  Loading,
+  Parties,
+  Table,
+  useExplorer,
+  useFocusHeading,
+  useLoad,
+} from '../components/common';
 import { eventFormat, shortTemplate, updateFormat, updateOf, type CreatedEvent, type LedgerUpdate } from '../ledger';
 import { UpdateRow } from './live';
 
@@ -17,7 +28,9 @@ export function PartyView({ party }: { party: string }) {
   const { session } = useExplorer();
   const heading = useFocusHeading(party);
   const details = useLoad(
-    async (signal) => (await session.api.get<{ partyDetails: PartyDetails[] }>(`/v2/parties/${encodeURIComponent(party)}`, signal)).partyDetails[0] ?? null,
+    async (signal) =>
+      (await session.api.get<{ partyDetails: PartyDetails[] }>(`/v2/parties/${encodeURIComponent(party)}`, signal))
+        .partyDetails[0] ?? null,
     [party],
   );
   return (
@@ -60,7 +73,14 @@ export function PartyView({ party }: { party: string }) {
 function Annotations({ annotations }: { annotations: Record<string, string> }) {
   const entries = Object.entries(annotations);
   if (entries.length === 0) return <p class="muted">No annotations.</p>;
-  return <Table columns={['Key', 'Value']} items={entries} keyOf={([k]) => k} cells={([k, v]) => [<span class="mono">{k}</span>, v]} />;
+  return (
+    <Table
+      columns={['Key', 'Value']}
+      items={entries}
+      keyOf={([k]) => k}
+      cells={([k, v]) => [<span class="mono">{k}</span>, v]}
+    />
+  );
 }
 
 /** The party's updates newest first, a page at a time (descending pages of POST /v2/updates, each ending below the last). */
@@ -142,7 +162,11 @@ function ActiveContracts({ party }: { party: string }) {
       if (at === null) setAt(offset);
       const page = await session.api.post<ActiveContractEntry[]>(
         `/v2/state/active-contracts?limit=${PAGE}`,
-        { activeAtOffset: offset, eventFormat: eventFormat({ any: false, parties: [party] }), streamContinuationToken: token },
+        {
+          activeAtOffset: offset,
+          eventFormat: eventFormat({ any: false, parties: [party] }),
+          streamContinuationToken: token,
+        },
         signal,
       );
       return { offset, page, number: tokens.length };
@@ -156,7 +180,10 @@ function ActiveContracts({ party }: { party: string }) {
         const last = page.at(-1)?.streamContinuationToken;
         return (
           <>
-            <p class="muted small">At offset {offset}{number > 1 ? `, page ${number}` : ''}.</p>
+            <p class="muted small">
+              At offset {offset}
+              {number > 1 ? `, page ${number}` : ''}.
+            </p>
             {active.length === 0 ? (
               <p class="muted">No active contracts{number > 1 ? ' after these' : ''}.</p>
             ) : (
@@ -167,7 +194,9 @@ function ActiveContracts({ party }: { party: string }) {
                 cells={(c) => [
                   <ContractLink contractId={c.createdEvent.contractId} />,
                   <span class="template">{shortTemplate(c.createdEvent.templateId)}</span>,
-                  <Link to={{ view: 'offset', offset: c.createdEvent.offset }}>{`offset ${c.createdEvent.offset}`}</Link>,
+                  <Link
+                    to={{ view: 'offset', offset: c.createdEvent.offset }}
+                  >{`offset ${c.createdEvent.offset}`}</Link>,
                   <Parties parties={c.createdEvent.signatories} />,
                   <Parties parties={c.createdEvent.observers} />,
                 ]}
@@ -177,7 +206,11 @@ function ActiveContracts({ party }: { party: string }) {
               <button type="button" disabled={tokens.length === 1} onClick={() => setTokens((t) => t.slice(0, -1))}>
                 Previous contracts
               </button>
-              <button type="button" disabled={page.length < PAGE || !last} onClick={() => setTokens((t) => [...t, last ?? null])}>
+              <button
+                type="button"
+                disabled={page.length < PAGE || !last}
+                onClick={() => setTokens((t) => [...t, last ?? null])}
+              >
                 More contracts
               </button>
             </nav>

@@ -6,7 +6,10 @@ export function SignInView(props: { busy: boolean; error: string | null; onToken
   return (
     <main id="main" class="sign-in">
       <h1>Ledgerline explorer</h1>
-      <p>Watch and browse this ledger with your own access token: the explorer sees what the token's user may see through the JSON Ledger API, no more.</p>
+      <p>
+        Watch and browse this ledger with your own access token: the explorer sees what the token's user may see through
+        the JSON Ledger API, no more.
+      </p>
       {props.error ? (
         <p class="error" role="alert" data-testid="sign-in-error">
           {props.error}
@@ -19,14 +22,23 @@ export function SignInView(props: { busy: boolean; error: string | null; onToken
         }}
       >
         <label for="token">Access token (JWT)</label>
-        <textarea id="token" rows={5} value={token} onInput={(e) => setToken((e.currentTarget as HTMLTextAreaElement).value)} spellcheck={false} autoComplete="off" required />
+        <textarea
+          id="token"
+          rows={5}
+          value={token}
+          onInput={(e) => setToken((e.currentTarget as HTMLTextAreaElement).value)}
+          spellcheck={false}
+          autoComplete="off"
+          required
+        />
         <button type="submit" disabled={props.busy}>
           {props.busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
       <p class="muted small">
-        Get a token from your identity provider, or for this server's own HS256 secret: <code>npm run ledgerctl -- token --user &lt;user id&gt;</code>. The token stays in this tab's
-        session storage and is forgotten when the tab closes.
+        Get a token from your identity provider, or for this server's own HS256 secret:{' '}
+        <code>npm run ledgerctl -- token --user &lt;user id&gt;</code>. The token stays in this tab's session storage
+        and is forgotten when the tab closes.
       </p>
     </main>
   );

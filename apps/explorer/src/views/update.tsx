@@ -1,5 +1,17 @@
 import { ApiError, type Api } from '../api';
-import { ContractLink, DamlValue, Facts, Link, Loading, Parties, RawJson, time, useExplorer, useFocusHeading, useLoad } from '../components/common';
+import {
+  ContractLink,
+  DamlValue,
+  Facts,
+  Link,
+  Loading,
+  Parties,
+  RawJson,
+  time,
+  useExplorer,
+  useFocusHeading,
+  useLoad,
+} from '../components/common';
 import {
   readersFor,
   shortTemplate,
@@ -19,7 +31,12 @@ const SHAPE = 'TRANSACTION_SHAPE_LEDGER_EFFECTS';
  * An update by its id or offset (POST /v2/updates/update-by-id, update-by-offset), as the signed-in user may see it;
  * null when it sees none (UPDATE_NOT_FOUND: unknown, or nothing of it visible).
  */
-async function lookUp(api: Api, access: Access, key: { updateId: string } | { offset: number }, signal: AbortSignal): Promise<LedgerUpdate | null> {
+async function lookUp(
+  api: Api,
+  access: Access,
+  key: { updateId: string } | { offset: number },
+  signal: AbortSignal,
+): Promise<LedgerUpdate | null> {
   const readers = readersFor(access);
   if (!readers) return null;
   const path = 'updateId' in key ? '/v2/updates/update-by-id' : '/v2/updates/update-by-offset';
@@ -36,7 +53,13 @@ export function UpdateView(props: { updateId?: string; offset?: number }) {
   const key = props.updateId ?? `offset:${props.offset}`;
   const heading = useFocusHeading(key);
   const loaded = useLoad(
-    (signal) => lookUp(session.api, session.access, props.updateId !== undefined ? { updateId: props.updateId } : { offset: props.offset! }, signal),
+    (signal) =>
+      lookUp(
+        session.api,
+        session.access,
+        props.updateId !== undefined ? { updateId: props.updateId } : { offset: props.offset! },
+        signal,
+      ),
     [key],
   );
   const title = props.updateId !== undefined ? `Update ${props.updateId}` : `Update at offset ${props.offset}`;
@@ -46,11 +69,19 @@ export function UpdateView(props: { updateId?: string; offset?: number }) {
         {title}
       </h1>
       <Loading what="the update" loaded={loaded}>
-        {(u) => (u ? <UpdateDetails update={u} /> : <p>No update visible to you {props.offset !== undefined ? `at offset ${props.offset}` : 'with this id'}.</p>)}
+        {(u) =>
+          u ? (
+            <UpdateDetails update={u} />
+          ) : (
+            <p>No update visible to you {props.offset !== undefined ? `at offset ${props.offset}` : 'with this id'}.</p>
+          )
+        }
       </Loading>
       {props.offset !== undefined ? (
         <nav class="pager" aria-label="Neighbouring offsets">
-          {props.offset > 1 ? <Link to={{ view: 'offset', offset: props.offset - 1 }}>← offset {props.offset - 1}</Link> : null}
+          {props.offset > 1 ? (
+            <Link to={{ view: 'offset', offset: props.offset - 1 }}>← offset {props.offset - 1}</Link>
+          ) : null}
           <Link to={{ view: 'offset', offset: props.offset + 1 }}>offset {props.offset + 1} →</Link>
         </nav>
       ) : null}
@@ -74,7 +105,10 @@ function UpdateDetails({ update }: { update: LedgerUpdate }) {
           ['Command id', (v as Transaction).commandId || null],
           ['Workflow id', (v as Transaction).workflowId || null],
           ['Transaction hash', tx?.transactionHash ? <span class="mono break">{tx.transactionHash}</span> : null],
-          ['External transaction hash', tx?.externalTransactionHash ? <span class="mono break">{tx.externalTransactionHash}</span> : null],
+          [
+            'External transaction hash',
+            tx?.externalTransactionHash ? <span class="mono break">{tx.externalTransactionHash}</span> : null,
+          ],
         ]}
       />
       <h2>Events</h2>
@@ -127,7 +161,8 @@ export function TransactionEventView({ event }: { event: TransactionEvent }) {
     return (
       <article class="event">
         <h3>
-          Archived <span class="template">{shortTemplate(a.templateId)}</span> <span class="muted">node {a.nodeId}</span>
+          Archived <span class="template">{shortTemplate(a.templateId)}</span>{' '}
+          <span class="muted">node {a.nodeId}</span>
         </h3>
         <Facts
           rows={[
@@ -142,8 +177,8 @@ export function TransactionEventView({ event }: { event: TransactionEvent }) {
   return (
     <article class="event">
       <h3>
-        {x.consuming ? 'Consuming' : 'Non-consuming'} exercise of <span class="template">{x.choice}</span> on {shortTemplate(x.templateId)}{' '}
-        <span class="muted">node {x.nodeId}</span>
+        {x.consuming ? 'Consuming' : 'Non-consuming'} exercise of <span class="template">{x.choice}</span> on{' '}
+        {shortTemplate(x.templateId)} <span class="muted">node {x.nodeId}</span>
       </h3>
       <Facts
         rows={[
@@ -151,7 +186,10 @@ export function TransactionEventView({ event }: { event: TransactionEvent }) {
           ['Acting parties', <Parties parties={x.actingParties} />],
           ['Witnesses', <Parties parties={x.witnessParties} />],
           ['Choice argument', <DamlValue value={x.choiceArgument} />],
-          ['Result', x.exerciseResult === null || x.exerciseResult === undefined ? null : <DamlValue value={x.exerciseResult} />],
+          [
+            'Result',
+            x.exerciseResult === null || x.exerciseResult === undefined ? null : <DamlValue value={x.exerciseResult} />,
+          ],
         ]}
       />
     </article>

@@ -19,7 +19,16 @@ export const SNAPSHOT_HELP = `  snapshots                        list the snapsh
                                    These take --server <url> (e.g. http://localhost:7575) to act through a running
                                    server; without it they act on the database directly: stop the server first.`;
 
-export const SNAPSHOT_COMMANDS = new Set(['snapshots', 'snapshot', 'restore', 'reset', 'fork', 'forks', 'snapshot-delete', 'fork-delete']);
+export const SNAPSHOT_COMMANDS = new Set([
+  'snapshots',
+  'snapshot',
+  'restore',
+  'reset',
+  'fork',
+  'forks',
+  'snapshot-delete',
+  'fork-delete',
+]);
 
 export interface SnapshotCommandContext {
   config: LedgerConfig;
@@ -50,13 +59,21 @@ export async function runSnapshotCommand(command: string, ctx: SnapshotCommandCo
       case 'snapshots':
         return { method: 'GET', path: '/v2/admin/snapshots' };
       case 'snapshot':
-        return { method: 'POST', path: '/v2/admin/snapshots', body: { name: need(a, '<name>'), replace: ctx.replace === true } };
+        return {
+          method: 'POST',
+          path: '/v2/admin/snapshots',
+          body: { name: need(a, '<name>'), replace: ctx.replace === true },
+        };
       case 'restore':
         return { method: 'POST', path: `/v2/admin/snapshots/${encodeURIComponent(need(a, '<name>'))}/restore` };
       case 'reset':
         return { method: 'POST', path: '/v2/admin/reset', body: ctx.snapshot ? { snapshot: ctx.snapshot } : {} };
       case 'fork':
-        return { method: 'POST', path: `/v2/admin/snapshots/${encodeURIComponent(need(a, '<snapshot> <name>'))}/fork`, body: { name: need(b, '<snapshot> <name>') } };
+        return {
+          method: 'POST',
+          path: `/v2/admin/snapshots/${encodeURIComponent(need(a, '<snapshot> <name>'))}/fork`,
+          body: { name: need(b, '<snapshot> <name>') },
+        };
       case 'forks':
         return { method: 'GET', path: '/v2/admin/forks' };
       case 'snapshot-delete':
@@ -78,7 +95,13 @@ export async function runSnapshotCommand(command: string, ctx: SnapshotCommandCo
   }
 }
 
-async function direct(command: string, s: LedgerSnapshots, a: string | undefined, b: string | undefined, ctx: SnapshotCommandContext): Promise<unknown> {
+async function direct(
+  command: string,
+  s: LedgerSnapshots,
+  a: string | undefined,
+  b: string | undefined,
+  ctx: SnapshotCommandContext,
+): Promise<unknown> {
   switch (command) {
     case 'snapshots':
       return { snapshots: await s.list() };
@@ -96,7 +119,13 @@ async function direct(command: string, s: LedgerSnapshots, a: string | undefined
       return { name: f.name, fromSnapshot: f.fromSnapshot, database: s.forkDatabase(f.name) };
     }
     case 'forks':
-      return { forks: (await s.listForks()).map((f) => ({ name: f.name, fromSnapshot: f.fromSnapshot, database: s.forkDatabase(f.name) })) };
+      return {
+        forks: (await s.listForks()).map((f) => ({
+          name: f.name,
+          fromSnapshot: f.fromSnapshot,
+          database: s.forkDatabase(f.name),
+        })),
+      };
     case 'snapshot-delete':
       return (await s.delete(a!)) ? {} : null;
     default:
@@ -106,12 +135,27 @@ async function direct(command: string, s: LedgerSnapshots, a: string | undefined
 
 async function viaServer(ctx: SnapshotCommandContext, call: Call): Promise<number> {
   const secret = ctx.config.jwtSecret ?? (await new NodeSecretsRepository().get(ctx.database.db, 'jwt_hs256_secret'));
-  if (!secret) throw ctx.usage('no HS256 secret to sign the admin token: set LEDGER_JWT_SECRET, or start the server once without any JWT key configured');
-  const identity = await loadParticipantIdentity(ctx.database.db, ctx.config.participantName, ctx.config.synchronizerAliases);
-  const token = await mintHs256Token({ secret, userId: ctx.config.adminUser, participantId: identity.participantId, expiresInSeconds: 300 });
+  if (!secret)
+    throw ctx.usage(
+      'no HS256 secret to sign the admin token: set LEDGER_JWT_SECRET, or start the server once without any JWT key configured',
+    );
+  const identity = await loadParticipantIdentity(
+    ctx.database.db,
+    ctx.config.participantName,
+    ctx.config.synchronizerAliases,
+  );
+  const token = await mintHs256Token({
+    secret,
+    userId: ctx.config.adminUser,
+    participantId: identity.participantId,
+    expiresInSeconds: 300,
+  });
   const res = await fetch(new URL(call.path, ctx.server), {
     method: call.method,
-    headers: { authorization: `Bearer ${token}`, ...(call.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: call.body === undefined ? undefined : JSON.stringify(call.body),
   });
   const text = await res.text();

@@ -19,10 +19,26 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 }
 
-export function sendError(reply: FastifyReply, req: FastifyRequest, exception: unknown, participant: string, logger: Logger): void {
+export function sendError(
+  reply: FastifyReply,
+  req: FastifyRequest,
+  exception: unknown,
+  participant: string,
+  logger: Logger,
+): void {
   const traceId = String(req.id);
   const res = toErrorResponse(exception, { traceId, participant });
-  logger[res.logged.level]({ traceId, method: req.method, url: req.url, status: res.status, reason: res.logged.reason, stack: res.logged.stack }, 'request failed');
+  logger[res.logged.level](
+    {
+      traceId,
+      method: req.method,
+      url: req.url,
+      status: res.status,
+      reason: res.logged.reason,
+      stack: res.logged.stack,
+    },
+    'request failed',
+  );
   if (reply.sent) return;
   if (req.raw.headers.upgrade !== undefined && req.raw.headers.connection?.toLowerCase().includes('upgrade')) {
     // A refused upgrade: its socket belongs to no HTTP connection any more (Node handed it over), so nothing would close

@@ -1,5 +1,12 @@
 import { HttpException } from '@nestjs/common';
-import { httpError, internalError, invalidArgument, isLedgerError, LedgerError, transientFailure } from '@ledgerline/domain';
+import {
+  httpError,
+  internalError,
+  invalidArgument,
+  isLedgerError,
+  LedgerError,
+  transientFailure,
+} from '@ledgerline/domain';
 import { DecodeError, renderError, type ErrorRenderContext } from '@ledgerline/wire';
 import { isDatabaseUnavailable } from '@ledgerline/store';
 import { RequestBodyAbortedError } from './request-body';
@@ -19,11 +26,21 @@ function isDataException(e: unknown): boolean {
 }
 
 /** Fastify's own rejections (body parsing, limits, media type, validation) as the reference's errors. */
-function fromFramework(e: { code?: string; statusCode?: number; message?: string; validation?: unknown[]; validationContext?: string }): LedgerError | DecodeError | null {
+function fromFramework(e: {
+  code?: string;
+  statusCode?: number;
+  message?: string;
+  validation?: unknown[];
+  validationContext?: string;
+}): LedgerError | DecodeError | null {
   if (e.validation) return validationToDecodeError(e);
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return httpError('REQUEST_TOO_LARGE', `The request body exceeds the limit of this participant (${e.message ?? ''})`, 413);
+      return httpError(
+        'REQUEST_TOO_LARGE',
+        `The request body exceeds the limit of this participant (${e.message ?? ''})`,
+        413,
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return httpError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', 415);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -63,8 +80,16 @@ export function validationToDecodeError(e: { validation?: unknown[]; validationC
   } else if (first.keyword === 'enum') {
     detail = `Unrecognized value. Supported values: [${((first.params?.allowedValues as string[]) ?? []).join(', ')}]`;
   }
-  const source = e.validationContext === 'querystring' ? 'query parameter' : e.validationContext === 'params' ? 'path parameter' : 'body';
-  const path = at.map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : `.${seg}`)).join('').replace(/^\./, '');
+  const source =
+    e.validationContext === 'querystring'
+      ? 'query parameter'
+      : e.validationContext === 'params'
+        ? 'path parameter'
+        : 'body';
+  const path = at
+    .map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : `.${seg}`))
+    .join('')
+    .replace(/^\./, '');
   return new DecodeError(source, path ? `${detail} at '${path}'` : detail);
 }
 
@@ -73,7 +98,11 @@ export function toErrorResponse(e: unknown, ctx: ErrorRenderContext): ErrorRespo
   if (!isLedgerError(err) && !(err instanceof DecodeError)) {
     if (err instanceof HttpException) {
       const status = err.getStatus();
-      err = httpError(status === 404 ? 'NOT_FOUND' : 'INVALID_ARGUMENT', status === 404 ? 'The requested resource could not be found.' : err.message, status);
+      err = httpError(
+        status === 404 ? 'NOT_FOUND' : 'INVALID_ARGUMENT',
+        status === 404 ? 'The requested resource could not be found.' : err.message,
+        status,
+      );
     } else if (err instanceof RequestBodyAbortedError) {
       err = httpError('INVALID_ARGUMENT', err.message, 400);
     } else if (isDatabaseUnavailable(err)) {
@@ -87,7 +116,12 @@ export function toErrorResponse(e: unknown, ctx: ErrorRenderContext): ErrorRespo
     }
   }
   if (err instanceof DecodeError) {
-    return { status: 400, contentType: 'text/plain; charset=utf-8', body: err.message, logged: { level: 'info', reason: err.message } };
+    return {
+      status: 400,
+      contentType: 'text/plain; charset=utf-8',
+      body: err.message,
+      logged: { level: 'info', reason: err.message },
+    };
   }
   if (!isLedgerError(err)) {
     const reason = err instanceof Error ? err.message : String(err);

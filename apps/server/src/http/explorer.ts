@@ -38,31 +38,51 @@ interface StaticFile {
 
 /** Where the build put the explorer: beside the compiled server (dist/), or in dist/ when the server runs from sources. */
 export function explorerBuildDir(): string | null {
-  const candidates = [path.resolve(__dirname, '../../../explorer'), path.resolve(__dirname, '../../../../dist/apps/explorer')];
-  return candidates.find((d) => fs.existsSync(path.join(d, 'assets/explorer.js')) && fs.existsSync(path.join(d, 'index.html'))) ?? null;
+  const candidates = [
+    path.resolve(__dirname, '../../../explorer'),
+    path.resolve(__dirname, '../../../../dist/apps/explorer'),
+  ];
+  return (
+    candidates.find(
+      (d) => fs.existsSync(path.join(d, 'assets/explorer.js')) && fs.existsSync(path.join(d, 'index.html')),
+    ) ?? null
+  );
 }
 
 function load(file: string): StaticFile {
   const body = fs.readFileSync(file);
-  return { body, type: TYPES[path.extname(file)] ?? 'application/octet-stream', etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  return {
+    body,
+    type: TYPES[path.extname(file)] ?? 'application/octet-stream',
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+  };
 }
 
-export function serveExplorer(app: FastifyInstance, opts: { participant: string; logger: Logger; dir?: string | null }): void {
+export function serveExplorer(
+  app: FastifyInstance,
+  opts: { participant: string; logger: Logger; dir?: string | null },
+): void {
   const dir = opts.dir === undefined ? explorerBuildDir() : opts.dir;
   const index = dir ? load(path.join(dir, 'index.html')) : null;
   const assets = new Map<string, StaticFile>();
-  if (dir) for (const name of fs.readdirSync(path.join(dir, 'assets'))) assets.set(name, load(path.join(dir, 'assets', name)));
+  if (dir)
+    for (const name of fs.readdirSync(path.join(dir, 'assets'))) assets.set(name, load(path.join(dir, 'assets', name)));
   else opts.logger.warn('the explorer is not built (npm run build): /explorer answers 404');
 
   const missing = (req: FastifyRequest, reply: FastifyReply, what: string) =>
     sendError(reply, req, httpError('NOT_FOUND', what, 404), opts.participant, opts.logger);
   const send = (req: FastifyRequest, reply: FastifyReply, file: StaticFile) => {
-    void reply.header('cache-control', 'no-cache').header('etag', file.etag).header('x-content-type-options', 'nosniff');
-    if (file === index) void reply.header('content-security-policy', CONTENT_SECURITY_POLICY).header('referrer-policy', 'no-referrer');
+    void reply
+      .header('cache-control', 'no-cache')
+      .header('etag', file.etag)
+      .header('x-content-type-options', 'nosniff');
+    if (file === index)
+      void reply.header('content-security-policy', CONTENT_SECURITY_POLICY).header('referrer-policy', 'no-referrer');
     if (req.headers['if-none-match'] === file.etag) return reply.code(304).send();
     return reply.type(file.type).send(file.body);
   };
-  const page = (req: FastifyRequest, reply: FastifyReply) => (index ? send(req, reply, index) : missing(req, reply, 'The explorer is not built on this server.'));
+  const page = (req: FastifyRequest, reply: FastifyReply) =>
+    index ? send(req, reply, index) : missing(req, reply, 'The explorer is not built on this server.');
   const hide = { hide: true } as FastifySchema;
   // The explorer's files need no token (the page asks for one).
   const config = { [PUBLIC_ROUTE_CONFIG]: true };
@@ -85,7 +105,9 @@ export function serveExplorer(app: FastifyInstance, opts: { participant: string;
     config,
     handler: (req: FastifyRequest, reply: FastifyReply) => {
       const view = (req.params as { '*': string })['*'].split('/')[0];
-      return EXPLORER_VIEWS.includes(view) ? page(req, reply) : missing(req, reply, 'The requested resource could not be found.');
+      return EXPLORER_VIEWS.includes(view)
+        ? page(req, reply)
+        : missing(req, reply, 'The requested resource could not be found.');
     },
   });
 }

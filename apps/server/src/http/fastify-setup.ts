@@ -6,7 +6,14 @@ import { authenticateBeforeBody, isPublicRouteConfig } from '@ledgerline/auth';
 import { DecodeError, assertStorableJson } from '@ledgerline/wire';
 import type { HttpMetrics } from '../infrastructure/metrics';
 import { sendError } from './all-exceptions.filter';
-import { clientErrorHandler, expectationFailedHandler, requestGuard, routeMissHandler, withoutEmptySegments, type FrameworkErrorContext } from './framework-errors';
+import {
+  clientErrorHandler,
+  expectationFailedHandler,
+  requestGuard,
+  routeMissHandler,
+  withoutEmptySegments,
+  type FrameworkErrorContext,
+} from './framework-errors';
 import type { RouteCatalog } from './route-catalog';
 import { isRawBodyRoute, readRequestBody } from './request-body';
 
@@ -46,7 +53,8 @@ export function fastifyServerOptions(opts: { participant: string; logger: Logger
     // client cannot hold a connection and its buffers indefinitely. Answers (streams, long lists) are not bounded by it.
     requestTimeout: opts.requestTimeoutMs,
     rewriteUrl: (req: IncomingMessage) => withoutEmptySegments(req.url ?? '/'),
-    frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => sendError(reply, req, err, opts.participant, opts.logger),
+    frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) =>
+      sendError(reply, req, err, opts.participant, opts.logger),
     clientErrorHandler: clientErrorHandler(ctx),
     // Node would answer a missing Host header with an empty 400 by itself; requestGuard answers it instead.
     http: {
@@ -62,9 +70,10 @@ export function fastifyServerOptions(opts: { participant: string; logger: Logger
 }
 
 /**
- * Fastify-level behaviour that real clients need: JSON bodies accepted whatever the Content-Type (core-ledger-client sends
- * none), binary uploads read by their routes (request-body.ts; wallet-sdk sends its DAR without a Content-Type), framework errors rendered like ours (unknown routes and methods, unsupported expectations, requests during
- * shutdown), and metrics per route. Runs before Nest registers its routes.
+ * Fastify-level behaviour that real clients need: JSON bodies accepted whatever the Content-Type (core-ledger-client
+ * sends none), binary uploads read by their routes (request-body.ts; wallet-sdk sends its DAR without a Content-Type),
+ * framework errors rendered like ours (unknown routes and methods, unsupported expectations, requests during shutdown),
+ * and metrics per route. Runs before Nest registers its routes.
  */
 export function configureFastify(
   app: FastifyInstance,
@@ -86,31 +95,36 @@ export function configureFastify(
   app.setNotFoundHandler(routeMissHandler(opts.catalog, ctx));
   app.server.on('checkExpectation', expectationFailedHandler(ctx));
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (req: FastifyRequest, payload: IncomingMessage, done: (e: Error | null, v?: unknown) => void) => {
-    // No route serves the request (404/405 follow): its body is never read.
-    if (req.routeOptions.url === undefined) return done(null, undefined);
-    const limit = req.routeOptions.bodyLimit ?? opts.bodyLimit;
-    if (isRawBodyRoute(req.routeOptions.config)) {
-      // A declared length over the limit is refused at once, as for every other route; the rest is read by the route.
-      return Number(req.headers['content-length']) > limit ? done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE()) : done(null, payload);
-    }
-    readRequestBody(payload, limit, req.headers['content-length']).then((bytes) => {
-      const text = bytes.toString('utf8');
-      if (text.trim() === '') return done(null, undefined);
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch (e) {
-        return done(new DecodeError('body', `Malformed JSON: ${(e as Error).message}`));
+  app.addContentTypeParser(
+    '*',
+    (req: FastifyRequest, payload: IncomingMessage, done: (e: Error | null, v?: unknown) => void) => {
+      // No route serves the request (404/405 follow): its body is never read.
+      if (req.routeOptions.url === undefined) return done(null, undefined);
+      const limit = req.routeOptions.bodyLimit ?? opts.bodyLimit;
+      if (isRawBodyRoute(req.routeOptions.config)) {
+        // A declared length over the limit is refused at once, as for every other route; the rest is read by the route.
+        return Number(req.headers['content-length']) > limit
+          ? done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE())
+          : done(null, payload);
       }
-      try {
-        assertStorableJson(text, body);
-      } catch (e) {
-        return done(e as Error);
-      }
-      done(null, body);
-    }, done);
-  });
+      readRequestBody(payload, limit, req.headers['content-length']).then((bytes) => {
+        const text = bytes.toString('utf8');
+        if (text.trim() === '') return done(null, undefined);
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch (e) {
+          return done(new DecodeError('body', `Malformed JSON: ${(e as Error).message}`));
+        }
+        try {
+          assertStorableJson(text, body);
+        } catch (e) {
+          return done(e as Error);
+        }
+        done(null, body);
+      }, done);
+    },
+  );
   app.addHook('onResponse', (req, reply, done) => {
     opts.metrics.observe(req.method, req.routeOptions?.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     done();

@@ -43,9 +43,12 @@ export function installLeanAsyncResourceBind(): boolean {
 /** The documented `bind`: `fn` in `resource`'s async scope, with `thisArg` or else the caller's `this`, same `length`. */
 function leanBind(resource: AsyncResource, fn: unknown, thisArg: unknown): (...args: unknown[]) => unknown {
   if (typeof fn !== 'function') {
-    throw Object.assign(new TypeError(`The "fn" argument must be of type function. Received ${fn === null ? 'null' : typeof fn}`), {
-      code: 'ERR_INVALID_ARG_TYPE',
-    });
+    throw Object.assign(
+      new TypeError(`The "fn" argument must be of type function. Received ${fn === null ? 'null' : typeof fn}`),
+      {
+        code: 'ERR_INVALID_ARG_TYPE',
+      },
+    );
   }
   const f = fn as (...args: unknown[]) => unknown;
   const bound =

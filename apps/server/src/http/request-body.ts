@@ -9,7 +9,8 @@ import { errorCodes } from 'fastify';
  */
 export const RAW_BODY_CONFIG = { rawBody: true } as const;
 
-export const isRawBodyRoute = (config: unknown): boolean => (config as { rawBody?: unknown } | undefined)?.rawBody === true;
+export const isRawBodyRoute = (config: unknown): boolean =>
+  (config as { rawBody?: unknown } | undefined)?.rawBody === true;
 
 /**
  * The client reset or dropped its connection while sending the body (ECONNRESET "aborted" from the request stream).
@@ -26,7 +27,11 @@ export class RequestBodyAbortedError extends Error {
  * Reads a request body into one buffer (of the declared Content-Length when there is one), refusing more than `limit`
  * bytes and a body whose length differs from its Content-Length, with Fastify's own errors (413, 400).
  */
-export function readRequestBody(stream: Readable, limit: number, contentLengthHeader: string | string[] | undefined): Promise<Buffer> {
+export function readRequestBody(
+  stream: Readable,
+  limit: number,
+  contentLengthHeader: string | string[] | undefined,
+): Promise<Buffer> {
   const declared = typeof contentLengthHeader === 'string' ? Number(contentLengthHeader) : NaN;
   if (declared > limit) return Promise.reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
   if (stream.readableEnded) return Promise.resolve(Buffer.alloc(0));

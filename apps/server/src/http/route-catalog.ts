@@ -24,7 +24,13 @@ export class RouteCatalog {
       for (const m of Array.isArray(r.method) ? r.method : [r.method]) {
         if (m === 'HEAD' || r.url === '*' || r.url === '/*') continue;
         const documentedBody = (r.config as { documentedBody?: unknown } | undefined)?.documentedBody;
-        this.routes.push({ method: m.toLowerCase(), url: r.url, schema: r.schema, rawBody: isRawBodyRoute(r.config), documentedBody });
+        this.routes.push({
+          method: m.toLowerCase(),
+          url: r.url,
+          schema: r.schema,
+          rawBody: isRawBodyRoute(r.config),
+          documentedBody,
+        });
       }
     });
   }
@@ -34,7 +40,10 @@ export class RouteCatalog {
    * segment matches any one non-empty segment, `*` the rest of the path; static segments compare percent-decoded.
    */
   methodsAt(path: string): string[] {
-    const segments = path.split('/').filter((s) => s !== '').map(decodeSegment);
+    const segments = path
+      .split('/')
+      .filter((s) => s !== '')
+      .map(decodeSegment);
     const methods = new Set<string>();
     for (const r of this.routes) if (matches(r.url, segments)) methods.add(r.method.toUpperCase());
     if (methods.has('GET')) methods.add('HEAD');
@@ -46,25 +55,41 @@ export class RouteCatalog {
     for (const r of this.routes) {
       if ((r.schema as { hide?: boolean } | undefined)?.hide) continue;
       const path = r.url.replace(/:([A-Za-z0-9_-]+)/g, '{$1}');
-      const params = [...r.url.matchAll(/:([A-Za-z0-9_-]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+      const params = [...r.url.matchAll(/:([A-Za-z0-9_-]+)/g)].map((m) => ({
+        name: m[1],
+        in: 'path',
+        required: true,
+        schema: { type: 'string' },
+      }));
       const op: Record<string, unknown> = {
         operationId: `${r.method}${path.replace(/[^A-Za-z0-9]+/g, '_')}`,
         parameters: params,
         responses: {
           '200': { description: 'OK', content: { 'application/json': {} } },
           '400': { description: 'Request does not decode', content: { 'text/plain': { schema: { type: 'string' } } } },
-          default: { description: 'JsCantonError', content: { 'application/json': { schema: { $ref: '#/components/schemas/JsCantonError' } } } },
+          default: {
+            description: 'JsCantonError',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/JsCantonError' } } },
+          },
         },
       };
       const body = r.schema?.body ?? r.documentedBody;
       if (body) op.requestBody = { required: true, content: { 'application/json': { schema: body } } };
-      if (r.rawBody) op.requestBody = { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
+      if (r.rawBody)
+        op.requestBody = {
+          required: true,
+          content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+        };
       if (path.startsWith('/v2')) op.security = [{ httpAuth: [] }];
       (paths[path] ??= {})[r.method] = op;
     }
     return {
       openapi: '3.0.3',
-      info: { title: 'Ledgerline JSON Ledger API', version, description: 'Canton JSON Ledger API v2 (3.5 line) as served by Ledgerline' },
+      info: {
+        title: 'Ledgerline JSON Ledger API',
+        version,
+        description: 'Canton JSON Ledger API v2 (3.5 line) as served by Ledgerline',
+      },
       paths,
       components: {
         securitySchemes: { httpAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
@@ -78,7 +103,10 @@ export class RouteCatalog {
               correlationId: { type: 'string', nullable: true },
               traceId: { type: 'string', nullable: true },
               context: { type: 'object', additionalProperties: { type: 'string' } },
-              resources: { type: 'array', items: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 2 } },
+              resources: {
+                type: 'array',
+                items: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 2 },
+              },
               errorCategory: { type: 'integer' },
               grpcCodeValue: { type: 'integer', nullable: true },
               retryInfo: { type: 'string', nullable: true },

@@ -13,10 +13,14 @@ export function readBootstrapFile(file: string): { spec: BootstrapSpec | undefin
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
-    return { spec: undefined, problems: [`cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`] };
+    return {
+      spec: undefined,
+      problems: [`cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`],
+    };
   }
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length) return { spec: undefined, problems: doc.errors.map((e) => `${path.basename(file)}: ${e.message.split('\n')[0]}`) };
+  if (doc.errors.length)
+    return { spec: undefined, problems: doc.errors.map((e) => `${path.basename(file)}: ${e.message.split('\n')[0]}`) };
   const { spec, problems } = checkBootstrapSpec(doc.toJS({ maxAliasCount: 100 }));
   const folder = path.dirname(file);
   spec.dars = spec.dars.map((d, i) => {

@@ -22,7 +22,8 @@ export interface ClusterMessage {
   error?: string;
 }
 
-export const isMessage = (m: unknown): m is ClusterMessage => typeof m === 'object' && m !== null && typeof (m as ClusterMessage).type === 'string';
+export const isMessage = (m: unknown): m is ClusterMessage =>
+  typeof m === 'object' && m !== null && typeof (m as ClusterMessage).type === 'string';
 
 /** In a worker: answers the primary's collection requests with this worker's metrics. */
 export function serveMetricsToPrimary(registry: Registry): void {

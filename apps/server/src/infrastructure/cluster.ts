@@ -2,7 +2,14 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import { AggregatorRegistry } from 'prom-client';
 import type { LedgerConfig } from '../config';
-import { COLLECT_TIMEOUT_MS, isMessage, METRICS_COLLECT, METRICS_COLLECTED, METRICS_REPLY, METRICS_REQUEST } from './cluster-metrics';
+import {
+  COLLECT_TIMEOUT_MS,
+  isMessage,
+  METRICS_COLLECT,
+  METRICS_COLLECTED,
+  METRICS_REPLY,
+  METRICS_REQUEST,
+} from './cluster-metrics';
 import { startConfiguredEmbeddedPostgres } from './runtime';
 
 /**
@@ -62,7 +69,12 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
   const collect = (): Promise<string> =>
     (collecting ??= (async () => {
       const live = [...workers.values()].filter((w) => w.isConnected());
-      const entry = { id: ++collectSeq, pending: new Set(live.map((w) => w.id)), metrics: [] as unknown[][], done: () => undefined as void };
+      const entry = {
+        id: ++collectSeq,
+        pending: new Set(live.map((w) => w.id)),
+        metrics: [] as unknown[][],
+        done: () => undefined as void,
+      };
       const finished = new Promise<void>((resolve) => (entry.done = resolve));
       current = entry;
       for (const w of live) w.send({ type: METRICS_COLLECT, id: entry.id });
@@ -112,9 +124,15 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
           if (code !== 0) failed = true;
           return;
         }
-        const delay = Date.now() - forkedAt > STABLE_AFTER_MS ? RESTART_DELAY_MS : Math.min(MAX_RESTART_DELAY_MS, (restartDelay.get(slot) ?? RESTART_DELAY_MS / 2) * 2);
+        const delay =
+          Date.now() - forkedAt > STABLE_AFTER_MS
+            ? RESTART_DELAY_MS
+            : Math.min(MAX_RESTART_DELAY_MS, (restartDelay.get(slot) ?? RESTART_DELAY_MS / 2) * 2);
         restartDelay.set(slot, delay);
-        logger.error({ worker: slot, pid: w.process.pid, code, signal, restartInMs: delay }, 'worker exited: starting a new one');
+        logger.error(
+          { worker: slot, pid: w.process.pid, code, signal, restartInMs: delay },
+          'worker exited: starting a new one',
+        );
         replace(slot, delay, 0);
       });
     });
@@ -129,7 +147,10 @@ export async function runClusterPrimary(config: LedgerConfig, logger: Logger): P
         (e: Error) => {
           if (stopping) return;
           if (failedStarts + 1 >= MAX_FAILED_STARTS) {
-            logger.error({ err: e, worker: slot }, `a replacement worker failed to start ${MAX_FAILED_STARTS} times in a row: stopping`);
+            logger.error(
+              { err: e, worker: slot },
+              `a replacement worker failed to start ${MAX_FAILED_STARTS} times in a row: stopping`,
+            );
             void shutdown('worker restart failed', 1);
             return;
           }
@@ -198,6 +219,10 @@ function labelWorker(metrics: unknown[], slot: number): unknown[] {
   const worker = String(slot);
   return metrics.map((m) => {
     const metric = m as { values?: Array<{ labels?: Record<string, unknown> }> };
-    return { ...metric, aggregator: 'sum', values: (metric.values ?? []).map((v) => ({ ...v, labels: { ...v.labels, worker } })) };
+    return {
+      ...metric,
+      aggregator: 'sum',
+      values: (metric.values ?? []).map((v) => ({ ...v, labels: { ...v.labels, worker } })),
+    };
   });
 }

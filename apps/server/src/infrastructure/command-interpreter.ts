@@ -33,7 +33,11 @@ export class CommandInterpreter implements OnApplicationBootstrap {
   /** Packages being read and decoded now: a second caller waits for the same decoding. */
   private readonly loading = new Map<string, Promise<Package | undefined>>();
 
-  constructor(private readonly contracts: ContractsRepository, private readonly packageRepository: PackagesRepository, private readonly runtime: LedgerRuntime) {}
+  constructor(
+    private readonly contracts: ContractsRepository,
+    private readonly packageRepository: PackagesRepository,
+    private readonly runtime: LedgerRuntime,
+  ) {}
 
   /** Decodes the stored packages in the background once the server runs, so the first command after a restart pays nothing. */
   onApplicationBootstrap(): void {
@@ -41,7 +45,11 @@ export class CommandInterpreter implements OnApplicationBootstrap {
   }
 
   /** `env.ledgerTime` (default `env.now`) is the ledger effective time the commands run at. */
-  async interpret(req: InterpretRequest, state: BuildState, env: Omit<InterpretEnvironment, 'engine' | 'participantId'>): Promise<InterpretedTransaction> {
+  async interpret(
+    req: InterpretRequest,
+    state: BuildState,
+    env: Omit<InterpretEnvironment, 'engine' | 'participantId'>,
+  ): Promise<InterpretedTransaction> {
     const cfg = this.runtime.config;
     const ledgerTime = env.ledgerTime ?? env.now;
     const toleranceMicros = BigInt(cfg.interpretationTimeoutMs) * 1000n;
@@ -63,10 +71,15 @@ export class CommandInterpreter implements OnApplicationBootstrap {
           break;
         }
         case 'needContract':
-          step = step.resume(state.contracts.get(step.contractId) ?? (await this.contracts.get(this.runtime.db, step.contractId)) ?? undefined);
+          step = step.resume(
+            state.contracts.get(step.contractId) ??
+              (await this.contracts.get(this.runtime.db, step.contractId)) ??
+              undefined,
+          );
           break;
         case 'interrupted': {
-          if (interpretationTimeLimitPassed(ledgerTime, toleranceMicros, this.runtime.clock.nowMicros())) throw interpretationTimeLimitExceeded(ledgerTime, toleranceMicros);
+          if (interpretationTimeLimitPassed(ledgerTime, toleranceMicros, this.runtime.clock.nowMicros()))
+            throw interpretationTimeLimitExceeded(ledgerTime, toleranceMicros);
           const resume = step.resume;
           await new Promise((r) => setImmediate(r));
           step = resume();

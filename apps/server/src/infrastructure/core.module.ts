@@ -25,7 +25,11 @@ export class CoreModule {
     const idps = new IdentityProviderDirectoryRef();
     const settings: AuthSettings = {
       scope: runtime,
-      policy: { participantId: runtime.identity.participantId, targetAudience: runtime.config.jwtAudience, targetScope: runtime.config.jwtScope },
+      policy: {
+        participantId: runtime.identity.participantId,
+        targetAudience: runtime.config.jwtAudience,
+        targetScope: runtime.config.jwtScope,
+      },
       keys: new KeyResolver({
         hmacSecret: runtime.jwtSecret,
         publicKeyPem: runtime.config.jwtPublicKey,
@@ -53,7 +57,19 @@ export class CoreModule {
         CommandInterpreter,
         InterfaceDirectories,
       ],
-      exports: [LedgerRuntime, EventStore, CommitNotifier, ParticipantIdentity, HttpMetrics, SignatureVerifier, ...STORE_REPOSITORIES, IdentityProviderDirectoryRef, TemplateDirectories, CommandInterpreter, InterfaceDirectories],
+      exports: [
+        LedgerRuntime,
+        EventStore,
+        CommitNotifier,
+        ParticipantIdentity,
+        HttpMetrics,
+        SignatureVerifier,
+        ...STORE_REPOSITORIES,
+        IdentityProviderDirectoryRef,
+        TemplateDirectories,
+        CommandInterpreter,
+        InterfaceDirectories,
+      ],
     };
   }
 }

@@ -7,7 +7,8 @@ export const SIGN_IN_LINK_TTL_SECONDS = 15 * 60;
 
 /** The explorer's address as a person on this machine opens it (a wildcard bind address means this machine). */
 export function explorerUrl(host: string, port: number): string {
-  const shown = host === '0.0.0.0' || host === '::' || host === '' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const shown =
+    host === '0.0.0.0' || host === '::' || host === '' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return `http://${shown}:${port}/explorer`;
 }
 
@@ -17,7 +18,11 @@ export function explorerUrl(host: string, port: number): string {
  * admin user in its fragment: written to `print` (stderr) only, never to the JSON log, and a browser never sends a
  * fragment to the server. With a configured key the service cannot mint tokens, so only the address is logged.
  */
-export async function announceExplorer(runtime: LedgerRuntime, logger: Logger, print: (line: string) => void): Promise<void> {
+export async function announceExplorer(
+  runtime: LedgerRuntime,
+  logger: Logger,
+  print: (line: string) => void,
+): Promise<void> {
   const { config } = runtime;
   const url = explorerUrl(config.host, config.port);
   const generated = runtime.jwtSecret !== undefined && config.jwtSecret === undefined;
@@ -32,5 +37,7 @@ export async function announceExplorer(runtime: LedgerRuntime, logger: Logger, p
     expiresInSeconds: SIGN_IN_LINK_TTL_SECONDS,
   });
   logger.info({ url }, 'ledger explorer: its sign-in link is printed on stderr');
-  print(`\nLedger explorer, signed in as ${config.adminUser} for ${SIGN_IN_LINK_TTL_SECONDS / 60} minutes:\n  ${url}#token=${token}\n\n`);
+  print(
+    `\nLedger explorer, signed in as ${config.adminUser} for ${SIGN_IN_LINK_TTL_SECONDS / 60} minutes:\n  ${url}#token=${token}\n\n`,
+  );
 }

@@ -25,7 +25,10 @@ export class InterfaceDirectories {
     runtime: LedgerRuntime,
     private readonly interpreter: CommandInterpreter,
   ) {
-    this.directory = firstKnowing(packageInterfaces(interpreter.engine), catalogInterfaces(runtime.config.templateCatalog));
+    this.directory = firstKnowing(
+      packageInterfaces(interpreter.engine),
+      catalogInterfaces(runtime.config.templateCatalog),
+    );
   }
 
   /**

@@ -28,9 +28,7 @@ export class LedgerMaintenance {
   private readonly replacedListeners: Array<() => void> = [];
   private readonly interruptions = new EventEmitter().setMaxListeners(0);
 
-  constructor(
-    private readonly deps: { notifier: CommitNotifier; logger: Logger; participant: string },
-  ) {}
+  constructor(private readonly deps: { notifier: CommitNotifier; logger: Logger; participant: string }) {}
 
   /** Counts requests and holds new ones while an operation runs. Called once, before the routes are registered. */
   attach(fastify: FastifyInstance): void {
@@ -81,7 +79,10 @@ export class LedgerMaintenance {
   replacedSince(generation: number): LedgerError | null {
     return generation === this.generation
       ? null
-      : failedPrecondition('LEDGER_STATE_REPLACED', 'the ledger was restored or reset while this stream was open; read the ledger end and start again');
+      : failedPrecondition(
+          'LEDGER_STATE_REPLACED',
+          'the ledger was restored or reset while this stream was open; read the ledger end and start again',
+        );
   }
 
   /** `listener` runs after every operation that replaced the ledger's content (restore, reset). */
@@ -104,13 +105,19 @@ export class LedgerMaintenance {
     return result;
   }
 
-  private async runNow<T>(operation: () => Promise<T>, opts: { self: boolean; replaces: boolean; reason: string }): Promise<T> {
+  private async runNow<T>(
+    operation: () => Promise<T>,
+    opts: { self: boolean; replaces: boolean; reason: string },
+  ): Promise<T> {
     let open!: () => void;
     this.gate = new Promise<void>((r) => (open = r));
     const { notifier, logger } = this.deps;
     try {
       const streamError = opts.replaces
-        ? failedPrecondition('LEDGER_STATE_REPLACED', `${opts.reason}: this stream ended; read the ledger end and start again`)
+        ? failedPrecondition(
+            'LEDGER_STATE_REPLACED',
+            `${opts.reason}: this stream ended; read the ledger end and start again`,
+          )
         : transientFailure(`${opts.reason}: this stream ended; reconnect`);
       this.endWebSockets(streamError);
       this.interruptions.emit('interrupt', streamError);
@@ -136,7 +143,8 @@ export class LedgerMaintenance {
   }
 
   private endWebSockets(error: LedgerError): void {
-    const server = (this.fastify as unknown as { websocketServer?: { clients: Set<WebSocket> } } | null)?.websocketServer;
+    const server = (this.fastify as unknown as { websocketServer?: { clients: Set<WebSocket> } } | null)
+      ?.websocketServer;
     if (!server) return;
     const frame = JSON.stringify(renderError(error, { traceId: '', participant: this.deps.participant }).body);
     for (const socket of server.clients) {
@@ -153,7 +161,8 @@ export class LedgerMaintenance {
     const deadline = Date.now() + DRAIN_TIMEOUT_MS;
     while (this.inFlight > own + this.queuedSelf) {
       const left = deadline - Date.now();
-      if (left <= 0) throw transientFailure(`requests in flight did not finish within ${DRAIN_TIMEOUT_MS} ms; nothing was changed`);
+      if (left <= 0)
+        throw transientFailure(`requests in flight did not finish within ${DRAIN_TIMEOUT_MS} ms; nothing was changed`);
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, Math.min(left, 100));
         this.drained = () => {

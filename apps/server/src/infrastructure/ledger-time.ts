@@ -13,15 +13,24 @@ export interface MoveLedgerTime {
  * the static clock. Refuses, changing nothing: the wall clock, a time before the current one, a stale `expected`.
  * Answers the new time.
  */
-export async function moveLedgerTime(db: Database['db'], clock: LedgerClock | null, move: MoveLedgerTime): Promise<bigint> {
+export async function moveLedgerTime(
+  db: Database['db'],
+  clock: LedgerClock | null,
+  move: MoveLedgerTime,
+): Promise<bigint> {
   if (clock && clock.mode !== 'static') {
-    throw invalidArgument('the ledger runs on the wall clock; its time moves only in static-time mode (LEDGER_TIME_MODE=static)');
+    throw invalidArgument(
+      'the ledger runs on the wall clock; its time moves only in static-time mode (LEDGER_TIME_MODE=static)',
+    );
   }
   const repo = new LedgerTimeRepository();
   const current = await repo.get(db);
-  if (current === null) throw invalidArgument('the ledger has no static time: start it once with LEDGER_TIME_MODE=static');
+  if (current === null)
+    throw invalidArgument('the ledger has no static time: start it once with LEDGER_TIME_MODE=static');
   if (move.expected !== undefined && move.expected !== current) {
-    throw invalidArgument(`current_time mismatch. Provided: ${isoMicros(move.expected)}. Actual: ${isoMicros(current)}`);
+    throw invalidArgument(
+      `current_time mismatch. Provided: ${isoMicros(move.expected)}. Actual: ${isoMicros(current)}`,
+    );
   }
   const target = move.newTime ?? current + (move.advanceByMicros ?? 0n);
   checkForward(current, target);

@@ -18,7 +18,11 @@ export class HttpMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [this.registry],
   });
-  readonly ledgerEnd = new Gauge({ name: 'ledgerline_ledger_end', help: 'Current ledger end offset', registers: [this.registry] });
+  readonly ledgerEnd = new Gauge({
+    name: 'ledgerline_ledger_end',
+    help: 'Current ledger end offset',
+    registers: [this.registry],
+  });
   readonly batchSize = new Histogram({
     name: 'ledgerline_append_batch_size',
     help: 'Works committed per event-log transaction (group commit)',

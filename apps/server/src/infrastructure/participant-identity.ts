@@ -33,7 +33,11 @@ export class ParticipantIdentity {
  * Loads the participant's Ed25519 namespace key from the database, generating it on the very first start. Synchronizer ids
  * are derived from the alias and the participant's key, so they are stable across restarts and instances.
  */
-export async function loadParticipantIdentity(db: Database['db'], name: string, aliases: string[]): Promise<ParticipantIdentity> {
+export async function loadParticipantIdentity(
+  db: Database['db'],
+  name: string,
+  aliases: string[],
+): Promise<ParticipantIdentity> {
   const secrets = new NodeSecretsRepository();
   const pkcs8 = await secrets.getOrCreate(db, 'participant_namespace_key', () =>
     generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),

@@ -72,7 +72,8 @@ export class LedgerRuntime {
 
   /** Finishes in-flight appends, then closes the pool and the embedded database. */
   async close(): Promise<void> {
-    for (const closer of this.closers.splice(0)) await closer().catch((e) => this.logger.warn({ err: e }, 'closing failed'));
+    for (const closer of this.closers.splice(0))
+      await closer().catch((e) => this.logger.warn({ err: e }, 'closing failed'));
     await this.eventStore.close();
     await this.notifier.stop();
     await this.reads.close();
@@ -89,9 +90,19 @@ export function makeLogger(config: Pick<LedgerConfig, 'logLevel'>, fd: 1 | 2 = 1
 }
 
 /** The embedded PostgreSQL of LEDGER_DATA_DIR / LEDGER_EMBEDDED_PG_PORT (used when there is no DATABASE_URL). */
-export function startConfiguredEmbeddedPostgres(config: Pick<LedgerConfig, 'dataDir' | 'embeddedPgPort'>, logger: Logger): Promise<EmbeddedPostgresHandle> {
-  logger.info({ dataDir: config.dataDir, port: config.embeddedPgPort }, 'no DATABASE_URL: starting the embedded PostgreSQL');
-  return startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log: (m) => logger.debug({ pg: m }) });
+export function startConfiguredEmbeddedPostgres(
+  config: Pick<LedgerConfig, 'dataDir' | 'embeddedPgPort'>,
+  logger: Logger,
+): Promise<EmbeddedPostgresHandle> {
+  logger.info(
+    { dataDir: config.dataDir, port: config.embeddedPgPort },
+    'no DATABASE_URL: starting the embedded PostgreSQL',
+  );
+  return startEmbeddedPostgres({
+    dataDir: config.dataDir,
+    port: config.embeddedPgPort,
+    log: (m) => logger.debug({ pg: m }),
+  });
 }
 
 /** DATABASE_URL if set, else the embedded PostgreSQL in the data folder; migrated. */
@@ -100,8 +111,12 @@ export async function connectDatabase(
   logger: Logger,
 ): Promise<{ database: Database; url: string | (() => string); embedded: EmbeddedPostgresHandle | null }> {
   const embedded = config.databaseUrl ? null : await startConfiguredEmbeddedPostgres(config, logger);
-  const hosts = config.databaseUrl && config.databaseHosts?.length ? new DatabaseHosts(config.databaseUrl, config.databaseHosts) : undefined;
-  if (hosts && !(await hosts.locate())) logger.warn({ hosts: config.databaseHosts }, 'LEDGER_DATABASE_HOSTS: no host is a primary now; trying the first');
+  const hosts =
+    config.databaseUrl && config.databaseHosts?.length
+      ? new DatabaseHosts(config.databaseUrl, config.databaseHosts)
+      : undefined;
+  if (hosts && !(await hosts.locate()))
+    logger.warn({ hosts: config.databaseHosts }, 'LEDGER_DATABASE_HOSTS: no host is a primary now; trying the first');
   const url = hosts ? () => hosts.url() : (config.databaseUrl ?? embedded!.url);
   const database = openDatabase(typeof url === 'string' ? url : url(), { max: config.dbPoolSize, hosts });
   try {
@@ -120,7 +135,10 @@ export async function connectDatabase(
  * libs/canton/src/ed25519-worker.ts). `workerScript`: the compiled worker, by default the one beside the compiled
  * library (dist/); run from the TypeScript sources, the caller passes one it compiled.
  */
-export function signatureVerifierFor(config: Pick<LedgerConfig, 'ed25519Backend' | 'ed25519Worker'>, workerScript?: string): SignatureVerifier {
+export function signatureVerifierFor(
+  config: Pick<LedgerConfig, 'ed25519Backend' | 'ed25519Worker'>,
+  workerScript?: string,
+): SignatureVerifier {
   const ed25519 = new Ed25519Verifier({
     backend: config.ed25519Backend,
     workerScript: config.ed25519Worker ? (workerScript ?? ed25519WorkerScript()) : undefined,
@@ -133,7 +151,11 @@ export interface RuntimeOptions {
   ed25519WorkerScript?: string;
 }
 
-export async function startRuntime(config: LedgerConfig, logger = makeLogger(config), options: RuntimeOptions = {}): Promise<LedgerRuntime> {
+export async function startRuntime(
+  config: LedgerConfig,
+  logger = makeLogger(config),
+  options: RuntimeOptions = {},
+): Promise<LedgerRuntime> {
   const { database, url, embedded } = await connectDatabase(config, logger);
   let signatures: SignatureVerifier | undefined;
   let reads: ReadDatabase | undefined;
@@ -146,7 +168,9 @@ export async function startRuntime(config: LedgerConfig, logger = makeLogger(con
       jwtSecret = await new NodeSecretsRepository().getOrCreate(database.db, 'jwt_hs256_secret', () =>
         randomBytes(32).toString('base64url'),
       );
-      logger.info(`no JWT key configured: using the generated HS256 secret kept in the database; get a token with: npm run ledgerctl -- token --user ${config.adminUser}`);
+      logger.info(
+        `no JWT key configured: using the generated HS256 secret kept in the database; get a token with: npm run ledgerctl -- token --user ${config.adminUser}`,
+      );
     }
 
     const clock = await ledgerClockFor(config, database);
@@ -170,14 +194,20 @@ export async function startRuntime(config: LedgerConfig, logger = makeLogger(con
       notifier.on('ledger-time', (micros: bigint) => clock.observe(micros));
       // After a reconnect: a move made meanwhile sent its notification to nobody here.
       notifier.on('listening', () => {
-        new LedgerTimeRepository().get(database.db).then((micros) => micros !== null && clock.observe(micros), () => undefined);
+        new LedgerTimeRepository().get(database.db).then(
+          (micros) => micros !== null && clock.observe(micros),
+          () => undefined,
+        );
       });
     }
     eventStore.events.on('committed', (end: number) => {
       metrics.ledgerEnd.set(end);
       notifier.notify(end);
     });
-    reads = new ReadDatabase(database.db, config.readDatabaseUrls ?? [], { waitMs: config.readReplicaWaitMs, max: config.dbPoolSize });
+    reads = new ReadDatabase(database.db, config.readDatabaseUrls ?? [], {
+      waitMs: config.readReplicaWaitMs,
+      max: config.dbPoolSize,
+    });
     const replicas = reads;
     notifier.on('ledger-end', (end: number) => replicas.primaryMoved(end));
     replicas.primaryMoved(await new LedgerUpdatesRepository().ledgerEnd(database.db));
@@ -185,7 +215,21 @@ export async function startRuntime(config: LedgerConfig, logger = makeLogger(con
     metrics.trackReplicas(replicas);
     await notifier.start();
     await ensureAdminUser(eventStore, config.adminUser);
-    return new LedgerRuntime(config, logger, database, url, identity, eventStore, notifier, metrics, jwtSecret, signatures, embedded, clock, replicas);
+    return new LedgerRuntime(
+      config,
+      logger,
+      database,
+      url,
+      identity,
+      eventStore,
+      notifier,
+      metrics,
+      jwtSecret,
+      signatures,
+      embedded,
+      clock,
+      replicas,
+    );
   } catch (e) {
     await signatures?.ed25519.close().catch(() => undefined);
     await reads?.close().catch(() => undefined);
@@ -200,9 +244,15 @@ export async function startRuntime(config: LedgerConfig, logger = makeLogger(con
  * first static start LEDGER_STATIC_TIME_START or else the wall clock. Record times stay strictly increasing on their own
  * (the ledger head gives updates at one static time record times a microsecond apart).
  */
-export async function ledgerClockFor(config: Pick<LedgerConfig, 'timeMode' | 'staticTimeStart'>, database: Database): Promise<LedgerClock> {
+export async function ledgerClockFor(
+  config: Pick<LedgerConfig, 'timeMode' | 'staticTimeStart'>,
+  database: Database,
+): Promise<LedgerClock> {
   if (config.timeMode === 'wall') return new WallClock();
-  const micros = await new LedgerTimeRepository().getOrInitialize(database.db, () => config.staticTimeStart ?? new WallClock().nowMicros());
+  const micros = await new LedgerTimeRepository().getOrInitialize(
+    database.db,
+    () => config.staticTimeStart ?? new WallClock().nowMicros(),
+  );
   return new StaticClock(micros);
 }
 

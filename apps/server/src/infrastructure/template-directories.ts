@@ -29,7 +29,11 @@ export class TemplateDirectories {
    * A directory for `commands`, submitted to `synchronizerId` ('' = any connected synchronizer), with the submission's
    * `packageIdSelectionPreference`.
    */
-  forCommands(commands: readonly TransactionCommand[], synchronizerId: string, preference: readonly string[] = []): Promise<TemplateDirectory> {
+  forCommands(
+    commands: readonly TransactionCommand[],
+    synchronizerId: string,
+    preference: readonly string[] = [],
+  ): Promise<TemplateDirectory> {
     return packageTemplateDirectory(this.catalog, this.packages, templateRefsOf(commands), {
       strict: this.runtime.config.strictPackages,
       synchronizerId,

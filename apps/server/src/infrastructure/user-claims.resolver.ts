@@ -61,7 +61,9 @@ export class UserClaimsResolver extends ClaimsResolver {
     if (!user) throw invalidTokenUser(`User ${userId} does not exist`);
     if (user.isDeactivated) throw invalidTokenUser(`User ${userId} is deactivated`);
     if (user.identityProviderId !== identityProviderId) {
-      throw invalidTokenUser(`User ${userId} belongs to identity provider '${user.identityProviderId}', the token to '${identityProviderId}'`);
+      throw invalidTokenUser(
+        `User ${userId} belongs to identity provider '${user.identityProviderId}', the token to '${identityProviderId}'`,
+      );
     }
     return { userId, identityProviderId: user.identityProviderId, rights: user.rights };
   }

@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { accessTokenExpired, staleStreamAuthorization, type Claims, type LedgerError, type Right } from '@ledgerline/domain';
+import {
+  accessTokenExpired,
+  staleStreamAuthorization,
+  type Claims,
+  type LedgerError,
+  type Right,
+} from '@ledgerline/domain';
 import { UsersRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../infrastructure/runtime';
 
@@ -23,7 +29,10 @@ const sameRights = (a: readonly Right[], b: readonly Right[]) => {
  */
 @Injectable()
 export class StreamAuthorization {
-  constructor(private readonly users: UsersRepository, private readonly runtime: LedgerRuntime) {}
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly runtime: LedgerRuntime,
+  ) {}
 
   /** Watches the stream opened with `claims`; `end` is called once, with the reason. Returns the function that stops watching. */
   watch(claims: Claims, end: (reason: LedgerError) => void): () => void {
@@ -41,7 +50,10 @@ export class StreamAuthorization {
       end(reason);
     };
     const expired = () => claims.expiresAtMs !== undefined && Date.now() >= claims.expiresAtMs;
-    const expiredError = () => accessTokenExpired(`The token of user '${claims.userId}' expired at ${new Date(claims.expiresAtMs ?? 0).toISOString()}`);
+    const expiredError = () =>
+      accessTokenExpired(
+        `The token of user '${claims.userId}' expired at ${new Date(claims.expiresAtMs ?? 0).toISOString()}`,
+      );
     if (claims.expiresAtMs !== undefined) {
       const wait = claims.expiresAtMs - Date.now();
       if (wait <= 0) {

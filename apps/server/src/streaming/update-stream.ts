@@ -157,7 +157,12 @@ export class OffsetStream<R extends { offset: number }, T> {
   private tail: PipelinedPage<T> | null = null;
 
   constructor(
-    private readonly deps: { runtime: LedgerRuntime; notifier: CommitNotifier; repo: LedgerUpdatesRepository; synchronizerIds: string[] },
+    private readonly deps: {
+      runtime: LedgerRuntime;
+      notifier: CommitNotifier;
+      repo: LedgerUpdatesRepository;
+      synchronizerIds: string[];
+    },
     readonly range: ReadRange,
     private readonly source: StreamSource<R>,
     private readonly pageSize: number,
@@ -210,7 +215,11 @@ export class OffsetStream<R extends { offset: number }, T> {
         if (!head || head.after !== this.cursor || head.upTo !== this.bound) {
           this.pipeline = [];
           this.tail = null;
-          this.enqueue(this.cursor, this.bound, this.rendering.pageBytes ? Math.min(100, this.pageSize) : this.pageSize);
+          this.enqueue(
+            this.cursor,
+            this.bound,
+            this.rendering.pageBytes ? Math.min(100, this.pageSize) : this.pageSize,
+          );
         }
         const page = await this.pipeline.shift()!.page;
         this.cursor = page.full ? page.lastOffset : this.bound;
@@ -225,7 +234,12 @@ export class OffsetStream<R extends { offset: number }, T> {
       } else if (this.bound > this.checkpointed) {
         // Caught up: everything up to the ledger end has been delivered.
         this.checkpointed = this.bound;
-        this.buffer.push(this.rendering.checkpoint(this.bound, this.deps.synchronizerIds.map((synchronizerId) => ({ synchronizerId, recordTime: this.boundTime }))));
+        this.buffer.push(
+          this.rendering.checkpoint(
+            this.bound,
+            this.deps.synchronizerIds.map((synchronizerId) => ({ synchronizerId, recordTime: this.boundTime })),
+          ),
+        );
       } else {
         const moved = await this.waitForCommit(idleMs);
         if (this.closed) return null;
@@ -249,14 +263,31 @@ export class OffsetStream<R extends { offset: number }, T> {
    * page n−1. At most `readAhead` pages wait for the consumer; a consumer that stops pulling stops the reads.
    */
   private enqueue(after: number, upTo: number, limit: number): void {
-    const entry: PipelinedPage<T> = { after, upTo, limit, read: null, bytes: 0, page: null as unknown as Promise<RenderedPage<T>> };
+    const entry: PipelinedPage<T> = {
+      after,
+      upTo,
+      limit,
+      read: null,
+      bytes: 0,
+      page: null as unknown as Promise<RenderedPage<T>>,
+    };
     const rows = this.readRows(after, upTo, false, limit).then((r) => {
-      entry.read = { rows: r.length, lastOffset: r.length ? r[r.length - 1].offset : after, full: r.length >= limit || isCut(r) };
+      entry.read = {
+        rows: r.length,
+        lastOffset: r.length ? r[r.length - 1].offset : after,
+        full: r.length >= limit || isCut(r),
+      };
       for (const u of r) entry.bytes += this.source.bytes(u);
       this.topUp();
       return r;
     });
-    entry.page = rows.then(async (r) => ({ limit, rows: r.length, full: r.length >= limit || isCut(r), lastOffset: r.length ? r[r.length - 1].offset : 0, items: r.length ? await this.rendering.render(r) : [] }));
+    entry.page = rows.then(async (r) => ({
+      limit,
+      rows: r.length,
+      full: r.length >= limit || isCut(r),
+      lastOffset: r.length ? r[r.length - 1].offset : 0,
+      items: r.length ? await this.rendering.render(r) : [],
+    }));
     entry.page.catch(ignore);
     this.pipeline.push(entry);
     this.tail = entry;
@@ -272,7 +303,8 @@ export class OffsetStream<R extends { offset: number }, T> {
     const after = last.read.lastOffset;
     const perRow = last.bytes / Math.max(1, last.read.rows);
     const { pageBytes } = this.rendering;
-    const limit = pageBytes && perRow > 0 ? Math.max(25, Math.min(this.pageSize, Math.round(pageBytes / perRow))) : this.pageSize;
+    const limit =
+      pageBytes && perRow > 0 ? Math.max(25, Math.min(this.pageSize, Math.round(pageBytes / perRow))) : this.pageSize;
     if (after < last.upTo) this.enqueue(after, last.upTo, limit);
   }
 
@@ -286,7 +318,13 @@ export class OffsetStream<R extends { offset: number }, T> {
   private async readPage(after: number, upTo: number, descending: boolean): Promise<RenderedPage<T>> {
     const rows = await this.readRows(after, upTo, descending);
     const items = rows.length ? await this.rendering.render(rows) : [];
-    return { limit: this.pageSize, rows: rows.length, full: rows.length >= this.pageSize || isCut(rows), lastOffset: rows.length ? rows[rows.length - 1].offset : 0, items };
+    return {
+      limit: this.pageSize,
+      rows: rows.length,
+      full: rows.length >= this.pageSize || isCut(rows),
+      lastOffset: rows.length ? rows[rows.length - 1].offset : 0,
+      items,
+    };
   }
 
   private async waitForCommit(idleMs: number | null): Promise<boolean> {
@@ -298,7 +336,11 @@ export class OffsetStream<R extends { offset: number }, T> {
     let unsubscribe = () => {};
     const interrupted = new Promise<never>((_, reject) => (unsubscribe = runtime.maintenance.onInterrupt(reject)));
     try {
-      return await Promise.race([notifier.waitBeyond(this.bound, timeout, () => repo.ledgerEnd(runtime.db)), aborted, interrupted]);
+      return await Promise.race([
+        notifier.waitBeyond(this.bound, timeout, () => repo.ledgerEnd(runtime.db)),
+        aborted,
+        interrupted,
+      ]);
     } finally {
       unsubscribe();
       this.abort = null;
@@ -337,26 +379,40 @@ export class UpdatesReader {
 
   /** The stored update at this offset, or null (none there, or pruned). */
   async byOffset(offset: number): Promise<StoredUpdate | null> {
-    return this.runtime.reads.lookup(async (db) => (await this.repo.byOffsets(db, [offset])).get(offset) ?? null, (u) => u === null);
+    return this.runtime.reads.lookup(
+      async (db) => (await this.repo.byOffsets(db, [offset])).get(offset) ?? null,
+      (u) => u === null,
+    );
   }
 
   /** The transaction with this external transaction hash (multihash hex), or null. */
   byTransactionHash(hash: string): Promise<StoredUpdate | null> {
-    return this.runtime.reads.lookup((db) => this.repo.byTransactionHash(db, hash), (u) => u === null);
+    return this.runtime.reads.lookup(
+      (db) => this.repo.byTransactionHash(db, hash),
+      (u) => u === null,
+    );
   }
 
   /** A batch of lookups by update id: on a read replica, the ids it does not have yet again on the primary. */
   private async byUpdateIds(ids: string[]): Promise<Map<string, StoredUpdate>> {
     const { reads } = this.runtime;
     if (!reads.hasReplicas) return this.repo.byUpdateIds(this.runtime.db, ids);
-    const found = await reads.lookup((db) => this.repo.byUpdateIds(db, ids), () => false);
+    const found = await reads.lookup(
+      (db) => this.repo.byUpdateIds(db, ids),
+      () => false,
+    );
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length) for (const [id, u] of await this.repo.byUpdateIds(this.runtime.db, missing)) found.set(id, u);
     return found;
   }
 
   /** A bounded stream of JsGetUpdatesResponse objects over a range already checked (the updates page). */
-  openRange(compiled: CompiledUpdateFormat, range: ReadRange, pageSize: number, position: LedgerPosition): UpdateStream {
+  openRange(
+    compiled: CompiledUpdateFormat,
+    range: ReadRange,
+    pageSize: number,
+    position: LedgerPosition,
+  ): UpdateStream {
     return new OffsetStream(this.streamDeps(), range, this.updateSource(compiled, 'json'), pageSize, position, {
       readAhead: { pages: 0, bytes: 0 },
       render: (rows) => projectPage(rows, compiled),
@@ -378,7 +434,13 @@ export class UpdatesReader {
    * deprecated tree stream's JsGetUpdateTreesResponse. `maxBytes`: what the whole stream may read (payload text bytes);
    * a page that would take it further throws `tooLarge()` (see budgetedSource).
    */
-  open(claims: Claims, req: GetUpdatesRequest, pageSize: number, form: TransactionForm = 'flat', budget?: ByteBudget): Promise<UpdateStream> {
+  open(
+    claims: Claims,
+    req: GetUpdatesRequest,
+    pageSize: number,
+    form: TransactionForm = 'flat',
+    budget?: ByteBudget,
+  ): Promise<UpdateStream> {
     return this.openWith(claims, req, pageSize, form, budget ?? 'json', (compiled) => ({
       // No read-ahead: a list's page size covers what it collects (pageSize ≥ its `take` up to 1,000), so a page read
       // ahead would mostly be read for nothing.
@@ -389,7 +451,12 @@ export class UpdatesReader {
   }
 
   /** A stream of JsGetUpdatesResponse (or, `tree`, JsGetUpdateTreesResponse) JSON texts (the WebSocket), rendered by the PageRenderer. */
-  openText(claims: Claims, req: GetUpdatesRequest, pageSize: number, form: TransactionForm = 'flat'): Promise<UpdateStream<string>> {
+  openText(
+    claims: Claims,
+    req: GetUpdatesRequest,
+    pageSize: number,
+    form: TransactionForm = 'flat',
+  ): Promise<UpdateStream<string>> {
     return this.openWith(claims, req, pageSize, form, 'text', (_, format, interfaces) => ({
       // Pages read ahead keep the database, the renderer's thread and the socket busy at once; the byte caps keep the
       // memory of a paused client bounded whatever the size of its updates.
@@ -401,25 +468,44 @@ export class UpdatesReader {
   }
 
   /** An offset stream over `range` of another source (the completion streams), with this reader's waiting and checkpoints. */
-  stream<R extends { offset: number }, T>(range: ReadRange, source: StreamSource<R>, pageSize: number, position: LedgerPosition, rendering: StreamRendering<R, T>): OffsetStream<R, T> {
+  stream<R extends { offset: number }, T>(
+    range: ReadRange,
+    source: StreamSource<R>,
+    pageSize: number,
+    position: LedgerPosition,
+    rendering: StreamRendering<R, T>,
+  ): OffsetStream<R, T> {
     return new OffsetStream<R, T>(this.streamDeps(), range, source, pageSize, position, rendering);
   }
 
   private streamDeps() {
-    return { runtime: this.runtime, notifier: this.notifier, repo: this.repo, synchronizerIds: this.identity.synchronizers.map((s) => s.id) };
+    return {
+      runtime: this.runtime,
+      notifier: this.notifier,
+      repo: this.repo,
+      synchronizerIds: this.identity.synchronizers.map((s) => s.id),
+    };
   }
 
   /** The stored updates a compiled format selects, with payloads as JSON or as text, or as JSON within a byte budget. */
-  private updateSource(compiled: CompiledUpdateFormat, payloadAs: 'json' | 'text' | ByteBudget): StreamSource<StoredUpdate> {
+  private updateSource(
+    compiled: CompiledUpdateFormat,
+    payloadAs: 'json' | 'text' | ByteBudget,
+  ): StreamSource<StoredUpdate> {
     const { plan } = compiled;
     const { reads } = this.runtime;
     if (typeof payloadAs === 'object')
       return budgetedSource(payloadAs, (after, upTo, descending, limit, maxBytes) =>
-        reads.at(upTo, (db) => this.repo.page(db, { parties: plan.parties, kinds: plan.kinds, limit, after, upTo, descending, maxBytes })),
+        reads.at(upTo, (db) =>
+          this.repo.page(db, { parties: plan.parties, kinds: plan.kinds, limit, after, upTo, descending, maxBytes }),
+        ),
       );
     return {
       // A page up to `upTo` is read where every offset up to it is visible: a replica that has replayed it, or the primary.
-      page: (after, upTo, descending, limit) => reads.at(upTo, (db) => this.repo.page(db, { parties: plan.parties, kinds: plan.kinds, limit, after, upTo, descending, payloadAs })),
+      page: (after, upTo, descending, limit) =>
+        reads.at(upTo, (db) =>
+          this.repo.page(db, { parties: plan.parties, kinds: plan.kinds, limit, after, upTo, descending, payloadAs }),
+        ),
       bytes: (u) => (typeof u.payload === 'string' ? u.payload.length : 0),
     };
   }
@@ -430,7 +516,11 @@ export class UpdatesReader {
     pageSize: number,
     form: TransactionForm,
     payloadAs: 'json' | 'text' | ByteBudget,
-    rendering: (compiled: CompiledUpdateFormat, format: UpdateFormat, interfaces: InterfaceDirectory) => StreamRendering<StoredUpdate, T>,
+    rendering: (
+      compiled: CompiledUpdateFormat,
+      format: UpdateFormat,
+      interfaces: InterfaceDirectory,
+    ) => StreamRendering<StoredUpdate, T>,
   ): Promise<UpdateStream<T>> {
     const format = form === 'tree' ? resolveUpdateTreesFormat(req) : resolveUpdateFormat(req);
     authorizeUpdateFormat(claims, format);
@@ -438,6 +528,13 @@ export class UpdatesReader {
     const range = validateUpdatesRequest(req, format, position);
     const interfaces = await this.interfaces.forFormat(format);
     const compiled = compileUpdateFormat(format, interfaces, form);
-    return new OffsetStream<StoredUpdate, T>(this.streamDeps(), range, this.updateSource(compiled, payloadAs), pageSize, position, rendering(compiled, format, interfaces));
+    return new OffsetStream<StoredUpdate, T>(
+      this.streamDeps(),
+      range,
+      this.updateSource(compiled, payloadAs),
+      pageSize,
+      position,
+      rendering(compiled, format, interfaces),
+    );
   }
 }

@@ -63,22 +63,34 @@ export class WebSocketStreams implements OnModuleInit {
     void fastify.register(websocket, {
       options: {
         maxPayload: this.runtime.config.wsMaxMessageBytes,
-        handleProtocols: (protocols: Set<string>) => (protocols.has('daml.ws.auth') ? 'daml.ws.auth' : ([...protocols][0] ?? false)),
+        handleProtocols: (protocols: Set<string>) =>
+          protocols.has('daml.ws.auth') ? 'daml.ws.auth' : ([...protocols][0] ?? false),
       },
     });
     void fastify.register(async (scope) => {
       // A handshake ws refuses (no key, unsupported version, …) is answered as a JsCantonError, not ws's text/html.
       const { participantName: participant } = this.runtime.config;
-      scope.websocketServer.on('wsClientError', webSocketHandshakeErrorHandler({ participant, logger: this.runtime.logger, traceId: traceIdOf }));
+      scope.websocketServer.on(
+        'wsClientError',
+        webSocketHandshakeErrorHandler({ participant, logger: this.runtime.logger, traceId: traceIdOf }),
+      );
       for (const route of this.routes) {
         scope.route({
           method: 'GET',
           url: route.url,
           // A plain GET (no upgrade) does not decode: 400 text/plain, as for any header that does not decode.
           handler: (req: FastifyRequest, reply: FastifyReply) =>
-            sendError(reply, req, new DecodeError('header Upgrade', ''), this.runtime.config.participantName, this.runtime.logger),
-          preValidation: (req: FastifyRequest, reply: FastifyReply, done: (e?: Error) => void) => this.authenticate(req, reply, done),
-          wsHandler: (socket: WebSocket, req: FastifyRequest) => this.serve(route, socket, (req as unknown as { ledgerClaims: Claims }).ledgerClaims, String(req.id)),
+            sendError(
+              reply,
+              req,
+              new DecodeError('header Upgrade', ''),
+              this.runtime.config.participantName,
+              this.runtime.logger,
+            ),
+          preValidation: (req: FastifyRequest, reply: FastifyReply, done: (e?: Error) => void) =>
+            this.authenticate(req, reply, done),
+          wsHandler: (socket: WebSocket, req: FastifyRequest) =>
+            this.serve(route, socket, (req as unknown as { ledgerClaims: Claims }).ledgerClaims, String(req.id)),
         });
       }
     });
@@ -94,7 +106,12 @@ export class WebSocketStreams implements OnModuleInit {
     );
   }
 
-  private serve(route: WebSocketRoute & { validate: ValidateFunction }, socket: WebSocket, claims: Claims, traceId: string): void {
+  private serve(
+    route: WebSocketRoute & { validate: ValidateFunction },
+    socket: WebSocket,
+    claims: Claims,
+    traceId: string,
+  ): void {
     this.explainOversizedMessages(socket, traceId);
     socket.on('error', () => undefined);
     let release: () => void;
@@ -147,7 +164,11 @@ export class WebSocketStreams implements OnModuleInit {
     const limit = this.runtime.config.wsMaxMessageBytes;
     socket.close = ((code?: number, reason?: string | Buffer) => {
       if (code === 1009 && reason === undefined && socket.readyState === socket.OPEN) {
-        const e = httpError('REQUEST_TOO_LARGE', `The WebSocket message exceeds the limit of this participant (${limit} bytes)`, 413);
+        const e = httpError(
+          'REQUEST_TOO_LARGE',
+          `The WebSocket message exceeds the limit of this participant (${limit} bytes)`,
+          413,
+        );
         socket.send(this.errorFrame(e, traceId));
         return close(1009, `Message too large (limit ${limit} bytes)`);
       }
@@ -162,16 +183,21 @@ export class WebSocketStreams implements OnModuleInit {
     } catch (e) {
       throw new DecodeError('body', `Malformed JSON: ${(e as Error).message}`);
     }
-    if (!validate(body)) throw validationToDecodeError({ validation: validate.errors ?? [], validationContext: 'body' });
+    if (!validate(body))
+      throw validationToDecodeError({ validation: validate.errors ?? [], validationContext: 'body' });
     return body as Record<string, unknown>;
   }
 
   private errorFrame(e: unknown, traceId: string): string {
     const ctx = { traceId, participant: this.runtime.config.participantName };
-    if (e instanceof DecodeError) return JSON.stringify(renderError(httpError('INVALID_ARGUMENT', e.message, 400), ctx).body);
+    if (e instanceof DecodeError)
+      return JSON.stringify(renderError(httpError('INVALID_ARGUMENT', e.message, 400), ctx).body);
     if (isLedgerError(e)) return JSON.stringify(renderError(e, ctx).body);
     const res = toErrorResponse(e, ctx);
-    this.runtime.logger[res.logged.level]({ traceId, reason: res.logged.reason, stack: res.logged.stack }, 'websocket stream failed');
+    this.runtime.logger[res.logged.level](
+      { traceId, reason: res.logged.reason, stack: res.logged.stack },
+      'websocket stream failed',
+    );
     return res.body;
   }
 

@@ -76,7 +76,8 @@ interface Range {
 
 /** Decodes the bytes of an LF 2 `Package` message whose package id is `packageId`. */
 export function decodePackage(bytes: Uint8Array, packageId: PackageId, minor: string): Package {
-  if (!(LF2_MINORS as readonly string[]).includes(minor)) throw new LfDecodeError(`Unknown LF minor version 2.${minor}`);
+  if (!(LF2_MINORS as readonly string[]).includes(minor))
+    throw new LfDecodeError(`Unknown LF minor version 2.${minor}`);
   return new PackageDecoder(bytes, packageId, minor).decode();
 }
 
@@ -280,7 +281,11 @@ class PackageDecoder {
           r.skip(tag & 7);
       }
     }
-    return { name: this.str(name), version: this.str(version), ...(upgraded !== undefined ? { upgradedPackageId: upgraded } : {}) };
+    return {
+      name: this.str(name),
+      version: this.str(version),
+      ...(upgraded !== undefined ? { upgradedPackageId: upgraded } : {}),
+    };
   }
 
   private enter(): void {
@@ -391,7 +396,13 @@ class PackageDecoder {
       }
     }
     if (!range) return undefined;
-    return { ...(module ? { module } : {}), startLine: range[0], startCol: range[1], endLine: range[2], endCol: range[3] };
+    return {
+      ...(module ? { module } : {}),
+      startLine: range[0],
+      startCol: range[1],
+      endLine: range[2],
+      endCol: range[3],
+    };
   }
 
   // ------------------------------------------------------------------------------------------------- kinds, types
@@ -423,7 +434,9 @@ class PackageDecoder {
           }
           if (params.length === 0) throw new LfDecodeError('Unexpected empty params');
           if (this.flat && params.length !== 1)
-            throw new LfDecodeError(`Illegal local flattening: expected a single kind parameter, found ${params.length}`);
+            throw new LfDecodeError(
+              `Illegal local flattening: expected a single kind parameter, found ${params.length}`,
+            );
           if (!result) throw new LfDecodeError('Kind.Arrow.result is missing');
           out = { tag: 'arrow', params, result };
           break;
@@ -521,7 +534,8 @@ class PackageDecoder {
             else r.skip(t & 7);
           }
           if (vars.length === 0) throw new LfDecodeError('Unexpected empty vars');
-          if (this.flat && vars.length !== 1) throw new LfDecodeError(`Illegal local flattening: forall with ${vars.length} variables`);
+          if (this.flat && vars.length !== 1)
+            throw new LfDecodeError(`Illegal local flattening: forall with ${vars.length} variables`);
           if (!body) throw new LfDecodeError('Type.Forall.body is missing');
           out = { tag: 'forall', vars, body };
           break;
@@ -545,7 +559,8 @@ class PackageDecoder {
           break;
         }
         case 8: {
-          if (tableEntry) throw new LfDecodeError('Immediate Interned type in interning table (needs concrete constructor)');
+          if (tableEntry)
+            throw new LfDecodeError('Immediate Interned type in interning table (needs concrete constructor)');
           const i = r.int32();
           out = this.types[i];
           if (!out) throw new LfDecodeError(`invalid internedTypes table index ${i}`);
@@ -690,7 +705,9 @@ class PackageDecoder {
 
   private internedExpr(i: number): Expr {
     if (this.currentInternedExpr >= 0 && i >= this.currentInternedExpr)
-      throw new LfDecodeError('Interned expression indexes not monotonic (interned expressions may only refer to interned expressions of smaller index)');
+      throw new LfDecodeError(
+        'Interned expression indexes not monotonic (interned expressions may only refer to interned expressions of smaller index)',
+      );
     const cached = this.exprCache.get(i);
     if (cached) return cached;
     const range = this.exprRanges[i];
@@ -841,7 +858,12 @@ class PackageDecoder {
       }
       case 8: {
         const p = this.parts(end, { 1: 'con', 4: 'int', 3: 'expr' });
-        return { tag: 'recProj', tycon: need(p[1], 'RecProj.tycon'), field: s(p[4]), record: need(p[3], 'RecProj.record') };
+        return {
+          tag: 'recProj',
+          tycon: need(p[1], 'RecProj.tycon'),
+          field: s(p[4]),
+          record: need(p[3], 'RecProj.record'),
+        };
       }
       case 9: {
         const p = this.parts(end, { 1: 'con', 2: 'int', 3: 'expr', 4: 'expr' });
@@ -855,7 +877,12 @@ class PackageDecoder {
       }
       case 10: {
         const p = this.parts(end, { 1: 'con', 2: 'int', 3: 'expr' });
-        return { tag: 'variantCon', tycon: need(p[1], 'VariantCon.tycon'), variant: s(p[2]), arg: need(p[3], 'VariantCon.variant_arg') };
+        return {
+          tag: 'variantCon',
+          tycon: need(p[1], 'VariantCon.tycon'),
+          variant: s(p[2]),
+          arg: need(p[3], 'VariantCon.variant_arg'),
+        };
       }
       case 11: {
         const p = this.parts(end, { 1: 'id', 2: 'int' });
@@ -876,18 +903,25 @@ class PackageDecoder {
       }
       case 14: {
         const p = this.parts(end, { 1: 'int', 2: 'expr', 3: 'expr' });
-        return { tag: 'structUpd', field: s(p[1]), struct: need(p[2], 'StructUpd.struct'), update: need(p[3], 'StructUpd.update') };
+        return {
+          tag: 'structUpd',
+          field: s(p[1]),
+          struct: need(p[2], 'StructUpd.struct'),
+          update: need(p[3], 'StructUpd.update'),
+        };
       }
       case 15: {
         const p = this.parts(end, { 1: 'expr', 2: 'exprs' });
         const args = need<Expr[]>(p[2], 'App.args');
-        if (this.flat && args.length !== 1) throw new LfDecodeError(`Illegal local flattening: application to ${args.length} arguments`);
+        if (this.flat && args.length !== 1)
+          throw new LfDecodeError(`Illegal local flattening: application to ${args.length} arguments`);
         return { tag: 'app', fun: need(p[1], 'App.fun'), args };
       }
       case 16: {
         const p = this.parts(end, { 1: 'expr', 2: 'types' });
         const types = need<Type[]>(p[2], 'TyApp.types');
-        if (this.flat && types.length !== 1) throw new LfDecodeError(`Illegal local flattening: type application to ${types.length} types`);
+        if (this.flat && types.length !== 1)
+          throw new LfDecodeError(`Illegal local flattening: type application to ${types.length} types`);
         return { tag: 'tyApp', expr: need(p[1], 'TyApp.expr'), types };
       }
       case 17: {
@@ -900,7 +934,8 @@ class PackageDecoder {
           else r.skip(t & 7);
         }
         if (params.length === 0) throw new LfDecodeError('Unexpected empty params');
-        if (this.flat && params.length !== 1) throw new LfDecodeError(`Illegal local flattening: abstraction over ${params.length} parameters`);
+        if (this.flat && params.length !== 1)
+          throw new LfDecodeError(`Illegal local flattening: abstraction over ${params.length} parameters`);
         return { tag: 'abs', params, body: need(body, 'Abs.body') };
       }
       case 18: {
@@ -913,7 +948,8 @@ class PackageDecoder {
           else r.skip(t & 7);
         }
         if (params.length === 0) throw new LfDecodeError('Unexpected empty params');
-        if (this.flat && params.length !== 1) throw new LfDecodeError(`Illegal local flattening: type abstraction over ${params.length} parameters`);
+        if (this.flat && params.length !== 1)
+          throw new LfDecodeError(`Illegal local flattening: type abstraction over ${params.length} parameters`);
         return { tag: 'tyAbs', params, body: need(body, 'TyAbs.body') };
       }
       case 19: {
@@ -937,7 +973,12 @@ class PackageDecoder {
       }
       case 22: {
         const p = this.parts(end, { 1: 'type', 2: 'exprs', 3: 'expr' });
-        return { tag: 'cons', type: need(p[1], 'Cons.type'), front: need(p[2], 'Cons.front'), tail: need(p[3], 'Cons.tail') };
+        return {
+          tag: 'cons',
+          type: need(p[1], 'Cons.type'),
+          front: need(p[2], 'Cons.front'),
+          tail: need(p[3], 'Cons.tail'),
+        };
       }
       case 23:
         return { tag: 'update', update: this.update(end) };
@@ -981,14 +1022,26 @@ class PackageDecoder {
       }
       case 35: {
         const p = this.parts(end, { 1: 'id', 2: 'int', 3: 'expr' });
-        return { tag: 'callInterface', iface: need(p[1], 'CallInterface.interface_type'), method: s(p[2]), expr: need(p[3], 'CallInterface.interface_expr') };
+        return {
+          tag: 'callInterface',
+          iface: need(p[1], 'CallInterface.interface_type'),
+          method: s(p[2]),
+          expr: need(p[3], 'CallInterface.interface_expr'),
+        };
       }
       case 36:
       case 37:
       case 38:
       case 40: {
         const p = this.parts(end, { 1: 'id', 2: 'expr' });
-        const tag = ({ 36: 'signatoryInterface', 37: 'observerInterface', 38: 'viewInterface', 40: 'interfaceTemplateTypeRep' } as const)[field];
+        const tag = (
+          {
+            36: 'signatoryInterface',
+            37: 'observerInterface',
+            38: 'viewInterface',
+            40: 'interfaceTemplateTypeRep',
+          } as const
+        )[field];
         return { tag, iface: need(p[1], `${tag}.interface`), expr: need(p[2], `${tag}.expr`) };
       }
       case 39: {
@@ -1058,7 +1111,8 @@ class PackageDecoder {
         const i = r.int32();
         out = this.types[i];
         if (!out) throw new LfDecodeError(`invalid internedTypes table index ${i}`);
-      } else if (tag >>> 3 >= 1 && tag >>> 3 <= 9) throw new LfDecodeError('a type outside the interning table must be an interned type reference');
+      } else if (tag >>> 3 >= 1 && tag >>> 3 <= 9)
+        throw new LfDecodeError('a type outside the interning table must be an interned type reference');
       else r.skip(tag & 7);
     }
     if (!out) throw new LfDecodeError('Type.SUM_NOT_SET');
@@ -1098,7 +1152,12 @@ class PackageDecoder {
         case 3: {
           const p = this.parts(r.end(), { 1: 'id', 2: 'int', 3: 'int' });
           if (!p[1]) throw new LfDecodeError('CaseAlt.Variant.con is missing');
-          pattern = { tag: 'variant', con: p[1] as QualifiedName, variant: this.str((p[2] as number) ?? 0), binder: this.str((p[3] as number) ?? 0) };
+          pattern = {
+            tag: 'variant',
+            con: p[1] as QualifiedName,
+            variant: this.str((p[2] as number) ?? 0),
+            binder: this.str((p[3] as number) ?? 0),
+          };
           break;
         }
         case 4: {
@@ -1182,12 +1241,22 @@ class PackageDecoder {
         }
         case 12: {
           const p = this.parts(e, { 1: 'id', 2: 'expr' });
-          out = { tag: 'createInterface', iface: need(p[1], 'CreateInterface.interface'), expr: need(p[2], 'CreateInterface.expr') };
+          out = {
+            tag: 'createInterface',
+            iface: need(p[1], 'CreateInterface.interface'),
+            expr: need(p[2], 'CreateInterface.expr'),
+          };
           break;
         }
         case 4: {
           const p = this.parts(e, { 1: 'id', 6: 'int', 3: 'expr', 5: 'expr' });
-          out = { tag: 'exercise', template: need(p[1], 'Exercise.template'), choice: s(p[6]), cid: need(p[3], 'Exercise.cid'), arg: need(p[5], 'Exercise.arg') };
+          out = {
+            tag: 'exercise',
+            template: need(p[1], 'Exercise.template'),
+            choice: s(p[6]),
+            cid: need(p[3], 'Exercise.cid'),
+            arg: need(p[5], 'Exercise.arg'),
+          };
           break;
         }
         case 13: {
@@ -1204,7 +1273,13 @@ class PackageDecoder {
         }
         case 10: {
           const p = this.parts(e, { 1: 'id', 2: 'int', 3: 'expr', 4: 'expr' });
-          out = { tag: 'exerciseByKey', template: need(p[1], 'ExerciseByKey.template'), choice: s(p[2]), key: need(p[3], 'ExerciseByKey.key'), arg: need(p[4], 'ExerciseByKey.arg') };
+          out = {
+            tag: 'exerciseByKey',
+            template: need(p[1], 'ExerciseByKey.template'),
+            choice: s(p[2]),
+            key: need(p[3], 'ExerciseByKey.key'),
+            arg: need(p[4], 'ExerciseByKey.arg'),
+          };
           break;
         }
         case 5: {
@@ -1214,7 +1289,11 @@ class PackageDecoder {
         }
         case 14: {
           const p = this.parts(e, { 1: 'id', 2: 'expr' });
-          out = { tag: 'fetchInterface', iface: need(p[1], 'FetchInterface.interface'), cid: need(p[2], 'FetchInterface.cid') };
+          out = {
+            tag: 'fetchInterface',
+            iface: need(p[1], 'FetchInterface.interface'),
+            cid: need(p[2], 'FetchInterface.cid'),
+          };
           break;
         }
         case 15:
@@ -1563,7 +1642,8 @@ class PackageDecoder {
           break;
         case 9: {
           const p = this.parts(r.end(), { 1: 'type', 4: 'expr', 3: 'expr' });
-          if (!p[1] || !p[4] || !p[3]) throw new LfDecodeError('DefTemplate.DefKey needs type, key_expr and maintainers');
+          if (!p[1] || !p[4] || !p[3])
+            throw new LfDecodeError('DefTemplate.DefKey needs type, key_expr and maintainers');
           key = { type: p[1] as Type, body: p[4] as Expr, maintainers: p[3] as Expr };
           break;
         }
@@ -1685,7 +1765,10 @@ class PackageDecoder {
       }
     }
     if (!view) throw new LfDecodeError('DefInterface.view is missing');
-    return withLocation({ tycon: this.dname(tycon), param: this.str(param), methods, choices, view, requires }, location);
+    return withLocation(
+      { tycon: this.dname(tycon), param: this.str(param), methods, choices, view, requires },
+      location,
+    );
   }
 
   private defException(end: number): DefException {
@@ -1723,7 +1806,11 @@ const NIL: CasePattern = { tag: 'nil' };
 const NONE: CasePattern = { tag: 'none' };
 const GET_TIME: Update = { tag: 'getTime' };
 const INTERFACE_CONS: DataCons = { tag: 'interface' };
-const NO_FLAGS: FeatureFlags = { forbidPartyLiterals: false, dontDivulgeContractIdsInCreateArguments: false, dontDiscloseNonConsumingChoicesToObservers: false };
+const NO_FLAGS: FeatureFlags = {
+  forbidPartyLiterals: false,
+  dontDivulgeContractIdsInCreateArguments: false,
+  dontDiscloseNonConsumingChoicesToObservers: false,
+};
 
 function withLocation<T extends object>(def: T, location: Location | undefined): T & { location?: Location } {
   return location ? { ...def, location } : def;

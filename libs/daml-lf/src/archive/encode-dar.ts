@@ -46,17 +46,25 @@ export function darManifest(mainDalf: string, dalfs: readonly string[], sdkVersi
 function archiveOf(p: Package | DalfBytes): { encoded: EncodedArchive; name: string; version: string } {
   if ('dalf' in p) {
     const a = decodeDamlLfArchive(p.dalf);
-    return { encoded: { packageId: a.packageId, payload: a.payload, dalf: p.dalf }, name: a.name ?? 'package', version: a.version ?? '0.0.0' };
+    return {
+      encoded: { packageId: a.packageId, payload: a.payload, dalf: p.dalf },
+      name: a.name ?? 'package',
+      version: a.version ?? '0.0.0',
+    };
   }
   return { encoded: encodeArchive(p), name: p.metadata.name, version: p.metadata.version };
 }
 
 /** Encodes `main` and its dependencies and zips them into a DAR. */
-export async function encodeDar(main: Package | DalfBytes, dependencies: ReadonlyArray<Package | DalfBytes> = []): Promise<EncodedDar> {
+export async function encodeDar(
+  main: Package | DalfBytes,
+  dependencies: ReadonlyArray<Package | DalfBytes> = [],
+): Promise<EncodedDar> {
   const m = archiveOf(main);
   const deps = dependencies.map(archiveOf);
   const root = `${m.name}-${m.version}-${m.encoded.packageId}`;
-  const path = (a: { encoded: EncodedArchive; name: string; version: string }) => `${root}/${a.name}-${a.version}-${a.encoded.packageId}.dalf`;
+  const path = (a: { encoded: EncodedArchive; name: string; version: string }) =>
+    `${root}/${a.name}-${a.version}-${a.encoded.packageId}.dalf`;
   const paths = [m, ...deps].map(path);
   const zip = new ZipFile();
   const opts = { mtime: new Date(Date.UTC(1980, 0, 1)), compress: true };

@@ -96,7 +96,8 @@ class PackageEncoder {
     if (pkg.languageVersion.major !== 2 || !(LF2_MINORS as readonly string[]).includes(minor))
       throw new LfEncodeError(`cannot encode Daml-LF ${pkg.languageVersion.major}.${minor}`);
     this.flat = isFlatArchive(minor);
-    if (this.flat && pkg.noImportedPackagesReason === undefined) this.declaredImports = new Map(pkg.imports.map((id, i) => [id, i]));
+    if (this.flat && pkg.noImportedPackagesReason === undefined)
+      this.declaredImports = new Map(pkg.imports.map((id, i) => [id, i]));
   }
 
   encode(): Uint8Array {
@@ -192,7 +193,10 @@ class PackageEncoder {
 
   private typeConcrete(w: BinaryWriter, t: Type): void {
     const args = (ts: readonly Type[]) => {
-      if (this.flat && ts.length > 0 && t.tag !== 'syn') throw new LfEncodeError(`type arguments on a ${t.tag} type are not allowed in Daml-LF 2.${this.pkg.languageVersion.minor} (use tapp)`);
+      if (this.flat && ts.length > 0 && t.tag !== 'syn')
+        throw new LfEncodeError(
+          `type arguments on a ${t.tag} type are not allowed in Daml-LF 2.${this.pkg.languageVersion.minor} (use tapp)`,
+        );
       for (const a of ts) this.type(w, 2, a);
     };
     switch (t.tag) {
@@ -236,7 +240,10 @@ class PackageEncoder {
         w.tag(6, VARINT).sint64(t.value);
         return;
       case 'tapp':
-        if (!this.flat) throw new LfEncodeError('tapp is not allowed in Daml-LF 2.1 (apply var/con/builtin types to their arguments)');
+        if (!this.flat)
+          throw new LfEncodeError(
+            'tapp is not allowed in Daml-LF 2.1 (apply var/con/builtin types to their arguments)',
+          );
         w.tag(9, LEN).fork();
         this.type(w, 1, t.lhs);
         this.type(w, 2, t.rhs);
@@ -482,10 +489,13 @@ class PackageEncoder {
       case 'observerInterface':
       case 'viewInterface':
       case 'interfaceTemplateTypeRep':
-        return sub({ signatoryInterface: 36, observerInterface: 37, viewInterface: 38, interfaceTemplateTypeRep: 40 }[e.tag], () => {
-          this.qualified(w, 1, e.iface);
-          this.expr(w, 2, e.expr);
-        });
+        return sub(
+          { signatoryInterface: 36, observerInterface: 37, viewInterface: 38, interfaceTemplateTypeRep: 40 }[e.tag],
+          () => {
+            this.qualified(w, 1, e.iface);
+            this.expr(w, 2, e.expr);
+          },
+        );
       case 'unsafeFromInterface':
         return sub(39, () => {
           this.qualified(w, 1, e.iface);

@@ -12,7 +12,12 @@ const scalaSet = (kind: string, ps: readonly string[]) => `${kind}(${ps.join(', 
 const node = (nodeId: number) => `node NodeId(${nodeId})`;
 
 /** A create needs its signatories' authority, and at least one signatory. Signatories are sorted (a TreeSet). */
-export function createFailure(nodeId: number, templateId: TypeConId, signatories: readonly string[], auth: Authority): string | undefined {
+export function createFailure(
+  nodeId: number,
+  templateId: TypeConId,
+  signatories: readonly string[],
+  auth: Authority,
+): string | undefined {
   if (!signatories.every(auth.has))
     return `${node(nodeId)} (${tid(templateId)}) requires authorizers ${joined(signatories)}, but only ${joined(auth.parties)} were given`;
   if (signatories.length === 0) return `${node(nodeId)} (${tid(templateId)}) has no signatories`;
@@ -33,7 +38,8 @@ export function exerciseFailure(
   if (controllers.length === 0) return `${node(nodeId)} (${tid(templateId)}) has no controllers`;
   if (choiceAuthorizers?.length === 0) return `${node(nodeId)} (${tid(templateId)}) has no authorizers`;
   const required = [...new Set([...controllers, ...(choiceAuthorizers ?? [])])].sort();
-  if (!required.every(auth.has)) return `${node(nodeId)} (${tid(templateId)}) requires authorizers ${joined(required)}, but only ${joined(auth.parties)} were given`;
+  if (!required.every(auth.has))
+    return `${node(nodeId)} (${tid(templateId)}) requires authorizers ${joined(required)}, but only ${joined(auth.parties)} were given`;
   return undefined;
 }
 

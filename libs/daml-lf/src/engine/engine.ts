@@ -21,7 +21,16 @@ import { protoToValue, tryValueToProto, valueToProto } from '../values/proto';
 import type { Decoded } from '../values/errors';
 import { Category, fromInterpretationError, fromValueError, type EngineError } from './errors';
 import type { CommandArgument, EngineCommand, EngineResult, SubmitContext } from './types';
-import { con, partiesOf, sortedUnique, tid, interp, type ChoiceCode, type EngineHost, type TemplateCode } from './compiled';
+import {
+  con,
+  partiesOf,
+  sortedUnique,
+  tid,
+  interp,
+  type ChoiceCode,
+  type EngineHost,
+  type TemplateCode,
+} from './compiled';
 import { guarded, Submission } from './submission';
 
 export interface InterfaceViewResult {
@@ -44,7 +53,10 @@ export class Engine implements EngineHost {
   readonly interpreter: Interpreter;
   private readonly templates = new Map<string, TemplateCode>();
   private readonly views = new Map<string, Code>();
-  private readonly interfaces = new Map<string, { readonly def: DefInterface; readonly choices: Map<string, ChoiceCode> }>();
+  private readonly interfaces = new Map<
+    string,
+    { readonly def: DefInterface; readonly choices: Map<string, ChoiceCode> }
+  >();
 
   constructor(readonly packages: CompiledPackages = new CompiledPackages()) {
     this.interpreter = new Interpreter(packages);
@@ -66,7 +78,8 @@ export class Engine implements EngineHost {
     let t = this.templates.get(k);
     if (!t) {
       const def = this.packages.findTemplate(id);
-      if (!def) throw new Failure({ tag: 'Ledger', code: 'COMMAND_PREPROCESSING_FAILED', message: `unknown template ${k}` });
+      if (!def)
+        throw new Failure({ tag: 'Ledger', code: 'COMMAND_PREPROCESSING_FAILED', message: `unknown template ${k}` });
       const c = this.interpreter.compiler;
       const scope = pushScope(null, def.param);
       const choices = this.compileChoices(def.param, def.choices);
@@ -85,7 +98,9 @@ export class Engine implements EngineHost {
   }
 
   /** What the pipeline needs to know of a stored template: its package name, implemented interfaces and choices. */
-  templateInfo(templateId: TypeConId): { packageName: string; interfaces: TypeConId[]; choices: string[]; hasKey: boolean } | undefined {
+  templateInfo(
+    templateId: TypeConId,
+  ): { packageName: string; interfaces: TypeConId[]; choices: string[]; hasKey: boolean } | undefined {
     const def = this.packages.findTemplate(templateId);
     if (!def) return undefined;
     return {
@@ -97,7 +112,10 @@ export class Engine implements EngineHost {
   }
 
   /** The argument and result types of a template's choice (to type arguments and render results). */
-  choiceSignature(templateId: TypeConId, choice: string): { argType: Type; returnType: Type; consuming: boolean } | undefined {
+  choiceSignature(
+    templateId: TypeConId,
+    choice: string,
+  ): { argType: Type; returnType: Type; consuming: boolean } | undefined {
     const ch = this.packages.findTemplate(templateId)?.choices.get(choice);
     return ch && { argType: ch.argBinder.type, returnType: ch.returnType, consuming: ch.consuming };
   }
@@ -114,7 +132,8 @@ export class Engine implements EngineHost {
     let ic = this.interfaces.get(k);
     if (!ic) {
       const def = this.packages.findInterface(id);
-      if (!def) throw new Failure({ tag: 'Ledger', code: 'COMMAND_PREPROCESSING_FAILED', message: `unknown interface ${k}` });
+      if (!def)
+        throw new Failure({ tag: 'Ledger', code: 'COMMAND_PREPROCESSING_FAILED', message: `unknown interface ${k}` });
       ic = { def, choices: this.compileChoices(def.param, def.choices) };
       this.interfaces.set(k, ic);
     }
@@ -160,7 +179,9 @@ export class Engine implements EngineHost {
   contractParties(
     templateId: TypeConId,
     argument: Value | SValue,
-  ): { ok: true; signatories: string[]; observers: string[]; stakeholders: string[] } | { ok: false; error: EngineError } {
+  ):
+    | { ok: true; signatories: string[]; observers: string[]; stakeholders: string[] }
+    | { ok: false; error: EngineError } {
     try {
       const t = this.templateCode(templateId);
       const arg = this.toValue(templateId, argument);
@@ -189,8 +210,16 @@ export class Engine implements EngineHost {
    * `viewStatus` when the template does not implement the interface or the view fails. The argument is a proto Value, a
    * typed value, or its JSON (as the JSON Ledger API renders a create argument).
    */
-  interfaceView(templateId: TypeConId, interfaceId: TypeConId, argument: Value | SValue | { readonly json: unknown }): InterfaceViewResult | InterfaceViewFailure {
-    const failed = (error: EngineError): InterfaceViewFailure => ({ tag: 'failed', error, status: { code: GRPC_OF_CATEGORY[error.category] ?? 13, message: error.message } });
+  interfaceView(
+    templateId: TypeConId,
+    interfaceId: TypeConId,
+    argument: Value | SValue | { readonly json: unknown },
+  ): InterfaceViewResult | InterfaceViewFailure {
+    const failed = (error: EngineError): InterfaceViewFailure => ({
+      tag: 'failed',
+      error,
+      status: { code: GRPC_OF_CATEGORY[error.category] ?? 13, message: error.message },
+    });
     try {
       const t = this.templateCode(templateId);
       const impl = t.def.implements.get(tid(interfaceId));
@@ -198,7 +227,9 @@ export class Engine implements EngineHost {
         return failed({
           code: 'CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE',
           category: Category.InvalidIndependentOfSystemState,
-          message: interp(`Update failed due to contract of template ${tid(templateId)} not implementing interface ${tid(interfaceId)}`),
+          message: interp(
+            `Update failed due to contract of template ${tid(templateId)} not implementing interface ${tid(interfaceId)}`,
+          ),
         });
       const arg = this.toValue(templateId, argument);
       if (!arg.ok) return failed(fromValueError(arg.error));

@@ -37,7 +37,11 @@ export function preprocessingError(message: string): EngineError {
 
 export function fromValueError(e: ValueError): EngineError {
   return e.code === 'INVALID_ARGUMENT'
-    ? { code: 'INVALID_ARGUMENT', category: Category.InvalidIndependentOfSystemState, message: `The submitted request has invalid arguments: ${e.message}` }
+    ? {
+        code: 'INVALID_ARGUMENT',
+        category: Category.InvalidIndependentOfSystemState,
+        message: `The submitted request has invalid arguments: ${e.message}`,
+      }
     : preprocessingError(e.message);
 }
 
@@ -51,7 +55,12 @@ export function packageNotFound(packageId: string): EngineError {
 }
 
 /** Canton's failure status of an exception nobody caught (error id `UNHANDLED_EXCEPTION/<Module>:<Name>`, category 9). */
-export function damlFailure(errorId: string, category: number, message: string, metadata: ReadonlyMap<string, string> | Record<string, string> = {}): EngineError {
+export function damlFailure(
+  errorId: string,
+  category: number,
+  message: string,
+  metadata: ReadonlyMap<string, string> | Record<string, string> = {},
+): EngineError {
   const meta = metadata instanceof Map ? Object.fromEntries(metadata) : (metadata as Record<string, string>);
   return {
     code: 'DAML_FAILURE',
@@ -81,12 +90,19 @@ export function exerciseTrace(open: readonly OpenExercise[], command: string | u
 }
 
 /** An interpretation failure as the engine reports it; DAML_FAILURE carries the exercise trace in its metadata. */
-export function interpretationFailure(e: InterpretationError, open: readonly OpenExercise[], command: string | undefined): EngineError {
+export function interpretationFailure(
+  e: InterpretationError,
+  open: readonly OpenExercise[],
+  command: string | undefined,
+): EngineError {
   const err = fromInterpretationError(e);
-  return err.code === 'DAML_FAILURE' ? { ...err, metadata: { ...err.metadata, exercise_trace: exerciseTrace(open, command) } } : err;
+  return err.code === 'DAML_FAILURE'
+    ? { ...err, metadata: { ...err.metadata, exercise_trace: exerciseTrace(open, command) } }
+    : err;
 }
 
-const shortId = (t: { packageId: string; module: string; name: string }) => `${t.packageId.slice(0, 8)}:${t.module}:${t.name}`;
+const shortId = (t: { packageId: string; module: string; name: string }) =>
+  `${t.packageId.slice(0, 8)}:${t.module}:${t.name}`;
 
 /** The exercise trace's last line: the command being interpreted (Canton `Speedy.scala` `transactionTrace`, `lastCommand`). */
 export function commandTraceLine(
@@ -108,21 +124,39 @@ export function commandTraceLine(
 export function fromInterpretationError(e: InterpretationError): EngineError {
   switch (e.tag) {
     case 'UserError':
-      return { code: 'INTERPRETATION_USER_ERROR', category: Category.InvalidGivenCurrentSystemStateOther, message: interp(`User abort: ${e.message}`) };
+      return {
+        code: 'INTERPRETATION_USER_ERROR',
+        category: Category.InvalidGivenCurrentSystemStateOther,
+        message: interp(`User abort: ${e.message}`),
+      };
     case 'UnhandledException':
-      return damlFailure(`UNHANDLED_EXCEPTION/${e.exceptionType.module}:${e.exceptionType.name}`, Category.InvalidGivenCurrentSystemStateOther, e.message);
+      return damlFailure(
+        `UNHANDLED_EXCEPTION/${e.exceptionType.module}:${e.exceptionType.name}`,
+        Category.InvalidGivenCurrentSystemStateOther,
+        e.message,
+      );
     case 'FailureStatus':
       return damlFailure(e.errorId, e.failureCategory, e.message, e.metadata);
     case 'TemplatePreconditionViolated':
       return {
         code: 'TEMPLATE_PRECONDITION_VIOLATED',
         category: Category.InvalidIndependentOfSystemState,
-        message: interp(`Update failed due to precondition violation when creating ${e.templateId.packageId}:${e.templateId.module}:${e.templateId.name}`),
+        message: interp(
+          `Update failed due to precondition violation when creating ${e.templateId.packageId}:${e.templateId.module}:${e.templateId.name}`,
+        ),
       };
     case 'Crypto':
-      return { code: 'DAML_INTERPRETATION_ERROR', category: Category.InvalidGivenCurrentSystemStateOther, message: interp(e.message) };
+      return {
+        code: 'DAML_INTERPRETATION_ERROR',
+        category: Category.InvalidGivenCurrentSystemStateOther,
+        message: interp(e.message),
+      };
     case 'NonComparableValues':
-      return { code: 'NON_COMPARABLE_VALUES', category: Category.InvalidIndependentOfSystemState, message: interp('functions are not comparable') };
+      return {
+        code: 'NON_COMPARABLE_VALUES',
+        category: Category.InvalidIndependentOfSystemState,
+        message: interp('functions are not comparable'),
+      };
     case 'Ledger':
       return ledgerError(e.code, e.message, e.details);
     case 'TimeExceeded':
@@ -132,7 +166,11 @@ export function fromInterpretationError(e: InterpretationError): EngineError {
         message: `Interpretation exceeded the limit of ${e.steps} steps. Interpretation aborted.`,
       };
     case 'Internal':
-      return { code: 'DAML_INTERPRETATION_ERROR', category: Category.InvalidGivenCurrentSystemStateOther, message: interp(e.message) };
+      return {
+        code: 'DAML_INTERPRETATION_ERROR',
+        category: Category.InvalidGivenCurrentSystemStateOther,
+        message: interp(e.message),
+      };
   }
 }
 
@@ -155,5 +193,10 @@ function ledgerError(code: string, message: string, details?: Record<string, unk
     : details?.contractId
       ? [['CONTRACT_ID', String(details.contractId)] as const]
       : undefined;
-  return { code, category: LEDGER_CATEGORIES[code] ?? Category.InvalidGivenCurrentSystemStateOther, message, ...(resources ? { resources } : {}) };
+  return {
+    code,
+    category: LEDGER_CATEGORIES[code] ?? Category.InvalidGivenCurrentSystemStateOther,
+    message,
+    ...(resources ? { resources } : {}),
+  };
 }

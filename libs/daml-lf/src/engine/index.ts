@@ -1,6 +1,13 @@
 /** The engine room: submit commands, answer questions, get a transaction; views and parties of stored contracts. */
 export { Engine, type InterfaceViewResult, type InterfaceViewFailure } from './engine';
-export { UNCONSTRAINED_TIME, boundsAfterGetTime, boundsAfterLedgerTimeLt, boundsConstraints, checkWithinBounds, type TimeRange } from './ledger-time';
+export {
+  UNCONSTRAINED_TIME,
+  boundsAfterGetTime,
+  boundsAfterLedgerTimeLt,
+  boundsConstraints,
+  checkWithinBounds,
+  type TimeRange,
+} from './ledger-time';
 export { Category as EngineErrorCategory, type EngineError } from './errors';
 export type {
   CommandArgument,

@@ -23,7 +23,9 @@ const rangeText = (r: TimeRange) => `[${timestampToText(r.min)}, ${timestampToTe
 /** Refuses a ledger time outside the bounds (Canton's NeedTime pre-condition). */
 export function checkWithinBounds(bounds: TimeRange, now: bigint): void {
   if (now < bounds.min || now > bounds.max)
-    throw internal(`NeedTime pre-condition failed: time ${timestampToText(now)} lies outside time boundaries ${rangeText(bounds)}`);
+    throw internal(
+      `NeedTime pre-condition failed: time ${timestampToText(now)} lies outside time boundaries ${rangeText(bounds)}`,
+    );
 }
 
 /** `getTime` read `now`: the bounds are that instant. */
@@ -33,7 +35,11 @@ export function boundsAfterGetTime(bounds: TimeRange, now: bigint): TimeRange {
 }
 
 /** `ledgerTimeLt time` with the ledger time `now`: its answer and the narrowed bounds. */
-export function boundsAfterLedgerTimeLt(bounds: TimeRange, now: bigint, time: bigint): { readonly result: boolean; readonly bounds: TimeRange } {
+export function boundsAfterLedgerTimeLt(
+  bounds: TimeRange,
+  now: bigint,
+  time: bigint,
+): { readonly result: boolean; readonly bounds: TimeRange } {
   checkWithinBounds(bounds, now);
   if (now < time) {
     const ub = time - 1n;
@@ -44,5 +50,8 @@ export function boundsAfterLedgerTimeLt(bounds: TimeRange, now: bigint, time: bi
 
 /** The bounds as transaction metadata: a side equal to the timestamp range's end is no constraint (Canton's `LedgerTimeBoundaries`). */
 export function boundsConstraints(bounds: TimeRange): { min?: bigint; max?: bigint } {
-  return { ...(bounds.min !== TIMESTAMP_MIN ? { min: bounds.min } : {}), ...(bounds.max !== TIMESTAMP_MAX ? { max: bounds.max } : {}) };
+  return {
+    ...(bounds.min !== TIMESTAMP_MIN ? { min: bounds.min } : {}),
+    ...(bounds.max !== TIMESTAMP_MAX ? { max: bounds.max } : {}),
+  };
 }

@@ -13,14 +13,45 @@ import { forEachContractId, type SValue } from '../interpreter/values';
 import { protoToValue, tryValueToProto } from '../values/proto';
 import { PartialTransaction, LF_VERSION, choiceAuthority } from '../transaction/partial-transaction';
 import { deriveTransactionSeed } from '../transaction/seeds';
-import { Category, commandTraceLine, fromInterpretationError, interpretationFailure, fromValueError, packageNotFound, preprocessingError, type EngineError } from './errors';
+import {
+  Category,
+  commandTraceLine,
+  fromInterpretationError,
+  interpretationFailure,
+  fromValueError,
+  packageNotFound,
+  preprocessingError,
+  type EngineError,
+} from './errors';
 import type { CommandArgument, ContractInstance, EngineCommand, EngineResult, Question, SubmitContext } from './types';
-import { UNCONSTRAINED_TIME, boundsAfterGetTime, boundsAfterLedgerTimeLt, boundsConstraints, type TimeRange } from './ledger-time';
+import {
+  UNCONSTRAINED_TIME,
+  boundsAfterGetTime,
+  boundsAfterLedgerTimeLt,
+  boundsConstraints,
+  type TimeRange,
+} from './ledger-time';
 import { createFailure, exerciseFailure, fetchFailure } from './authorization';
-import { contractDoesNotImplementInterface, contractNotActive, validationFailed, wronglyTypedContract } from '../interpreter/contract-errors';
-import { con, identifier, interp, partiesOf, sortedUnique, tid, type ChoiceCode, type EngineHost, type TemplateCode } from './compiled';
+import {
+  contractDoesNotImplementInterface,
+  contractNotActive,
+  validationFailed,
+  wronglyTypedContract,
+} from '../interpreter/contract-errors';
+import {
+  con,
+  identifier,
+  interp,
+  partiesOf,
+  sortedUnique,
+  tid,
+  type ChoiceCode,
+  type EngineHost,
+  type TemplateCode,
+} from './compiled';
 
-const sameId = (a: TypeConId, b: TypeConId) => a.packageId === b.packageId && a.module === b.module && a.name === b.name;
+const sameId = (a: TypeConId, b: TypeConId) =>
+  a.packageId === b.packageId && a.module === b.module && a.name === b.name;
 
 interface ContractState {
   readonly contractId: string;
@@ -40,7 +71,11 @@ export function guarded(f: () => EngineResult): EngineResult {
     if (e instanceof Failure) return { tag: 'error', error: fromInterpretationError(e.error) };
     return {
       tag: 'error',
-      error: { code: 'LEDGER_API_INTERNAL_ERROR', category: Category.SystemInternalAssumptionViolated, message: `Daml engine failure: ${e instanceof Error ? e.message : String(e)}` },
+      error: {
+        code: 'LEDGER_API_INTERNAL_ERROR',
+        category: Category.SystemInternalAssumptionViolated,
+        message: `Daml engine failure: ${e instanceof Error ? e.message : String(e)}`,
+      },
     };
   }
   switch (r.tag) {
@@ -121,8 +156,17 @@ export class Submission implements UpdateEffects {
     }
     const pre = this.preprocess();
     if (pre) return { tag: 'error', error: pre };
-    this.ptx = new PartialTransaction(deriveTransactionSeed(this.ctx.submissionSeed, this.ctx.participantId, this.ctx.preparationTime), this.ctx.preparationTime, this.ctx.actAs);
-    this.machine = this.engine.interpreter.machine({ effects: this, maxSteps: this.ctx.maxSteps, stepsBetweenInterruptions: this.ctx.stepsBetweenInterruptions, onTrace: this.ctx.onTrace });
+    this.ptx = new PartialTransaction(
+      deriveTransactionSeed(this.ctx.submissionSeed, this.ctx.participantId, this.ctx.preparationTime),
+      this.ctx.preparationTime,
+      this.ctx.actAs,
+    );
+    this.machine = this.engine.interpreter.machine({
+      effects: this,
+      maxSteps: this.ctx.maxSteps,
+      stepsBetweenInterruptions: this.ctx.stepsBetweenInterruptions,
+      onTrace: this.ctx.onTrace,
+    });
     return this.drive();
   }
 
@@ -135,7 +179,13 @@ export class Submission implements UpdateEffects {
           if (!choice) throw preprocessingError(`unknown choice ${c.choice} in interface ${tid(c.templateId)}`);
           const r = this.engine.typeArgument(choice.def.argBinder.type, c.argument, true);
           if (!r.ok) throw fromValueError(r.error);
-          this.prepared.push({ kind: 'exerciseInterface', iface: c.templateId, contractId: c.contractId, choice, arg: r.value });
+          this.prepared.push({
+            kind: 'exerciseInterface',
+            iface: c.templateId,
+            contractId: c.contractId,
+            choice,
+            arg: r.value,
+          });
           continue;
         }
         const template = this.engine.templateCode(c.templateId);
@@ -149,10 +199,17 @@ export class Submission implements UpdateEffects {
           if (!ch) throw preprocessingError(`unknown choice ${name} in template ${tid(c.templateId)}`);
           return ch;
         };
-        if (c.kind === 'create') this.prepared.push({ kind: 'create', template, arg: typed(con(c.templateId), c.argument) });
+        if (c.kind === 'create')
+          this.prepared.push({ kind: 'create', template, arg: typed(con(c.templateId), c.argument) });
         else if (c.kind === 'exercise') {
           const choice = choiceOf(c.choice);
-          this.prepared.push({ kind: 'exercise', template, contractId: c.contractId, choice, arg: typed(choice.def.argBinder.type, c.argument, true) });
+          this.prepared.push({
+            kind: 'exercise',
+            template,
+            contractId: c.contractId,
+            choice,
+            arg: typed(choice.def.argBinder.type, c.argument, true),
+          });
         } else {
           const choice = choiceOf(c.choice);
           this.prepared.push({
@@ -177,7 +234,8 @@ export class Submission implements UpdateEffects {
   private checkSuffixedInputs(): void {
     const allowed = this.ctx.storedLocalContractIds;
     const check = (cid: string) => {
-      if (isLocalContractId(cid) && !allowed?.has(cid)) throw preprocessingError(`Illegal Contract ID "${cid}", non-suffixed V1 Contract IDs are forbidden`);
+      if (isLocalContractId(cid) && !allowed?.has(cid))
+        throw preprocessingError(`Illegal Contract ID "${cid}", non-suffixed V1 Contract IDs are forbidden`);
     };
     for (const p of this.prepared) {
       if (p.kind !== 'create' && p.kind !== 'createAndExercise') check(p.contractId);
@@ -215,7 +273,15 @@ export class Submission implements UpdateEffects {
         this.running = false;
         continue;
       }
-      if (r.tag === 'error') return { tag: 'error', error: interpretationFailure(r.error, this.ptx.openExercises(), commandTraceLine(traceCommand(this.prepared[this.index]))) };
+      if (r.tag === 'error')
+        return {
+          tag: 'error',
+          error: interpretationFailure(
+            r.error,
+            this.ptx.openExercises(),
+            commandTraceLine(traceCommand(this.prepared[this.index])),
+          ),
+        };
       if (r.tag === 'interrupted') return { tag: 'interrupted', resume: () => this.drive() };
       const q = r.suspension.question as Question;
       const resume = (answer: unknown): EngineResult => {
@@ -270,20 +336,40 @@ export class Submission implements UpdateEffects {
       const argument = this.proto(arg);
       const failure = createFailure(this.ptx.nextNodeId(), templateId, signatories, this.ptx.authority);
       if (failure) this.fail('DAML_AUTHORIZATION_ERROR', interp(failure));
-      const contractId = this.ptx.insertCreate({ packageName: t.packageName, templateId: identifier(templateId), argument, signatories, observers });
+      const contractId = this.ptx.insertCreate({
+        packageName: t.packageName,
+        templateId: identifier(templateId),
+        argument,
+        signatories,
+        observers,
+      });
       const stakeholders = sortedUnique([...signatories, ...observers]);
-      this.local.set(contractId, { contractId, templateId, packageName: t.packageName, arg, signatories, stakeholders });
+      this.local.set(contractId, {
+        contractId,
+        templateId,
+        packageName: t.packageName,
+        arg,
+        signatories,
+        stakeholders,
+      });
       m.returnValue({ t: 'cid', v: contractId });
     });
   }
 
   /** A template's precondition, signatories and observers on an argument, in Canton's order (its contract info). */
-  private contractMetadata(m: Machine, t: TemplateCode, arg: SValue, k: (signatories: string[], observers: string[]) => void): void {
+  private contractMetadata(
+    m: Machine,
+    t: TemplateCode,
+    arg: SValue,
+    k: (signatories: string[], observers: string[]) => void,
+  ): void {
     const env: Env = { v: arg, n: null };
     m.evalThen(t.precond, env, (ok) => {
       if (ok.t !== 'bool') throw internal('a template precondition must be a Bool');
       if (!ok.v) m.fail({ tag: 'TemplatePreconditionViolated', templateId: t.id, arg });
-      m.evalThen(t.signatories, env, (sigs) => m.evalThen(t.observers, env, (obs) => k(sortedUnique(partiesOf(sigs)), sortedUnique(partiesOf(obs)))));
+      m.evalThen(t.signatories, env, (sigs) =>
+        m.evalThen(t.observers, env, (obs) => k(sortedUnique(partiesOf(sigs)), sortedUnique(partiesOf(obs)))),
+      );
     });
   }
 
@@ -295,7 +381,8 @@ export class Submission implements UpdateEffects {
     if (known) return k(known, false);
     m.ask({ tag: 'needContract', contractId: id } satisfies Question, (answer) => {
       const c = answer as ContractInstance | undefined;
-      if (!c || c.contractId !== id) this.fail('CONTRACT_NOT_FOUND', `Contract could not be found with id ${id}`, { contractId: id });
+      if (!c || c.contractId !== id)
+        this.fail('CONTRACT_NOT_FOUND', `Contract could not be found with id ${id}`, { contractId: id });
       const withPackage = () => {
         const arg = protoToValue(this.pkgs, con(c.templateId), c.argument);
         if (!arg.ok) throw internal(`the stored argument of ${id} does not match its template: ${arg.error.message}`);
@@ -341,7 +428,8 @@ export class Submission implements UpdateEffects {
   private withInterfaceContract(m: Machine, cid: SValue, iface: TypeConId, k: (c: ContractState) => void): void {
     this.withContract(m, cid, (c, fresh) => {
       this.checkActive(c);
-      if (!this.pkgs.findTemplate(c.templateId)?.implements.has(tid(iface))) throw contractDoesNotImplementInterface(c.contractId, c.templateId, iface);
+      if (!this.pkgs.findTemplate(c.templateId)?.implements.has(tid(iface)))
+        throw contractDoesNotImplementInterface(c.contractId, c.templateId, iface);
       if (fresh) this.validate(m, c, () => k(c));
       else k(c);
     });
@@ -361,7 +449,12 @@ export class Submission implements UpdateEffects {
       const stakeholders = sortedUnique([...signatories, ...observers]);
       if (signatories.join() !== c.signatories.join() || stakeholders.join() !== c.stakeholders.join()) {
         const storedObservers = c.stakeholders.filter((p) => !c.signatories.includes(p));
-        throw validationFailed(c.contractId, c.templateId, { packageName: c.packageName, signatories: c.signatories, observers: storedObservers }, { packageName: t.packageName, signatories, observers });
+        throw validationFailed(
+          c.contractId,
+          c.templateId,
+          { packageName: c.packageName, signatories: c.signatories, observers: storedObservers },
+          { packageName: t.packageName, signatories, observers },
+        );
       }
       m.returnValue({ t: 'unit' });
     });
@@ -377,7 +470,14 @@ export class Submission implements UpdateEffects {
     });
   }
 
-  exerciseInterface(m: Machine, iface: TypeConId, choiceName: string, cid: SValue, arg: SValue, guard: SValue | undefined): void {
+  exerciseInterface(
+    m: Machine,
+    iface: TypeConId,
+    choiceName: string,
+    cid: SValue,
+    arg: SValue,
+    guard: SValue | undefined,
+  ): void {
     this.withInterfaceContract(m, cid, iface, (c) => {
       const ic = this.engine.interfaceCode(iface);
       this.usedPackages.add(iface.packageId);
@@ -388,7 +488,10 @@ export class Submission implements UpdateEffects {
       if (!guard) return this.runChoice(m, c, iface, ch, value, cid, arg);
       m.applyThen(guard, [value], (ok) => {
         if (ok.t !== 'bool' || !ok.v)
-          this.fail('DAML_INTERPRETATION_ERROR', interp(`Exercise guard failed for contract ${c.contractId} of template ${tid(c.templateId)}`));
+          this.fail(
+            'DAML_INTERPRETATION_ERROR',
+            interp(`Exercise guard failed for contract ${c.contractId} of template ${tid(c.templateId)}`),
+          );
         this.runChoice(m, c, iface, ch, value, cid, arg);
       });
     });
@@ -399,7 +502,15 @@ export class Submission implements UpdateEffects {
    * node and the choice body (`this` is `self`'s value) with the authority of the choice authorizers, or else of the
    * signatories and controllers.
    */
-  private runChoice(m: Machine, c: ContractState, iface: TypeConId | undefined, ch: ChoiceCode, thisValue: SValue, cid: SValue, arg: SValue): void {
+  private runChoice(
+    m: Machine,
+    c: ContractState,
+    iface: TypeConId | undefined,
+    ch: ChoiceCode,
+    thisValue: SValue,
+    cid: SValue,
+    arg: SValue,
+  ): void {
     const ctrlEnv: Env = { v: arg, n: { v: thisValue, n: null } };
     // Exceptions in controllers, choice observers and authorizers are not catchable (Canton `Compiler.scala`: SEPreventCatch).
     const parties = (code: Code | undefined, k: (ps: string[] | undefined) => void) =>
@@ -409,7 +520,13 @@ export class Submission implements UpdateEffects {
         parties(ch.authorizers, (choiceAuthorizers) => {
           const controllers = ctrl ?? [];
           const chosenValue = this.proto(arg);
-          const failure = exerciseFailure(this.ptx.nextNodeId(), c.templateId, controllers, choiceAuthorizers, this.ptx.authority);
+          const failure = exerciseFailure(
+            this.ptx.nextNodeId(),
+            c.templateId,
+            controllers,
+            choiceAuthorizers,
+            this.ptx.authority,
+          );
           if (failure) this.fail('DAML_AUTHORIZATION_ERROR', interp(failure));
           const nodeId = this.ptx.nextNodeId();
           this.ptx.beginExercise(
@@ -514,4 +631,3 @@ export class Submission implements UpdateEffects {
     for (const [c, by] of t.consumed) this.consumed.set(c, by);
   }
 }
-

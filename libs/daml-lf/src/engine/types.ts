@@ -91,11 +91,27 @@ export interface CreatedContract {
 }
 
 export type EngineResult =
-  | { readonly tag: 'done'; readonly transaction: DamlTransaction; readonly metadata: TransactionMetadata; readonly results: readonly SValue[] }
+  | {
+      readonly tag: 'done';
+      readonly transaction: DamlTransaction;
+      readonly metadata: TransactionMetadata;
+      readonly results: readonly SValue[];
+    }
   | { readonly tag: 'error'; readonly error: EngineError }
-  | { readonly tag: 'needPackage'; readonly packageId: PackageId; readonly resume: (pkg: Package | undefined) => EngineResult }
-  | { readonly tag: 'needContract'; readonly contractId: string; readonly resume: (contract: ContractInstance | undefined) => EngineResult }
+  | {
+      readonly tag: 'needPackage';
+      readonly packageId: PackageId;
+      readonly resume: (pkg: Package | undefined) => EngineResult;
+    }
+  | {
+      readonly tag: 'needContract';
+      readonly contractId: string;
+      readonly resume: (contract: ContractInstance | undefined) => EngineResult;
+    }
   | { readonly tag: 'needTime'; readonly resume: (ledgerTime: bigint) => EngineResult }
   | { readonly tag: 'interrupted'; readonly resume: () => EngineResult };
 
-export type Question = { readonly tag: 'needPackage'; readonly packageId: PackageId } | { readonly tag: 'needContract'; readonly contractId: string } | { readonly tag: 'needTime' };
+export type Question =
+  | { readonly tag: 'needPackage'; readonly packageId: PackageId }
+  | { readonly tag: 'needContract'; readonly contractId: string }
+  | { readonly tag: 'needTime' };

@@ -110,13 +110,18 @@ function arith(name: string, arity: number, compute: (a: readonly SValue[]) => S
     arity,
     run: (a) => {
       const r = compute(a);
-      if (r === undefined) throw arithmeticError(`ArithmeticError while evaluating (${name} ${a.map(litToText).join(' ')}).`);
+      if (r === undefined)
+        throw arithmeticError(`ArithmeticError while evaluating (${name} ${a.map(litToText).join(' ')}).`);
       return r;
     },
   };
 }
 
-const pure = (name: string, arity: number, f: (a: readonly SValue[], m: MachineOps) => SValue | undefined): BuiltinDef => ({ name, arity, run: f });
+const pure = (
+  name: string,
+  arity: number,
+  f: (a: readonly SValue[], m: MachineOps) => SValue | undefined,
+): BuiltinDef => ({ name, arity, run: f });
 
 const int64Op = (name: string, op: (x: bigint, y: bigint) => bigint | undefined) =>
   arith(name, 2, (a) => {
@@ -250,7 +255,9 @@ const defs: BuiltinDef[] = [
         .join(''),
     ),
   ),
-  pure('TEXT_TO_CODE_POINTS', 1, (a) => listFromArray(Array.from(getText(a, 0), (ch) => int64(BigInt(ch.codePointAt(0)!))))),
+  pure('TEXT_TO_CODE_POINTS', 1, (a) =>
+    listFromArray(Array.from(getText(a, 0), (ch) => int64(BigInt(ch.codePointAt(0)!)))),
+  ),
   pure('CODE_POINTS_TO_TEXT', 1, (a) => {
     const r = fromCodePoints(listToArray(getList(a, 0)).map((x) => (x.t === 'int64' ? x.v : -1n)));
     if (!r.ok) throw internal(`invalid code point 0x${r.bad.toString(16)}.`);
@@ -341,7 +348,10 @@ const defs: BuiltinDef[] = [
   }),
   // ------------------------------------------------------------------------------------------------------- Maps
   pure('TEXTMAP_EMPTY', 0, () => ({ t: 'textmap', v: [] })),
-  pure('TEXTMAP_INSERT', 3, (a) => ({ t: 'textmap', v: mapInsert(getTextMap(a, 2), getText(a, 0), a[1], compareText) })),
+  pure('TEXTMAP_INSERT', 3, (a) => ({
+    t: 'textmap',
+    v: mapInsert(getTextMap(a, 2), getText(a, 0), a[1], compareText),
+  })),
   pure('TEXTMAP_LOOKUP', 2, (a) => {
     const m = getTextMap(a, 1);
     const i = searchEntries(m, getText(a, 0), compareText);
@@ -389,7 +399,13 @@ const defs: BuiltinDef[] = [
       if (v.t !== 'text') throw typeError(3, 'TextMap Text', v);
       meta.set(k, v.v);
     }
-    throw new Failure({ tag: 'FailureStatus', errorId: getText(a, 0), failureCategory: Number(getInt(a, 1)), message: getText(a, 2), metadata: meta });
+    throw new Failure({
+      tag: 'FailureStatus',
+      errorId: getText(a, 0),
+      failureCategory: Number(getInt(a, 1)),
+      message: getText(a, 2),
+      metadata: meta,
+    });
   }),
 ];
 

@@ -38,7 +38,6 @@ export type SValue =
   | { readonly t: 'builtin'; readonly b: BuiltinDef }
   | { readonly t: 'pap'; readonly fn: SValue; readonly args: readonly SValue[] };
 
-
 /** What builtins and compiled primitives may ask of the machine (implemented by `Machine`). */
 export interface MachineOps {
   readonly isUpdateMachine: boolean;
@@ -123,7 +122,13 @@ export type UpdateCode =
   | { readonly op: 'embed'; readonly e: Code }
   | { readonly op: 'create'; readonly template: TypeConId; readonly arg: Code }
   | { readonly op: 'createInterface'; readonly iface: TypeConId; readonly arg: Code }
-  | { readonly op: 'exercise'; readonly template: TypeConId; readonly choice: string; readonly cid: Code; readonly arg: Code }
+  | {
+      readonly op: 'exercise';
+      readonly template: TypeConId;
+      readonly choice: string;
+      readonly cid: Code;
+      readonly arg: Code;
+    }
   | {
       readonly op: 'exerciseInterface';
       readonly iface: TypeConId;

@@ -16,10 +16,23 @@ import { FALSE, NIL, NONE, TRUE, UNIT, some, typeKey } from './values';
 /** Compile-time scope: the names bound so far, innermost first. */
 export type Scope = { readonly name: string; readonly n: Scope } | null;
 
-export const pushScope = (s: Scope, ...names: string[]): Scope => names.reduce<Scope>((acc, name) => ({ name, n: acc }), s);
+export const pushScope = (s: Scope, ...names: string[]): Scope =>
+  names.reduce<Scope>((acc, name) => ({ name, n: acc }), s);
 
-const ROUNDING: readonly RoundingMode[] = ['UP', 'DOWN', 'CEILING', 'FLOOR', 'HALF_UP', 'HALF_DOWN', 'HALF_EVEN', 'UNNECESSARY'];
-const FAILURE_CATEGORY = { INVALID_INDEPENDENT_OF_SYSTEM_STATE: 8n, INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER: 9n } as const;
+const ROUNDING: readonly RoundingMode[] = [
+  'UP',
+  'DOWN',
+  'CEILING',
+  'FLOOR',
+  'HALF_UP',
+  'HALF_DOWN',
+  'HALF_EVEN',
+  'UNNECESSARY',
+];
+const FAILURE_CATEGORY = {
+  INVALID_INDEPENDENT_OF_SYSTEM_STATE: 8n,
+  INVALID_GIVEN_CURRENT_SYSTEM_STATE_OTHER: 9n,
+} as const;
 
 const c = (v: SValue): Code => ({ op: Op.Const, v });
 
@@ -72,7 +85,10 @@ export class Compiler {
         return { op: Op.Val, d: this.pkgs.defRef(e.ref) };
       case 'builtin': {
         const b = BUILTINS[e.fn];
-        if (!b) return prim([], () => { throw internal(`builtin ${e.fn} is not supported`); });
+        if (!b)
+          return prim([], () => {
+            throw internal(`builtin ${e.fn} is not supported`);
+          });
         if (b.arity === 0) return c(b.run([], COMPILE_TIME)!);
         return c({ t: 'builtin', b });
       }
@@ -169,7 +185,11 @@ export class Compiler {
       case 'tyAbs':
         return this.expr(e.body, s);
       case 'abs':
-        return { op: Op.Abs, arity: e.params.length, body: this.expr(e.body, pushScope(s, ...e.params.map((p) => p.name))) };
+        return {
+          op: Op.Abs,
+          arity: e.params.length,
+          body: this.expr(e.body, pushScope(s, ...e.params.map((p) => p.name))),
+        };
       case 'case':
         return { op: Op.Case, scrut: this.expr(e.scrut, s), alts: e.alts.map((a) => this.alt(a, s)) };
       case 'let': {
@@ -223,7 +243,9 @@ export class Compiler {
       }
       case 'fromInterface': {
         const want = idStr(e.template);
-        return prim([this.expr(e.expr, s)], ([a]) => (a.t === 'any' && a.v.t === 'record' && idStr(a.v.id) === want ? some(a.v) : NONE));
+        return prim([this.expr(e.expr, s)], ([a]) =>
+          a.t === 'any' && a.v.t === 'record' && idStr(a.v.id) === want ? some(a.v) : NONE,
+        );
       }
       case 'unsafeFromInterface': {
         const want = idStr(e.template);
@@ -239,7 +261,8 @@ export class Compiler {
         return prim([this.expr(e.expr, s)], ([a]) => (this.implementsIface(a, e.requiring) ? some(a) : NONE));
       case 'unsafeFromRequiredInterface':
         return prim([this.expr(e.contractId, s), this.expr(e.expr, s)], ([cid, a]) => {
-          if (a.t !== 'any' || a.v.t !== 'record') throw internal('unsafe_from_required_interface of a non-interface value');
+          if (a.t !== 'any' || a.v.t !== 'record')
+            throw internal('unsafe_from_required_interface of a non-interface value');
           if (this.implementsIface(a, e.requiring)) return a;
           throw contractDoesNotImplementRequiringInterface(e.requiring, e.required, contractIdOf(cid), a.v.id);
         });
@@ -268,7 +291,11 @@ export class Compiler {
         const body = e.tag === 'choiceController' ? ch.controllers : ch.observers;
         if (!body) return prim([this.expr(e.contract, s), this.expr(e.choiceArg, s)], () => NIL);
         const code = this.expr(body, pushScope(null, tpl.param, ch.argBinder.name));
-        return { op: Op.App, fn: { op: Op.Abs, arity: 2, body: code }, args: [this.expr(e.contract, s), this.expr(e.choiceArg, s)] };
+        return {
+          op: Op.App,
+          fn: { op: Op.Abs, arity: 2, body: code },
+          args: [this.expr(e.contract, s), this.expr(e.choiceArg, s)],
+        };
       }
       case 'experimental':
         return prim([], () => {
@@ -289,7 +316,11 @@ export class Compiler {
   }
 
   /** `body` of the template's interface instance, applied to the template record (bound to the template's param). */
-  private interfaceCall(arg: Code, iface: TypeConId, pick: (impl: NonNullable<ReturnType<typeof this.findImpl>>) => Expr): Code {
+  private interfaceCall(
+    arg: Code,
+    iface: TypeConId,
+    pick: (impl: NonNullable<ReturnType<typeof this.findImpl>>) => Expr,
+  ): Code {
     const cache = new Map<string, Code>();
     return prim([arg], ([a], m) => {
       if (a.t !== 'any' || a.v.t !== 'record') throw internal('interface call on a non-interface value');
@@ -336,7 +367,9 @@ export class Compiler {
       case 'enum':
         return { k: 'enum', con: p.constructor, body: this.expr(a.body, s) };
       case 'builtinCon':
-        return p.con === 'UNIT' ? { k: 'unit', body: this.expr(a.body, s) } : { k: 'bool', v: p.con === 'TRUE', body: this.expr(a.body, s) };
+        return p.con === 'UNIT'
+          ? { k: 'unit', body: this.expr(a.body, s) }
+          : { k: 'bool', v: p.con === 'TRUE', body: this.expr(a.body, s) };
       case 'nil':
         return { k: 'nil', body: this.expr(a.body, s) };
       case 'cons':
@@ -368,7 +401,13 @@ export class Compiler {
       case 'createInterface':
         return { op: 'createInterface', iface: u.iface, arg: this.expr(u.expr, s) };
       case 'exercise':
-        return { op: 'exercise', template: u.template, choice: u.choice, cid: this.expr(u.cid, s), arg: this.expr(u.arg, s) };
+        return {
+          op: 'exercise',
+          template: u.template,
+          choice: u.choice,
+          cid: this.expr(u.cid, s),
+          arg: this.expr(u.arg, s),
+        };
       case 'exerciseInterface':
         return {
           op: 'exerciseInterface',
@@ -387,7 +426,11 @@ export class Compiler {
       case 'ledgerTimeLt':
         return { op: 'ledgerTimeLt', e: this.expr(u.expr, s) };
       case 'tryCatch':
-        return { op: 'tryCatch', body: this.expr(u.tryExpr, s), handler: this.expr(u.catchExpr, pushScope(s, u.binder)) };
+        return {
+          op: 'tryCatch',
+          body: this.expr(u.tryExpr, s),
+          handler: this.expr(u.catchExpr, pushScope(s, u.binder)),
+        };
       case 'exerciseByKey':
       case 'fetchByKey':
       case 'queryNByKey':

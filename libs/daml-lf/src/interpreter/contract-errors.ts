@@ -20,7 +20,9 @@ function ledgerFailure(code: string, message: string, resources: readonly (reado
 export function contractNotActive(contractId: string, templateId: TypeConId, consumedBy: number): Failure {
   return ledgerFailure(
     'CONTRACT_NOT_ACTIVE',
-    interp(`Update failed due to fetch of an inactive contract ${contractId} (${prettyTypeConId(templateId)}).\nThe contract had been consumed in sub-transaction #NodeId(${consumedBy}):`),
+    interp(
+      `Update failed due to fetch of an inactive contract ${contractId} (${prettyTypeConId(templateId)}).\nThe contract had been consumed in sub-transaction #NodeId(${consumedBy}):`,
+    ),
     [
       ['TEMPLATE_ID', tid(templateId)],
       ['CONTRACT_ID', contractId],
@@ -31,7 +33,9 @@ export function contractNotActive(contractId: string, templateId: TypeConId, con
 export function wronglyTypedContract(contractId: string, expected: TypeConId, actual: TypeConId): Failure {
   return ledgerFailure(
     'WRONGLY_TYPED_CONTRACT',
-    interp(`Update failed due to wrongly typed contract id ${contractId}\nExpected contract of type ${prettyTypeConId(expected)} but got ${prettyTypeConId(actual)}`),
+    interp(
+      `Update failed due to wrongly typed contract id ${contractId}\nExpected contract of type ${prettyTypeConId(expected)} but got ${prettyTypeConId(actual)}`,
+    ),
     [
       ['CONTRACT_ID', contractId],
       ['TEMPLATE_ID', tid(expected)],
@@ -40,7 +44,11 @@ export function wronglyTypedContract(contractId: string, expected: TypeConId, ac
   );
 }
 
-export function contractDoesNotImplementInterface(contractId: string, templateId: TypeConId, iface: TypeConId): Failure {
+export function contractDoesNotImplementInterface(
+  contractId: string,
+  templateId: TypeConId,
+  iface: TypeConId,
+): Failure {
   return ledgerFailure(
     'CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE',
     interp(
@@ -55,7 +63,12 @@ export function contractDoesNotImplementInterface(contractId: string, templateId
 }
 
 /** `unsafe_from_required_interface` on a contract whose template lacks the requiring interface (Canton keeps its spelling "requirring"). */
-export function contractDoesNotImplementRequiringInterface(requiring: TypeConId, required: TypeConId, contractId: string, templateId: TypeConId): Failure {
+export function contractDoesNotImplementRequiringInterface(
+  requiring: TypeConId,
+  required: TypeConId,
+  contractId: string,
+  templateId: TypeConId,
+): Failure {
   return ledgerFailure(
     'CONTRACT_DOES_NOT_IMPLEMENT_REQUIRING_INTERFACE',
     interp(
@@ -82,7 +95,12 @@ const prettyParties = (ps: readonly string[]) => `{ ${ps.map((p) => `'${p}'`).jo
  * A ledger contract whose metadata, recomputed from its template, differs from what the ledger stored (Canton:
  * `Upgrade.ValidationFailed`). The original observers are the stored non-signatory stakeholders.
  */
-export function validationFailed(contractId: string, templateId: TypeConId, original: ContractMetadata, recomputed: ContractMetadata): Failure {
+export function validationFailed(
+  contractId: string,
+  templateId: TypeConId,
+  original: ContractMetadata,
+  recomputed: ContractMetadata,
+): Failure {
   const t = prettyTypeConId(templateId);
   const lines = [
     `Validation fails when trying to upgrade the contract ${contractId} from ${t} to ${t}`,

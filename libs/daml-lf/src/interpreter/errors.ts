@@ -9,7 +9,12 @@ export type InterpretationError =
   /** `error`/`abort` (INTERPRETATION_USER_ERROR). */
   | { readonly tag: 'UserError'; readonly message: string }
   /** A Daml exception nobody caught (DAML_FAILURE, error id `UNHANDLED_EXCEPTION/<Module>:<Name>`). */
-  | { readonly tag: 'UnhandledException'; readonly exceptionType: TypeConId; readonly value: SValue; readonly message: string }
+  | {
+      readonly tag: 'UnhandledException';
+      readonly exceptionType: TypeConId;
+      readonly value: SValue;
+      readonly message: string;
+    }
   /** FAIL_WITH_STATUS (DAML_FAILURE with the package's own error id and category). */
   | {
       readonly tag: 'FailureStatus';
@@ -24,7 +29,12 @@ export type InterpretationError =
   /** Comparing (or using as a GenMap key) values that contain functions. */
   | { readonly tag: 'NonComparableValues' }
   /** Authorization failures, contract look-up failures … raised by the transaction layer. */
-  | { readonly tag: 'Ledger'; readonly code: string; readonly message: string; readonly details?: Record<string, unknown> }
+  | {
+      readonly tag: 'Ledger';
+      readonly code: string;
+      readonly message: string;
+      readonly details?: Record<string, unknown>;
+    }
   /** Evaluation exceeded its step budget. */
   | { readonly tag: 'TimeExceeded'; readonly steps: number }
   /** The program was not well-typed, or a feature is not implemented (a bug or an unsupported package). */

@@ -4,7 +4,18 @@
  * delegated to `UpdateEffects` (the transaction layer), which may suspend the machine with a question and resume it.
  */
 import type { Type, TypeConId } from '../language/ast';
-import { Op, extend, type Alt, type Code, type Cons, type DefRef, type Env, type MachineOps, type SValue, type UpdateCode } from './code';
+import {
+  Op,
+  extend,
+  type Alt,
+  type Code,
+  type Cons,
+  type DefRef,
+  type Env,
+  type MachineOps,
+  type SValue,
+  type UpdateCode,
+} from './code';
 import type { Compiler } from './compiler';
 import { ARITHMETIC_ERROR, DamlThrow, Failure, internal, type InterpretationError } from './errors';
 import type { CompiledPackages } from './packages';
@@ -27,7 +38,14 @@ export type RunResult<Q = unknown> =
 export interface UpdateEffects {
   create(m: Machine, template: TypeConId, arg: SValue): void;
   exercise(m: Machine, template: TypeConId, choice: string, cid: SValue, arg: SValue): void;
-  exerciseInterface(m: Machine, iface: TypeConId, choice: string, cid: SValue, arg: SValue, guard: SValue | undefined): void;
+  exerciseInterface(
+    m: Machine,
+    iface: TypeConId,
+    choice: string,
+    cid: SValue,
+    arg: SValue,
+    guard: SValue | undefined,
+  ): void;
   fetch(m: Machine, template: TypeConId, cid: SValue): void;
   fetchInterface(m: Machine, iface: TypeConId, cid: SValue): void;
   getTime(m: Machine): void;
@@ -316,7 +334,10 @@ export class Machine implements MachineOps {
         if (e instanceof Failure) return { tag: 'error', error: e.error };
         if (e instanceof NotComparable) return { tag: 'error', error: { tag: 'NonComparableValues' } };
         // Anything else is a bug or an ill-typed program: reported as an internal failure, never thrown at the caller.
-        return { tag: 'error', error: { tag: 'Internal', message: `evaluation failed: ${e instanceof Error ? e.message : String(e)}` } };
+        return {
+          tag: 'error',
+          error: { tag: 'Internal', message: `evaluation failed: ${e instanceof Error ? e.message : String(e)}` },
+        };
       }
     }
   }
@@ -329,7 +350,10 @@ export class Machine implements MachineOps {
       const orig = f?.exc ?? exc;
       const inner = exceptionId(exc.ty);
       const innerName = inner ? `${inner.module}:${inner.name}` : '?';
-      return { tag: 'error', error: unhandledError(orig, `<Failed to calculate message as ${innerName} was thrown during conversion>`) };
+      return {
+        tag: 'error',
+        error: unhandledError(orig, `<Failed to calculate message as ${innerName} was thrown during conversion>`),
+      };
     }
     while (this.stack.length) {
       const f = this.stack.pop()!;
@@ -527,7 +551,8 @@ export class Machine implements MachineOps {
           if (v.t === 'list' && v.v === null) return this.evalIn(a.body, env);
           break;
         case 'cons':
-          if (v.t === 'list' && v.v !== null) return this.evalIn(a.body, { v: { t: 'list', v: v.v.tl }, n: { v: v.v.h, n: env } });
+          if (v.t === 'list' && v.v !== null)
+            return this.evalIn(a.body, { v: { t: 'list', v: v.v.tl }, n: { v: v.v.h, n: env } });
           break;
         case 'none':
           if (v.t === 'optional' && v.v === null) return this.evalIn(a.body, env);
@@ -543,7 +568,8 @@ export class Machine implements MachineOps {
   /** One step of running an update. */
   private step(u: UpdateCode, env: Env): void {
     const fx = this.effects;
-    const need = (): UpdateEffects => fx ?? this.fail({ tag: 'Internal', message: 'updates cannot run in a pure evaluation' });
+    const need = (): UpdateEffects =>
+      fx ?? this.fail({ tag: 'Internal', message: 'updates cannot run in a pure evaluation' });
     switch (u.op) {
       case 'pure':
         return this.evalIn(u.e, env);
@@ -566,7 +592,9 @@ export class Machine implements MachineOps {
           need().create(this, arg.v.id, arg.v);
         });
       case 'exercise':
-        return this.evalThen(u.cid, env, (cid) => this.evalThen(u.arg, env, (arg) => need().exercise(this, u.template, u.choice, cid, arg)));
+        return this.evalThen(u.cid, env, (cid) =>
+          this.evalThen(u.arg, env, (arg) => need().exercise(this, u.template, u.choice, cid, arg)),
+        );
       case 'exerciseInterface':
         return this.evalThen(u.cid, env, (cid) =>
           this.evalThen(u.arg, env, (arg) => {
@@ -601,7 +629,8 @@ function exceptionId(t: Type): TypeConId | undefined {
   return t.tag === 'con' ? t.tycon : undefined;
 }
 
-const sameId = (a: TypeConId, b: TypeConId) => a.packageId === b.packageId && a.module === b.module && a.name === b.name;
+const sameId = (a: TypeConId, b: TypeConId) =>
+  a.packageId === b.packageId && a.module === b.module && a.name === b.name;
 
 function unhandledError(exc: Extract<SValue, { t: 'any' }>, message: string): InterpretationError {
   const id = exceptionId(exc.ty) ?? { packageId: '', module: '', name: '' };

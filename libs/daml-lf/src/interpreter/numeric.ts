@@ -95,7 +95,8 @@ export function rescaleHalfEven(u: bigint, from: number, to: number): bigint {
 
 export const add = (x: Num, y: Num) => check({ u: x.u + y.u, s: x.s });
 export const sub = (x: Num, y: Num) => check({ u: x.u - y.u, s: x.s });
-export const mul = (scale: number, x: Num, y: Num) => check({ u: rescaleHalfEven(x.u * y.u, x.s + y.s, scale), s: scale });
+export const mul = (scale: number, x: Num, y: Num) =>
+  check({ u: rescaleHalfEven(x.u * y.u, x.s + y.s, scale), s: scale });
 export function div(scale: number, x: Num, y: Num): Num | undefined {
   if (y.u === 0n) return undefined;
   // x/y = (ux·10^-sx)/(uy·10^-sy); result unscaled = ux·10^(scale+sy) / (uy·10^sx)
@@ -227,6 +228,7 @@ export function bigDiv(scale: number, mode: number, x: Num, y: Num): Num | undef
   const q = divRound(num, den, mode);
   return q === undefined ? undefined : bigNormalise({ u: q, s: scale });
 }
-export const bigShiftRight = (n: number, x: Num) => (x.u === 0n ? { u: 0n, s: 0 } : bigNormalise({ u: x.u, s: x.s + n }));
+export const bigShiftRight = (n: number, x: Num) =>
+  x.u === 0n ? { u: 0n, s: 0 } : bigNormalise({ u: x.u, s: x.s + n });
 /** BigDecimal.precision of a normalised big numeric. */
 export const bigPrecision = (x: Num) => digits(x.u);

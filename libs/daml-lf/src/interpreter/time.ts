@@ -104,6 +104,8 @@ export function timestampToIsoDateTime(us: bigint): string {
   const base = timestampToText(us - (((us % 1_000_000n) + 1_000_000n) % 1_000_000n));
   const frac = Number(((us % 1_000_000n) + 1_000_000n) % 1_000_000n);
   if (frac === 0) return base;
-  const digits = String(frac * 1000).padStart(9, '0').replace(/0+$/, '');
+  const digits = String(frac * 1000)
+    .padStart(9, '0')
+    .replace(/0+$/, '');
   return base.slice(0, -1) + '.' + digits + 'Z';
 }

@@ -252,7 +252,11 @@ export function checkComparable(v0: SValue): void {
 export const equalValues = (a: SValue, b: SValue) => compareValues(a, b) === 0;
 
 /** Binary search in a sorted GenMap/TextMap entry array: index if found, else -(insertion point) - 1. */
-export function searchEntries<K>(entries: readonly (readonly [K, SValue])[], key: K, cmp: (a: K, b: K) => number): number {
+export function searchEntries<K>(
+  entries: readonly (readonly [K, SValue])[],
+  key: K,
+  cmp: (a: K, b: K) => number,
+): number {
   let lo = 0;
   let hi = entries.length - 1;
   while (lo <= hi) {
@@ -265,7 +269,12 @@ export function searchEntries<K>(entries: readonly (readonly [K, SValue])[], key
   return -lo - 1;
 }
 
-export function mapInsert<K>(entries: readonly (readonly [K, SValue])[], key: K, value: SValue, cmp: (a: K, b: K) => number) {
+export function mapInsert<K>(
+  entries: readonly (readonly [K, SValue])[],
+  key: K,
+  value: SValue,
+  cmp: (a: K, b: K) => number,
+) {
   const i = searchEntries(entries, key, cmp);
   const out = entries.slice();
   if (i >= 0) out[i] = [key, value];

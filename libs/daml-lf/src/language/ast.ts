@@ -238,7 +238,13 @@ export type Expr =
   | { readonly tag: 'lit'; readonly lit: BuiltinLit }
   | { readonly tag: 'recCon'; readonly tycon: TypeConApp; readonly fields: readonly FieldWithExpr[] }
   | { readonly tag: 'recProj'; readonly tycon: TypeConApp; readonly field: string; readonly record: Expr }
-  | { readonly tag: 'recUpd'; readonly tycon: TypeConApp; readonly field: string; readonly record: Expr; readonly update: Expr }
+  | {
+      readonly tag: 'recUpd';
+      readonly tycon: TypeConApp;
+      readonly field: string;
+      readonly record: Expr;
+      readonly update: Expr;
+    }
   | { readonly tag: 'variantCon'; readonly tycon: TypeConApp; readonly variant: string; readonly arg: Expr }
   | { readonly tag: 'enumCon'; readonly tycon: TypeConId; readonly constructor: string }
   | { readonly tag: 'structCon'; readonly fields: readonly FieldWithExpr[] }
@@ -274,8 +280,18 @@ export type Expr =
   | { readonly tag: 'signatoryInterface'; readonly iface: TypeConId; readonly expr: Expr }
   | { readonly tag: 'observerInterface'; readonly iface: TypeConId; readonly expr: Expr }
   | { readonly tag: 'interfaceTemplateTypeRep'; readonly iface: TypeConId; readonly expr: Expr }
-  | { readonly tag: 'toRequiredInterface'; readonly required: TypeConId; readonly requiring: TypeConId; readonly expr: Expr }
-  | { readonly tag: 'fromRequiredInterface'; readonly required: TypeConId; readonly requiring: TypeConId; readonly expr: Expr }
+  | {
+      readonly tag: 'toRequiredInterface';
+      readonly required: TypeConId;
+      readonly requiring: TypeConId;
+      readonly expr: Expr;
+    }
+  | {
+      readonly tag: 'fromRequiredInterface';
+      readonly required: TypeConId;
+      readonly requiring: TypeConId;
+      readonly expr: Expr;
+    }
   | {
       readonly tag: 'unsafeFromRequiredInterface';
       readonly required: TypeConId;
@@ -283,8 +299,20 @@ export type Expr =
       readonly contractId: Expr;
       readonly expr: Expr;
     }
-  | { readonly tag: 'choiceController'; readonly template: TypeConId; readonly choice: string; readonly contract: Expr; readonly choiceArg: Expr }
-  | { readonly tag: 'choiceObserver'; readonly template: TypeConId; readonly choice: string; readonly contract: Expr; readonly choiceArg: Expr }
+  | {
+      readonly tag: 'choiceController';
+      readonly template: TypeConId;
+      readonly choice: string;
+      readonly contract: Expr;
+      readonly choiceArg: Expr;
+    }
+  | {
+      readonly tag: 'choiceObserver';
+      readonly template: TypeConId;
+      readonly choice: string;
+      readonly contract: Expr;
+      readonly choiceArg: Expr;
+    }
   | { readonly tag: 'experimental'; readonly name: string; readonly type: Type }
   | { readonly tag: 'update'; readonly update: Update }
   /** A location wrapper: present when the archive carries a location on an expression. */
@@ -297,7 +325,13 @@ export type Update =
   | { readonly tag: 'block'; readonly bindings: readonly Binding[]; readonly body: Expr }
   | { readonly tag: 'create'; readonly template: TypeConId; readonly expr: Expr }
   | { readonly tag: 'createInterface'; readonly iface: TypeConId; readonly expr: Expr }
-  | { readonly tag: 'exercise'; readonly template: TypeConId; readonly choice: string; readonly cid: Expr; readonly arg: Expr }
+  | {
+      readonly tag: 'exercise';
+      readonly template: TypeConId;
+      readonly choice: string;
+      readonly cid: Expr;
+      readonly arg: Expr;
+    }
   | {
       readonly tag: 'exerciseInterface';
       readonly iface: TypeConId;
@@ -306,7 +340,13 @@ export type Update =
       readonly arg: Expr;
       readonly guard?: Expr;
     }
-  | { readonly tag: 'exerciseByKey'; readonly template: TypeConId; readonly choice: string; readonly key: Expr; readonly arg: Expr }
+  | {
+      readonly tag: 'exerciseByKey';
+      readonly template: TypeConId;
+      readonly choice: string;
+      readonly key: Expr;
+      readonly arg: Expr;
+    }
   | { readonly tag: 'fetch'; readonly template: TypeConId; readonly cid: Expr }
   | { readonly tag: 'fetchInterface'; readonly iface: TypeConId; readonly cid: Expr }
   | { readonly tag: 'getTime' }
@@ -314,7 +354,13 @@ export type Update =
   | { readonly tag: 'embedExpr'; readonly type: Type; readonly body: Expr }
   | { readonly tag: 'fetchByKey'; readonly template: TypeConId }
   | { readonly tag: 'queryNByKey'; readonly template: TypeConId }
-  | { readonly tag: 'tryCatch'; readonly returnType: Type; readonly tryExpr: Expr; readonly binder: string; readonly catchExpr: Expr };
+  | {
+      readonly tag: 'tryCatch';
+      readonly returnType: Type;
+      readonly tryExpr: Expr;
+      readonly binder: string;
+      readonly catchExpr: Expr;
+    };
 
 // ---------------------------------------------------------------------------------------------------------- definitions
 

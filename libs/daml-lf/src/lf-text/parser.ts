@@ -96,7 +96,11 @@ const FAILURE: Record<string, FailureCategory> = {
 };
 
 const STAR: Kind = { tag: 'star' };
-const FLAGS = { forbidPartyLiterals: true, dontDivulgeContractIdsInCreateArguments: true, dontDiscloseNonConsumingChoicesToObservers: true };
+const FLAGS = {
+  forbidPartyLiterals: true,
+  dontDivulgeContractIdsInCreateArguments: true,
+  dontDiscloseNonConsumingChoicesToObservers: true,
+};
 
 /** A backtrackable failure (an alternative did not match). */
 class NoMatch extends Error {}
@@ -135,7 +139,8 @@ class LfParser {
   ) {
     this.toks = lex(src);
     this.minor = options.minor ?? '2';
-    if (!['1', '2', '3', 'dev'].includes(this.minor)) throw new LfTextError(`unknown LF minor version 2.${this.minor}`, 1, 1);
+    if (!['1', '2', '3', 'dev'].includes(this.minor))
+      throw new LfTextError(`unknown LF minor version 2.${this.minor}`, 1, 1);
     this.flat = this.minor !== '1';
     this.self = options.selfPackageId ?? '-self-';
   }
@@ -274,7 +279,8 @@ class LfParser {
   private kind(): Kind {
     const ks = this.sepBy(() => this.kind0(), '->', true);
     return ks.reduceRight((result, param) => {
-      if (!this.flat && result.tag === 'arrow') return { tag: 'arrow', params: [param, ...result.params], result: result.result };
+      if (!this.flat && result.tag === 'arrow')
+        return { tag: 'arrow', params: [param, ...result.params], result: result.result };
       return { tag: 'arrow', params: [param], result };
     });
   }
@@ -308,7 +314,11 @@ class LfParser {
       case 'builtin':
         return { ...head, args: [...head.args, arg] };
       default:
-        throw new LfTextError(`a ${head.tag} type cannot be applied in Daml-LF 2.${this.minor}`, this.tok.line, this.tok.col);
+        throw new LfTextError(
+          `a ${head.tag} type cannot be applied in Daml-LF 2.${this.minor}`,
+          this.tok.line,
+          this.tok.col,
+        );
     }
   }
 
@@ -323,7 +333,8 @@ class LfParser {
     if (t.kind === 'number') {
       this.pos++;
       const n = Number(t.value);
-      if (!Number.isInteger(n) || n < 0 || n > 37) throw new LfTextError(`TNat must be between 0 and 37, found ${t.value}`, t.line, t.col);
+      if (!Number.isInteger(n) || n < 0 || n > 37)
+        throw new LfTextError(`TNat must be between 0 and 37, found ${t.value}`, t.line, t.col);
       return { tag: 'nat', value: n };
     }
     if (this.isKeyword('forall')) {
@@ -353,7 +364,11 @@ class LfParser {
       this.punct('||');
       return { tag: 'syn', tysyn, args };
     }
-    if (t.kind === 'id' && BUILTIN_TYPE_NAMES[t.value] && !(this.toks[this.pos + 1]?.kind === 'punct' && this.toks[this.pos + 1].value === ':')) {
+    if (
+      t.kind === 'id' &&
+      BUILTIN_TYPE_NAMES[t.value] &&
+      !(this.toks[this.pos + 1]?.kind === 'punct' && this.toks[this.pos + 1].value === ':')
+    ) {
       this.pos++;
       return { tag: 'builtin', builtin: BUILTIN_TYPE_NAMES[t.value], args: [] };
     }
@@ -373,7 +388,9 @@ class LfParser {
 
   typ(): Type {
     const ts = this.sepBy(() => this.typ1(), '->', true);
-    return ts.reduceRight((result, param) => this.tapp(this.tapp({ tag: 'builtin', builtin: 'ARROW', args: [] }, param), result));
+    return ts.reduceRight((result, param) =>
+      this.tapp(this.tapp({ tag: 'builtin', builtin: 'ARROW', args: [] }, param), result),
+    );
   }
 
   private argTyp(): Type {
@@ -388,7 +405,10 @@ class LfParser {
     switch (t.kind) {
       case 'number':
         this.pos++;
-        return { tag: 'int64', value: BigInt.asIntN(64, BigInt(t.value)) === BigInt(t.value) ? BigInt(t.value) : this.fail('an Int64') };
+        return {
+          tag: 'int64',
+          value: BigInt.asIntN(64, BigInt(t.value)) === BigInt(t.value) ? BigInt(t.value) : this.fail('an Int64'),
+        };
       case 'numeric':
         this.pos++;
         return { tag: 'numeric', value: t.value };
@@ -458,7 +478,8 @@ class LfParser {
       const targs = this.many(() => this.argTyp());
       const arg = this.attempt(() => this.expr0());
       if (arg !== undefined) return { tag: 'variantCon', tycon: { tycon, args: targs }, variant: con, arg };
-      if (targs.length > 0) throw new LfTextError('enum type does not take type parameters', this.tok.line, this.tok.col);
+      if (targs.length > 0)
+        throw new LfTextError('enum type does not take type parameters', this.tok.line, this.tok.col);
       return { tag: 'enumCon', tycon, constructor: con };
     }
     return { tag: 'val', ref: tycon };
@@ -592,7 +613,14 @@ class LfParser {
       case 'to_any_exception':
       case 'from_any_exception': {
         const type = this.argTyp();
-        const tag = ({ to_any: 'toAny', from_any: 'fromAny', to_any_exception: 'toAnyException', from_any_exception: 'fromAnyException' } as const)[k];
+        const tag = (
+          {
+            to_any: 'toAny',
+            from_any: 'fromAny',
+            to_any_exception: 'toAnyException',
+            from_any_exception: 'fromAnyException',
+          } as const
+        )[k];
         return { tag, type, expr: this.expr0() };
       }
       case 'type_rep':
@@ -615,7 +643,12 @@ class LfParser {
       case 'to_required_interface':
       case 'from_required_interface': {
         const [required, requiring] = this.ifaceAndTemplate();
-        return { tag: k === 'to_required_interface' ? 'toRequiredInterface' : 'fromRequiredInterface', required, requiring, expr: this.expr0() };
+        return {
+          tag: k === 'to_required_interface' ? 'toRequiredInterface' : 'fromRequiredInterface',
+          required,
+          requiring,
+          expr: this.expr0(),
+        };
       }
       case 'unsafe_from_required_interface': {
         const [required, requiring] = this.ifaceAndTemplate();
@@ -647,7 +680,13 @@ class LfParser {
         const template = this.atIdentifier();
         const choice = this.id();
         const contract = this.expr0();
-        return { tag: k === 'choice_controller' ? 'choiceController' : 'choiceObserver', template, choice, contract, choiceArg: this.expr0() };
+        return {
+          tag: k === 'choice_controller' ? 'choiceController' : 'choiceObserver',
+          template,
+          choice,
+          contract,
+          choiceArg: this.expr0(),
+        };
       }
       case 'case': {
         const scrut = this.expr();
@@ -806,7 +845,13 @@ class LfParser {
       const expr = this.expr0();
       return {
         tag: 'located',
-        location: { module: { packageId: this.self, module }, startLine: ints[0], startCol: ints[1], endLine: ints[2], endCol: ints[3] },
+        location: {
+          module: { packageId: this.self, module },
+          startLine: ints[0],
+          startCol: ints[1],
+          endLine: ints[2],
+          endCol: ints[3],
+        },
         expr,
       };
     }
@@ -830,7 +875,8 @@ class LfParser {
       this.pos++;
       const t = this.tok;
       const tag = this.id();
-      if (!allowed.includes(tag)) throw new LfTextError(`found tag ${tag} but expected one of ${allowed.join(',')}.`, t.line, t.col);
+      if (!allowed.includes(tag))
+        throw new LfTextError(`found tag ${tag} but expected one of ${allowed.join(',')}.`, t.line, t.col);
       out.add(tag);
     }
     return out;
@@ -929,10 +975,20 @@ class LfParser {
             this.punct('{');
             const fields = this.sepBy(binder, ',');
             this.punct('}');
-            dataTypes.set(n, { name: n, params, serializable: tags.has('serializable'), cons: { tag: 'record', fields } });
+            dataTypes.set(n, {
+              name: n,
+              params,
+              serializable: tags.has('serializable'),
+              cons: { tag: 'record', fields },
+            });
           } else {
             const constructors = this.sepBy(binder, '|');
-            dataTypes.set(n, { name: n, params, serializable: tags.has('serializable'), cons: { tag: 'variant', constructors } });
+            dataTypes.set(n, {
+              name: n,
+              params,
+              serializable: tags.has('serializable'),
+              cons: { tag: 'variant', constructors },
+            });
           }
           break;
         }
@@ -941,7 +997,12 @@ class LfParser {
           const n = this.dottedName();
           this.punct('=');
           const constructors = this.sepBy(() => this.id(), '|');
-          dataTypes.set(n, { name: n, params: [], serializable: tags.has('serializable'), cons: { tag: 'enum', constructors } });
+          dataTypes.set(n, {
+            name: n,
+            params: [],
+            serializable: tags.has('serializable'),
+            cons: { tag: 'enum', constructors },
+          });
           break;
         }
         case 'val': {
@@ -991,7 +1052,16 @@ class LfParser {
             this.punct(';');
           }
           this.punct('}');
-          templates.set(tycon, { tycon, param, precond, signatories, observers, choices, ...(key ? { key } : {}), implements: impls });
+          templates.set(tycon, {
+            tycon,
+            param,
+            precond,
+            signatories,
+            observers,
+            choices,
+            ...(key ? { key } : {}),
+            implements: impls,
+          });
           break;
         }
         case 'exception': {
@@ -1035,7 +1105,8 @@ class LfParser {
             choices.set(c.name, c);
             this.punct(';');
           }
-          if (this.isId('coimplements')) throw new LfTextError('coimplements is not supported', this.tok.line, this.tok.col);
+          if (this.isId('coimplements'))
+            throw new LfTextError('coimplements is not supported', this.tok.line, this.tok.col);
           this.punct('}');
           interfaces.set(tycon, { tycon, param, methods, choices, view, requires });
           dataTypes.set(tycon, { name: tycon, params: [], serializable: false, cons: { tag: 'interface' } });
@@ -1096,13 +1167,15 @@ function timestampMicros(t: Token): bigint {
 function dateDays(t: Token): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t.value);
   const ms = m ? utc(Number(m[1]), Number(m[2]), Number(m[3]), 0, 0, 0) : NaN;
-  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== t.value) throw new LfTextError(`cannot interpret ${t.value} as a Date`, t.line, t.col);
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== t.value)
+    throw new LfTextError(`cannot interpret ${t.value} as a Date`, t.line, t.col);
   return ms / 86_400_000;
 }
 
 /** Milliseconds since the epoch of a UTC date-time, NaN when a part is out of range (years 0001–9999, as Daml dates). */
 function utc(year: number, month: number, day: number, h: number, m: number, s: number): number {
-  if (year < 1 || year > 9999 || month < 1 || month > 12 || day < 1 || day > 31 || h > 23 || m > 59 || s > 59) return NaN;
+  if (year < 1 || year > 9999 || month < 1 || month > 12 || day < 1 || day > 31 || h > 23 || m > 59 || s > 59)
+    return NaN;
   const d = new Date(Date.UTC(2000, month - 1, day, h, m, s));
   d.setUTCFullYear(year);
   if (d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return NaN;

@@ -86,7 +86,15 @@ export class PartialTransaction {
     readonly preparationTime: bigint,
     committers: readonly string[],
   ) {
-    this.stack = [{ kind: 'root', seed: transactionSeed, children: this.roots, counter: { next: 0 }, authority: rootAuthority(committers) }];
+    this.stack = [
+      {
+        kind: 'root',
+        seed: transactionSeed,
+        children: this.roots,
+        counter: { next: 0 },
+        authority: rootAuthority(committers),
+      },
+    ];
   }
 
   private get ctx(): Context {
@@ -119,7 +127,15 @@ export class PartialTransaction {
     this.ctx.children.push({
       kind: 'create',
       seed,
-      node: { lfVersion: LF_VERSION, contractId, packageName: c.packageName, templateId: c.templateId, argument: c.argument, signatories, stakeholders },
+      node: {
+        lfVersion: LF_VERSION,
+        contractId,
+        packageName: c.packageName,
+        templateId: c.templateId,
+        argument: c.argument,
+        signatories,
+        stakeholders,
+      },
     });
     return contractId;
   }
@@ -134,9 +150,22 @@ export class PartialTransaction {
   beginExercise(e: Omit<Exercise, 'children' | 'exerciseResult'>, authority: Authority): void {
     const seed = this.nextSeed();
     const nodeId = this.inserted++;
-    const node: Extract<TreeNode, { kind: 'exercise' }> = { kind: 'exercise', node: { ...e, children: [] }, seed, children: [] };
+    const node: Extract<TreeNode, { kind: 'exercise' }> = {
+      kind: 'exercise',
+      node: { ...e, children: [] },
+      seed,
+      children: [],
+    };
     this.ctx.children.push(node);
-    this.stack.push({ kind: 'exercise', seed, children: node.children, counter: { next: 0 }, exercise: node, nodeId, authority });
+    this.stack.push({
+      kind: 'exercise',
+      seed,
+      children: node.children,
+      counter: { next: 0 },
+      exercise: node,
+      nodeId,
+      authority,
+    });
   }
 
   endExercise(result: Exercise['exerciseResult']): void {
@@ -148,7 +177,14 @@ export class PartialTransaction {
   /** Opens a try scope, which takes an id (that of its rollback node, should it roll back); returns a token for `endTry`/`rollbackTry`. */
   beginTry(): number {
     const parent = this.ctx;
-    this.stack.push({ kind: 'try', seed: parent.seed, children: [], counter: parent.counter, nodeId: this.inserted++, authority: parent.authority });
+    this.stack.push({
+      kind: 'try',
+      seed: parent.seed,
+      children: [],
+      counter: parent.counter,
+      nodeId: this.inserted++,
+      authority: parent.authority,
+    });
     return this.stack.length;
   }
 
@@ -206,7 +242,8 @@ export class PartialTransaction {
       const n = todo.pop()!;
       ids.set(n, order.length);
       order.push(n);
-      if (n.kind === 'exercise' || n.kind === 'rollback') for (let i = n.children.length - 1; i >= 0; i--) todo.push(n.children[i]);
+      if (n.kind === 'exercise' || n.kind === 'rollback')
+        for (let i = n.children.length - 1; i >= 0; i--) todo.push(n.children[i]);
     }
     for (const n of order) {
       const id = ids.get(n)!;
@@ -220,17 +257,29 @@ export class PartialTransaction {
           v1 = { nodeType: { oneofKind: 'fetch', fetch: n.node } };
           break;
         case 'exercise':
-          v1 = { nodeType: { oneofKind: 'exercise', exercise: { ...n.node, children: n.children.map((c) => String(ids.get(c))) } } };
+          v1 = {
+            nodeType: {
+              oneofKind: 'exercise',
+              exercise: { ...n.node, children: n.children.map((c) => String(ids.get(c))) },
+            },
+          };
           nodeSeeds.push({ nodeId: id, seed: n.seed });
           break;
         case 'rollback':
-          v1 = { nodeType: { oneofKind: 'rollback', rollback: { children: n.children.map((c) => String(ids.get(c))) } } };
+          v1 = {
+            nodeType: { oneofKind: 'rollback', rollback: { children: n.children.map((c) => String(ids.get(c))) } },
+          };
           break;
       }
       nodes.push({ nodeId: String(id), versionedNode: { oneofKind: 'v1', v1 } });
     }
     return {
-      transaction: { version: LF_VERSION, roots: roots.map((r) => String(ids.get(r))), nodes, nodeSeeds: nodeSeeds.map((s) => ({ nodeId: s.nodeId, seed: s.seed })) },
+      transaction: {
+        version: LF_VERSION,
+        roots: roots.map((r) => String(ids.get(r))),
+        nodes,
+        nodeSeeds: nodeSeeds.map((s) => ({ nodeId: s.nodeId, seed: s.seed })),
+      },
       nodeSeeds,
     };
   }

@@ -20,7 +20,11 @@ const str = (s: string) => {
 };
 
 /** HMAC-SHA256(submission seed, participant id (length-prefixed UTF-8) ‖ preparation time µs int64 BE). */
-export function deriveTransactionSeed(submissionSeed: Uint8Array, participantId: string, preparationTime: bigint): Buffer {
+export function deriveTransactionSeed(
+  submissionSeed: Uint8Array,
+  participantId: string,
+  preparationTime: bigint,
+): Buffer {
   return createHmac('sha256', submissionSeed).update(str(participantId)).update(int64(preparationTime)).digest();
 }
 
@@ -30,7 +34,11 @@ export function deriveNodeSeed(parentSeed: Uint8Array, childIndex: number): Buff
 }
 
 /** HMAC-SHA256(node seed, create time µs int64 BE ‖ count int32 BE ‖ each sorted unique stakeholder length-prefixed). */
-export function deriveContractDiscriminator(nodeSeed: Uint8Array, createTime: bigint, stakeholders: Iterable<string>): Buffer {
+export function deriveContractDiscriminator(
+  nodeSeed: Uint8Array,
+  createTime: bigint,
+  stakeholders: Iterable<string>,
+): Buffer {
   const parties = [...new Set(stakeholders)].sort();
   const h = createHmac('sha256', nodeSeed).update(int64(createTime)).update(int32(parties.length));
   for (const p of parties) h.update(str(p));

@@ -12,7 +12,8 @@ export class ValueErrorSignal {
 }
 
 export const invalidArgument = (message: string) => new ValueErrorSignal({ code: 'INVALID_ARGUMENT', message });
-export const preprocessingFailed = (message: string) => new ValueErrorSignal({ code: 'COMMAND_PREPROCESSING_FAILED', message });
+export const preprocessingFailed = (message: string) =>
+  new ValueErrorSignal({ code: 'COMMAND_PREPROCESSING_FAILED', message });
 
 /** Canton's `Value.MAXIMUM_NESTING`. */
 export const MAXIMUM_NESTING = 100;

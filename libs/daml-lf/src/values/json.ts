@@ -21,7 +21,14 @@ import { Failure } from '../interpreter/errors';
 import * as N from '../interpreter/numeric';
 import type { CompiledPackages } from '../interpreter/packages';
 import { compareText, isParty } from '../interpreter/text';
-import { dateInRange, dateToText, parseDate, parseTimestamp, timestampInRange, timestampToIsoDateTime } from '../interpreter/time';
+import {
+  dateInRange,
+  dateToText,
+  parseDate,
+  parseTimestamp,
+  timestampInRange,
+  timestampToIsoDateTime,
+} from '../interpreter/time';
 import { NONE, compareValues, listFromArray, listToArray, type SValue } from '../interpreter/values';
 import { MAXIMUM_NESTING, ValueErrorSignal, invalidArgument, preprocessingFailed, type Decoded } from './errors';
 import { TypeViewError, instantiate, viewType, type TypeView } from './types';
@@ -35,7 +42,8 @@ const render = (j: unknown) => {
     return String(j);
   }
 };
-const expected = (what: 'Obj' | 'Str' | 'Arr' | 'Bool', j: unknown) => invalidArgument(`Expected ujson.${what} (data: ${render(j)})`);
+const expected = (what: 'Obj' | 'Str' | 'Arr' | 'Bool', j: unknown) =>
+  invalidArgument(`Expected ujson.${what} (data: ${render(j)})`);
 const isObj = (j: unknown): j is Record<string, unknown> => j !== null && typeof j === 'object' && !Array.isArray(j);
 const scalaSet = (xs: string[]) => `Set(${xs.join(', ')})`;
 
@@ -46,13 +54,13 @@ export function parseNumericText(text: string, scale: number): SValue {
   if (!NUMERIC_PATTERN.test(text)) throw invalidArgument(`Could not read Numeric string "${text}"`);
   const lit = N.fromLiteral(text.startsWith('+') ? text.slice(1) : text);
   const stripped = N.strip(lit);
-  if (stripped.s > N.MAX_SCALE || !N.fits(stripped.u))
-    throw invalidArgument(`Could not read Numeric string "${text}"`);
+  if (stripped.s > N.MAX_SCALE || !N.fits(stripped.u)) throw invalidArgument(`Could not read Numeric string "${text}"`);
   const r = N.cast(scale, lit);
   if (!r) {
     const exact = N.cast(Math.max(stripped.s, 0), lit);
     const shown = exact ? N.toScaledString(exact) : text;
-    if (stripped.s > scale) throw preprocessingFailed(`Cannot represent ${shown} as (Numeric ${scale}) without loss of precision`);
+    if (stripped.s > scale)
+      throw preprocessingFailed(`Cannot represent ${shown} as (Numeric ${scale}) without loss of precision`);
     throw preprocessingFailed(`Out-of-bounds (Numeric ${scale}) ${shown}`);
   }
   return { t: 'numeric', v: r };
@@ -77,10 +85,12 @@ class JsonDecoder {
   constructor(private readonly pkgs: CompiledPackages) {}
 
   decode(t: Type, j: unknown, depth: number): SValue {
-    if (depth > MAXIMUM_NESTING) throw invalidArgument(`Provided value exceeds maximum nesting level of ${MAXIMUM_NESTING}`);
+    if (depth > MAXIMUM_NESTING)
+      throw invalidArgument(`Provided value exceeds maximum nesting level of ${MAXIMUM_NESTING}`);
     const v = viewType(this.pkgs, t);
     if (v.k === 'con') return this.data(v, j, depth);
-    if (v.k !== 'builtin') throw preprocessingFailed(`mismatching type: a non-serializable type and value: ${render(j)}`);
+    if (v.k !== 'builtin')
+      throw preprocessingFailed(`mismatching type: a non-serializable type and value: ${render(j)}`);
     const a = v.args;
     switch (v.builtin) {
       case 'UNIT':
@@ -176,7 +186,9 @@ class JsonDecoder {
     if (j.length === 0) return NONE;
     const ev = viewType(this.pkgs, elem) as Extract<TypeView, { k: 'builtin' }>;
     const e2 = ev.args[0];
-    const inner = isOptionalType(this.pkgs, e2) ? this.nestedForm(e2, j[0], depth + 1) : this.simpleOptional(e2, j[0], depth + 1);
+    const inner = isOptionalType(this.pkgs, e2)
+      ? this.nestedForm(e2, j[0], depth + 1)
+      : this.simpleOptional(e2, j[0], depth + 1);
     return { t: 'optional', v: inner };
   }
 
@@ -226,8 +238,16 @@ function guard<T>(f: () => T): Decoded<T> {
     return { ok: true, value: f() };
   } catch (e) {
     if (e instanceof ValueErrorSignal) return { ok: false, error: e.error };
-    if (e instanceof Failure) return { ok: false, error: { code: 'COMMAND_PREPROCESSING_FAILED', message: e.error.tag === 'Internal' ? e.error.message : e.error.tag } };
-    if (e instanceof TypeViewError) return { ok: false, error: { code: 'COMMAND_PREPROCESSING_FAILED', message: e.message } };
+    if (e instanceof Failure)
+      return {
+        ok: false,
+        error: {
+          code: 'COMMAND_PREPROCESSING_FAILED',
+          message: e.error.tag === 'Internal' ? e.error.message : e.error.tag,
+        },
+      };
+    if (e instanceof TypeViewError)
+      return { ok: false, error: { code: 'COMMAND_PREPROCESSING_FAILED', message: e.message } };
     throw e;
   }
 }
@@ -247,7 +267,10 @@ class JsonEncoder {
     if (v.k === 'con') {
       const cons = v.cons;
       if (x.t === 'record' && cons.tag === 'record') {
-        const out: [string, JsonValue][] = cons.fields.map((f, i) => [f.field, this.encode(instantiate(v, f.type), x.v[i])]);
+        const out: [string, JsonValue][] = cons.fields.map((f, i) => [
+          f.field,
+          this.encode(instantiate(v, f.type), x.v[i]),
+        ]);
         while (out.length && out[out.length - 1][1] === null) out.pop();
         return Object.fromEntries(out);
       }

@@ -20,14 +20,19 @@ export interface ToProtoOptions {
   readonly enriched?: boolean;
 }
 
-const identifier = (id: TypeConId): Identifier => ({ packageId: id.packageId, moduleName: id.module, entityName: id.name });
+const identifier = (id: TypeConId): Identifier => ({
+  packageId: id.packageId,
+  moduleName: id.module,
+  entityName: id.name,
+});
 
 /** A runtime value → proto Value. Iterative over lists; nesting is bounded by the LF type. */
 export function valueToProto(v: SValue, options: ToProtoOptions = {}): Value {
   const enriched = options.enriched ?? true;
   let depth = 0;
   const go = (x: SValue): Value => {
-    if (++depth > MAXIMUM_NESTING + 1) throw invalidArgument(`Provided value exceeds maximum nesting level of ${MAXIMUM_NESTING}`);
+    if (++depth > MAXIMUM_NESTING + 1)
+      throw invalidArgument(`Provided value exceeds maximum nesting level of ${MAXIMUM_NESTING}`);
     try {
       return node(x);
     } finally {
@@ -61,7 +66,9 @@ export function valueToProto(v: SValue, options: ToProtoOptions = {}): Value {
       case 'textmap':
         return { sum: { oneofKind: 'textMap', textMap: { entries: x.v.map(([key, e]) => ({ key, value: go(e) })) } } };
       case 'genmap':
-        return { sum: { oneofKind: 'genMap', genMap: { entries: x.v.map(([k, e]) => ({ key: go(k), value: go(e) })) } } };
+        return {
+          sum: { oneofKind: 'genMap', genMap: { entries: x.v.map(([k, e]) => ({ key: go(k), value: go(e) })) } },
+        };
       case 'record':
         return {
           sum: {
@@ -73,9 +80,16 @@ export function valueToProto(v: SValue, options: ToProtoOptions = {}): Value {
           },
         };
       case 'variant':
-        return { sum: { oneofKind: 'variant', variant: { ...(enriched ? { variantId: identifier(x.id) } : {}), constructor: x.con, value: go(x.v) } } };
+        return {
+          sum: {
+            oneofKind: 'variant',
+            variant: { ...(enriched ? { variantId: identifier(x.id) } : {}), constructor: x.con, value: go(x.v) },
+          },
+        };
       case 'enum':
-        return { sum: { oneofKind: 'enum', enum: { ...(enriched ? { enumId: identifier(x.id) } : {}), constructor: x.con } } };
+        return {
+          sum: { oneofKind: 'enum', enum: { ...(enriched ? { enumId: identifier(x.id) } : {}), constructor: x.con } },
+        };
       default:
         throw new ValueErrorSignal({ code: 'INVALID_ARGUMENT', message: `a ${x.t} is not a serializable value` });
     }
@@ -90,7 +104,9 @@ export function valueToProto(v: SValue, options: ToProtoOptions = {}): Value {
  */
 function checkUserTypeId(i: Identifier | undefined, id: TypeConId): void {
   if (!i || (i.moduleName === id.module && i.entityName === id.name)) return;
-  throw preprocessingFailed(`Mismatching variant id, the type tells us ${id.module}:${id.name}, but the value tells us ${i.moduleName}:${i.entityName}`);
+  throw preprocessingFailed(
+    `Mismatching variant id, the type tells us ${id.module}:${id.name}, but the value tells us ${i.moduleName}:${i.entityName}`,
+  );
 }
 
 class ProtoDecoder {
@@ -102,7 +118,8 @@ class ProtoDecoder {
 
   decode(t: Type, v: Value | undefined, depth: number): SValue {
     if (!v) throw invalidArgument('Missing field value');
-    if (depth > MAXIMUM_NESTING) throw invalidArgument(`Provided value exceeds maximum nesting level of ${MAXIMUM_NESTING}`);
+    if (depth > MAXIMUM_NESTING)
+      throw invalidArgument(`Provided value exceeds maximum nesting level of ${MAXIMUM_NESTING}`);
     const tv = viewType(this.pkgs, t);
     const s = v.sum;
     if (tv.k === 'con') {
@@ -131,7 +148,13 @@ class ProtoDecoder {
         checkUserTypeId(s.variant.variantId, tv.id);
         const rank = cons.constructors.findIndex((c) => c.field === s.variant.constructor);
         if (rank < 0) throw preprocessingFailed(`Unknown variant constructor ${s.variant.constructor}`);
-        return { t: 'variant', id: tv.id, con: s.variant.constructor, rank, v: this.decode(instantiate(tv, cons.constructors[rank].type), s.variant.value, depth + 1) };
+        return {
+          t: 'variant',
+          id: tv.id,
+          con: s.variant.constructor,
+          rank,
+          v: this.decode(instantiate(tv, cons.constructors[rank].type), s.variant.value, depth + 1),
+        };
       }
       if (cons.tag === 'enum' && s.oneofKind === 'enum') {
         checkUserTypeId(s.enum.enumId, tv.id);
@@ -174,7 +197,8 @@ class ProtoDecoder {
       case 'TIMESTAMP':
         if (s.oneofKind === 'timestamp') {
           const us = BigInt(s.timestamp);
-          if (!timestampInRange(us)) throw invalidArgument(`cannot convert long ${us} into Timestamp:out of bound Timestamp ${us}`);
+          if (!timestampInRange(us))
+            throw invalidArgument(`cannot convert long ${us} into Timestamp:out of bound Timestamp ${us}`);
           return { t: 'timestamp', v: us };
         }
         break;
@@ -185,7 +209,8 @@ class ProtoDecoder {
         return parseNumericText(s.numeric, sc.value);
       }
       case 'OPTIONAL':
-        if (s.oneofKind === 'optional') return s.optional.value ? { t: 'optional', v: this.decode(a[0], s.optional.value, depth + 1) } : NONE;
+        if (s.oneofKind === 'optional')
+          return s.optional.value ? { t: 'optional', v: this.decode(a[0], s.optional.value, depth + 1) } : NONE;
         break;
       case 'LIST':
         if (s.oneofKind === 'list') return listFromArray(s.list.elements.map((e) => this.decode(a[0], e, depth + 1)));
@@ -199,7 +224,9 @@ class ProtoDecoder {
         break;
       case 'GENMAP':
         if (s.oneofKind === 'genMap') {
-          const entries = s.genMap.entries.map((e) => [this.decode(a[0], e.key, depth + 1), this.decode(a[1], e.value, depth + 1)] as const);
+          const entries = s.genMap.entries.map(
+            (e) => [this.decode(a[0], e.key, depth + 1), this.decode(a[1], e.value, depth + 1)] as const,
+          );
           entries.sort((x, y) => compareValues(x[0], y[0]));
           return { t: 'genmap', v: entries };
         }
@@ -230,8 +257,16 @@ export function protoToValue(pkgs: CompiledPackages, type: Type, value: Value): 
     return { ok: true, value: new ProtoDecoder(pkgs).decode(type, value, 0) };
   } catch (e) {
     if (e instanceof ValueErrorSignal) return { ok: false, error: e.error };
-    if (e instanceof TypeViewError || (e instanceof Error && e.name === 'SyntaxError')) return { ok: false, error: { code: 'INVALID_ARGUMENT', message: e.message } };
-    if (e && typeof e === 'object' && 'error' in e) return { ok: false, error: { code: 'COMMAND_PREPROCESSING_FAILED', message: String((e as { error: { message?: string } }).error.message) } };
+    if (e instanceof TypeViewError || (e instanceof Error && e.name === 'SyntaxError'))
+      return { ok: false, error: { code: 'INVALID_ARGUMENT', message: e.message } };
+    if (e && typeof e === 'object' && 'error' in e)
+      return {
+        ok: false,
+        error: {
+          code: 'COMMAND_PREPROCESSING_FAILED',
+          message: String((e as { error: { message?: string } }).error.message),
+        },
+      };
     throw e;
   }
 }

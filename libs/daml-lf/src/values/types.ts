@@ -10,13 +10,23 @@ const EMPTY: Subst = new Map();
 
 /** Head-normal form of a type. */
 export type TypeView =
-  | { readonly k: 'builtin'; readonly builtin: Extract<Type, { tag: 'builtin' }>['builtin']; readonly args: readonly Type[] }
-  | { readonly k: 'con'; readonly id: TypeConId; readonly args: readonly Type[]; readonly cons: DataCons; readonly params: readonly string[] }
+  | {
+      readonly k: 'builtin';
+      readonly builtin: Extract<Type, { tag: 'builtin' }>['builtin'];
+      readonly args: readonly Type[];
+    }
+  | {
+      readonly k: 'con';
+      readonly id: TypeConId;
+      readonly args: readonly Type[];
+      readonly cons: DataCons;
+      readonly params: readonly string[];
+    }
   | { readonly k: 'nat'; readonly value: number }
   | { readonly k: 'other'; readonly type: Type };
 
 export class TypeViewError extends Error {
-  override name = "TypeViewError";
+  override name = 'TypeViewError';
 }
 
 function substitute(t: Type, s: Subst): Type {
@@ -65,7 +75,13 @@ export function viewType(pkgs: CompiledPackages, t0: Type): TypeView {
         return { k: 'builtin', builtin: t.builtin, args: [...t.args, ...extra] };
       case 'con': {
         const dt = pkgs.dataType(t.tycon);
-        return { k: 'con', id: t.tycon, args: [...t.args, ...extra], cons: dt.cons, params: dt.params.map((p) => p.name) };
+        return {
+          k: 'con',
+          id: t.tycon,
+          args: [...t.args, ...extra],
+          cons: dt.cons,
+          params: dt.params.map((p) => p.name),
+        };
       }
       case 'nat':
         return { k: 'nat', value: t.value };

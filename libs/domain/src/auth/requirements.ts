@@ -11,7 +11,9 @@ import { Claims, isIdpAdmin, isParticipantAdmin } from './rights';
 export function matchUserId(claims: Claims, requested: string | undefined | null): string {
   if (!requested) {
     if (!claims.userId) {
-      throw invalidToken('Cannot default user_id field because claims do not specify an user-id. Is authentication turned on?');
+      throw invalidToken(
+        'Cannot default user_id field because claims do not specify an user-id. Is authentication turned on?',
+      );
     }
     return claims.userId;
   }
@@ -38,7 +40,8 @@ export function requireAdminOrIdpAdmin(claims: Claims): void {
 }
 
 export function requireParticipantAdmin(claims: Claims): void {
-  if (!isParticipantAdmin(claims)) throw permissionDenied('Claims do not authorize the use of participant administrative services.');
+  if (!isParticipantAdmin(claims))
+    throw permissionDenied('Claims do not authorize the use of participant administrative services.');
 }
 
 export function requireThat(ok: boolean, reason: string): void {
@@ -47,7 +50,11 @@ export function requireThat(ok: boolean, reason: string): void {
 
 /** An identity-provider admin manages only the users of its own provider; a participant admin manages all. */
 export function requireUserInCallerIdentityProvider(claims: Claims, userIdentityProviderId: string | undefined): void {
-  if (userIdentityProviderId !== undefined && !isParticipantAdmin(claims) && userIdentityProviderId !== claims.identityProviderId) {
+  if (
+    userIdentityProviderId !== undefined &&
+    !isParticipantAdmin(claims) &&
+    userIdentityProviderId !== claims.identityProviderId
+  ) {
     throw permissionDenied('The user belongs to another identity provider');
   }
 }

@@ -41,8 +41,12 @@ export const isParticipantAdmin = (c: Claims) => has(c, 'ParticipantAdmin');
 export const isIdpAdmin = (c: Claims) => has(c, 'IdentityProviderAdmin') || isParticipantAdmin(c);
 export const canActAs = (c: Claims, p: string) => has(c, 'CanActAsAnyParty') || hasFor(c, 'CanActAs', p);
 export const readsAsAnyParty = (c: Claims) => has(c, 'CanReadAsAnyParty') || has(c, 'CanActAsAnyParty');
-export const canReadAs = (c: Claims, p: string) => readsAsAnyParty(c) || hasFor(c, 'CanReadAs', p) || hasFor(c, 'CanActAs', p);
+export const canReadAs = (c: Claims, p: string) =>
+  readsAsAnyParty(c) || hasFor(c, 'CanReadAs', p) || hasFor(c, 'CanActAs', p);
 export const canExecuteAs = (c: Claims, p: string) =>
-  has(c, 'CanExecuteAsAnyParty') || has(c, 'CanActAsAnyParty') || hasFor(c, 'CanExecuteAs', p) || hasFor(c, 'CanActAs', p);
+  has(c, 'CanExecuteAsAnyParty') ||
+  has(c, 'CanActAsAnyParty') ||
+  hasFor(c, 'CanExecuteAs', p) ||
+  hasFor(c, 'CanActAs', p);
 /** Any of act/read/execute for the party (GET /v2/parties/{party}). */
 export const operatesAsParty = (c: Claims, p: string) => canActAs(c, p) || canReadAs(c, p) || canExecuteAs(c, p);

@@ -24,7 +24,14 @@ export function devAmuletConfig(synchronizerId: string) {
     transferConfig: {
       createFee: { fee: '0.0' },
       holdingFee: { rate: '0.0000190259' },
-      transferFee: { initialRate: '0.0', steps: [{ _1: '100.0', _2: '0.0' }, { _1: '1000.0', _2: '0.0' }, { _1: '1000000.0', _2: '0.0' }] },
+      transferFee: {
+        initialRate: '0.0',
+        steps: [
+          { _1: '100.0', _2: '0.0' },
+          { _1: '1000.0', _2: '0.0' },
+          { _1: '1000000.0', _2: '0.0' },
+        ],
+      },
       lockHolderFee: { fee: '0.0' },
       extraFeaturedAppRewardAmount: '1.0',
       maxNumInputs: '100',
@@ -48,10 +55,22 @@ export function devAmuletConfig(synchronizerId: string) {
     decentralizedSynchronizer: {
       requiredSynchronizers: { map: [[synchronizerId, {}]] },
       activeSynchronizer: synchronizerId,
-      fees: { baseRateTrafficLimits: { burstAmount: '400000', burstWindow: micros(1200) }, extraTrafficPrice: '16.67', readVsWriteScalingFactor: '4', minTopupAmount: '200000' },
+      fees: {
+        baseRateTrafficLimits: { burstAmount: '400000', burstWindow: micros(1200) },
+        extraTrafficPrice: '16.67',
+        readVsWriteScalingFactor: '4',
+        minTopupAmount: '200000',
+      },
     },
     tickDuration: micros(DEV_TICK_SECONDS),
-    packageConfig: { amulet: '0.1.22', amuletNameService: '0.1.22', dsoGovernance: '0.1.22', validatorLifecycle: '0.1.22', wallet: '0.1.23', walletPayments: '0.1.22' },
+    packageConfig: {
+      amulet: '0.1.22',
+      amuletNameService: '0.1.22',
+      dsoGovernance: '0.1.22',
+      validatorLifecycle: '0.1.22',
+      wallet: '0.1.23',
+      walletPayments: '0.1.22',
+    },
     transferPreapprovalFee: null,
     featuredAppActivityMarkerAmount: '1.0',
     optDevelopmentFundManager: null,
@@ -63,7 +82,12 @@ export function devAmuletConfig(synchronizerId: string) {
 
 /** The create arguments of the profile's `AmuletRules` (`isDevNet`: anyone may tap and self-feature). */
 export function devAmuletRulesArguments(dso: string, synchronizerId: string) {
-  return { dso, configSchedule: { initialValue: devAmuletConfig(synchronizerId), futureValues: [] }, isDevNet: true, contractStateSchemaVersion: null };
+  return {
+    dso,
+    configSchedule: { initialValue: devAmuletConfig(synchronizerId), futureValues: [] },
+    isDevNet: true,
+    contractStateSchemaVersion: null,
+  };
 }
 
 /** The arguments of `AmuletRules_Bootstrap_Rounds`: rounds 0 and 1 open at once, round 2 when round 0 closes. */

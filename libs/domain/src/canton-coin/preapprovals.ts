@@ -35,7 +35,8 @@ export function planPreapprovalAcceptances(
   const covered = new Set(preapprovals.filter((p) => p.expiresAt > at.nowMicros).map((p) => p.receiver));
   const accepted: PreapprovalAcceptance[] = [];
   for (const p of proposals) {
-    if (p.provider !== at.validator || (p.expectedDso !== null && p.expectedDso !== at.dso) || covered.has(p.receiver)) continue;
+    if (p.provider !== at.validator || (p.expectedDso !== null && p.expectedDso !== at.dso) || covered.has(p.receiver))
+      continue;
     covered.add(p.receiver);
     accepted.push({ proposalCid: p.contractId, receiver: p.receiver, expiresAt: at.nowMicros + at.lifetimeMicros });
   }

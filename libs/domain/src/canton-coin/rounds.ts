@@ -74,7 +74,14 @@ export interface OpenMiningRoundSummary {
 }
 
 export type DsoRoundAction =
-  | { kind: 'advance'; round: bigint; amuletPrice: string; roundToArchiveCid: string; middleRoundCid: string; latestRoundCid: string }
+  | {
+      kind: 'advance';
+      round: bigint;
+      amuletPrice: string;
+      roundToArchiveCid: string;
+      middleRoundCid: string;
+      latestRoundCid: string;
+    }
   | { kind: 'startIssuing'; round: bigint; miningRoundCid: string; summary: OpenMiningRoundSummary }
   | { kind: 'close'; round: bigint; issuingRoundCid: string }
   | {
@@ -103,23 +110,46 @@ export function planDsoRoundActions(state: DsoRoundsState, nowMicros: bigint): D
   if (open.length >= 3) {
     const [oldest, middle, latest] = open.slice(-3);
     const consecutive = middle.round === oldest.round + 1n && latest.round === middle.round + 1n;
-    if (consecutive && oldest.targetClosesAt <= nowMicros && latest.opensAt <= nowMicros && middle.opensAt + middle.tickMicros <= nowMicros) {
-      actions.push({ kind: 'advance', round: oldest.round, amuletPrice: latest.amuletPrice, roundToArchiveCid: oldest.contractId, middleRoundCid: middle.contractId, latestRoundCid: latest.contractId });
+    if (
+      consecutive &&
+      oldest.targetClosesAt <= nowMicros &&
+      latest.opensAt <= nowMicros &&
+      middle.opensAt + middle.tickMicros <= nowMicros
+    ) {
+      actions.push({
+        kind: 'advance',
+        round: oldest.round,
+        amuletPrice: latest.amuletPrice,
+        roundToArchiveCid: oldest.contractId,
+        middleRoundCid: middle.contractId,
+        latestRoundCid: latest.contractId,
+      });
     } else if (consecutive && state.externalPartyConfigStates.length >= 2) {
-      const [older, newer] = [...state.externalPartyConfigStates].sort((a, b) => cmp(a.targetArchiveAfter, b.targetArchiveAfter));
+      const [older, newer] = [...state.externalPartyConfigStates].sort((a, b) =>
+        cmp(a.targetArchiveAfter, b.targetArchiveAfter),
+      );
       if (older.targetArchiveAfter < nowMicros) {
         actions.push({
           kind: 'updateExternalPartyConfigStates',
           round: latest.round,
           externalPartyConfigStateCid0: older.contractId,
           externalPartyConfigStateCid1: newer.contractId,
-          openMiningRoundTriple: { round0Cid: oldest.contractId, round1Cid: middle.contractId, round2Cid: latest.contractId },
+          openMiningRoundTriple: {
+            round0Cid: oldest.contractId,
+            round1Cid: middle.contractId,
+            round2Cid: latest.contractId,
+          },
         });
       }
     }
   }
   for (const s of sortByRound(state.summarizing)) {
-    actions.push({ kind: 'startIssuing', round: s.round, miningRoundCid: s.contractId, summary: roundSummary(state.coupons.filter((c) => c.round === s.round)) });
+    actions.push({
+      kind: 'startIssuing',
+      round: s.round,
+      miningRoundCid: s.contractId,
+      summary: roundSummary(state.coupons.filter((c) => c.round === s.round)),
+    });
   }
   for (const i of sortByRound(state.issuing)) {
     if (i.targetClosesAt <= nowMicros) actions.push({ kind: 'close', round: i.round, issuingRoundCid: i.contractId });
@@ -222,11 +252,18 @@ export function miningRoundOf(contractId: string, createArgument: unknown): Mini
 }
 
 export function issuingMiningRoundOf(contractId: string, createArgument: unknown): IssuingMiningRound {
-  return { contractId, round: roundNumber(createArgument), targetClosesAt: parseIsoMicros((createArgument as RoundArgument).targetClosesAt) };
+  return {
+    contractId,
+    round: roundNumber(createArgument),
+    targetClosesAt: parseIsoMicros((createArgument as RoundArgument).targetClosesAt),
+  };
 }
 
 export function externalPartyConfigStateOf(contractId: string, createArgument: unknown): ExternalPartyConfigState {
-  return { contractId, targetArchiveAfter: parseIsoMicros((createArgument as { targetArchiveAfter: string }).targetArchiveAfter) };
+  return {
+    contractId,
+    targetArchiveAfter: parseIsoMicros((createArgument as { targetArchiveAfter: string }).targetArchiveAfter),
+  };
 }
 
 export function rewardCouponOf(kind: RewardCouponKind, contractId: string, createArgument: unknown): RewardCoupon {

@@ -28,6 +28,11 @@ export function spliceContract(event: StoredCreatedEvent): SpliceContract {
   };
 }
 
-export function spliceContractWithState(event: StoredCreatedEvent, synchronizerId: string | null): SpliceContractWithState {
-  return synchronizerId === null ? { contract: spliceContract(event) } : { contract: spliceContract(event), domain_id: synchronizerId };
+export function spliceContractWithState(
+  event: StoredCreatedEvent,
+  synchronizerId: string | null,
+): SpliceContractWithState {
+  return synchronizerId === null
+    ? { contract: spliceContract(event) }
+    : { contract: spliceContract(event), domain_id: synchronizerId };
 }

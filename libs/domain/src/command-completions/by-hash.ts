@@ -17,9 +17,13 @@ export const MAX_REJECTED_COMPLETIONS_BY_HASH = 10;
  */
 export function completionByHashParties(claims: Claims): ReadonlySet<string> | null {
   if (readsAsAnyParty(claims)) return null;
-  const parties = new Set(claims.rights.flatMap((r) => (r.kind === 'CanActAs' || r.kind === 'CanReadAs' ? [r.party] : [])));
+  const parties = new Set(
+    claims.rights.flatMap((r) => (r.kind === 'CanActAs' || r.kind === 'CanReadAs' ? [r.party] : [])),
+  );
   if (parties.size === 0)
-    throw permissionDenied('Claims do not authorize reading data: neither a read-as-any-party wildcard nor any party-specific read/act claim is present');
+    throw permissionDenied(
+      'Claims do not authorize reading data: neither a read-as-any-party wildcard nor any party-specific read/act claim is present',
+    );
   return parties;
 }
 
@@ -37,7 +41,9 @@ export function completionLookupHash(hash: Uint8Array | undefined): string | nul
 
 /** 404 COMPLETION_NOT_FOUND, naming the hash (hex) as given. */
 export const completionNotFound = (hash: Uint8Array) =>
-  notFound('COMPLETION_NOT_FOUND', 'Completion not found, or not visible.', [['TRANSACTION_HASH', Buffer.from(hash).toString('hex')]]);
+  notFound('COMPLETION_NOT_FOUND', 'Completion not found, or not visible.', [
+    ['TRANSACTION_HASH', Buffer.from(hash).toString('hex')],
+  ]);
 
 export interface CompletionByHashResponse {
   acceptedCompletion: Completion | null;

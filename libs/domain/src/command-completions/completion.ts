@@ -23,7 +23,13 @@ export interface Completion {
 /** `{"completionResponse": …}`: a completion or an OffsetCheckpoint (the oneof wrapped in `value`). */
 export type CompletionStreamResponse =
   | { completionResponse: { Completion: { value: Completion } } }
-  | { completionResponse: { OffsetCheckpoint: { value: { offset: number; synchronizerTimes: Array<{ synchronizerId: string; recordTime: string }> } } } };
+  | {
+      completionResponse: {
+        OffsetCheckpoint: {
+          value: { offset: number; synchronizerTimes: Array<{ synchronizerId: string; recordTime: string }> };
+        };
+      };
+    };
 
 const NO_PERIOD: StoredDeduplicationPeriod = { Empty: {} };
 
@@ -48,7 +54,9 @@ export function completionOf(event: LedgerEvent): Completion | null {
       offset: h.offset,
       synchronizerTime: { synchronizerId: h.synchronizerId, recordTime: h.recordTime },
       paidTrafficCost: 0,
-      transactionHash: tx.externalTransactionHash ? Buffer.from(tx.externalTransactionHash, 'hex').toString('base64') : '',
+      transactionHash: tx.externalTransactionHash
+        ? Buffer.from(tx.externalTransactionHash, 'hex').toString('base64')
+        : '',
     };
   }
   if (event.type === REASSIGNMENT_COMMITTED && h) {
@@ -91,9 +99,14 @@ export function completionOf(event: LedgerEvent): Completion | null {
 
 /** The completion as a request for `parties` sees it: `actAs` cut down to them (null: every party, `actAs` whole). */
 export function completionResponse(c: Completion, parties: ReadonlySet<string> | null): CompletionStreamResponse {
-  return { completionResponse: { Completion: { value: parties ? { ...c, actAs: c.actAs.filter((p) => parties.has(p)) } : c } } };
+  return {
+    completionResponse: { Completion: { value: parties ? { ...c, actAs: c.actAs.filter((p) => parties.has(p)) } : c } },
+  };
 }
 
-export function completionCheckpoint(offset: number, synchronizerTimes: Array<{ synchronizerId: string; recordTime: string }>): CompletionStreamResponse {
+export function completionCheckpoint(
+  offset: number,
+  synchronizerTimes: Array<{ synchronizerId: string; recordTime: string }>,
+): CompletionStreamResponse {
   return { completionResponse: { OffsetCheckpoint: { value: { offset, synchronizerTimes } } } };
 }

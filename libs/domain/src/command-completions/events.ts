@@ -32,7 +32,11 @@ export interface StoredRejection {
 /** The reported form of a deduplication period. */
 export function storedDeduplicationPeriod(p: DeduplicationPeriod): StoredDeduplicationPeriod {
   if (p.kind === 'offset') return { DeduplicationOffset: { value: p.afterOffset } };
-  return { DeduplicationDuration: { value: { seconds: Number(p.micros / 1_000_000n), nanos: Number(p.micros % 1_000_000n) * 1000 } } };
+  return {
+    DeduplicationDuration: {
+      value: { seconds: Number(p.micros / 1_000_000n), nanos: Number(p.micros % 1_000_000n) * 1000 },
+    },
+  };
 }
 
 export function commandRejectedEvent(r: StoredRejection): NewEvent<typeof COMMAND_REJECTED, StoredRejection> {
@@ -55,7 +59,10 @@ export interface RejectedSubmission {
  * The CommandRejected event of a submission rejected with `error`. A duplicate reports its deduplication period as the
  * offset just before the earlier completion (as Canton's DuplicateCommandReject does).
  */
-export function rejectionEvent(s: RejectedSubmission, error: LedgerError): NewEvent<typeof COMMAND_REJECTED, StoredRejection> {
+export function rejectionEvent(
+  s: RejectedSubmission,
+  error: LedgerError,
+): NewEvent<typeof COMMAND_REJECTED, StoredRejection> {
   const earlier = error.code === 'DUPLICATE_COMMAND' ? Number(error.context.completion_offset) : NaN;
   return commandRejectedEvent({
     commandId: s.commandId,
@@ -63,7 +70,9 @@ export function rejectionEvent(s: RejectedSubmission, error: LedgerError): NewEv
     actAs: [...s.actAs],
     submissionId: s.submissionId,
     synchronizerId: s.synchronizerId,
-    deduplicationPeriod: Number.isFinite(earlier) ? { DeduplicationOffset: { value: Math.max(0, earlier - 1) } } : storedDeduplicationPeriod(s.deduplicationPeriod),
+    deduplicationPeriod: Number.isFinite(earlier)
+      ? { DeduplicationOffset: { value: Math.max(0, earlier - 1) } }
+      : storedDeduplicationPeriod(s.deduplicationPeriod),
     error: storedErrorOf(error),
     ...(s.externalTransactionHash ? { transactionHash: s.externalTransactionHash } : {}),
   });

@@ -42,7 +42,12 @@ const any = (type: string, bytes: Uint8Array) => ({
 
 /** google.rpc.ResourceInfo {resource_type = 1, resource_name = 2}. */
 function resourceInfo(type: string, name: string): Uint8Array {
-  return new BinaryWriter().tag(1, WireType.LengthDelimited).string(type).tag(2, WireType.LengthDelimited).string(name).finish();
+  return new BinaryWriter()
+    .tag(1, WireType.LengthDelimited)
+    .string(type)
+    .tag(2, WireType.LengthDelimited)
+    .string(name)
+    .finish();
 }
 
 /** "1 second" → 1 s. */
@@ -62,7 +67,17 @@ export function statusOf(e: StoredError, correlationId: string): JsStatus {
     ...(e.definiteAnswer !== undefined ? { definite_answer: String(e.definiteAnswer) } : {}),
   };
   const details = [any('ErrorInfo', ErrorInfo.toBinary({ reason: e.code, domain: '', metadata }))];
-  if (category.retryInfo) details.push(any('RetryInfo', RetryInfo.toBinary({ retryDelay: { seconds: BigInt(retrySeconds(category.retryInfo)), nanos: 0 } })));
+  if (category.retryInfo)
+    details.push(
+      any(
+        'RetryInfo',
+        RetryInfo.toBinary({ retryDelay: { seconds: BigInt(retrySeconds(category.retryInfo)), nanos: 0 } }),
+      ),
+    );
   for (const [type, name] of e.resources) details.push(any('ResourceInfo', resourceInfo(type, name)));
-  return { code: category.grpcCode, message: `${e.code}(${category.id},${correlationId.slice(0, 8)}): ${e.cause}`, details };
+  return {
+    code: category.grpcCode,
+    message: `${e.code}(${category.id},${correlationId.slice(0, 8)}): ${e.cause}`,
+    details,
+  };
 }

@@ -18,7 +18,8 @@ export interface GetCompletionsRequest {
 }
 
 /** A completion request of either form, as its endpoint decoded it. */
-export type CompletionsRequest = { form: 'stream'; request: CompletionStreamRequest } | { form: 'get'; request: GetCompletionsRequest };
+export type CompletionsRequest =
+  { form: 'stream'; request: CompletionStreamRequest } | { form: 'get'; request: GetCompletionsRequest };
 
 /** Which completions a request sees, from where. */
 export interface CompletionFilter {
@@ -37,7 +38,11 @@ export interface CompletionFilter {
  * - GetCompletions: ReadAs for every requested party, or the any-party right when none is named; then parties and the
  *   offset. Every user's completions, of the requested parties or, with none, of all.
  */
-export function completionFilterOf(claims: Claims, req: CompletionsRequest, ledger: { ledgerEnd: number; prunedUpTo: number }): CompletionFilter {
+export function completionFilterOf(
+  claims: Claims,
+  req: CompletionsRequest,
+  ledger: { ledgerEnd: number; prunedUpTo: number },
+): CompletionFilter {
   const parties = req.request.parties ?? [];
   let userId: string | null = null;
   if (req.form === 'stream') {
@@ -47,10 +52,13 @@ export function completionFilterOf(claims: Claims, req: CompletionsRequest, ledg
     if (!userId) throw missingField('user_id');
     validateUserId(userId);
   } else {
-    if (parties.length === 0 && !readsAsAnyParty(claims)) throw permissionDenied('Claims do not authorize to read data as any party');
+    if (parties.length === 0 && !readsAsAnyParty(claims))
+      throw permissionDenied('Claims do not authorize to read data as any party');
     authorizeReadAs(claims, parties);
   }
-  for (const p of parties) if (!PARTY.test(p)) throw invalidArgument(`Invalid party ${JSON.stringify(p)}: expected 1 to 255 characters of [a-zA-Z0-9:-_ ]`);
+  for (const p of parties)
+    if (!PARTY.test(p))
+      throw invalidArgument(`Invalid party ${JSON.stringify(p)}: expected 1 to 255 characters of [a-zA-Z0-9:-_ ]`);
   const begin = req.request.beginExclusive ?? 0;
   if (begin < 0) throw negativeOffset(begin, 'begin_exclusive');
   if (begin > ledger.ledgerEnd) throw offsetAfterLedgerEnd('Begin', begin, ledger.ledgerEnd);
@@ -60,7 +68,8 @@ export function completionFilterOf(claims: Claims, req: CompletionsRequest, ledg
 }
 
 function authorizeReadAs(claims: Claims, parties: readonly string[]): void {
-  for (const p of parties) if (!canReadAs(claims, p)) throw permissionDenied(`Claims do not authorize to read data for party '${p}'`);
+  for (const p of parties)
+    if (!canReadAs(claims, p)) throw permissionDenied(`Claims do not authorize to read data for party '${p}'`);
 }
 
 const PARTY = /^[a-zA-Z0-9:\-_ ]{1,255}$/;

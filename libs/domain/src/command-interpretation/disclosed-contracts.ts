@@ -58,16 +58,25 @@ export function validateDisclosedContracts(inputs: readonly DisclosedContractInp
     throw new LedgerError(
       'DISCLOSED_CONTRACTS_CONFLICTING_PAYLOADS',
       C.SecurityAlert,
-      conflicting.map(([id, s]) => `The contractId ${id} for submitted request has conflicting ${s.size} payloads for disclosed contracts`).join('\n'),
+      conflicting
+        .map(
+          ([id, s]) =>
+            `The contractId ${id} for submitted request has conflicting ${s.size} payloads for disclosed contracts`,
+        )
+        .join('\n'),
     );
   return out;
 }
 
 function validateOne(d: DisclosedContractInput): DisclosedContract {
   if (!d.createdEventBlob) throw missingField('DisclosedContract.createdEventBlob');
-  if (d.contractId && !isContractId(d.contractId)) throw invalidField('DisclosedContract.contract_id', `cannot parse ContractId ${JSON.stringify(d.contractId)}`);
+  if (d.contractId && !isContractId(d.contractId))
+    throw invalidField('DisclosedContract.contract_id', `cannot parse ContractId ${JSON.stringify(d.contractId)}`);
   if (d.synchronizerId && !isUniqueIdentifier(d.synchronizerId))
-    throw invalidField('DisclosedContract.synchronizer_id', `Invalid unique identifier \`${d.synchronizerId}\` with missing namespace.`);
+    throw invalidField(
+      'DisclosedContract.synchronizer_id',
+      `Invalid unique identifier \`${d.synchronizerId}\` with missing namespace.`,
+    );
   const ic = decodeBlob(d.createdEventBlob);
   if (typeof ic === 'string') throw invalidArgument(`Unable to decode disclosed contract event payload: ${ic}`);
   const c = (ic.contract as Extract<Metadata_InputContract['contract'], { oneofKind: 'v1' }>).v1;
@@ -78,7 +87,9 @@ function validateOne(d: DisclosedContractInput): DisclosedContract {
       `Mismatch between DisclosedContract.contract_id (${d.contractId}) and contract_id from decoded DisclosedContract.created_event_blob (${c.contractId})`,
     );
   if (d.templateId && d.templateId !== templateId)
-    throw invalidArgument(`Mismatch between DisclosedContract.template_id (${d.templateId}) and template_id from decoded DisclosedContract.created_event_blob (${templateId})`);
+    throw invalidArgument(
+      `Mismatch between DisclosedContract.template_id (${d.templateId}) and template_id from decoded DisclosedContract.created_event_blob (${templateId})`,
+    );
   return { contractId: c.contractId, templateId, synchronizerId: d.synchronizerId, inputContract: ic };
 }
 

@@ -19,12 +19,28 @@
  */
 import type { Metadata_InputContract } from '@canton-network/core-ledger-proto';
 import { isLocalContractId } from '@ledgerline/canton';
-import type { ContractInstance, Engine, EngineCommand, EngineError, EngineResult, Package, TypeConId } from '@ledgerline/daml-lf';
+import type {
+  ContractInstance,
+  Engine,
+  EngineCommand,
+  EngineError,
+  EngineResult,
+  Package,
+  TypeConId,
+} from '@ledgerline/daml-lf';
 import { ErrorCategories, LedgerError, invalidArgument, type ErrorCategory } from '../errors';
 import { parseIsoMicros } from '../ledger/time';
 import { templatesOrInterfacesNotFound } from '../packages/package-errors';
 import { failedToDetermineLedgerTime, interpretationTimeExceeded } from './interpretation-budget';
-import { buildTransaction, inputContractOf, submissionSynchronizer, type BuildEnvironment, type BuildRequest, type BuildState, type BuiltTransaction } from '../transaction-builder/build-transaction';
+import {
+  buildTransaction,
+  inputContractOf,
+  submissionSynchronizer,
+  type BuildEnvironment,
+  type BuildRequest,
+  type BuildState,
+  type BuiltTransaction,
+} from '../transaction-builder/build-transaction';
 import type { StoredContract, TransactionCommand } from '../transaction-builder/commands';
 import { commandName } from '../transaction-builder/commands';
 import { disclosedContractsSynchronizer, type DisclosedContract } from './disclosed-contracts';
@@ -65,8 +81,16 @@ export interface InterpretRequest extends BuildRequest {
 /** What interpreting commands gives: the transaction, or a question for the caller and how to go on. */
 export type Interpretation =
   | { readonly tag: 'built'; readonly built: InterpretedTransaction }
-  | { readonly tag: 'needPackage'; readonly packageId: string; readonly resume: (pkg: Package | undefined) => Interpretation }
-  | { readonly tag: 'needContract'; readonly contractId: string; readonly resume: (contract: StoredContract | undefined) => Interpretation }
+  | {
+      readonly tag: 'needPackage';
+      readonly packageId: string;
+      readonly resume: (pkg: Package | undefined) => Interpretation;
+    }
+  | {
+      readonly tag: 'needContract';
+      readonly contractId: string;
+      readonly resume: (contract: StoredContract | undefined) => Interpretation;
+    }
   /** The engine ran `stepsBetweenInterruptions` steps: the caller checks its time budget (and may give way) before resuming. */
   | { readonly tag: 'interrupted'; readonly resume: () => Interpretation };
 
@@ -76,10 +100,17 @@ const CATEGORY_BY_ID = new Map<number, ErrorCategory>(Object.values(ErrorCategor
 export function engineRejection(e: EngineError): LedgerError {
   if (e.code === 'INTERPRETATION_TIME_EXCEEDED') return interpretationTimeExceeded(e.message);
   const category = CATEGORY_BY_ID.get(e.category) ?? ErrorCategories.InvalidIndependentOfSystemState;
-  return new LedgerError(e.code, category, e.message, { context: { ...(e.metadata ?? {}) }, resources: e.resources?.map(([k, v]) => [k, v] as [string, string]) });
+  return new LedgerError(e.code, category, e.message, {
+    context: { ...(e.metadata ?? {}) },
+    resources: e.resources?.map(([k, v]) => [k, v] as [string, string]),
+  });
 }
 
-const typeConId = (t: { packageId: string; moduleName: string; entityName: string }): TypeConId => ({ packageId: t.packageId, module: t.moduleName, name: t.entityName });
+const typeConId = (t: { packageId: string; moduleName: string; entityName: string }): TypeConId => ({
+  packageId: t.packageId,
+  module: t.moduleName,
+  name: t.entityName,
+});
 
 /** The engine's view of a stored contract: its Create node (from the created-event blob) and creation time. */
 function contractInstanceOf(c: StoredContract): ContractInstance {
@@ -120,7 +151,9 @@ function definesInterface(pkg: Package | undefined, t: { moduleName: string; ent
  */
 function hasChoice(pkg: Package | undefined, t: { moduleName: string; entityName: string }, choice: string): boolean {
   const m = pkg?.modules.get(t.moduleName);
-  return !!m && !!(m.templates.get(t.entityName)?.choices.has(choice) || m.interfaces.get(t.entityName)?.choices.has(choice));
+  return (
+    !!m && !!(m.templates.get(t.entityName)?.choices.has(choice) || m.interfaces.get(t.entityName)?.choices.has(choice))
+  );
 }
 
 /** Canton's JSON layer for a choice the template does not have (SchemaProcessorsImpl's `invalidChoiceException`). */
@@ -131,10 +164,21 @@ const invalidChoice = (t: { packageId: string; moduleName: string; entityName: s
  * The template of an exercise by `#name` in the package of the exercised contract, when the contract is one the
  * submitters see, of that package name and template, created with another package than the preferred one.
  */
-function contractsOwnPackage(c: TransactionCommand, t: DirectoryTemplate, state: BuildState, visible: ReadonlySet<string>): DirectoryTemplate | undefined {
+function contractsOwnPackage(
+  c: TransactionCommand,
+  t: DirectoryTemplate,
+  state: BuildState,
+  visible: ReadonlySet<string>,
+): DirectoryTemplate | undefined {
   if (c.kind !== 'exercise' || !t.stored || !c.template.packageRef.startsWith('#')) return undefined;
   const contract = state.contracts.get(c.contractId);
-  if (!contract || contract.status !== 'active' || !contract.stakeholders.some((p) => visible.has(p)) || contract.packageName !== t.packageName) return undefined;
+  if (
+    !contract ||
+    contract.status !== 'active' ||
+    !contract.stakeholders.some((p) => visible.has(p)) ||
+    contract.packageName !== t.packageName
+  )
+    return undefined;
   const [packageId, moduleName, entityName] = contract.templateId.split(':');
   if (packageId === t.packageId || moduleName !== t.moduleName || entityName !== t.entityName) return undefined;
   return { ...t, packageId };
@@ -149,11 +193,14 @@ export function interpretCommands(req: InterpretRequest, state: BuildState, env:
   const preferred = req.commands.map((c) => env.templates.resolve(c.templateId, c.template));
   const visible = new Set([...req.actAs, ...req.readAs]);
   const own = req.commands.map((c, i) => contractsOwnPackage(c, preferred[i], state, visible));
-  const packageIds = [...new Set([...preferred, ...own].filter((t): t is DirectoryTemplate => !!t?.stored).map((t) => t.packageId))];
+  const packageIds = [
+    ...new Set([...preferred, ...own].filter((t): t is DirectoryTemplate => !!t?.stored).map((t) => t.packageId)),
+  ];
   const decoded = new Map<string, Package | undefined>();
   const decide = (): Interpretation => {
     const next = packageIds.find((id) => !decoded.has(id));
-    if (next !== undefined) return { tag: 'needPackage', packageId: next, resume: (pkg) => (decoded.set(next, pkg), decide()) };
+    if (next !== undefined)
+      return { tag: 'needPackage', packageId: next, resume: (pkg) => (decoded.set(next, pkg), decide()) };
     const resolved = preferred.map((t, i) => {
       const o = own[i];
       const c = req.commands[i];
@@ -170,7 +217,8 @@ export function interpretCommands(req: InterpretRequest, state: BuildState, env:
       const t = resolved[i];
       const pkg = decoded.get(t.packageId);
       // Create arguments are typed by a template: an interface id has none (SchemaProcessors' extractTemplateValue).
-      if (c.kind !== 'exercise' && definesInterface(pkg, t)) throw templatesOrInterfacesNotFound(`${t.packageId}:${t.moduleName}:${t.entityName}`);
+      if (c.kind !== 'exercise' && definesInterface(pkg, t))
+        throw templatesOrInterfacesNotFound(`${t.packageId}:${t.moduleName}:${t.entityName}`);
       if (c.kind === 'create') return;
       if (!hasChoice(pkg, t, c.choice)) throw invalidChoice(t, c.choice);
     });
@@ -221,9 +269,19 @@ function runEngine(
         const order = [...disclosed.keys()];
         usedDisclosed.sort((a, b) => order.indexOf(a.contractId) - order.indexOf(b.contractId));
         const prescribed = disclosedContractsSynchronizer(usedDisclosed, req.synchronizerId);
-        if (syncs.size > 1) throw invalidArgument(`the input contracts are assigned to different synchronizers: ${[...syncs].sort().join(', ')}`);
-        const synchronizerId = submissionSynchronizer(prescribed ? { ...req, synchronizerId: prescribed } : req, env, [...syncs][0] ?? null);
-        const lastCreated = r.metadata.inputContracts.reduce<bigint | undefined>((m, c) => (m === undefined || c.createdAt > m ? c.createdAt : m), undefined);
+        if (syncs.size > 1)
+          throw invalidArgument(
+            `the input contracts are assigned to different synchronizers: ${[...syncs].sort().join(', ')}`,
+          );
+        const synchronizerId = submissionSynchronizer(
+          prescribed ? { ...req, synchronizerId: prescribed } : req,
+          env,
+          [...syncs][0] ?? null,
+        );
+        const lastCreated = r.metadata.inputContracts.reduce<bigint | undefined>(
+          (m, c) => (m === undefined || c.createdAt > m ? c.createdAt : m),
+          undefined,
+        );
         const late = lastCreated !== undefined && lastCreated > ledgerTime;
         if (late && r.metadata.dependsOnTime) {
           if (retriesLeft === 0) throw failedToDetermineLedgerTime(LEDGER_TIME_RETRIES);
@@ -271,7 +329,9 @@ function runEngine(
       participantId: env.participantId,
       preparationTime: env.now,
       ...(env.maxSteps !== undefined ? { maxSteps: env.maxSteps } : {}),
-      ...(env.stepsBetweenInterruptions !== undefined ? { stepsBetweenInterruptions: env.stepsBetweenInterruptions } : {}),
+      ...(env.stepsBetweenInterruptions !== undefined
+        ? { stepsBetweenInterruptions: env.stepsBetweenInterruptions }
+        : {}),
       // Committed contracts have Canton's suffix; an unsuffixed id is refused unless it names a contract stored before
       // this ledger suffixed ids.
       forbidLocalContractIds: true,
@@ -285,9 +345,21 @@ function engineCommand(c: TransactionCommand, templateId: TypeConId): EngineComm
     case 'create':
       return { kind: 'create', templateId, argument: { json: c.createArguments } };
     case 'exercise':
-      return { kind: 'exercise', templateId, contractId: c.contractId, choice: c.choice, argument: { json: c.choiceArgument } };
+      return {
+        kind: 'exercise',
+        templateId,
+        contractId: c.contractId,
+        choice: c.choice,
+        argument: { json: c.choiceArgument },
+      };
     case 'createAndExercise':
-      return { kind: 'createAndExercise', templateId, createArgument: { json: c.createArguments }, choice: c.choice, choiceArgument: { json: c.choiceArgument } };
+      return {
+        kind: 'createAndExercise',
+        templateId,
+        createArgument: { json: c.createArguments },
+        choice: c.choice,
+        choiceArgument: { json: c.choiceArgument },
+      };
     case 'exerciseByKey':
       throw new LedgerError(
         'COMMAND_PREPROCESSING_FAILED',

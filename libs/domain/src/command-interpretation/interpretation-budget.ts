@@ -12,7 +12,10 @@ import { isoDuration } from '../ledger-model/time-bounds';
 
 /** Canton's rendering of a duration in messages (`PrettyInstances.prettyJDuration`): `1m`, `1m 30s`, `0.5s`. */
 export function prettyDuration(micros: bigint): string {
-  return isoDuration(micros).slice(2).replace(/(\d[HMS])(?!$)/g, '$1 ').toLowerCase();
+  return isoDuration(micros)
+    .slice(2)
+    .replace(/(\d[HMS])(?!$)/g, '$1 ')
+    .toLowerCase();
 }
 
 /** Canton's rendering of a timestamp (`Time.Timestamp.toString`, ISO_INSTANT): the fraction in groups of 3 digits, none if zero. */
@@ -24,10 +27,13 @@ export function instantText(micros: bigint): string {
 }
 
 /** Whether the clock (`now`, µs) has passed the interpretation's limit. */
-export const interpretationTimeLimitPassed = (ledgerEffectiveTime: bigint, toleranceMicros: bigint, now: bigint) => now > ledgerEffectiveTime + toleranceMicros;
+export const interpretationTimeLimitPassed = (ledgerEffectiveTime: bigint, toleranceMicros: bigint, now: bigint) =>
+  now > ledgerEffectiveTime + toleranceMicros;
 
 export const interpretationTimeExceeded = (cause: string) =>
-  new LedgerError('INTERPRETATION_TIME_EXCEEDED', ErrorCategories.ContentionOnSharedResources, cause, { retryInfo: '60 seconds' });
+  new LedgerError('INTERPRETATION_TIME_EXCEEDED', ErrorCategories.ContentionOnSharedResources, cause, {
+    retryInfo: '60 seconds',
+  });
 
 /** The clock passed the ledger effective time plus the tolerance. */
 export const interpretationTimeLimitExceeded = (ledgerEffectiveTime: bigint, toleranceMicros: bigint) =>

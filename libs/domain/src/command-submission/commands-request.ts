@@ -1,14 +1,26 @@
 import { isContractId, isPartyId, isUniqueIdentifier } from '@ledgerline/canton';
 import { canActAs, canReadAs, type Claims } from '../auth/rights';
 import { matchUserId } from '../auth/requirements';
-import { ErrorCategories as C, invalidArgument, invalidField, LedgerError, missingField, notFound, permissionDenied } from '../errors';
+import {
+  ErrorCategories as C,
+  invalidArgument,
+  invalidField,
+  LedgerError,
+  missingField,
+  notFound,
+  permissionDenied,
+} from '../errors';
 import { parseIsoMicros } from '../ledger/time';
 import { validateDeduplicationPeriod, type DeduplicationPeriod } from '../ledger-model/deduplication';
 import { choiceNotInterpreted } from '../transaction-builder/builder-errors';
 import type { TransactionCommand } from '../transaction-builder/commands';
 import type { TemplateDirectory } from '../transaction-builder/template-directory';
 import { validateUserId } from '../users/user-rules';
-import { validateDisclosedContracts, type DisclosedContract, type DisclosedContractInput } from '../command-interpretation/disclosed-contracts';
+import {
+  validateDisclosedContracts,
+  type DisclosedContract,
+  type DisclosedContractInput,
+} from '../command-interpretation/disclosed-contracts';
 
 /**
  * Command submission (POST /v2/commands/submit-and-wait, -for-transaction, async/submit) as Canton's JsCommandService,
@@ -25,7 +37,8 @@ export interface CommandsRequest {
   userId: string;
   readAs: string[];
   workflowId: string;
-  deduplicationPeriod: { kind: 'empty' } | { kind: 'duration'; seconds: bigint; nanos: number } | { kind: 'offset'; offset: bigint };
+  deduplicationPeriod:
+    { kind: 'empty' } | { kind: 'duration'; seconds: bigint; nanos: number } | { kind: 'offset'; offset: bigint };
   /** ISO timestamp or ''. */
   minLedgerTimeAbs: string;
   minLedgerTimeRel: { seconds: number; nanos: number } | null;
@@ -66,7 +79,11 @@ const LEDGER_STRING = /^[A-Za-z0-9\-_ :#/.]{1,255}$/;
 export function checkCommandsJsonLayer(req: CommandsRequest, templates: TemplateDirectory): void {
   if (req.actAs.length === 0) throw missingField('act_as/actAs');
   if (!isPartyId(req.actAs[0])) throw invalidArgument(`Invalid party in actAs/act_as: ${req.actAs[0]}`);
-  if (req.synchronizerId && !isUniqueIdentifier(req.synchronizerId) && req.commands.some((c) => c.template.packageRef.startsWith('#')))
+  if (
+    req.synchronizerId &&
+    !isUniqueIdentifier(req.synchronizerId) &&
+    req.commands.some((c) => c.template.packageRef.startsWith('#'))
+  )
     throw invalidSynchronizerId(req.synchronizerId);
   for (const c of req.commands) {
     const t = templates.resolve(c.templateId, c.template);
@@ -75,35 +92,51 @@ export function checkCommandsJsonLayer(req: CommandsRequest, templates: Template
   }
 }
 
-const invalidSynchronizerId = (id: string) => invalidField('synchronizer_id', `Invalid unique identifier \`${id}\` with missing namespace.`);
+const invalidSynchronizerId = (id: string) =>
+  invalidField('synchronizer_id', `Invalid unique identifier \`${id}\` with missing namespace.`);
 
 /** CommandServiceAuthorization: MatchUserId, ActAs for every actAs party, ReadAs for every other readAs party. Returns the user id. */
 export function authorizeCommands(claims: Claims, req: CommandsRequest): string {
   const userId = matchUserId(claims, req.userId);
-  for (const p of req.actAs) if (!canActAs(claims, p)) throw permissionDenied(`Claims do not authorize to act as party '${p}'`);
-  for (const p of req.readAs) if (!req.actAs.includes(p) && !canReadAs(claims, p)) throw permissionDenied(`Claims do not authorize to read as party '${p}'`);
+  for (const p of req.actAs)
+    if (!canActAs(claims, p)) throw permissionDenied(`Claims do not authorize to act as party '${p}'`);
+  for (const p of req.readAs)
+    if (!req.actAs.includes(p) && !canReadAs(claims, p))
+      throw permissionDenied(`Claims do not authorize to read as party '${p}'`);
   return userId;
 }
 
 /** CommandsValidator.validateCommands, in its order. `submissionId` is the request's or a generated one. */
-export function validateCommands(req: CommandsRequest, userId: string, submissionId: string, env: { now: bigint; maxDeduplicationMicros: bigint }): ValidCommands {
-  if (req.workflowId && !LEDGER_STRING.test(req.workflowId)) throw invalidField('workflow_id', `Expected a valid LedgerString, got ${JSON.stringify(req.workflowId)}`);
+export function validateCommands(
+  req: CommandsRequest,
+  userId: string,
+  submissionId: string,
+  env: { now: bigint; maxDeduplicationMicros: bigint },
+): ValidCommands {
+  if (req.workflowId && !LEDGER_STRING.test(req.workflowId))
+    throw invalidField('workflow_id', `Expected a valid LedgerString, got ${JSON.stringify(req.workflowId)}`);
   if (!userId) throw missingField('user_id');
   validateUserId(userId);
   if (!req.commandId) throw missingField('command_id');
-  if (!LEDGER_STRING.test(req.commandId)) throw invalidField('command_id', `Expected a valid LedgerString, got ${JSON.stringify(req.commandId)}`);
-  if (!LEDGER_STRING.test(submissionId)) throw invalidField('submission_id', `Expected a valid LedgerString, got ${JSON.stringify(submissionId)}`);
-  for (const p of [...req.actAs, ...req.readAs]) if (!isPartyId(p)) throw invalidArgument(`Invalid party: ${JSON.stringify(p)}`);
+  if (!LEDGER_STRING.test(req.commandId))
+    throw invalidField('command_id', `Expected a valid LedgerString, got ${JSON.stringify(req.commandId)}`);
+  if (!LEDGER_STRING.test(submissionId))
+    throw invalidField('submission_id', `Expected a valid LedgerString, got ${JSON.stringify(submissionId)}`);
+  for (const p of [...req.actAs, ...req.readAs])
+    if (!isPartyId(p)) throw invalidArgument(`Invalid party: ${JSON.stringify(p)}`);
   if (req.synchronizerId && !isUniqueIdentifier(req.synchronizerId)) throw invalidSynchronizerId(req.synchronizerId);
   if (req.commands.length === 0) throw missingField('commands');
   for (const c of req.commands) {
     if (c.kind !== 'exercise') continue;
     if (!c.contractId) throw missingField('contract_id');
-    if (!isContractId(c.contractId)) throw invalidField('contract_id', `cannot parse ContractId ${JSON.stringify(c.contractId)}`);
-    if (!/^[A-Za-z_][A-Za-z0-9_$]*$/.test(c.choice)) throw invalidField('choice', `Invalid choice name ${JSON.stringify(c.choice)}`);
+    if (!isContractId(c.contractId))
+      throw invalidField('contract_id', `cannot parse ContractId ${JSON.stringify(c.contractId)}`);
+    if (!/^[A-Za-z_][A-Za-z0-9_$]*$/.test(c.choice))
+      throw invalidField('choice', `Invalid choice name ${JSON.stringify(c.choice)}`);
   }
   let minLedgerTime: bigint | undefined;
-  if (req.minLedgerTimeAbs && req.minLedgerTimeRel) throw invalidArgument('min_ledger_time_abs cannot be specified at the same time as min_ledger_time_rel');
+  if (req.minLedgerTimeAbs && req.minLedgerTimeRel)
+    throw invalidArgument('min_ledger_time_abs cannot be specified at the same time as min_ledger_time_rel');
   if (req.minLedgerTimeAbs) {
     let abs: bigint;
     try {
@@ -119,7 +152,8 @@ export function validateCommands(req: CommandsRequest, userId: string, submissio
   }
   const deduplicationPeriod = validateDeduplicationPeriod(req.deduplicationPeriod, env.maxDeduplicationMicros);
   const disclosedContracts = validateDisclosedContracts(req.disclosedContracts);
-  for (const k of req.prefetchContractKeys) if (k.limit === 0) throw invalidArgument('The prefetch contract key limit must be positive');
+  for (const k of req.prefetchContractKeys)
+    if (k.limit === 0) throw invalidArgument('The prefetch contract key limit must be positive');
   if (req.tapsMaxPasses !== null && req.tapsMaxPasses <= 0) throw invalidArgument('taps_max_passes must be positive');
   return {
     userId,
@@ -139,25 +173,41 @@ export function validateCommands(req: CommandsRequest, userId: string, submissio
 export type SubmitterHosting = 'local' | 'external' | 'unknown';
 
 export const unknownSubmitters = (parties: readonly string[]) =>
-  notFound('UNKNOWN_SUBMITTERS', `The participant is not connected to any synchronizer where the given submitters are known: ${parties.join(', ')}`, parties.map((p) => ['PARTY', p]));
+  notFound(
+    'UNKNOWN_SUBMITTERS',
+    `The participant is not connected to any synchronizer where the given submitters are known: ${parties.join(', ')}`,
+    parties.map((p) => ['PARTY', p]),
+  );
 
 export const noSynchronizerForSubmitters = (several: boolean) =>
   notFound(
     'NO_SYNCHRONIZER_ON_WHICH_ALL_SUBMITTERS_CAN_SUBMIT',
-    several ? 'Not connected to a synchronizer on which this participant can submit for all submitters' : 'This participant cannot submit as the given submitter on any connected synchronizer',
+    several
+      ? 'Not connected to a synchronizer on which this participant can submit for all submitters'
+      : 'This participant cannot submit as the given submitter on any connected synchronizer',
   );
 
 export const invalidPrescribedSynchronizer = (id: string, reason: string) =>
-  new LedgerError('INVALID_PRESCRIBED_SYNCHRONIZER_ID', C.InvalidGivenCurrentSystemStateOther, `Cannot submit transaction to prescribed synchronizer \`${id}\` because: ${reason}`);
+  new LedgerError(
+    'INVALID_PRESCRIBED_SYNCHRONIZER_ID',
+    C.InvalidGivenCurrentSystemStateOther,
+    `Cannot submit transaction to prescribed synchronizer \`${id}\` because: ${reason}`,
+  );
 
 /**
  * Routing (Canton's TransactionRoutingError): every submitter must be known here (UNKNOWN_SUBMITTERS) and hosted with
  * submission permission — an external party, hosted with confirmation only, submits through prepare and execute
  * (NO_SYNCHRONIZER_ON_WHICH_ALL_SUBMITTERS_CAN_SUBMIT); a prescribed synchronizer must be connected.
  */
-export function routeSubmission(actAs: readonly string[], hosting: ReadonlyMap<string, SubmitterHosting>, synchronizerId: string, connected: readonly string[]): void {
+export function routeSubmission(
+  actAs: readonly string[],
+  hosting: ReadonlyMap<string, SubmitterHosting>,
+  synchronizerId: string,
+  connected: readonly string[],
+): void {
   const unknown = actAs.filter((p) => (hosting.get(p) ?? 'unknown') === 'unknown');
   if (unknown.length) throw unknownSubmitters(unknown);
   if (actAs.some((p) => hosting.get(p) === 'external')) throw noSynchronizerForSubmitters(actAs.length > 1);
-  if (synchronizerId && !connected.includes(synchronizerId)) throw invalidPrescribedSynchronizer(synchronizerId, 'the participant is not connected to it');
+  if (synchronizerId && !connected.includes(synchronizerId))
+    throw invalidPrescribedSynchronizer(synchronizerId, 'the participant is not connected to it');
 }

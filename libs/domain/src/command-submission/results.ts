@@ -3,7 +3,9 @@ import { NO_INTERFACES, type InterfaceDirectory } from '../updates/interface-vie
 import type { Filters, TransactionFormat } from '../updates/format';
 import { renderTransaction, type StoredUpdate } from '../updates/projection';
 
-const wildcard = (): Filters => ({ cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] });
+const wildcard = (): Filters => ({
+  cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }],
+});
 
 /**
  * The format of a submission's transaction when the request names none (Canton's ApiCommandService): ACS_DELTA, a
@@ -12,7 +14,11 @@ const wildcard = (): Filters => ({ cumulative: [{ identifierFilter: { WildcardFi
 export function defaultTransactionFormat(parties: readonly string[]): TransactionFormat {
   return {
     transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA',
-    eventFormat: { filtersByParty: Object.fromEntries(parties.map((p) => [p, wildcard()])), filtersForAnyParty: null, verbose: true },
+    eventFormat: {
+      filtersByParty: Object.fromEntries(parties.map((p) => [p, wildcard()])),
+      filtersForAnyParty: null,
+      verbose: true,
+    },
   };
 }
 
@@ -26,7 +32,12 @@ export function renderSubmittedTransaction(u: StoredUpdate, format: TransactionF
   const shape = format.transactionShape === 'TRANSACTION_SHAPE_LEDGER_EFFECTS' ? 'LEDGER_EFFECTS' : 'ACS_DELTA';
   const rendered = renderTransaction(u, compileEventFormat(format.eventFormat ?? {}, interfaces), shape);
   if (rendered) return rendered;
-  const header = renderTransaction(u, compileEventFormat({ filtersForAnyParty: wildcard(), verbose: true }, NO_INTERFACES), 'LEDGER_EFFECTS', { keepEmpty: true })!;
+  const header = renderTransaction(
+    u,
+    compileEventFormat({ filtersForAnyParty: wildcard(), verbose: true }, NO_INTERFACES),
+    'LEDGER_EFFECTS',
+    { keepEmpty: true },
+  )!;
   return { ...header, events: [] };
 }
 
@@ -37,11 +48,17 @@ export function renderSubmittedTransaction(u: StoredUpdate, format: TransactionF
 export function renderSubmittedTransactionTree(u: StoredUpdate, actAs: readonly string[]) {
   const format = defaultTransactionFormat(actAs);
   // Template wildcards only: no interface filter to match.
-  const tx = renderSubmittedTransaction(u, { ...format, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' }, NO_INTERFACES);
+  const tx = renderSubmittedTransaction(
+    u,
+    { ...format, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
+    NO_INTERFACES,
+  );
   const eventsById: Record<string, unknown> = {};
   for (const e of tx.events as Array<Record<string, { nodeId: number }>>) {
-    if ('CreatedEvent' in e) eventsById[String(e.CreatedEvent.nodeId)] = { CreatedTreeEvent: { value: e.CreatedEvent } };
-    else if ('ExercisedEvent' in e) eventsById[String(e.ExercisedEvent.nodeId)] = { ExercisedTreeEvent: { value: e.ExercisedEvent } };
+    if ('CreatedEvent' in e)
+      eventsById[String(e.CreatedEvent.nodeId)] = { CreatedTreeEvent: { value: e.CreatedEvent } };
+    else if ('ExercisedEvent' in e)
+      eventsById[String(e.ExercisedEvent.nodeId)] = { ExercisedTreeEvent: { value: e.ExercisedEvent } };
   }
   return {
     updateId: tx.updateId,

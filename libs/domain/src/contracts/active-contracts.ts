@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { ErrorCategories, failedPrecondition, invalidArgument, invalidField, LedgerError, missingField } from '../errors';
+import {
+  ErrorCategories,
+  failedPrecondition,
+  invalidArgument,
+  invalidField,
+  LedgerError,
+  missingField,
+} from '../errors';
 import type { StoredCreatedEvent } from '../ledger/updates';
 import { compileEventFormat, type CompiledEventFormat } from '../updates/event-filter';
 import type { InterfaceDirectory } from '../updates/interface-views';
@@ -37,10 +44,15 @@ export function resolveActiveContractsFormat(req: GetActiveContractsRequest): Ev
   const format = req.eventFormat ?? null;
   const filter = req.filter ?? null;
   if (format && filter) throw invalidArgument(`Both event_format and filter are set. ${USE_EITHER}, but not both.`);
-  if (format && req.verbose) throw invalidArgument(`Both event_format and verbose are set. ${USE_EITHER}, but not both.`);
+  if (format && req.verbose)
+    throw invalidArgument(`Both event_format and verbose are set. ${USE_EITHER}, but not both.`);
   if (format) return format;
   if (!filter) throw invalidArgument(`Either filter/verbose or event_format is required. ${USE_EITHER}.`);
-  return { filtersByParty: filter.filtersByParty ?? {}, filtersForAnyParty: filter.filtersForAnyParty ?? null, verbose: req.verbose ?? false };
+  return {
+    filtersByParty: filter.filtersByParty ?? {},
+    filtersForAnyParty: filter.filtersForAnyParty ?? null,
+    verbose: req.verbose ?? false,
+  };
 }
 
 /** Where a snapshot read stands: after the activation (offset, node), then at the n-th incomplete reassignment entry. */
@@ -51,22 +63,45 @@ export const ACS_START: AcsPosition = { phase: 'active', offset: 0, nodeId: -1 }
 const C = ErrorCategories;
 
 export const invalidContinuationToken = (reason: string) =>
-  new LedgerError('INVALID_CONTINUATION_TOKEN', C.InvalidIndependentOfSystemState, `The continuation token is invalid: ${reason}`);
+  new LedgerError(
+    'INVALID_CONTINUATION_TOKEN',
+    C.InvalidIndependentOfSystemState,
+    `The continuation token is invalid: ${reason}`,
+  );
 
 export const invalidAcsPageToken = (reason: string) =>
-  new LedgerError('INVALID_ACS_PAGE_TOKEN', C.InvalidIndependentOfSystemState, `The active contracts page token is invalid: ${reason}`);
+  new LedgerError(
+    'INVALID_ACS_PAGE_TOKEN',
+    C.InvalidIndependentOfSystemState,
+    `The active contracts page token is invalid: ${reason}`,
+  );
 
 export const acsOffsetAfterLedgerEnd = (offset: number, ledgerEnd: number) =>
-  new LedgerError('OFFSET_AFTER_LEDGER_END', C.InvalidGivenCurrentSystemStateSeekAfterEnd, `active_at_offset offset (${offset}) is after ledger end (${ledgerEnd})`);
+  new LedgerError(
+    'OFFSET_AFTER_LEDGER_END',
+    C.InvalidGivenCurrentSystemStateSeekAfterEnd,
+    `active_at_offset offset (${offset}) is after ledger end (${ledgerEnd})`,
+  );
 
 export const acsPrunedDataAccessed = (offset: number, pruned: number) =>
-  failedPrecondition('PARTICIPANT_PRUNED_DATA_ACCESSED', `Active contracts request at offset ${offset} precedes pruned offset ${pruned}`, {
-    context: { earliest_offset: String(pruned) },
-  });
+  failedPrecondition(
+    'PARTICIPANT_PRUNED_DATA_ACCESSED',
+    `Active contracts request at offset ${offset} precedes pruned offset ${pruned}`,
+    {
+      context: { earliest_offset: String(pruned) },
+    },
+  );
 
 /** Checksum of what a token is bound to: the event format (and for pages the snapshot offset) and the participant. */
 function checksum(format: EventFormat, participant: string, extra = ''): string {
-  return createHash('sha256').update(JSON.stringify(canonical(format))).update('\u0000').update(participant).update('\u0000').update(extra).digest('base64url').slice(0, 22);
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(format)))
+    .update('\u0000')
+    .update(participant)
+    .update('\u0000')
+    .update(extra)
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 /** The format with its keys in a fixed order, so that equal formats give equal checksums. */
@@ -98,14 +133,19 @@ function encodeToken(body: TokenBody): string {
 function decodeToken(token: string, field: string): TokenBody {
   let body: TokenBody | null = null;
   try {
-    if (/^[A-Za-z0-9+/_-]*={0,2}$/.test(token)) body = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as TokenBody;
+    if (/^[A-Za-z0-9+/_-]*={0,2}$/.test(token))
+      body = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as TokenBody;
   } catch {
     body = null;
   }
   const p = body?.p;
   const validPosition =
-    p && typeof p === 'object' && ((p.phase === 'active' && Number.isSafeInteger(p.offset) && Number.isSafeInteger(p.nodeId)) || (p.phase === 'incomplete' && Number.isSafeInteger(p.index)));
-  if (!body || body.v !== 1 || !validPosition || typeof body.c !== 'string') throw invalidField(field, 'Unable to decode the token');
+    p &&
+    typeof p === 'object' &&
+    ((p.phase === 'active' && Number.isSafeInteger(p.offset) && Number.isSafeInteger(p.nodeId)) ||
+      (p.phase === 'incomplete' && Number.isSafeInteger(p.index)));
+  if (!body || body.v !== 1 || !validPosition || typeof body.c !== 'string')
+    throw invalidField(field, 'Unable to decode the token');
   return body;
 }
 
@@ -118,8 +158,18 @@ export function continuationTokens(format: EventFormat, participant: string): (p
   return (p) => encodeToken({ v: 1, p, c });
 }
 
-export function pageToken(position: AcsPosition, format: EventFormat, participant: string, activeAtOffset: number): string {
-  return encodeToken({ v: 1, p: position, c: checksum(format, participant, String(activeAtOffset)), at: activeAtOffset });
+export function pageToken(
+  position: AcsPosition,
+  format: EventFormat,
+  participant: string,
+  activeAtOffset: number,
+): string {
+  return encodeToken({
+    v: 1,
+    p: position,
+    c: checksum(format, participant, String(activeAtOffset)),
+    at: activeAtOffset,
+  });
 }
 
 /**
@@ -137,7 +187,8 @@ export function validateActiveContractsRequest(
   let from = ACS_START;
   if (req.streamContinuationToken) {
     const t = decodeToken(req.streamContinuationToken, 'stream_continuation_token');
-    if (t.c !== checksum(format, participant)) throw invalidContinuationToken('it was issued for another event format or participant');
+    if (t.c !== checksum(format, participant))
+      throw invalidContinuationToken('it was issued for another event format or participant');
     from = t.p;
   }
   const at = req.activeAtOffset ?? 0;
@@ -171,14 +222,16 @@ export function validateActiveContractsPageRequest(
   validateEventFormat(format);
   const size = req.maxPageSize ?? DEFAULT_ACS_PAGE_SIZE;
   if (size <= 0) throw invalidArgument(`Requested page size must be positive, but got ${size}`);
-  if (size > MAX_ACS_PAGE_SIZE) throw invalidArgument(`Requested page size must not exceed ${MAX_ACS_PAGE_SIZE}, but got ${size}`);
+  if (size > MAX_ACS_PAGE_SIZE)
+    throw invalidArgument(`Requested page size must not exceed ${MAX_ACS_PAGE_SIZE}, but got ${size}`);
   let from = ACS_START;
   let at = req.activeAtOffset ?? null;
   if (req.pageToken) {
     const t = decodeToken(req.pageToken, 'page_token');
     if (t.at === undefined || !Number.isSafeInteger(t.at)) throw invalidAcsPageToken('it is not a page token');
     if (at !== null && at !== t.at) throw invalidAcsPageToken(`it was issued for offset ${t.at}, not ${at}`);
-    if (t.c !== checksum(format, participant, String(t.at))) throw invalidAcsPageToken('it was issued for another event format or participant');
+    if (t.c !== checksum(format, participant, String(t.at)))
+      throw invalidAcsPageToken('it was issued for another event format or participant');
     at = t.at;
     from = t.p;
   }
@@ -226,19 +279,36 @@ export interface JsGetActiveContractsResponse {
 }
 
 /** The JsActiveContract entry of an activation, or null when the format does not select it. */
-export function renderActiveContract(a: StoredActivation, ef: CompiledEventFormat): Omit<JsGetActiveContractsResponse, 'streamContinuationToken'> | null {
-  const createdEvent = renderVisibleCreated(a.nodeId === a.createdEvent.nodeId ? a.createdEvent : { ...a.createdEvent, nodeId: a.nodeId }, a.offset, ef);
+export function renderActiveContract(
+  a: StoredActivation,
+  ef: CompiledEventFormat,
+): Omit<JsGetActiveContractsResponse, 'streamContinuationToken'> | null {
+  const createdEvent = renderVisibleCreated(
+    a.nodeId === a.createdEvent.nodeId ? a.createdEvent : { ...a.createdEvent, nodeId: a.nodeId },
+    a.offset,
+    ef,
+  );
   if (!createdEvent) return null;
   return {
     workflowId: a.workflowId,
-    contractEntry: { JsActiveContract: { createdEvent, synchronizerId: a.synchronizerId, reassignmentCounter: a.reassignmentCounter } },
+    contractEntry: {
+      JsActiveContract: { createdEvent, synchronizerId: a.synchronizerId, reassignmentCounter: a.reassignmentCounter },
+    },
   };
 }
 
 /** The JsIncompleteUnassigned entry of an unassigned contract, or null when the format does not select it. */
-export function renderIncompleteUnassigned(u: StoredIncompleteUnassignment, ef: CompiledEventFormat): Omit<JsGetActiveContractsResponse, 'streamContinuationToken'> | null {
+export function renderIncompleteUnassigned(
+  u: StoredIncompleteUnassignment,
+  ef: CompiledEventFormat,
+): Omit<JsGetActiveContractsResponse, 'streamContinuationToken'> | null {
   const c = u.createdEvent;
-  const createdEvent = renderVisibleCreated({ ...c, nodeId: u.activatedAt.nodeId }, u.activatedAt.offset, ef, u.stakeholders);
+  const createdEvent = renderVisibleCreated(
+    { ...c, nodeId: u.activatedAt.nodeId },
+    u.activatedAt.offset,
+    ef,
+    u.stakeholders,
+  );
   if (!createdEvent) return null;
   return {
     workflowId: u.workflowId,
@@ -265,7 +335,10 @@ export function renderIncompleteUnassigned(u: StoredIncompleteUnassignment, ef: 
 }
 
 /** The compiled format of an ACS read and the parties whose activations to read (null: every activation). */
-export function compileAcsFormat(format: EventFormat, interfaces: InterfaceDirectory): { ef: CompiledEventFormat; parties: string[] | null } {
+export function compileAcsFormat(
+  format: EventFormat,
+  interfaces: InterfaceDirectory,
+): { ef: CompiledEventFormat; parties: string[] | null } {
   const ef = compileEventFormat(format, interfaces);
   return { ef, parties: ef.parties ? [...ef.parties].sort() : null };
 }

@@ -3,7 +3,13 @@ import { invalidField, missingField, notFound } from '../errors';
 import type { StoredCreatedEvent, StoredExercisedEvent, StoredTransaction } from '../ledger/updates';
 import { storedTemplateKey, type CompiledEventFormat } from '../updates/event-filter';
 import { requireReadParty, validateEventFormat, type EventFormat } from '../updates/format';
-import { renderCreated, renderTransaction, renderVisibleCreated, stakeholdersOf, type StoredUpdate } from '../updates/projection';
+import {
+  renderCreated,
+  renderTransaction,
+  renderVisibleCreated,
+  stakeholdersOf,
+  type StoredUpdate,
+} from '../updates/projection';
 
 /**
  * Point lookups of one contract: its events (Canton's EventQueryService: the create and the archive, ACS_DELTA
@@ -26,7 +32,8 @@ const V2_CONTRACT_ID = /^01(?:[0-9a-f]{2}){1,127}$/;
 /** `contract_id`: non-empty and a contract id, else MISSING_FIELD / INVALID_FIELD (FieldValidator). */
 export function validateContractId(id: string | undefined): string {
   if (!id) throw missingField('contract_id');
-  if (!isContractId(id) && !V2_CONTRACT_ID.test(id)) throw invalidField('contract_id', `cannot parse ContractId ${JSON.stringify(id)}`);
+  if (!isContractId(id) && !V2_CONTRACT_ID.test(id))
+    throw invalidField('contract_id', `cannot parse ContractId ${JSON.stringify(id)}`);
   return id;
 }
 
@@ -37,7 +44,10 @@ export const contractPayloadNotFound = (contractId: string) =>
   notFound('CONTRACT_PAYLOAD_NOT_FOUND', 'Contract payload not found, or not visible.', [['CONTRACT_ID', contractId]]);
 
 /** The checks of GetEventsByContractId after authorization: the contract id, then the event format. */
-export function validateEventsByContractIdRequest(req: GetEventsByContractIdRequest): { contractId: string; format: EventFormat } {
+export function validateEventsByContractIdRequest(req: GetEventsByContractIdRequest): {
+  contractId: string;
+  format: EventFormat;
+} {
   const contractId = validateContractId(req.contractId);
   if (!req.eventFormat) throw missingField('event_format');
   validateEventFormat(req.eventFormat);
@@ -53,16 +63,24 @@ export function validateEventsByContractIdRequest(req: GetEventsByContractIdRequ
  * the archive, both shown to the format's parties among the contract's stakeholders. Null when the format does not see
  * the create (or it was pruned).
  */
-export function renderContractEvents(contractId: string, creation: StoredUpdate | null, archive: StoredUpdate | null, ef: CompiledEventFormat) {
+export function renderContractEvents(
+  contractId: string,
+  creation: StoredUpdate | null,
+  archive: StoredUpdate | null,
+  ef: CompiledEventFormat,
+) {
   const pick = (u: StoredUpdate | null, kind: 'CreatedEvent' | 'ArchivedEvent') => {
     if (!u || u.kind !== 'Transaction') return null;
     const tx = renderTransaction(u, ef, 'ACS_DELTA');
-    const e = tx?.events.find((x) => kind in (x as object) && (x as Record<string, { contractId: string }>)[kind].contractId === contractId);
+    const e = tx?.events.find(
+      (x) => kind in (x as object) && (x as Record<string, { contractId: string }>)[kind].contractId === contractId,
+    );
     return e ? (e as Record<string, unknown>)[kind] : null;
   };
   if (!creation) return null;
   const createdEvent = pick(creation, 'CreatedEvent');
-  if (!createdEvent) return archive && archive.offset === creation.offset ? renderTransientEvents(contractId, creation, ef) : null;
+  if (!createdEvent)
+    return archive && archive.offset === creation.offset ? renderTransientEvents(contractId, creation, ef) : null;
   const archivedEvent = pick(archive, 'ArchivedEvent');
   return {
     created: { createdEvent, synchronizerId: creation.synchronizerId },
@@ -74,9 +92,12 @@ export function renderContractEvents(contractId: string, creation: StoredUpdate 
 function renderTransientEvents(contractId: string, u: StoredUpdate, ef: CompiledEventFormat) {
   if (u.kind !== 'Transaction') return null;
   const events = (u.payload as StoredTransaction).events;
-  const create = events.find((e): e is { CreatedEvent: StoredCreatedEvent } => 'CreatedEvent' in e && e.CreatedEvent.contractId === contractId)?.CreatedEvent;
+  const create = events.find(
+    (e): e is { CreatedEvent: StoredCreatedEvent } => 'CreatedEvent' in e && e.CreatedEvent.contractId === contractId,
+  )?.CreatedEvent;
   const consume = events.find(
-    (e): e is { ExercisedEvent: StoredExercisedEvent } => 'ExercisedEvent' in e && e.ExercisedEvent.consuming && e.ExercisedEvent.contractId === contractId,
+    (e): e is { ExercisedEvent: StoredExercisedEvent } =>
+      'ExercisedEvent' in e && e.ExercisedEvent.consuming && e.ExercisedEvent.contractId === contractId,
   )?.ExercisedEvent;
   if (!create || !consume) return null;
   const stakeholders = stakeholdersOf(create);
@@ -92,7 +113,10 @@ function renderTransientEvents(contractId: string, u: StoredUpdate, ef: Compiled
     packageName: create.packageName,
     implementedInterfaces: m.views ? m.views.map((v) => v.interfaceId) : [],
   };
-  return { created: { createdEvent, synchronizerId: u.synchronizerId }, archived: { archivedEvent, synchronizerId: u.synchronizerId } };
+  return {
+    created: { createdEvent, synchronizerId: u.synchronizerId },
+    archived: { archivedEvent, synchronizerId: u.synchronizerId },
+  };
 }
 
 /** The checks of GetContract after authorization: the contract id, then each querying party. */

@@ -57,27 +57,48 @@ const C = ErrorCategories;
 
 // ---- Request validation (category 8 unless noted) ----
 export const invalidArgument = (msg: string, init: LedgerErrorInit = {}) =>
-  new LedgerError('INVALID_ARGUMENT', C.InvalidIndependentOfSystemState, `The submitted request has invalid arguments: ${msg}`, init);
+  new LedgerError(
+    'INVALID_ARGUMENT',
+    C.InvalidIndependentOfSystemState,
+    `The submitted request has invalid arguments: ${msg}`,
+    init,
+  );
 
 /** INVALID_ARGUMENT raised by the JSON layer before the request reaches the ledger (definiteAnswer false, bare context). */
 export const jsonInvalidArgument = (msg: string) => invalidArgument(msg, { origin: 'json', definiteAnswer: false });
 
 export const missingField = (field: string) =>
-  new LedgerError('MISSING_FIELD', C.InvalidIndependentOfSystemState, `The submitted command is missing a mandatory field: ${field}`, {
-    context: { field_name: field },
-  });
+  new LedgerError(
+    'MISSING_FIELD',
+    C.InvalidIndependentOfSystemState,
+    `The submitted command is missing a mandatory field: ${field}`,
+    {
+      context: { field_name: field },
+    },
+  );
 
 export const invalidField = (field: string, msg: string) =>
-  new LedgerError('INVALID_FIELD', C.InvalidIndependentOfSystemState, `The submitted command has a field with invalid value: Invalid field ${field}: ${msg}`, {
-    context: { field_name: field },
-  });
+  new LedgerError(
+    'INVALID_FIELD',
+    C.InvalidIndependentOfSystemState,
+    `The submitted command has a field with invalid value: Invalid field ${field}: ${msg}`,
+    {
+      context: { field_name: field },
+    },
+  );
 
 export const invalidToken = (msg: string) =>
-  new LedgerError('INVALID_TOKEN', C.InvalidIndependentOfSystemState, `The submitted request is missing a user-id: ${msg}`);
+  new LedgerError(
+    'INVALID_TOKEN',
+    C.InvalidIndependentOfSystemState,
+    `The submitted request is missing a user-id: ${msg}`,
+  );
 
 // ---- Security (redacted on the wire) ----
 export const unauthenticated = (reason: string) =>
-  new LedgerError('UNAUTHENTICATED', C.AuthInterceptorInvalidAuthenticationCredentials, reason, { internalReason: reason });
+  new LedgerError('UNAUTHENTICATED', C.AuthInterceptorInvalidAuthenticationCredentials, reason, {
+    internalReason: reason,
+  });
 
 export const permissionDenied = (reason: string, init: LedgerErrorInit = {}) =>
   new LedgerError('PERMISSION_DENIED', C.InsufficientPermission, reason, { ...init, internalReason: reason });
@@ -123,19 +144,32 @@ export const listBytesExceeded = (maxBytes: number, webSocket: string) =>
     'JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED',
     C.ContentionOnSharedResources,
     `The matching elements hold more than ${maxBytes} bytes, the limit of one list answer on this node. Read them as a stream over the WebSocket form of this endpoint (GET ${webSocket}), or narrow the range or the filter.`,
-    { origin: 'json', definiteAnswer: false, httpStatus: 413, context: { max_bytes: String(maxBytes), websocket: webSocket } },
+    {
+      origin: 'json',
+      definiteAnswer: false,
+      httpStatus: 413,
+      context: { max_bytes: String(maxBytes), websocket: webSocket },
+    },
   );
 
 /** A stream whose token expired while it was open (Canton's AuthorizationChecksErrors.AccessTokenExpired). */
 export const accessTokenExpired = (reason: string) =>
-  new LedgerError('ACCESS_TOKEN_EXPIRED', C.ContentionOnSharedResources, 'JWT token has expired', { definiteAnswer: false, internalReason: reason });
+  new LedgerError('ACCESS_TOKEN_EXPIRED', C.ContentionOnSharedResources, 'JWT token has expired', {
+    definiteAnswer: false,
+    internalReason: reason,
+  });
 
 /**
  * A stream whose user's rights changed, or whose user or identity provider was deactivated, while it was open (Canton's
  * AuthorizationChecksErrors.StaleUserManagementBasedStreamClaims): the client reopens it and is then checked afresh.
  */
 export const staleStreamAuthorization = () =>
-  new LedgerError('STALE_STREAM_AUTHORIZATION', C.ContentionOnSharedResources, 'Stale stream authorization. Retry quickly.', { definiteAnswer: false });
+  new LedgerError(
+    'STALE_STREAM_AUTHORIZATION',
+    C.ContentionOnSharedResources,
+    'Stale stream authorization. Retry quickly.',
+    { definiteAnswer: false },
+  );
 
 /**
  * Too many open update streams for one user (Canton's MAXIMUM_NUMBER_OF_STREAMS, ContentionOnSharedResources: retryable).
@@ -151,8 +185,13 @@ export const maximumNumberOfStreams = (userId: string, max: number) =>
 
 /** Framework-level rejections (unknown route, payload too large, …) rendered as JsCantonError by the JSON layer. */
 export const httpError = (code: string, cause: string, httpStatus: number) =>
-  new LedgerError(code, httpStatus === 404 ? C.InvalidGivenCurrentSystemStateResourceMissing : C.InvalidIndependentOfSystemState, cause, {
-    origin: 'json',
-    definiteAnswer: false,
-    httpStatus,
-  });
+  new LedgerError(
+    code,
+    httpStatus === 404 ? C.InvalidGivenCurrentSystemStateResourceMissing : C.InvalidIndependentOfSystemState,
+    cause,
+    {
+      origin: 'json',
+      definiteAnswer: false,
+      httpStatus,
+    },
+  );

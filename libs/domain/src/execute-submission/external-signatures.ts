@@ -30,8 +30,9 @@ export async function verifyExternalSignatures(args: {
   /** The service's signature verifier (built at start-up). */
   verifier: SignatureVerifier;
 }): Promise<void> {
-  const unsigned = args.actAs.filter((p) => !(args.signatures.get(p)?.length));
-  if (unsigned.length) throw failedToExecute(`The following actAs parties did not provide an external signature: ${unsigned.join(', ')}`);
+  const unsigned = args.actAs.filter((p) => !args.signatures.get(p)?.length);
+  if (unsigned.length)
+    throw failedToExecute(`The following actAs parties did not provide an external signature: ${unsigned.join(', ')}`);
   let toVerify = 0;
   for (const party of args.actAs) toVerify += args.signatures.get(party)!.length;
   // Ed25519 goes to the worker thread if it runs; ECDSA goes to libuv's pool only with company.
@@ -39,13 +40,19 @@ export async function verifyExternalSignatures(args: {
   const checks = args.actAs.map((party) => {
     const keys = args.keysOf(party);
     const sigs = args.signatures.get(party)!;
-    if (!keys || keys.keys.length === 0 || sigs.length > keys.keys.length) return { party, keys, sigs, results: [] as boolean[] };
+    if (!keys || keys.keys.length === 0 || sigs.length > keys.keys.length)
+      return { party, keys, sigs, results: [] as boolean[] };
     const byFingerprint = new Map(keys.keys.map((k) => [k.fingerprint, k.key]));
     const results = sigs.map((s) => {
       const key = byFingerprint.get(s.signedBy);
       return key === undefined
         ? false
-        : args.verifier.verifyAsync({ format: s.format, signature: s.signature, signingAlgorithmSpec: s.signingAlgorithmSpec }, key, args.hash, ecdsaInPlace);
+        : args.verifier.verifyAsync(
+            { format: s.format, signature: s.signature, signingAlgorithmSpec: s.signingAlgorithmSpec },
+            key,
+            args.hash,
+            ecdsaInPlace,
+          );
     });
     return { party, keys, sigs, results };
   });
@@ -53,7 +60,9 @@ export async function verifyExternalSignatures(args: {
   for (const { party, keys, sigs, results } of checks) {
     if (!keys || keys.keys.length === 0) throw failedToExecute(`Could not find party signing keys for ${party}.`);
     if (sigs.length > keys.keys.length) {
-      throw failedToExecute(`Received ${sigs.length} signatures for ${party}, but the party has only ${keys.keys.length} signing key(s).`);
+      throw failedToExecute(
+        `Received ${sigs.length} signatures for ${party}, but the party has only ${keys.keys.length} signing key(s).`,
+      );
     }
     const oks = await Promise.all(results);
     const validFrom = new Set<string>();

@@ -103,9 +103,12 @@ const asInvalid = (e: unknown): never => {
 /** `synchronizer` must be given, be a synchronizer id, and name a synchronizer this participant is connected to. */
 export function validateSynchronizer(field: string, value: string | undefined, ctx: HostingContext): string {
   if (!value) throw missingField(field);
-  if (!isUniqueIdentifier(value)) throw invalidField(field, `Invalid unique identifier \`${value}\`, expected <identifier>::<namespace>`);
+  if (!isUniqueIdentifier(value))
+    throw invalidField(field, `Invalid unique identifier \`${value}\`, expected <identifier>::<namespace>`);
   if (!ctx.connectedSynchronizers.includes(value))
-    throw invalidArgument(`Synchronizer ${value} is not connected to this participant (connected: ${ctx.connectedSynchronizers.join(', ')})`);
+    throw invalidArgument(
+      `Synchronizer ${value} is not connected to this participant (connected: ${ctx.connectedSynchronizers.join(', ')})`,
+    );
   return value;
 }
 
@@ -130,7 +133,12 @@ export function generateExternalPartyTopology(req: GenerateTopologyRequest, ctx:
       otherConfirmingParticipantUids: req.otherConfirmingParticipantUids,
       observingParticipantUids: req.observingParticipantUids,
     });
-    return { partyId: t.partyId, publicKeyFingerprint: t.publicKeyFingerprint, topologyTransactions: [t.transaction], multiHash: t.multiHash };
+    return {
+      partyId: t.partyId,
+      publicKeyFingerprint: t.publicKeyFingerprint,
+      topologyTransactions: [t.transaction],
+      multiHash: t.multiHash,
+    };
   } catch (e) {
     return asInvalid(e);
   }
@@ -155,9 +163,13 @@ function registeredKey(k: DecodedSigningPublicKey, index: number): ExternalParty
   const keySpec = KEY_SPEC_NAMES[k.keySpec];
   const keyFormat = KEY_FORMAT_NAMES[k.format];
   if (!keySpec || !keyFormat || !k.fingerprint)
-    throw invalidArgument(`Invalid party signing key #${index}: unsupported or malformed public key (key spec ${k.keySpec}, format ${k.format})`);
+    throw invalidArgument(
+      `Invalid party signing key #${index}: unsupported or malformed public key (key spec ${k.keySpec}, format ${k.format})`,
+    );
   if (!k.usage.includes(SigningKeyUsage.PROTOCOL))
-    throw invalidArgument(`Invalid party signing key ${k.fingerprint}: a party signing key must have the PROTOCOL usage`);
+    throw invalidArgument(
+      `Invalid party signing key ${k.fingerprint}: a party signing key must have the PROTOCOL usage`,
+    );
   return { fingerprint: k.fingerprint, keySpec, keyFormat, publicKey: Buffer.from(k.publicKey).toString('base64') };
 }
 
@@ -167,7 +179,8 @@ export function validateSignatureFields(s: SignatureRequest): void {
   if (!f.ok) throw invalidField('format', f.reason);
   const a = validateSigningAlgorithmSpec(s.signingAlgorithmSpec);
   if (!a.ok) throw invalidField('signing_algorithm_spec', a.reason);
-  if (!isSha256MultihashHex(s.signedBy)) throw invalidField('signed_by', `Invalid fingerprint ${JSON.stringify(s.signedBy)}`);
+  if (!isSha256MultihashHex(s.signedBy))
+    throw invalidField('signed_by', `Invalid fingerprint ${JSON.stringify(s.signedBy)}`);
   if (s.signature.length === 0) throw invalidField('signature', 'Signature must be non-empty');
 }
 
@@ -178,10 +191,13 @@ function checkPartyToParticipant(tx: DecodedOnboardingTransaction, ctx: HostingC
     throw invalidArgument(
       `Unsupported onboarding transaction ${tx.mappingKind ?? '(no mapping)'}: Ledgerline accepts exactly one PartyToParticipant transaction carrying the party's signing keys`,
     );
-  if (tx.operation !== 'ADD_REPLACE') throw invalidArgument(`The PartyToParticipant transaction must be an ADD_REPLACE, got ${tx.operation}`);
-  if (tx.serial !== 1) throw invalidArgument(`The PartyToParticipant transaction of a new party must have serial 1, got ${tx.serial}`);
+  if (tx.operation !== 'ADD_REPLACE')
+    throw invalidArgument(`The PartyToParticipant transaction must be an ADD_REPLACE, got ${tx.operation}`);
+  if (tx.serial !== 1)
+    throw invalidArgument(`The PartyToParticipant transaction of a new party must have serial 1, got ${tx.serial}`);
   const uid = parseUniqueIdentifier(p2p.party);
-  if (!uid) throw invalidArgument(`Invalid party id ${JSON.stringify(p2p.party)} in the PartyToParticipant transaction`);
+  if (!uid)
+    throw invalidArgument(`Invalid party id ${JSON.stringify(p2p.party)} in the PartyToParticipant transaction`);
   if (p2p.participants.length !== 1 || p2p.participants[0].participantUid !== ctx.participantId)
     throw invalidArgument(
       `The party must be hosted on this participant (${ctx.participantId}) and on no other; the transaction names ${
@@ -191,16 +207,23 @@ function checkPartyToParticipant(tx: DecodedOnboardingTransaction, ctx: HostingC
   const perm = p2p.participants[0].permission;
   // This participant is the only host, so it must confirm (an observing-only host leaves the party without confirmer).
   if (perm !== 'CONFIRMATION')
-    throw invalidArgument(`This participant is the party's only host and must have CONFIRMATION permission, got ${perm}`);
-  if (p2p.threshold !== 1) throw invalidArgument(`The participant confirmation threshold must be 1, got ${p2p.threshold}`);
+    throw invalidArgument(
+      `This participant is the party's only host and must have CONFIRMATION permission, got ${perm}`,
+    );
+  if (p2p.threshold !== 1)
+    throw invalidArgument(`The participant confirmation threshold must be 1, got ${p2p.threshold}`);
   const sk = p2p.partySigningKeys;
   if (!sk || sk.keys.length === 0)
-    throw invalidArgument('The PartyToParticipant transaction carries no party signing keys (party_signing_keys is required)');
+    throw invalidArgument(
+      'The PartyToParticipant transaction carries no party signing keys (party_signing_keys is required)',
+    );
   const keys = sk.keys.map(registeredKey);
   const fps = keys.map((k) => k.fingerprint);
   if (new Set(fps).size !== fps.length) throw invalidArgument('The party signing keys contain the same key twice');
   if (sk.threshold < 1 || sk.threshold > keys.length)
-    throw invalidArgument(`The party signing threshold must be between 1 and the number of keys (${keys.length}), got ${sk.threshold}`);
+    throw invalidArgument(
+      `The party signing threshold must be between 1 and the number of keys (${keys.length}), got ${sk.threshold}`,
+    );
   if (!fps.includes(uid.namespace))
     throw invalidArgument(
       `The namespace of party ${p2p.party} (${uid.namespace}) is not the fingerprint of one of its signing keys; separate namespace delegations are not supported`,
@@ -250,7 +273,9 @@ export function verifyExternalPartyAllocation(
   const verify = (s: SignatureRequest, message: Buffer, what: string) => {
     const key = byFingerprint.get(s.signedBy);
     if (!key)
-      throw invalidArgument(`The signature by ${s.signedBy} is not from a signing key of party ${checked.partyId} (keys: ${[...byFingerprint.keys()].join(', ')})`);
+      throw invalidArgument(
+        `The signature by ${s.signedBy} is not from a signing key of party ${checked.partyId} (keys: ${[...byFingerprint.keys()].join(', ')})`,
+      );
     const ok = verifier.verify(
       { format: s.format, signature: s.signature, signingAlgorithmSpec: s.signingAlgorithmSpec },
       { format: key.keyFormat, keyData: key.publicKey, keySpec: key.keySpec },
@@ -305,7 +330,8 @@ export function decideAllocateExternalParty(
   opts: ExternalPartyAllocationOptions,
 ): NewEvent[] {
   if (!state.identityProviderExists) throw identityProviderNotFoundArgument(opts.identityProviderId);
-  if (opts.userId !== '' && (!state.user?.user || state.user.user.identityProviderId !== opts.identityProviderId)) throw userNotFound(opts.userId);
+  if (opts.userId !== '' && (!state.user?.user || state.user.user.identityProviderId !== opts.identityProviderId))
+    throw userNotFound(opts.userId);
   if (opts.userId !== '') checkSelfAllocationQuota(state.user, opts.selfAllocationQuota ?? null);
   if (state.partyExists) throw partyAlreadyExists(v.partyId);
   const allocated: PartyAllocatedData = {
@@ -328,7 +354,13 @@ export function decideAllocateExternalParty(
   };
   const topology: StoredTopologyTransaction = {
     events: [
-      { ParticipantAuthorizationAdded: { partyId: v.partyId, participantId: ctx.participantId, participantPermission: v.permission } },
+      {
+        ParticipantAuthorizationAdded: {
+          partyId: v.partyId,
+          participantId: ctx.participantId,
+          participantPermission: v.permission,
+        },
+      },
     ],
   };
   const events: NewEvent[] = [
@@ -341,6 +373,7 @@ export function decideAllocateExternalParty(
       update: { kind: 'TopologyTransaction', synchronizerId: v.synchronizerId, parties: [v.partyId] },
     },
   ];
-  if (opts.userId !== '') events.push(...decideGrantRights(state.user!, opts.userId, [{ kind: 'CanActAs', party: v.partyId }]).events);
+  if (opts.userId !== '')
+    events.push(...decideGrantRights(state.user!, opts.userId, [{ kind: 'CanActAs', party: v.partyId }]).events);
   return events;
 }

@@ -16,14 +16,18 @@ export function jwksIdentifier(value: string, field: 'synchronizerId' | 'partyId
   if (value === '') reason = 'Empty string is not a valid unique identifier.';
   else if (pos === 0) reason = `Invalid unique identifier \`${value}\` with empty identifier.`;
   else if (pos < 0) reason = `Invalid unique identifier \`${value}\` with missing namespace.`;
-  else if (!validatePartyHint(value.slice(0, pos)).ok) reason = `Identifier decoding of \`${value.slice(0, 200)}\` failed with: invalid identifier`;
+  else if (!validatePartyHint(value.slice(0, pos)).ok)
+    reason = `Identifier decoding of \`${value.slice(0, 200)}\` failed with: invalid identifier`;
   else reason = `Fingerprint decoding of \`${value.slice(0, 200)}\` failed with: invalid fingerprint`;
   throw invalidArgument(`Unable to convert field \`${field}\`: ${reason}`);
 }
 
 /** 404 SYNCHRONIZER_NOT_FOUND: not a synchronizer of this participant. */
-export const synchronizerNotFound = (synchronizerId: string) => notFound('SYNCHRONIZER_NOT_FOUND', 'Could not find synchronizer.', [['SYNCHRONIZER_ID', synchronizerId]]);
+export const synchronizerNotFound = (synchronizerId: string) =>
+  notFound('SYNCHRONIZER_NOT_FOUND', 'Could not find synchronizer.', [['SYNCHRONIZER_ID', synchronizerId]]);
 
 /** 404 PARTY_SIGNING_KEYS_NOT_FOUND: the party has no signing keys on the synchronizer (a local or unknown party). */
 export const partySigningKeysNotFound = (partyId: string) =>
-  notFound('PARTY_SIGNING_KEYS_NOT_FOUND', 'Could not find signing keys for the requested party.', [['PARTY', partyId]]);
+  notFound('PARTY_SIGNING_KEYS_NOT_FOUND', 'Could not find signing keys for the requested party.', [
+    ['PARTY', partyId],
+  ]);

@@ -44,15 +44,28 @@ const idpResource = (id: string): Array<[string, string]> => [['IDENTITY_PROVIDE
 export const idpConfigNotFound = (operation: string, id: string) =>
   notFound('IDP_CONFIG_NOT_FOUND', `${operation} failed for unknown identity provider id="${id}"`, idpResource(id));
 export const idpConfigAlreadyExists = (id: string) =>
-  alreadyExists('IDP_CONFIG_ALREADY_EXISTS', `Creating identity provider config failed, as identity provider "${id}" already exists`, idpResource(id));
+  alreadyExists(
+    'IDP_CONFIG_ALREADY_EXISTS',
+    `Creating identity provider config failed, as identity provider "${id}" already exists`,
+    idpResource(id),
+  );
 export const idpIssuerAlreadyExists = (operation: string, issuer: string) =>
-  alreadyExists('IDP_CONFIG_ISSUER_ALREADY_EXISTS', `${operation} failed, as identity provider with issuer "${issuer}" already exists`, idpResource(issuer));
+  alreadyExists(
+    'IDP_CONFIG_ISSUER_ALREADY_EXISTS',
+    `${operation} failed, as identity provider with issuer "${issuer}" already exists`,
+    idpResource(issuer),
+  );
 export const tooManyIdentityProviders = () =>
   failedPrecondition('TOO_MANY_IDENTITY_PROVIDER_CONFIGS', 'Creating identity provider config failed.');
 export const invalidIdpUpdateRequest = (id: string, reason: string) =>
-  new LedgerError('INVALID_IDENTITY_PROVIDER_UPDATE_REQUEST', ErrorCategories.InvalidIndependentOfSystemState, `Update operation for identity provider config '${id}' failed due to: ${reason}`, {
-    resources: idpResource(id),
-  });
+  new LedgerError(
+    'INVALID_IDENTITY_PROVIDER_UPDATE_REQUEST',
+    ErrorCategories.InvalidIndependentOfSystemState,
+    `Update operation for identity provider config '${id}' failed due to: ${reason}`,
+    {
+      resources: idpResource(id),
+    },
+  );
 
 /** A non-default provider id (path or body): MISSING_FIELD when empty, INVALID_FIELD when malformed. */
 export function requireIdentityProviderId(id: string, field = 'identity_provider_id'): string {
@@ -70,7 +83,8 @@ export function validateJwksUrl(url: string, field = 'jwks_url'): void {
   } catch {
     throw invalidField(field, `Malformed URL: ${url}`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalidField(field, `Malformed URL: ${url} (http or https expected)`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw invalidField(field, `Malformed URL: ${url} (http or https expected)`);
 }
 
 export function validateCreateIdentityProvider(config: IdentityProviderConfig): void {
@@ -86,12 +100,17 @@ export interface IdentityProvidersState {
   count: number;
 }
 
-export function decideCreateIdentityProvider(state: IdentityProvidersState, config: IdentityProviderConfig): IdentityProviderEvent[] {
+export function decideCreateIdentityProvider(
+  state: IdentityProvidersState,
+  config: IdentityProviderConfig,
+): IdentityProviderEvent[] {
   validateCreateIdentityProvider(config);
   if (state.byId) throw idpConfigAlreadyExists(config.identityProviderId);
   if (state.byIssuer) throw idpIssuerAlreadyExists('Creating identity provider config', config.issuer);
   if (state.count >= MAX_IDENTITY_PROVIDERS) throw tooManyIdentityProviders();
-  return [{ type: IDENTITY_PROVIDER_CREATED, stream: identityProviderStream(config.identityProviderId), data: { config } }];
+  return [
+    { type: IDENTITY_PROVIDER_CREATED, stream: identityProviderStream(config.identityProviderId), data: { config } },
+  ];
 }
 
 export const IDP_UPDATE_LEAVES = ['identity_provider_id', 'is_deactivated', 'issuer', 'jwks_url', 'audience'] as const;
@@ -120,7 +139,10 @@ export function decideUpdateIdentityProvider(
   if (next.issuer !== current.issuer && state.byIssuer && state.byIssuer.identityProviderId !== id) {
     throw idpIssuerAlreadyExists('Updating identity provider config', next.issuer);
   }
-  return { events: [{ type: IDENTITY_PROVIDER_UPDATED, stream: identityProviderStream(id), data: { config: next } }], config: next };
+  return {
+    events: [{ type: IDENTITY_PROVIDER_UPDATED, stream: identityProviderStream(id), data: { config: next } }],
+    config: next,
+  };
 }
 
 export function decideDeleteIdentityProvider(state: IdentityProvidersState, id: string): IdentityProviderEvent[] {
@@ -143,7 +165,15 @@ export function decideMoveUserIdentityProvider(
   if (!state.sourceExists) throw identityProviderNotFoundArgument(req.source);
   if (!state.targetExists) throw identityProviderNotFoundArgument(req.target);
   if (!state.user || state.user.identityProviderId !== req.source) {
-    throw notFound('USER_NOT_FOUND', `updating user's identity provider id failed for unknown user "${req.userId}"`, [['USER', req.userId]]);
+    throw notFound('USER_NOT_FOUND', `updating user's identity provider id failed for unknown user "${req.userId}"`, [
+      ['USER', req.userId],
+    ]);
   }
-  return [{ type: USER_IDENTITY_PROVIDER_CHANGED, stream: `user:${req.userId}`, data: { userId: req.userId, identityProviderId: req.target } }];
+  return [
+    {
+      type: USER_IDENTITY_PROVIDER_CHANGED,
+      stream: `user:${req.userId}`,
+      data: { userId: req.userId, identityProviderId: req.target },
+    },
+  ];
 }

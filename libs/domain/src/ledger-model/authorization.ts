@@ -29,7 +29,8 @@ export function checkAuthorization(wf: WellFormedTransaction, actAs: readonly st
         const tid = templateIdString(c.templateId);
         if (c.signatories.length === 0) throw failedToExecute(`Create ${where(tid)} has no signatories`);
         const notStakeholders = missing(c.signatories, new Set(c.stakeholders));
-        if (notStakeholders.length) throw failedToExecute(`Create ${where(tid)}: signatories ${list(notStakeholders)} are not stakeholders`);
+        if (notStakeholders.length)
+          throw failedToExecute(`Create ${where(tid)}: signatories ${list(notStakeholders)} are not stakeholders`);
         const unauthorized = missing(c.signatories, authorizers);
         if (unauthorized.length) {
           throw failedToExecute(
@@ -41,7 +42,8 @@ export function checkAuthorization(wf: WellFormedTransaction, actAs: readonly st
       case 'exercise': {
         const e = n.node.exercise;
         const tid = templateIdString(e.templateId);
-        if (e.actingParties.length === 0) throw failedToExecute(`Exercise ${where(tid)} of choice ${e.choiceId} has no acting parties`);
+        if (e.actingParties.length === 0)
+          throw failedToExecute(`Exercise ${where(tid)} of choice ${e.choiceId} has no acting parties`);
         const unauthorized = missing(e.actingParties, authorizers);
         if (unauthorized.length) {
           throw failedToExecute(

@@ -82,8 +82,10 @@ export function transactionShape(wf: WellFormedTransaction): ConsistencyResult |
 }
 
 /** The node walk of `checkConsistency`; with `contracts` null, input contracts are not compared with stored ones. */
-function walk(wf: WellFormedTransaction, contracts: ReadonlyMap<string, StoredContractState> | null): ConsistencyResult {
-
+function walk(
+  wf: WellFormedTransaction,
+  contracts: ReadonlyMap<string, StoredContractState> | null,
+): ConsistencyResult {
   let consumed = new Set<string>();
   let local = new Map<string, ContractInfo>();
   const everCreated = new Set<string>();
@@ -130,8 +132,10 @@ function walk(wf: WellFormedTransaction, contracts: ReadonlyMap<string, StoredCo
       failedToExecute(`Node ${n.nodeId} states ${what} ${stated} for contract ${cid}, but the contract has ${actual}`);
     if (tid !== info.templateId) throw mismatch('template id', tid, info.templateId);
     if (used.packageName !== info.packageName) throw mismatch('package name', used.packageName, info.packageName);
-    if (!sameSet(used.signatories, info.signatories)) throw mismatch('signatories', `[${used.signatories.join(', ')}]`, `[${info.signatories.join(', ')}]`);
-    if (!sameSet(used.stakeholders, info.stakeholders)) throw mismatch('stakeholders', `[${used.stakeholders.join(', ')}]`, `[${info.stakeholders.join(', ')}]`);
+    if (!sameSet(used.signatories, info.signatories))
+      throw mismatch('signatories', `[${used.signatories.join(', ')}]`, `[${info.signatories.join(', ')}]`);
+    if (!sameSet(used.stakeholders, info.stakeholders))
+      throw mismatch('stakeholders', `[${used.stakeholders.join(', ')}]`, `[${info.stakeholders.join(', ')}]`);
     if (node.kind === 'exercise' && node.exercise.consuming) consumed.add(cid);
   }
   while (rollbacks.length) {

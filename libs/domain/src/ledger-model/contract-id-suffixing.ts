@@ -1,5 +1,12 @@
 import type { Create, Exercise, Fetch, Value } from '@canton-network/core-ledger-proto';
-import { CantonError, computeUnicum, contractSalt, isLocalContractId, legacyContractInstanceHash, suffixedContractId } from '@ledgerline/canton';
+import {
+  CantonError,
+  computeUnicum,
+  contractSalt,
+  isLocalContractId,
+  legacyContractInstanceHash,
+  suffixedContractId,
+} from '@ledgerline/canton';
 import { failedToExecute } from './errors';
 import type { ModelNode, OrderedNode, WellFormedTransaction } from './well-formedness';
 
@@ -25,7 +32,12 @@ export interface SuffixedTransaction {
   suffixed: ReadonlyMap<string, string>;
 }
 
-export function suffixContractIds({ wf, ledgerEffectiveTime, synchronizerId, saltSeed }: SuffixingInput): SuffixedTransaction {
+export function suffixContractIds({
+  wf,
+  ledgerEffectiveTime,
+  synchronizerId,
+  saltSeed,
+}: SuffixingInput): SuffixedTransaction {
   const suffixed = new Map<string, string>();
   let createIndex = 0;
   for (const n of wf.nodes) {
@@ -44,7 +56,8 @@ export function suffixContractIds({ wf, ledgerEffectiveTime, synchronizerId, sal
       });
       suffixed.set(c.contractId, suffixedContractId(c.contractId, unicum));
     } catch (e) {
-      if (e instanceof CantonError) throw failedToExecute(`Node ${n.nodeId}: cannot suffix contract id ${c.contractId}: ${e.message}`);
+      if (e instanceof CantonError)
+        throw failedToExecute(`Node ${n.nodeId}: cannot suffix contract id ${c.contractId}: ${e.message}`);
       throw e;
     }
   }
@@ -64,12 +77,21 @@ function rewriteNode(node: ModelNode, ids: ReadonlyMap<string, string>): ModelNo
   const id = (cid: string) => ids.get(cid) ?? cid;
   switch (node.kind) {
     case 'create': {
-      const create: Create = { ...node.create, contractId: id(node.create.contractId), argument: rewriteValue(node.create.argument, ids) };
+      const create: Create = {
+        ...node.create,
+        contractId: id(node.create.contractId),
+        argument: rewriteValue(node.create.argument, ids),
+      };
       return { kind: 'create', create };
     }
     case 'exercise': {
       const e = node.exercise;
-      const exercise: Exercise = { ...e, contractId: id(e.contractId), chosenValue: rewriteValue(e.chosenValue, ids), exerciseResult: rewriteValue(e.exerciseResult, ids) };
+      const exercise: Exercise = {
+        ...e,
+        contractId: id(e.contractId),
+        chosenValue: rewriteValue(e.chosenValue, ids),
+        exerciseResult: rewriteValue(e.exerciseResult, ids),
+      };
       return { kind: 'exercise', exercise };
     }
     case 'fetch': {
@@ -111,7 +133,13 @@ export function rewriteValue(v: Value | undefined, ids: ReadonlyMap<string, stri
     case 'record': {
       const values = sum.record.fields.map((f) => rewriteValue(f.value, ids));
       if (values.every((x, i) => x === sum.record.fields[i].value)) return v;
-      return { ...v, sum: { oneofKind: 'record', record: { ...sum.record, fields: sum.record.fields.map((f, i) => ({ ...f, value: values[i] })) } } };
+      return {
+        ...v,
+        sum: {
+          oneofKind: 'record',
+          record: { ...sum.record, fields: sum.record.fields.map((f, i) => ({ ...f, value: values[i] })) },
+        },
+      };
     }
     case 'variant': {
       const inner = sum.variant.value;
@@ -121,11 +149,22 @@ export function rewriteValue(v: Value | undefined, ids: ReadonlyMap<string, stri
     case 'textMap': {
       const values = sum.textMap.entries.map((e) => rewriteValue(e.value, ids));
       if (values.every((x, i) => x === sum.textMap.entries[i].value)) return v;
-      return { ...v, sum: { oneofKind: 'textMap', textMap: { ...sum.textMap, entries: sum.textMap.entries.map((e, i) => ({ ...e, value: values[i] })) } } };
+      return {
+        ...v,
+        sum: {
+          oneofKind: 'textMap',
+          textMap: { ...sum.textMap, entries: sum.textMap.entries.map((e, i) => ({ ...e, value: values[i] })) },
+        },
+      };
     }
     case 'genMap': {
-      const entries = sum.genMap.entries.map((e) => ({ ...e, key: rewriteValue(e.key, ids), value: rewriteValue(e.value, ids) }));
-      if (entries.every((e, i) => e.key === sum.genMap.entries[i].key && e.value === sum.genMap.entries[i].value)) return v;
+      const entries = sum.genMap.entries.map((e) => ({
+        ...e,
+        key: rewriteValue(e.key, ids),
+        value: rewriteValue(e.value, ids),
+      }));
+      if (entries.every((e, i) => e.key === sum.genMap.entries[i].key && e.value === sum.genMap.entries[i].value))
+        return v;
       return { ...v, sum: { oneofKind: 'genMap', genMap: { ...sum.genMap, entries } } };
     }
     default:

@@ -16,7 +16,12 @@ export interface DecideTransactionInput {
   commandId: string;
   /** '' for none. */
   workflowId?: string;
-  submission: { userId: string; actAs: string[]; submissionId: string; deduplicationPeriod?: StoredDeduplicationPeriod };
+  submission: {
+    userId: string;
+    actAs: string[];
+    submissionId: string;
+    deduplicationPeriod?: StoredDeduplicationPeriod;
+  };
   times: PreparedTimes;
   minLedgerTime?: bigint;
   /** Hex multihash of the externally signed hash; null for commands of local parties. */
@@ -43,10 +48,16 @@ export interface RenderedTransaction {
   dataText: string;
 }
 
-export type PrerenderTransactionInput = Pick<DecideTransactionInput, 'wf' | 'commandId' | 'workflowId' | 'submission' | 'times' | 'minLedgerTime' | 'externalTransactionHash'>;
+export type PrerenderTransactionInput = Pick<
+  DecideTransactionInput,
+  'wf' | 'commandId' | 'workflowId' | 'submission' | 'times' | 'minLedgerTime' | 'externalTransactionHash'
+>;
 
 /** The effects of `input` submitted at `submittedAt`; undefined when the transaction contradicts itself (the writer rejects it). */
-export function prerenderTransaction(input: PrerenderTransactionInput, submittedAt: bigint): RenderedTransaction | undefined {
+export function prerenderTransaction(
+  input: PrerenderTransactionInput,
+  submittedAt: bigint,
+): RenderedTransaction | undefined {
   const shape = transactionShape(input.wf);
   if (!shape) return undefined;
   const ledgerEffectiveTime = chooseLedgerTime(input.times, submittedAt, input.minLedgerTime);
@@ -77,9 +88,19 @@ export interface DecidedTransaction {
  */
 export function decideTransaction(input: DecideTransactionInput): DecidedTransaction {
   checkDeduplication(input.deduplication.completed, input.deduplication.period, input.now);
-  const consistency = checkConsistency({ wf: input.wf, synchronizerId: input.synchronizerId, contracts: input.contracts });
+  const consistency = checkConsistency({
+    wf: input.wf,
+    synchronizerId: input.synchronizerId,
+    contracts: input.contracts,
+  });
   const { rendered } = input;
-  const ledgerEffectiveTime = checkTimeBounds(input.times, input.now, input.timeConfig, input.minLedgerTime, rendered?.submittedAt);
+  const ledgerEffectiveTime = checkTimeBounds(
+    input.times,
+    input.now,
+    input.timeConfig,
+    input.minLedgerTime,
+    rendered?.submittedAt,
+  );
   if (rendered && rendered.ledgerEffectiveTime === ledgerEffectiveTime) {
     // The same effects as below: consistency's result depends on the transaction alone once the state has passed it.
     return { ledgerEffectiveTime, event: transactionEvent(input, rendered.effects, rendered.dataText) };
@@ -101,12 +122,21 @@ export function decideTransaction(input: DecideTransactionInput): DecidedTransac
   return { ledgerEffectiveTime, event: transactionEvent(input, effects) };
 }
 
-function transactionEvent(input: DecideTransactionInput, effects: TransactionEffects, dataText?: string): DecidedTransaction['event'] {
+function transactionEvent(
+  input: DecideTransactionInput,
+  effects: TransactionEffects,
+  dataText?: string,
+): DecidedTransaction['event'] {
   return {
     type: TRANSACTION_COMMITTED,
     stream: `transaction:${input.externalTransactionHash ?? input.submission.submissionId}`,
     data: effects.transaction,
     ...(dataText !== undefined ? { dataText } : {}),
-    update: { kind: 'Transaction', synchronizerId: input.synchronizerId, parties: effects.parties, commandId: input.commandId },
+    update: {
+      kind: 'Transaction',
+      synchronizerId: input.synchronizerId,
+      parties: effects.parties,
+      commandId: input.commandId,
+    },
   };
 }

@@ -27,12 +27,22 @@ export function changeIdOf(userId: string, actAs: readonly string[], commandId: 
 }
 
 const negativeOffset = (offset: string) =>
-  new LedgerError('NEGATIVE_OFFSET', C.InvalidIndependentOfSystemState, `Offset ${offset} in deduplication_period is a negative integer: the offset has to be either a positive integer (>0) or not defined at all`, {
-    context: { field_name: 'deduplication_period' },
-  });
+  new LedgerError(
+    'NEGATIVE_OFFSET',
+    C.InvalidIndependentOfSystemState,
+    `Offset ${offset} in deduplication_period is a negative integer: the offset has to be either a positive integer (>0) or not defined at all`,
+    {
+      context: { field_name: 'deduplication_period' },
+    },
+  );
 
 const invalidPeriod = (msg: string, init: LedgerErrorInit) =>
-  new LedgerError('INVALID_DEDUPLICATION_PERIOD', C.InvalidGivenCurrentSystemStateOther, `The submitted command had an invalid deduplication period: ${msg}`, init);
+  new LedgerError(
+    'INVALID_DEDUPLICATION_PERIOD',
+    C.InvalidGivenCurrentSystemStateOther,
+    `The submitted command had an invalid deduplication period: ${msg}`,
+    init,
+  );
 
 /**
  * `deduplicationPeriod` as the JSON API carries it: `{"Empty":{}}` (→ the maximum duration), `{"DeduplicationDuration":
@@ -49,7 +59,8 @@ export function validateDeduplicationPeriod(
       return { kind: 'duration', micros: maxMicros };
     case 'duration': {
       const micros = period.seconds * 1_000_000n + BigInt(Math.trunc(period.nanos / 1000));
-      if (period.seconds < 0n || period.nanos < 0) throw invalidField('deduplication_period', 'Duration must be positive');
+      if (period.seconds < 0n || period.nanos < 0)
+        throw invalidField('deduplication_period', 'Duration must be positive');
       if (micros > maxMicros) {
         throw invalidPeriod(
           `The given deduplication duration of ${isoDuration(micros)} exceeds the maximum deduplication duration of ${isoDuration(maxMicros)}`,
@@ -60,22 +71,38 @@ export function validateDeduplicationPeriod(
     }
     case 'offset':
       if (period.offset < 0n) throw negativeOffset(period.offset.toString());
-      return { kind: 'offset', afterOffset: period.offset > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(period.offset) };
+      return {
+        kind: 'offset',
+        afterOffset: period.offset > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(period.offset),
+      };
   }
 }
 
 export const duplicateCommand = (completed: CompletedChange) =>
-  new LedgerError('DUPLICATE_COMMAND', C.InvalidGivenCurrentSystemStateResourceExists, 'A command with the given command id has already been successfully processed', {
-    context: { completion_offset: String(completed.completionOffset), existing_submission_id: completed.submissionId },
-    definiteAnswer: false,
-  });
+  new LedgerError(
+    'DUPLICATE_COMMAND',
+    C.InvalidGivenCurrentSystemStateResourceExists,
+    'A command with the given command id has already been successfully processed',
+    {
+      context: {
+        completion_offset: String(completed.completionOffset),
+        existing_submission_id: completed.submissionId,
+      },
+      definiteAnswer: false,
+    },
+  );
 
 /** Another submission of the change is in flight (the participant's in-flight tracker: TransactionProcessor.scala). */
 export const submissionAlreadyInFlight = (changeId: string, existingSubmissionId: string) =>
-  new LedgerError('SUBMISSION_ALREADY_IN_FLIGHT', C.ContentionOnSharedResources, 'The submission is already in-flight', {
-    context: { change_id: changeId, existing_submission_id: existingSubmissionId },
-    definiteAnswer: false,
-  });
+  new LedgerError(
+    'SUBMISSION_ALREADY_IN_FLIGHT',
+    C.ContentionOnSharedResources,
+    'The submission is already in-flight',
+    {
+      context: { change_id: changeId, existing_submission_id: existingSubmissionId },
+      definiteAnswer: false,
+    },
+  );
 
 /** The same change and submission id is already waited for (the command tracker: SubmissionTracker.scala). */
 export const submissionAlreadyTracked = (changeId: string, submissionId: string) =>
@@ -87,8 +114,15 @@ export const submissionAlreadyTracked = (changeId: string, submissionId: string)
   );
 
 /** Throws DUPLICATE_COMMAND when the change already succeeded inside the period ending at `now`. */
-export function checkDeduplication(completed: CompletedChange | undefined, period: DeduplicationPeriod, now: bigint): void {
+export function checkDeduplication(
+  completed: CompletedChange | undefined,
+  period: DeduplicationPeriod,
+  now: bigint,
+): void {
   if (!completed) return;
-  const inside = period.kind === 'duration' ? completed.recordTimeMicros >= now - period.micros : completed.completionOffset > period.afterOffset;
+  const inside =
+    period.kind === 'duration'
+      ? completed.recordTimeMicros >= now - period.micros
+      : completed.completionOffset > period.afterOffset;
   if (inside) throw duplicateCommand(completed);
 }

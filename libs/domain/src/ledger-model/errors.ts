@@ -7,7 +7,11 @@ import { ErrorCategories as C, LedgerError } from '../errors';
 
 /** 400 FAILED_TO_EXECUTE_TRANSACTION: the transaction cannot be executed as given (malformed, unauthorized, bad signatures). */
 export const failedToExecute = (reason: string) =>
-  new LedgerError('FAILED_TO_EXECUTE_TRANSACTION', C.InvalidIndependentOfSystemState, `The participant failed to execute the transaction: ${reason}`);
+  new LedgerError(
+    'FAILED_TO_EXECUTE_TRANSACTION',
+    C.InvalidIndependentOfSystemState,
+    `The participant failed to execute the transaction: ${reason}`,
+  );
 
 /** 404 CONTRACT_NOT_ACTIVE: the contract was consumed earlier in the same transaction. */
 export const contractNotActive = (contractId: string, templateId: string) =>

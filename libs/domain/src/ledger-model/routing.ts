@@ -10,12 +10,19 @@ export interface ContractLocation {
  * 400 UNKNOWN_CONTRACT_SYNCHRONIZERS (Canton's TransactionRoutingError.TopologyErrors, base: error/TransactionRoutingError.scala):
  * the router found no synchronizer for input contracts that are unknown or in flight (`notFound`), or archived.
  */
-export function unknownContractSynchronizers(notFound: readonly string[], archived: ReadonlyMap<string, readonly string[]>): LedgerError {
+export function unknownContractSynchronizers(
+  notFound: readonly string[],
+  archived: ReadonlyMap<string, readonly string[]>,
+): LedgerError {
   const parts: string[] = [];
   if (notFound.length)
-    parts.push(`The synchronizers for the contracts (${notFound.join(', ')}) are currently unknown due to ongoing contract reassignments or disconnected synchronizers.`);
+    parts.push(
+      `The synchronizers for the contracts (${notFound.join(', ')}) are currently unknown due to ongoing contract reassignments or disconnected synchronizers.`,
+    );
   if (archived.size)
-    parts.push(`The following contracts have been archived: ${[...archived].map(([sync, ids]) => `List(${ids.join(', ')}) on synchronizer ${sync}`).join(', ')}.`);
+    parts.push(
+      `The following contracts have been archived: ${[...archived].map(([sync, ids]) => `List(${ids.join(', ')}) on synchronizer ${sync}`).join(', ')}.`,
+    );
   const all = [...notFound, ...[...archived.values()].flat()];
   return new LedgerError('UNKNOWN_CONTRACT_SYNCHRONIZERS', C.InvalidGivenCurrentSystemStateOther, parts.join('\n'), {
     resources: [['CONTRACT_IDS', `[${all.join(', ')}]`]],
@@ -41,11 +48,13 @@ export function checkInputContractRouting(
     if (disclosed.has(id)) continue;
     const at = locations.get(id);
     if (at?.status === 'active') continue;
-    if (at?.status === 'archived' && at.synchronizerId) archived.set(at.synchronizerId, [...(archived.get(at.synchronizerId) ?? []), id]);
+    if (at?.status === 'archived' && at.synchronizerId)
+      archived.set(at.synchronizerId, [...(archived.get(at.synchronizerId) ?? []), id]);
     else notFound.push(id);
   }
   if (notFound.length || archived.size) throw unknownContractSynchronizers(notFound, archived);
 }
 
 /** The input contracts routing must look up (see `checkInputContractRouting`); none when all are disclosed. */
-export const routedInputs = (inputs: readonly string[], disclosed: ReadonlySet<string>): string[] => inputs.filter((id) => !disclosed.has(id));
+export const routedInputs = (inputs: readonly string[], disclosed: ReadonlySet<string>): string[] =>
+  inputs.filter((id) => !disclosed.has(id));

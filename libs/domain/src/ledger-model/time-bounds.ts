@@ -51,7 +51,13 @@ function ts(micros: bigint): string {
   }
 }
 
-export function checkTimeBounds(times: PreparedTimes, now: bigint, cfg: TimeBoundsConfig, minLedgerTime?: bigint, submittedAt?: bigint): bigint {
+export function checkTimeBounds(
+  times: PreparedTimes,
+  now: bigint,
+  cfg: TimeBoundsConfig,
+  minLedgerTime?: bigint,
+  submittedAt?: bigint,
+): bigint {
   if (times.maxRecordTime !== undefined && now > times.maxRecordTime) {
     throw maxRecordTimeExceeded(`recordTime=${ts(now)}, maxRecordTime=${ts(times.maxRecordTime)}`);
   }
@@ -66,7 +72,9 @@ export function checkTimeBounds(times: PreparedTimes, now: bigint, cfg: TimeBoun
   }
   const ledgerTime = chooseLedgerTime(times, submittedAt ?? now, minLedgerTime);
   if (abs(ledgerTime - now) > cfg.ledgerTimeToleranceMicros) {
-    throw ledgerTimeOutOfBound(`ledgerTime=${ts(ledgerTime)}, recordTime=${ts(now)}, maxDelta=${isoDuration(cfg.ledgerTimeToleranceMicros)}`);
+    throw ledgerTimeOutOfBound(
+      `ledgerTime=${ts(ledgerTime)}, recordTime=${ts(now)}, maxDelta=${isoDuration(cfg.ledgerTimeToleranceMicros)}`,
+    );
   }
   return ledgerTime;
 }

@@ -72,7 +72,9 @@ export function buildTransactionEffects(input: TransactionEffectsInput): Transac
       const e = node.exercise;
       const templateId = templateIdString(e.templateId);
       const stakeholders = [...new Set(e.stakeholders)];
-      const informees = [...new Set([...(e.consuming ? e.stakeholders : e.signatories), ...e.actingParties, ...e.choiceObservers])];
+      const informees = [
+        ...new Set([...(e.consuming ? e.stakeholders : e.signatories), ...e.actingParties, ...e.choiceObservers]),
+      ];
       const archives = e.consuming && inputs.has(e.contractId);
       const additionalWitnesses = beyond(informees);
       enclosing.push({ end: n.lastDescendant, witnesses: new Set([...informees, ...additionalWitnesses]) });
@@ -100,7 +102,14 @@ export function buildTransactionEffects(input: TransactionEffectsInput): Transac
       if (archives) {
         for (const p of stakeholders) parties.add(p);
         events.push({
-          ArchivedEvent: { nodeId: n.position, contractId: e.contractId, templateId, packageName: e.packageName, stakeholders, implementedInterfaces: [] },
+          ArchivedEvent: {
+            nodeId: n.position,
+            contractId: e.contractId,
+            templateId,
+            packageName: e.packageName,
+            stakeholders,
+            implementedInterfaces: [],
+          },
         });
       }
     }

@@ -1,12 +1,21 @@
-import type { Create, DamlTransaction, DamlTransaction_Node, Exercise, Fetch, Identifier, Rollback } from '@canton-network/core-ledger-proto';
+import type {
+  Create,
+  DamlTransaction,
+  DamlTransaction_Node,
+  Exercise,
+  Fetch,
+  Identifier,
+  Rollback,
+} from '@canton-network/core-ledger-proto';
 import { isContractId } from '@ledgerline/canton';
 import { failedToExecute } from './errors';
 
 /**
- * Well-formedness of a prepared transaction's node tree, checked before anything else reads it:
- * exactly one root node (Canton's default `enforceSingleRootNode`; commands of local parties may have several); node ids unique; every child present; every node
- * reachable from the root exactly once (a tree); every node a known v1 kind; contract ids well formed; no contract
- * created twice. The result lists the nodes in execution order (pre-order), which every later rule walks.
+ * Well-formedness of a prepared transaction's node tree, checked before anything else reads it: exactly one root node
+ * (Canton's default `enforceSingleRootNode`; commands of local parties may have several); node ids unique; every child
+ * present; every node reachable from the root exactly once (a tree); every node a known v1 kind; contract ids well
+ * formed; no contract created twice. The result lists the nodes in execution order (pre-order), which every later rule
+ * walks.
  */
 
 type V1 = Extract<DamlTransaction_Node['versionedNode'], { oneofKind: 'v1' }>['v1'];
@@ -58,17 +67,22 @@ function toModelNode(nodeId: string, v1: V1 | undefined): ModelNode {
 }
 
 function checkTemplateId(nodeId: string, id: Identifier | undefined): void {
-  if (!id || !id.packageId || !id.moduleName || !id.entityName) throw failedToExecute(`Node ${nodeId} has no complete template id`);
+  if (!id || !id.packageId || !id.moduleName || !id.entityName)
+    throw failedToExecute(`Node ${nodeId} has no complete template id`);
 }
 
 /**
  * `singleRoot` (default): one root node, as interactive submission requires; without it (commands of local parties, one
  * root per command) the roots run in order.
  */
-export function checkWellFormed(tx: DamlTransaction | undefined, opts: { singleRoot?: boolean } = {}): WellFormedTransaction {
+export function checkWellFormed(
+  tx: DamlTransaction | undefined,
+  opts: { singleRoot?: boolean } = {},
+): WellFormedTransaction {
   if (!tx) throw failedToExecute('The prepared transaction has no transaction');
   const roots = tx.roots ?? [];
-  if (roots.length > 1 && opts.singleRoot !== false) throw failedToExecute('Transaction with multiple root nodes are not supported');
+  if (roots.length > 1 && opts.singleRoot !== false)
+    throw failedToExecute('Transaction with multiple root nodes are not supported');
   if (roots.length === 0) throw failedToExecute('The transaction has no root node');
 
   const byId = new Map<string, ModelNode>();
@@ -97,7 +111,8 @@ export function checkWellFormed(tx: DamlTransaction | undefined, opts: { singleR
       case 'create': {
         const c = node.create;
         checkTemplateId(nodeId, c.templateId);
-        if (!isContractId(c.contractId)) throw failedToExecute(`Node ${nodeId} creates a contract with a malformed contract id '${c.contractId}'`);
+        if (!isContractId(c.contractId))
+          throw failedToExecute(`Node ${nodeId} creates a contract with a malformed contract id '${c.contractId}'`);
         if (created.has(c.contractId)) throw failedToExecute(`Contract ${c.contractId} is created more than once`);
         created.add(c.contractId);
         createdContractIds.push(c.contractId);
@@ -107,7 +122,8 @@ export function checkWellFormed(tx: DamlTransaction | undefined, opts: { singleR
       case 'fetch': {
         const n = node.kind === 'exercise' ? node.exercise : node.fetch;
         checkTemplateId(nodeId, n.templateId);
-        if (!isContractId(n.contractId)) throw failedToExecute(`Node ${nodeId} uses a malformed contract id '${n.contractId}'`);
+        if (!isContractId(n.contractId))
+          throw failedToExecute(`Node ${nodeId} uses a malformed contract id '${n.contractId}'`);
         if (!created.has(n.contractId)) inputs.add(n.contractId);
         if (node.kind === 'exercise') {
           if (!node.exercise.choiceId) throw failedToExecute(`Node ${nodeId} exercises no choice`);

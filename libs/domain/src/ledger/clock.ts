@@ -49,6 +49,8 @@ export class StaticClock implements LedgerClock {
 /** Refuses to move time from `current` to the earlier `requested`, as Canton's time service does. */
 export function checkForward(current: bigint, requested: bigint): void {
   if (requested < current) {
-    throw invalidArgument(`new_time [${isoMicros(requested)}] is before current_time [${isoMicros(current)}]. Setting time backwards is not allowed.`);
+    throw invalidArgument(
+      `new_time [${isoMicros(requested)}] is before current_time [${isoMicros(current)}]. Setting time backwards is not allowed.`,
+    );
   }
 }

@@ -13,8 +13,18 @@ import {
   type IdentityProviderConfigData,
   type IdentityProviderDeletedData,
 } from '../identity-providers/idp-rules';
-import { PACKAGE_VETTING_CHANGED, PACKAGES_UPLOADED, type PackagesUploadedData, type PackageVettingChangedData } from '../packages/events';
-import { PARTY_ALLOCATED, PARTY_DETAILS_UPDATED, type PartyAllocatedData, type PartyDetailsUpdatedData } from '../parties/events';
+import {
+  PACKAGE_VETTING_CHANGED,
+  PACKAGES_UPLOADED,
+  type PackagesUploadedData,
+  type PackageVettingChangedData,
+} from '../packages/events';
+import {
+  PARTY_ALLOCATED,
+  PARTY_DETAILS_UPDATED,
+  type PartyAllocatedData,
+  type PartyDetailsUpdatedData,
+} from '../parties/events';
 import { LEDGER_PRUNED, type LedgerPruned } from '../updates/pruning';
 import {
   USER_CREATED,
@@ -78,7 +88,9 @@ export type LedgerEventOf<T extends LedgerEventType> = { [K in T]: CommittedEven
 export type LedgerEvent = LedgerEventOf<LedgerEventType>;
 
 /** An event to append, of one of the `T` types. */
-export type NewLedgerEvent<T extends LedgerEventType = LedgerEventType> = { [K in T]: NewEvent<K, LedgerEventData[K]> }[T];
+export type NewLedgerEvent<T extends LedgerEventType = LedgerEventType> = {
+  [K in T]: NewEvent<K, LedgerEventData[K]>;
+}[T];
 
 const EVENT_TYPES: { readonly [T in LedgerEventType]: true } = {
   [TRANSACTION_COMMITTED]: true,
@@ -115,5 +127,7 @@ export const isLedgerEventType = (type: string): type is LedgerEventType => Obje
 export const isLedgerEvent = (event: CommittedEvent): event is LedgerEvent => isLedgerEventType(event.type);
 
 /** Whether `event` is of one of `types` (which makes it a `LedgerEvent` of those types, as `isLedgerEvent` says). */
-export const isEventOf = <T extends LedgerEventType>(event: CommittedEvent, types: readonly T[]): event is LedgerEventOf<T> =>
-  (types as readonly string[]).includes(event.type);
+export const isEventOf = <T extends LedgerEventType>(
+  event: CommittedEvent,
+  types: readonly T[],
+): event is LedgerEventOf<T> => (types as readonly string[]).includes(event.type);

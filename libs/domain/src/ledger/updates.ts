@@ -89,7 +89,12 @@ export interface StoredTransaction {
   /** In node order. ACS_DELTA readers keep CreatedEvent (acsDelta) and ArchivedEvent; LEDGER_EFFECTS readers keep CreatedEvent and ExercisedEvent. */
   events: StoredTransactionEvent[];
   /** The submission it completes; `deduplicationPeriod` as its completion reports it. */
-  submission?: { userId: string; actAs: string[]; submissionId: string; deduplicationPeriod?: StoredDeduplicationPeriod };
+  submission?: {
+    userId: string;
+    actAs: string[];
+    submissionId: string;
+    deduplicationPeriod?: StoredDeduplicationPeriod;
+  };
 }
 
 export interface StoredUnassignedEvent {

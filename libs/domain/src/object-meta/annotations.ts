@@ -58,13 +58,16 @@ const shorten = (s: string) => (s.length > 53 ? `${s.slice(0, 50)}...` : s);
 /** Why `key` is not a valid annotation key, or null if it is. Keys are `[prefix/]name`; linear in the key's length. */
 export function annotationKeyProblem(key: string): string | null {
   const parts = javaSplit(key, '/');
-  if (parts.length === 0 || parts.length > 2) return `Key '${shorten(key)}' contains more than one forward slash ('/') character`;
+  if (parts.length === 0 || parts.length > 2)
+    return `Key '${shorten(key)}' contains more than one forward slash ('/') character`;
   const [prefix, name] = parts.length === 2 ? parts : [null, parts[0]];
   if (prefix !== null) {
-    if (prefix.length > MAX_PREFIX) return `Key prefix segment '${shorten(prefix)}' exceeds maximum length of ${MAX_PREFIX} characters`;
+    if (prefix.length > MAX_PREFIX)
+      return `Key prefix segment '${shorten(prefix)}' exceeds maximum length of ${MAX_PREFIX} characters`;
     if (!isAnnotationKeyPrefix(prefix)) return `Key prefix segment '${shorten(prefix)}' has invalid syntax`;
   }
-  if (name.length > MAX_NAME) return `Key name segment '${shorten(name)}' exceeds maximum length of ${MAX_NAME} characters`;
+  if (name.length > MAX_NAME)
+    return `Key name segment '${shorten(name)}' exceeds maximum length of ${MAX_NAME} characters`;
   if (!isAnnotationKeyName(name)) return `Key name segment '${shorten(name)}' has invalid syntax`;
   return null;
 }
@@ -79,13 +82,17 @@ export function annotationsSize(annotations: Record<string, string>): number {
   return total;
 }
 
-export const annotationsTooLarge = (annotations: Record<string, string>) => annotationsSize(annotations) > MAX_ANNOTATIONS_SIZE_BYTES;
+export const annotationsTooLarge = (annotations: Record<string, string>) =>
+  annotationsSize(annotations) > MAX_ANNOTATIONS_SIZE_BYTES;
 
 /**
  * Request-level validation: size first, then every key (also keys whose value is empty: deletions are checked too), then,
  * when `allowEmptyValues` is false (allocation), values must be non-empty. Violations are INVALID_ARGUMENT.
  */
-export function validateRequestAnnotations(annotations: Record<string, string>, opts: { field: string; allowEmptyValues: boolean }): void {
+export function validateRequestAnnotations(
+  annotations: Record<string, string>,
+  opts: { field: string; allowEmptyValues: boolean },
+): void {
   if (annotationsTooLarge(annotations)) {
     throw invalidArgument(`annotations from field '${opts.field}' are larger than the limit of 256kb`);
   }
@@ -101,7 +108,10 @@ export function validateRequestAnnotations(annotations: Record<string, string>, 
 }
 
 /** Merge, never replace: `existing ++ update`, then every entry whose value is "" is removed. Keys come out sorted. */
-export function mergeAnnotations(existing: Record<string, string>, update: Record<string, string>): Record<string, string> {
+export function mergeAnnotations(
+  existing: Record<string, string>,
+  update: Record<string, string>,
+): Record<string, string> {
   const merged: Record<string, string> = { ...existing, ...update };
   const out: Record<string, string> = {};
   for (const k of Object.keys(merged).sort()) if (merged[k] !== '') out[k] = merged[k];

@@ -42,8 +42,11 @@ export function decideObjectMetaUpdate<T extends StoredObjectMeta>(
   if (!record) throw errors.notFound();
   errors.checkRecord?.(record);
   if (record.identityProviderId !== update.identityProviderId) throw errors.otherProvider(record.identityProviderId);
-  if (update.expectedVersion !== null && update.expectedVersion !== BigInt(record.resourceVersion)) throw errors.concurrentUpdate();
-  const annotations = update.annotations ? mergeAnnotations(record.annotations, update.annotations) : record.annotations;
+  if (update.expectedVersion !== null && update.expectedVersion !== BigInt(record.resourceVersion))
+    throw errors.concurrentUpdate();
+  const annotations = update.annotations
+    ? mergeAnnotations(record.annotations, update.annotations)
+    : record.annotations;
   if (annotationsTooLarge(annotations)) throw errors.annotationsTooLarge();
   return { record, annotations, resourceVersion: record.resourceVersion + 1 };
 }

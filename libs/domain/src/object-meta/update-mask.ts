@@ -22,18 +22,26 @@ export interface ParsedUpdateMask {
 
 const isPrefixOf = (prefix: string, leaf: string) => leaf === prefix || leaf.startsWith(`${prefix}.`);
 
-export function parseUpdateMask(paths: readonly string[], leaves: readonly string[]): { ok: true; mask: ParsedUpdateMask } | { ok: false; problem: UpdateMaskProblem } {
-  if (paths.length === 0) return { ok: false, problem: { kind: 'empty', message: 'The update mask contains no entries' } };
+export function parseUpdateMask(
+  paths: readonly string[],
+  leaves: readonly string[],
+): { ok: true; mask: ParsedUpdateMask } | { ok: false; problem: UpdateMaskProblem } {
+  if (paths.length === 0)
+    return { ok: false, problem: { kind: 'empty', message: 'The update mask contains no entries' } };
   for (const p of paths) {
     const segments = p.split('.');
     const wellFormed = segments.every((s) => /^[a-z_][a-z0-9_]*$/.test(s));
     if (!wellFormed || !leaves.some((leaf) => isPrefixOf(p, leaf))) {
-      return { ok: false, problem: { kind: 'unknown', path: p, message: `The update path: '${p}' points to an unknown field.` } };
+      return {
+        ok: false,
+        problem: { kind: 'unknown', path: p, message: `The update path: '${p}' points to an unknown field.` },
+      };
     }
   }
   const seen = new Set<string>();
   for (const p of paths) {
-    if (seen.has(p)) return { ok: false, problem: { kind: 'duplicate', path: p, message: `The update path: '${p}' is duplicated.` } };
+    if (seen.has(p))
+      return { ok: false, problem: { kind: 'duplicate', path: p, message: `The update path: '${p}' is duplicated.` } };
     seen.add(p);
   }
   const exact = (leaf: string) => seen.has(leaf);
@@ -49,7 +57,13 @@ export function parseUpdateMask(paths: readonly string[], leaves: readonly strin
  * included (`""` clears, `false` resets); covered only through a prefix → the request's value unless it is the default;
  * not covered → the current value.
  */
-export function maskedValue<T>(mask: ParsedUpdateMask, leaf: string, requested: T, current: T, isDefault: (v: T) => boolean): T {
+export function maskedValue<T>(
+  mask: ParsedUpdateMask,
+  leaf: string,
+  requested: T,
+  current: T,
+  isDefault: (v: T) => boolean,
+): T {
   if (mask.exact(leaf)) return requested;
   if (mask.coveredByPrefixOnly(leaf)) return isDefault(requested) ? current : requested;
   return current;

@@ -1,6 +1,20 @@
-import { ACCEPTED_LF_VERSIONS, ArchiveParseError, DarFormatError, decodeDamlLfArchive, readDar, type DamlLfArchive } from '@ledgerline/canton';
+import {
+  ACCEPTED_LF_VERSIONS,
+  ArchiveParseError,
+  DarFormatError,
+  decodeDamlLfArchive,
+  readDar,
+  type DamlLfArchive,
+} from '@ledgerline/canton';
 import type { PackageInfo } from './events';
-import { allowedLanguageVersions, darDependenciesNotValid, darParseError, invalidDar, invalidZipEntry, zipBomb } from './package-errors';
+import {
+  allowedLanguageVersions,
+  darDependenciesNotValid,
+  darParseError,
+  invalidDar,
+  invalidZipEntry,
+  zipBomb,
+} from './package-errors';
 
 /** One package of a DAR: what the store lists, and the archive payload it keeps. */
 export interface DarPackage {
@@ -42,14 +56,28 @@ export async function inspectDar(bytes: Buffer, opts: { maxUncompressedBytes: nu
     }
   }
   const refused = archives.find((a) => !a.accepted);
-  if (refused) throw allowedLanguageVersions(refused.packageId, refused.lfVersion, ACCEPTED_LF_VERSIONS[0], ACCEPTED_LF_VERSIONS[ACCEPTED_LF_VERSIONS.length - 1]);
+  if (refused)
+    throw allowedLanguageVersions(
+      refused.packageId,
+      refused.lfVersion,
+      ACCEPTED_LF_VERSIONS[0],
+      ACCEPTED_LF_VERSIONS[ACCEPTED_LF_VERSIONS.length - 1],
+    );
   const seen = new Set<string>();
   const packages: DarPackage[] = [];
   for (const a of archives) {
     if (seen.has(a.packageId)) continue;
     seen.add(a.packageId);
     packages.push({
-      info: { packageId: a.packageId, name: a.name!, version: a.version!, lfVersion: a.lfVersion, sizeBytes: a.payload.length, imports: a.imports, templates: a.templates },
+      info: {
+        packageId: a.packageId,
+        name: a.name!,
+        version: a.version!,
+        lfVersion: a.lfVersion,
+        sizeBytes: a.payload.length,
+        imports: a.imports,
+        templates: a.templates,
+      },
       payload: a.payload,
     });
   }
@@ -63,7 +91,8 @@ export async function inspectDar(bytes: Buffer, opts: { maxUncompressedBytes: nu
 export function checkDarDependencies(dar: ParsedDar, stored: ReadonlySet<string>): void {
   const inDar = new Set(dar.packages.map((p) => p.info.packageId));
   const missing = new Set<string>();
-  for (const p of dar.packages) for (const id of p.info.imports ?? []) if (!inDar.has(id) && !stored.has(id)) missing.add(id);
+  for (const p of dar.packages)
+    for (const id of p.info.imports ?? []) if (!inDar.has(id) && !stored.has(id)) missing.add(id);
   if (missing.size) throw darDependenciesNotValid(dar.mainPackageId, [...missing].sort());
 }
 

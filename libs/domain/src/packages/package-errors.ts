@@ -8,15 +8,22 @@ import { invalidArgument, LedgerError } from '../errors';
 const C = ErrorCategories;
 
 export const invalidDar = (entries: readonly string[], reason: string) =>
-  new LedgerError('INVALID_DAR', C.InvalidIndependentOfSystemState, 'Dar file is corrupt', { context: { entries: entries.join(', '), throwable: reason } });
+  new LedgerError('INVALID_DAR', C.InvalidIndependentOfSystemState, 'Dar file is corrupt', {
+    context: { entries: entries.join(', '), throwable: reason },
+  });
 
 export const invalidZipEntry = (name: string, entries: readonly string[]) =>
-  new LedgerError('INVALID_ZIP_ENTRY', C.InvalidIndependentOfSystemState, 'Dar zip file is corrupt', { context: { name, entries: entries.join(', ') } });
+  new LedgerError('INVALID_ZIP_ENTRY', C.InvalidIndependentOfSystemState, 'Dar zip file is corrupt', {
+    context: { name, entries: entries.join(', ') },
+  });
 
-export const zipBomb = () => new LedgerError('ZIP_BOMB', C.InvalidIndependentOfSystemState, 'Dar zip file seems to be a zip bomb.');
+export const zipBomb = () =>
+  new LedgerError('ZIP_BOMB', C.InvalidIndependentOfSystemState, 'Dar zip file seems to be a zip bomb.');
 
 export const darParseError = (reason: string) =>
-  new LedgerError('DAR_PARSE_ERROR', C.InvalidIndependentOfSystemState, 'Failed to parse the dar file content.', { context: { reason } });
+  new LedgerError('DAR_PARSE_ERROR', C.InvalidIndependentOfSystemState, 'Failed to parse the dar file content.', {
+    context: { reason },
+  });
 
 export const allowedLanguageVersions = (packageId: string, lfVersion: string, min: string, max: string) =>
   new LedgerError(
@@ -27,12 +34,22 @@ export const allowedLanguageVersions = (packageId: string, lfVersion: string, mi
   );
 
 export const darDependenciesNotValid = (mainPackageId: string, missing: readonly string[]) =>
-  new LedgerError('DAR_DEPENDENCIES_NOT_VALID', C.InvalidIndependentOfSystemState, `The DAR of main package ${mainPackageId} does not hold all of its dependencies.`, {
-    context: { mainPackageId, missingDependencies: missing.join(', '), extraDependencies: '' },
-  });
+  new LedgerError(
+    'DAR_DEPENDENCIES_NOT_VALID',
+    C.InvalidIndependentOfSystemState,
+    `The DAR of main package ${mainPackageId} does not hold all of its dependencies.`,
+    {
+      context: { mainPackageId, missingDependencies: missing.join(', '), extraDependencies: '' },
+    },
+  );
 
 export const protoDeserializationFailure = (reason: string) =>
-  new LedgerError('PROTO_DESERIALIZATION_FAILURE', C.InvalidIndependentOfSystemState, `Deserialization of protobuf message failed: ${reason}`, { context: { reason } });
+  new LedgerError(
+    'PROTO_DESERIALIZATION_FAILURE',
+    C.InvalidIndependentOfSystemState,
+    `Deserialization of protobuf message failed: ${reason}`,
+    { context: { reason } },
+  );
 
 export const notConnectedToSynchronizer = (id: string) =>
   new LedgerError(
@@ -46,18 +63,27 @@ export const cannotAutodetectSynchronizer = (connected: readonly string[]) =>
   new LedgerError(
     'PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER',
     C.InvalidGivenCurrentSystemStateOther,
-    connected.length === 0 ? 'Cannot autodetect synchronizer: no synchronizers currently connected' : `Cannot autodetect synchronizer: currently connected synchronizers ${connected.join(', ')}`,
+    connected.length === 0
+      ? 'Cannot autodetect synchronizer: no synchronizers currently connected'
+      : `Cannot autodetect synchronizer: currently connected synchronizers ${connected.join(', ')}`,
   );
 
 export const invalidPackageId = (reason: string) => invalidArgument(`Invalid package id: ${reason}`);
 
 export const packageNotFound = (packageId: string) =>
-  new LedgerError('PACKAGE_NOT_FOUND', C.InvalidGivenCurrentSystemStateResourceMissing, 'Could not find package.', { resources: [['PACKAGE', packageId]] });
+  new LedgerError('PACKAGE_NOT_FOUND', C.InvalidGivenCurrentSystemStateResourceMissing, 'Could not find package.', {
+    resources: [['PACKAGE', packageId]],
+  });
 
 export const unresolvedVettingReference = (ref: string) =>
-  new LedgerError('UNRESOLVED_VETTING_REFERENCE', C.InvalidGivenCurrentSystemStateResourceMissing, `The reference ${ref} did not match any package.`, {
-    context: { reference: ref },
-  });
+  new LedgerError(
+    'UNRESOLVED_VETTING_REFERENCE',
+    C.InvalidGivenCurrentSystemStateResourceMissing,
+    `The reference ${ref} did not match any package.`,
+    {
+      context: { reference: ref },
+    },
+  );
 
 export const ambiguousVettingReference = (ref: string, matches: readonly string[]) =>
   new LedgerError(
@@ -83,23 +109,39 @@ export const packageNamesNotFound = (names: readonly string[]) =>
   );
 
 export const noPreferredPackagesFound = (reason: string) =>
-  new LedgerError('NO_PREFERRED_PACKAGES_FOUND', C.InvalidGivenCurrentSystemStateOther, `Failed to compute package preferences. Reason: ${reason}`);
+  new LedgerError(
+    'NO_PREFERRED_PACKAGES_FOUND',
+    C.InvalidGivenCurrentSystemStateOther,
+    `Failed to compute package preferences. Reason: ${reason}`,
+  );
 
 export const templatesOrInterfacesNotFound = (templateId: string) =>
-  new LedgerError('TEMPLATES_OR_INTERFACES_NOT_FOUND', C.InvalidGivenCurrentSystemStateResourceMissing, `Templates or interfaces do not exist: ${templateId}.`, {
-    resources: [['TEMPLATE_ID', templateId]],
-  });
+  new LedgerError(
+    'TEMPLATES_OR_INTERFACES_NOT_FOUND',
+    C.InvalidGivenCurrentSystemStateResourceMissing,
+    `Templates or interfaces do not exist: ${templateId}.`,
+    {
+      resources: [['TEMPLATE_ID', templateId]],
+    },
+  );
 
 /** The JSON layer could not choose a package for a `#package-name` (Canton's JsonApiErrors.JsonApiPackageSelectionFailed). */
-export const jsonApiPackageSelectionFailed = (cause: string) => new LedgerError('JSON_API_PACKAGE_SELECTION_FAILED', C.InvalidGivenCurrentSystemStateOther, cause);
+export const jsonApiPackageSelectionFailed = (cause: string) =>
+  new LedgerError('JSON_API_PACKAGE_SELECTION_FAILED', C.InvalidGivenCurrentSystemStateOther, cause);
 
 /**
  * No synchronizer has a candidate for a stored package name: none of its packages is vetted (or, with pinned ids, none
  * of those), as PackagePreferenceBackend words it.
  */
-export function packageSelectionFailed(packageName: string, synchronizers: readonly string[], pinned?: ReadonlySet<string>): LedgerError {
+export function packageSelectionFailed(
+  packageName: string,
+  synchronizers: readonly string[],
+  pinned?: ReadonlySet<string>,
+): LedgerError {
   const reason = pinned
     ? `No vetted package candidate satisfies the package-id filter 'Commands.packageIdSelectionPreferences'=Map(${packageName} -> Set(${[...pinned].join(', ')}))`
     : `No package with package-name '${packageName}' is consistently vetted by all hosting participants of the submitting party.`;
-  return jsonApiPackageSelectionFailed(`No synchronizer satisfies the vetting requirements. Discarded synchronizers: ${synchronizers.map((s) => `${s}: ${reason}`).join(', ')}`);
+  return jsonApiPackageSelectionFailed(
+    `No synchronizer satisfies the vetting requirements. Discarded synchronizers: ${synchronizers.map((s) => `${s}: ${reason}`).join(', ')}`,
+  );
 }

@@ -22,7 +22,10 @@ function lfPackageIdProblem(s: string): string | null {
 }
 
 /** The JSON layer's reading: the pinned package ids per package name (every id must be stored here). */
-export function pinnedPackagesByName(preference: readonly string[], stored: readonly PackageInfo[]): Map<string, Set<string>> {
+export function pinnedPackagesByName(
+  preference: readonly string[],
+  stored: readonly PackageInfo[],
+): Map<string, Set<string>> {
   const byId = new Map(stored.map((p) => [p.packageId, p]));
   const pinned = new Map<string, Set<string>>();
   for (const id of new Set(preference)) {
@@ -36,7 +39,10 @@ export function pinnedPackagesByName(preference: readonly string[], stored: read
 }
 
 /** The commands' validation: every id well-formed and stored, at most one per package name. */
-export function validatePackageIdSelectionPreference(preference: readonly string[], stored: readonly PackageInfo[]): void {
+export function validatePackageIdSelectionPreference(
+  preference: readonly string[],
+  stored: readonly PackageInfo[],
+): void {
   for (const id of preference) {
     const problem = lfPackageIdProblem(id);
     if (problem !== null)
@@ -50,7 +56,8 @@ export function validatePackageIdSelectionPreference(preference: readonly string
     const p = byId.get(id);
     if (!p) throw invalidArgument(`user-specified pkg id (${id}) could not be found`);
     const existing = chosen.get(p.name);
-    if (existing !== undefined) throw invalidArgument(`duplicate preference for package-name ${p.name}: ${existing} vs ${id}`);
+    if (existing !== undefined)
+      throw invalidArgument(`duplicate preference for package-name ${p.name}: ${existing} vs ${id}`);
     chosen.set(p.name, id);
   }
 }

@@ -10,7 +10,12 @@ import {
   type PackageVettingChangedData,
   type VettingState,
 } from './events';
-import { cannotAutodetectSynchronizer, invalidPackageId, notConnectedToSynchronizer, protoDeserializationFailure } from './package-errors';
+import {
+  cannotAutodetectSynchronizer,
+  invalidPackageId,
+  notConnectedToSynchronizer,
+  protoDeserializationFailure,
+} from './package-errors';
 
 /** A package id of a path: INVALID_ARGUMENT "Invalid package id: …" otherwise. */
 export function requirePackageId(id: string): string {
@@ -21,7 +26,8 @@ export function requirePackageId(id: string): string {
 
 /** `synchronizerId` of a package-management request: a unique identifier, else PROTO_DESERIALIZATION_FAILURE. */
 export function validatePackageSynchronizerId(id: string): void {
-  if (id !== '' && !isUniqueIdentifier(id)) throw protoDeserializationFailure(`ValueConversionError(synchronizer_id,Invalid unique identifier \`${id}\`)`);
+  if (id !== '' && !isUniqueIdentifier(id))
+    throw protoDeserializationFailure(`ValueConversionError(synchronizer_id,Invalid unique identifier \`${id}\`)`);
 }
 
 /**
@@ -72,7 +78,10 @@ export function decideUploadDar(state: UploadDarState, dar: ParsedDar, participa
         synchronizerId: vetting.synchronizerId,
         participantId,
         serial: vetting.serial + 1,
-        packages: [...vetting.packages, ...toVet.map((p) => ({ packageId: p.info.packageId, validFromInclusive: null, validUntilExclusive: null }))],
+        packages: [
+          ...vetting.packages,
+          ...toVet.map((p) => ({ packageId: p.info.packageId, validFromInclusive: null, validUntilExclusive: null })),
+        ],
       };
       events.push({ type: PACKAGE_VETTING_CHANGED, stream: packageVettingStream(vetting.synchronizerId), data });
     }

@@ -52,9 +52,14 @@ export async function packageTemplateDirectory(
   // The preference matters (and is checked here) only where a command names a package by name.
   const preference = names.length ? [...new Set(opts.preference ?? [])] : [];
   const syncs = opts.synchronizerId !== '' ? [opts.synchronizerId] : opts.connectedSynchronizers;
-  const [stored, states] = await Promise.all([store.packagesFor([...ids, ...preference], names), names.length ? store.vetting(syncs) : Promise.resolve([])]);
+  const [stored, states] = await Promise.all([
+    store.packagesFor([...ids, ...preference], names),
+    names.length ? store.vetting(syncs) : Promise.resolve([]),
+  ]);
   const byId = new Map(stored.map((p) => [p.packageId, p]));
-  const vetted = new Set(states.flatMap((s) => s.packages.filter((p) => vettedAt(p, opts.nowMicros)).map((p) => p.packageId)));
+  const vetted = new Set(
+    states.flatMap((s) => s.packages.filter((p) => vettedAt(p, opts.nowMicros)).map((p) => p.packageId)),
+  );
   // Failures are raised when a command's template is resolved, after the JSON layer's earlier checks (actAs, synchronizer).
   let pinned: Map<string, Set<string>> | LedgerError;
   try {
@@ -77,11 +82,14 @@ export async function packageTemplateDirectory(
   };
 
   const known = (ref: TemplateRef, written: string): PackageInfo | null => {
-    const p = ref.packageRef.startsWith('#') ? preferredFor(ref.packageRef.slice(1)) : (byId.get(ref.packageRef) ?? null);
+    const p = ref.packageRef.startsWith('#')
+      ? preferredFor(ref.packageRef.slice(1))
+      : (byId.get(ref.packageRef) ?? null);
     if (opts.strict) {
       if (p === null) throw templatesOrInterfacesNotFound(written);
       // Where the archive's template and interface names were read, the template (or interface) must be one of them.
-      if (p.templates && !p.templates.includes(`${ref.moduleName}:${ref.entityName}`)) throw templatesOrInterfacesNotFound(written);
+      if (p.templates && !p.templates.includes(`${ref.moduleName}:${ref.entityName}`))
+        throw templatesOrInterfacesNotFound(written);
     }
     return p;
   };
@@ -104,4 +112,5 @@ export async function packageTemplateDirectory(
 }
 
 /** The template references of commands. */
-export const templateRefsOf = (commands: readonly TransactionCommand[]): TemplateRef[] => commands.map((c) => c.template);
+export const templateRefsOf = (commands: readonly TransactionCommand[]): TemplateRef[] =>
+  commands.map((c) => c.template);

@@ -30,7 +30,8 @@ export function validatePreferredPackagesRequest(req: PreferredPackagesRequest):
   if (req.requirements.length === 0) throw missingField('package_vetting_requirements/packageVettingRequirements');
   for (const r of req.requirements) {
     if (r.packageName === '') throw missingField('package_name/packageName');
-    if (!isPackageName(r.packageName)) throw invalidField('package_name/packageName', `Invalid package name: ${r.packageName}`);
+    if (!isPackageName(r.packageName))
+      throw invalidField('package_name/packageName', `Invalid package name: ${r.packageName}`);
     if (r.parties.length === 0) throw missingField('parties');
     for (const p of r.parties) requireParty(p);
   }

@@ -1,8 +1,20 @@
 import { comparePackageVersions, isPackageId, isUniqueIdentifier } from '@ledgerline/canton';
 import type { NewEvent } from '../ledger/events';
 import { parseIsoMicros } from '../ledger/time';
-import { PACKAGE_VETTING_CHANGED, packageVettingStream, type PackageInfo, type PackageVettingChangedData, type VettedPackageBounds, type VettingState } from './events';
-import { ambiguousVettingReference, protoDeserializationFailure, topologySerialMismatch, unresolvedVettingReference } from './package-errors';
+import {
+  PACKAGE_VETTING_CHANGED,
+  packageVettingStream,
+  type PackageInfo,
+  type PackageVettingChangedData,
+  type VettedPackageBounds,
+  type VettingState,
+} from './events';
+import {
+  ambiguousVettingReference,
+  protoDeserializationFailure,
+  topologySerialMismatch,
+  unresolvedVettingReference,
+} from './package-errors';
 
 /**
  * Package vetting of this participant (Canton's package-vetting endpoints over its VettedPackages topology mapping):
@@ -28,13 +40,18 @@ export interface VettingUpdateRequest {
   expectedSerial: number | null;
 }
 
-const renderRef = (r: VettingRef) => `VettedPackagesRef(packageId=${r.packageId}, packageName=${r.packageName}, packageVersion=${r.packageVersion})`;
+const renderRef = (r: VettingRef) =>
+  `VettedPackagesRef(packageId=${r.packageId}, packageName=${r.packageName}, packageVersion=${r.packageVersion})`;
 
 /** Allowed combinations: id; name; name + version; all three (else PROTO_DESERIALIZATION_FAILURE). */
 export function validateVettingRef(r: VettingRef): void {
   const ok = r.packageId !== '' ? (r.packageName !== '') === (r.packageVersion !== '') : r.packageName !== '';
-  if (!ok) throw protoDeserializationFailure('Either package_id must be set, or package_name and package_version must be set, or all three must be set.');
-  if (r.packageId !== '' && !isPackageId(r.packageId)) throw protoDeserializationFailure(`Invalid package id: ${r.packageId}`);
+  if (!ok)
+    throw protoDeserializationFailure(
+      'Either package_id must be set, or package_name and package_version must be set, or all three must be set.',
+    );
+  if (r.packageId !== '' && !isPackageId(r.packageId))
+    throw protoDeserializationFailure(`Invalid package id: ${r.packageId}`);
 }
 
 /** A vetting bound: an ISO-8601 instant, else PROTO_DESERIALIZATION_FAILURE. */
@@ -48,7 +65,9 @@ export function validateVettingBound(field: string, value: string | null): void 
 }
 
 const matches = (r: VettingRef, p: { packageId: string; name: string; version: string }) =>
-  (r.packageId === '' || r.packageId === p.packageId) && (r.packageName === '' || r.packageName === p.name) && (r.packageVersion === '' || r.packageVersion === p.version);
+  (r.packageId === '' || r.packageId === p.packageId) &&
+  (r.packageName === '' || r.packageName === p.name) &&
+  (r.packageVersion === '' || r.packageVersion === p.version);
 
 export interface VettingUpdateDecision {
   past: VettingState | null;
@@ -61,8 +80,14 @@ export interface VettingUpdateDecision {
  * (UNRESOLVED_VETTING_REFERENCE, AMBIGUOUS_VETTING_REFERENCE); an Unvet reference matches every stored or vetted package
  * it names and must match one. The serial check comes first; a dry run or a change that changes nothing appends nothing.
  */
-export function decideVettingUpdate(state: VettingState, stored: readonly PackageInfo[], req: VettingUpdateRequest, participantId: string): VettingUpdateDecision {
-  if (req.expectedSerial !== null && req.expectedSerial !== state.serial) throw topologySerialMismatch(req.expectedSerial, state.serial);
+export function decideVettingUpdate(
+  state: VettingState,
+  stored: readonly PackageInfo[],
+  req: VettingUpdateRequest,
+  participantId: string,
+): VettingUpdateDecision {
+  if (req.expectedSerial !== null && req.expectedSerial !== state.serial)
+    throw topologySerialMismatch(req.expectedSerial, state.serial);
   const known = stored.map((p) => ({ packageId: p.packageId, name: p.name, version: p.version }));
   const vetted = new Map<string, VettedPackageBounds>(state.packages.map((p) => [p.packageId, p]));
   for (const change of req.changes) {
@@ -71,7 +96,11 @@ export function decideVettingUpdate(state: VettingState, stored: readonly Packag
         const found = known.filter((p) => matches(ref, p));
         if (found.length === 0) throw unresolvedVettingReference(renderRef(ref));
         if (found.length > 1) throw ambiguousVettingReference(renderRef(ref), found.map((p) => p.packageId).sort());
-        vetted.set(found[0].packageId, { packageId: found[0].packageId, validFromInclusive: change.validFromInclusive, validUntilExclusive: change.validUntilExclusive });
+        vetted.set(found[0].packageId, {
+          packageId: found[0].packageId,
+          validFromInclusive: change.validFromInclusive,
+          validUntilExclusive: change.validUntilExclusive,
+        });
       }
     } else {
       for (const ref of change.refs) {
@@ -83,13 +112,29 @@ export function decideVettingUpdate(state: VettingState, stored: readonly Packag
     }
   }
   const after = [...vetted.values()];
-  const unchanged = after.length === state.packages.length && after.every((p) => sameBounds(p, state.packages.find((q) => q.packageId === p.packageId)));
+  const unchanged =
+    after.length === state.packages.length &&
+    after.every((p) =>
+      sameBounds(
+        p,
+        state.packages.find((q) => q.packageId === p.packageId),
+      ),
+    );
   const past = state.serial === 0 ? null : state;
   if (unchanged) return { past, next: state, events: [] };
   const next: VettingState = { synchronizerId: state.synchronizerId, serial: state.serial + 1, packages: after };
   if (req.dryRun) return { past, next, events: [] };
-  const data: PackageVettingChangedData = { synchronizerId: state.synchronizerId, participantId, serial: next.serial, packages: after };
-  return { past, next, events: [{ type: PACKAGE_VETTING_CHANGED, stream: packageVettingStream(state.synchronizerId), data }] };
+  const data: PackageVettingChangedData = {
+    synchronizerId: state.synchronizerId,
+    participantId,
+    serial: next.serial,
+    packages: after,
+  };
+  return {
+    past,
+    next,
+    events: [{ type: PACKAGE_VETTING_CHANGED, stream: packageVettingStream(state.synchronizerId), data }],
+  };
 }
 
 const sameBounds = (a: VettedPackageBounds, b: VettedPackageBounds | undefined) =>
@@ -126,12 +171,14 @@ export interface VettedPackagesEntry {
 
 /** Filter ids must parse (PROTO_DESERIALIZATION_FAILURE); the page size must be within 0…max. */
 export function validateVettingList(filter: VettingListFilter, pageSize: number, maxPageSize: number): void {
-  for (const id of filter.packageIds) if (!isPackageId(id)) throw protoDeserializationFailure(`Invalid package id: ${id}`);
+  for (const id of filter.packageIds)
+    if (!isPackageId(id)) throw protoDeserializationFailure(`Invalid package id: ${id}`);
   for (const id of [...filter.participantIds, ...filter.synchronizerIds]) {
     if (!isUniqueIdentifier(id)) throw protoDeserializationFailure(`Invalid unique identifier \`${id}\``);
   }
   if (pageSize < 0) throw protoDeserializationFailure(`Page size must be non-negative, got ${pageSize}`);
-  if (pageSize > maxPageSize) throw protoDeserializationFailure(`Page size ${pageSize} exceeds the maximum of ${maxPageSize}`);
+  if (pageSize > maxPageSize)
+    throw protoDeserializationFailure(`Page size ${pageSize} exceeds the maximum of ${maxPageSize}`);
 }
 
 /**
@@ -145,16 +192,24 @@ export function listVettedPackages(
   filter: VettingListFilter,
   page: { after: { synchronizerId: string; participantId: string } | null; size: number },
 ): { entries: VettedPackagesEntry[]; more: boolean } {
-  if (filter.participantIds.length && !filter.participantIds.includes(participantId)) return { entries: [], more: false };
+  if (filter.participantIds.length && !filter.participantIds.includes(participantId))
+    return { entries: [], more: false };
   const matchesPackage = (p: ListedVettedPackage) =>
     (filter.packageIds.length === 0 && filter.packageNamePrefixes.length === 0) ||
     filter.packageIds.includes(p.packageId) ||
     (p.packageName !== '' && filter.packageNamePrefixes.some((prefix) => p.packageName.startsWith(prefix)));
   const entries: VettedPackagesEntry[] = [];
-  const sorted = [...states].filter((s) => s.serial > 0).sort((a, b) => (a.synchronizerId < b.synchronizerId ? -1 : a.synchronizerId > b.synchronizerId ? 1 : 0));
+  const sorted = [...states]
+    .filter((s) => s.serial > 0)
+    .sort((a, b) => (a.synchronizerId < b.synchronizerId ? -1 : a.synchronizerId > b.synchronizerId ? 1 : 0));
   for (const s of sorted) {
     if (filter.synchronizerIds.length && !filter.synchronizerIds.includes(s.synchronizerId)) continue;
-    if (page.after && (s.synchronizerId < page.after.synchronizerId || (s.synchronizerId === page.after.synchronizerId && participantId <= page.after.participantId))) continue;
+    if (
+      page.after &&
+      (s.synchronizerId < page.after.synchronizerId ||
+        (s.synchronizerId === page.after.synchronizerId && participantId <= page.after.participantId))
+    )
+      continue;
     const entry = vettingEntry(s, stored, participantId);
     const packages = entry.packages.filter(matchesPackage);
     if (packages.length) entries.push({ ...entry, packages });
@@ -163,13 +218,21 @@ export function listVettedPackages(
 }
 
 /** A vetting state with the names and versions of the packages stored here ('' otherwise), sorted as listed. */
-export function vettingEntry(state: VettingState, stored: ReadonlyMap<string, PackageInfo>, participantId: string): VettedPackagesEntry {
+export function vettingEntry(
+  state: VettingState,
+  stored: ReadonlyMap<string, PackageInfo>,
+  participantId: string,
+): VettedPackagesEntry {
   return {
     synchronizerId: state.synchronizerId,
     participantId,
     serial: state.serial,
     packages: state.packages
-      .map((p) => ({ ...p, packageName: stored.get(p.packageId)?.name ?? '', packageVersion: stored.get(p.packageId)?.version ?? '' }))
+      .map((p) => ({
+        ...p,
+        packageName: stored.get(p.packageId)?.name ?? '',
+        packageVersion: stored.get(p.packageId)?.version ?? '',
+      }))
       .sort(compareListed),
   };
 }
@@ -181,6 +244,7 @@ export function compareListed(a: ListedVettedPackage, b: ListedVettedPackage): n
     if (b.packageName === '') return -1;
     return a.packageName < b.packageName ? -1 : 1;
   }
-  if (a.packageVersion !== '' && b.packageVersion !== '' && a.packageVersion !== b.packageVersion) return comparePackageVersions(a.packageVersion, b.packageVersion);
+  if (a.packageVersion !== '' && b.packageVersion !== '' && a.packageVersion !== b.packageVersion)
+    return comparePackageVersions(a.packageVersion, b.packageVersion);
   return a.packageId < b.packageId ? -1 : a.packageId > b.packageId ? 1 : 0;
 }

@@ -33,10 +33,16 @@ export function authorizeListParties(claims: Claims, requestedIdp: string): stri
  * POST /v2/parties: AdminOrIdpAdminOrSelfAdmin(userId) + MatchIdentityProviderId. `selfAllocation` is true when the caller
  * is allowed only because it allocates for itself (the quota applies then).
  */
-export function authorizeAllocateParty(claims: Claims, userId: string, requestedIdp: string): { identityProviderId: string; selfAllocation: boolean } {
+export function authorizeAllocateParty(
+  claims: Claims,
+  userId: string,
+  requestedIdp: string,
+): { identityProviderId: string; selfAllocation: boolean } {
   const admin = isIdpAdmin(claims);
   if (!admin && (userId === '' || userId !== claims.userId)) {
-    throw permissionDenied('Claims do not authorize to allocate parties (admin, identity provider admin, or the user itself)');
+    throw permissionDenied(
+      'Claims do not authorize to allocate parties (admin, identity provider admin, or the user itself)',
+    );
   }
   return { identityProviderId: matchIdentityProviderId(claims, requestedIdp), selfAllocation: !admin };
 }

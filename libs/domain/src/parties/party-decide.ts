@@ -3,7 +3,13 @@ import type { Right } from '../auth/rights';
 import { TOPOLOGY_TRANSACTION_COMMITTED, type StoredTopologyTransaction } from '../ledger/updates';
 import { decideGrantRights, userNotFound, validateUserId, type UserState } from '../users/user-rules';
 import type { NewEvent } from '../ledger/events';
-import { decideObjectMetaUpdate, mergeAnnotations, parseResourceVersion, parseUpdateMask, validateRequestAnnotations } from '../object-meta';
+import {
+  decideObjectMetaUpdate,
+  mergeAnnotations,
+  parseResourceVersion,
+  parseUpdateMask,
+  validateRequestAnnotations,
+} from '../object-meta';
 import { partyStream, type PartyAllocatedData, type PartyDetailsUpdatedData, type PartyRecord } from './events';
 import {
   cannotDetermineSynchronizer,
@@ -76,11 +82,13 @@ export interface AllocationDecision {
 
 /** The events of an allocation: PartyAllocated, the ledger-visible topology transaction, and the user's CanActAs grant. */
 export function decideAllocateParty(state: AllocationState, req: AllocatePartyRequest): AllocationDecision {
-  if (req.partyIdHint === '') throw new Error('decideAllocateParty needs a hint (generate one for an empty request hint)');
+  if (req.partyIdHint === '')
+    throw new Error('decideAllocateParty needs a hint (generate one for an empty request hint)');
   if (!state.identityProviderExists) throw identityProviderNotFoundArgument(req.identityProviderId);
   // The self-allocation quota is the participant's check; choosing a synchronizer comes later (the sync service's).
   if (req.userId !== '') {
-    if (!state.user?.user || state.user.user.identityProviderId !== req.identityProviderId) throw userNotFound(req.userId);
+    if (!state.user?.user || state.user.user.identityProviderId !== req.identityProviderId)
+      throw userNotFound(req.userId);
     checkSelfAllocationQuota(state.user, state.selfAllocationQuota);
   }
   const synchronizerId = chooseSynchronizer(req.synchronizerId, state.connectedSynchronizers);
@@ -96,7 +104,15 @@ export function decideAllocateParty(state: AllocationState, req: AllocatePartyRe
     participantId: state.participantId,
   };
   const topology: StoredTopologyTransaction = {
-    events: [{ ParticipantAuthorizationAdded: { partyId: party, participantId: state.participantId, participantPermission: PARTICIPANT_PERMISSION_SUBMISSION } }],
+    events: [
+      {
+        ParticipantAuthorizationAdded: {
+          partyId: party,
+          participantId: state.participantId,
+          participantPermission: PARTICIPANT_PERMISSION_SUBMISSION,
+        },
+      },
+    ],
   };
   const events: NewEvent[] = [
     { type: 'PartyAllocated', stream: partyStream(party), data: allocated },
@@ -113,14 +129,27 @@ export function decideAllocateParty(state: AllocationState, req: AllocatePartyRe
   }
   return {
     events,
-    record: { party, isLocal: true, identityProviderId: req.identityProviderId, annotations: allocated.annotations, resourceVersion: 0, synchronizerId },
+    record: {
+      party,
+      isLocal: true,
+      identityProviderId: req.identityProviderId,
+      annotations: allocated.annotations,
+      resourceVersion: 0,
+      synchronizerId,
+    },
   };
 }
 
 // ------------------------------------------------------------------------------------------------ PATCH
 
 /** Mask leaves of PartyDetails (proto snake_case names). */
-export const PARTY_DETAILS_UPDATE_LEAVES = ['party', 'is_local', 'local_metadata.annotations', 'local_metadata.resource_version', 'identity_provider_id'] as const;
+export const PARTY_DETAILS_UPDATE_LEAVES = [
+  'party',
+  'is_local',
+  'local_metadata.annotations',
+  'local_metadata.resource_version',
+  'identity_provider_id',
+] as const;
 
 /** The body of PATCH /v2/parties/{party} as decoded (absent fields at their proto defaults, absent messages null). */
 export interface UpdatePartyDetailsBody {
@@ -138,7 +167,13 @@ export function checkPathMatchesBody(pathParty: string, body: UpdatePartyDetails
   const d = body.partyDetails;
   if (d && d.party === pathParty) return;
   const rendered = d
-    ? `Some(PartyDetails(${d.party},${d.isLocal},${d.localMetadata ? `Some(ObjectMeta(${d.localMetadata.resourceVersion},Map(${Object.entries(d.localMetadata.annotations).map(([k, v]) => `${k} -> ${v}`).join(', ')})))` : 'None'},${d.identityProviderId}))`
+    ? `Some(PartyDetails(${d.party},${d.isLocal},${
+        d.localMetadata
+          ? `Some(ObjectMeta(${d.localMetadata.resourceVersion},Map(${Object.entries(d.localMetadata.annotations)
+              .map(([k, v]) => `${k} -> ${v}`)
+              .join(', ')})))`
+          : 'None'
+      },${d.identityProviderId}))`
     : 'None';
   throw jsonInvalidArgument(`${pathParty} does not match party in body ${rendered}`);
 }
@@ -157,16 +192,29 @@ export interface ValidatedPartyUpdate {
  * (ledger-api-core: platform/apiserver/services/admin/). `identityProviderId` is the effective one (MatchIdentityProviderId
  * has already run).
  */
-export function validateUpdatePartyDetails(body: UpdatePartyDetailsBody, identityProviderId: string): ValidatedPartyUpdate {
+export function validateUpdatePartyDetails(
+  body: UpdatePartyDetailsBody,
+  identityProviderId: string,
+): ValidatedPartyUpdate {
   const d = body.partyDetails;
   if (!d) throw missingField('party_details');
   const party = requireParty(d.party);
   const meta = d.localMetadata ?? { resourceVersion: '', annotations: {} };
   const expectedVersion = parseResourceVersion(meta.resourceVersion, 'party_details.local_metadata');
-  validateRequestAnnotations(meta.annotations, { field: 'party_details.local_metadata.annotations', allowEmptyValues: true });
+  validateRequestAnnotations(meta.annotations, {
+    field: 'party_details.local_metadata.annotations',
+    allowEmptyValues: true,
+  });
   if (!body.updateMask) throw missingField('update_mask');
   validateIdentityProviderIdField(identityProviderId);
-  return { party, isLocal: d.isLocal, annotations: meta.annotations, expectedVersion, maskPaths: body.updateMask.paths, identityProviderId };
+  return {
+    party,
+    isLocal: d.isLocal,
+    annotations: meta.annotations,
+    expectedVersion,
+    maskPaths: body.updateMask.paths,
+    identityProviderId,
+  };
 }
 
 export interface PartyUpdateState {
@@ -192,15 +240,25 @@ export function decideUpdatePartyDetails(state: PartyUpdateState, req: Validated
   const mask = parsed.mask;
   const { record, annotations, resourceVersion } = decideObjectMetaUpdate(
     state.record,
-    { identityProviderId: req.identityProviderId, expectedVersion: req.expectedVersion, annotations: mask.covers('local_metadata.annotations') ? req.annotations : null },
+    {
+      identityProviderId: req.identityProviderId,
+      expectedVersion: req.expectedVersion,
+      annotations: mask.covers('local_metadata.annotations') ? req.annotations : null,
+    },
     {
       notFound: () => partyNotFound(req.party),
       checkRecord: (r) => {
         if (mask.exact('is_local') && req.isLocal !== r.isLocal) {
-          throw invalidPartyDetailsUpdateRequest(req.party, "Update request attempted to modify not-modifiable 'is_local' attribute");
+          throw invalidPartyDetailsUpdateRequest(
+            req.party,
+            "Update request attempted to modify not-modifiable 'is_local' attribute",
+          );
         }
       },
-      otherProvider: (current) => permissionDenied(`Party ${req.party} belongs to identity provider '${current}', the request names '${req.identityProviderId}'`),
+      otherProvider: (current) =>
+        permissionDenied(
+          `Party ${req.party} belongs to identity provider '${current}', the request names '${req.identityProviderId}'`,
+        ),
       concurrentUpdate: () => concurrentPartyUpdate(req.party),
       annotationsTooLarge: () => maxPartyAnnotationsSizeExceeded(req.party),
     },

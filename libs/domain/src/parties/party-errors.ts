@@ -16,18 +16,28 @@ export const invalidPartyDetailsUpdateRequest = (party: string, reason: string) 
   );
 
 export const concurrentPartyUpdate = (party: string) =>
-  contention('CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED', `Update operation for party '${party}' failed due to a concurrent update to the same party`, {
-    resources: partyResource(party),
-  });
+  contention(
+    'CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED',
+    `Update operation for party '${party}' failed due to a concurrent update to the same party`,
+    {
+      resources: partyResource(party),
+    },
+  );
 
 export const maxPartyAnnotationsSizeExceeded = (party: string) =>
-  failedPrecondition('MAX_PARTY_DETAILS_ANNOTATIONS_SIZE_EXCEEDED', `Maximum annotations size for party '${party}' has been exceeded`, {
-    resources: partyResource(party),
-  });
+  failedPrecondition(
+    'MAX_PARTY_DETAILS_ANNOTATIONS_SIZE_EXCEEDED',
+    `Maximum annotations size for party '${party}' has been exceeded`,
+    {
+      resources: partyResource(party),
+    },
+  );
 
-export const identityProviderNotFoundArgument = (id: string) => invalidArgument(`Provided identity_provider_id ${id} has not been found.`);
+export const identityProviderNotFoundArgument = (id: string) =>
+  invalidArgument(`Provided identity_provider_id ${id} has not been found.`);
 
-export const partyAlreadyExists = (party: string) => invalidArgument(`Party already exists: party '${party}' is already allocated on this participant`);
+export const partyAlreadyExists = (party: string) =>
+  invalidArgument(`Party already exists: party '${party}' is already allocated on this participant`);
 
 export const cannotDetermineSynchronizer = (count: number) =>
   failedPrecondition(
@@ -38,5 +48,7 @@ export const cannotDetermineSynchronizer = (count: number) =>
 export const synchronizerNotConnected = (id: string) =>
   failedPrecondition(
     'PARTY_ALLOCATION_WITHOUT_CONNECTED_SYNCHRONIZER',
-    id ? `Cannot allocate the party: the participant is not connected to synchronizer ${id}` : 'Cannot allocate the party: the participant is not connected to any synchronizer',
+    id
+      ? `Cannot allocate the party: the participant is not connected to synchronizer ${id}`
+      : 'Cannot allocate the party: the participant is not connected to any synchronizer',
   );

@@ -34,7 +34,8 @@ export function validatePartyHint(hint: string): void {
   if (hint === '') return;
   const problem = partyIdProblem(hint);
   if (problem) throw invalidArgument(problem);
-  if (hint.length > MAX_PARTY_HINT_LENGTH) throw invalidArgument(`Party is too long (max: ${MAX_PARTY_HINT_LENGTH} characters for the party hint)`);
+  if (hint.length > MAX_PARTY_HINT_LENGTH)
+    throw invalidArgument(`Party is too long (max: ${MAX_PARTY_HINT_LENGTH} characters for the party hint)`);
   if (hint.includes('::')) throw invalidArgument(`non expected character sequence '::' in party hint "${hint}"`);
 }
 

@@ -5,7 +5,12 @@
  * request). Pure: time, randomness and the ledger state it needs are inputs.
  */
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
-import { computePreparedTransactionHash, isPartyId, isUniqueIdentifier, type HashingSchemeVersionNumber } from '@ledgerline/canton';
+import {
+  computePreparedTransactionHash,
+  isPartyId,
+  isUniqueIdentifier,
+  type HashingSchemeVersionNumber,
+} from '@ledgerline/canton';
 import { invalidField, missingField } from '../errors';
 import { parseIsoMicros } from '../ledger/time';
 import { partiesNotKnown } from '../transaction-builder/builder-errors';
@@ -76,7 +81,8 @@ export const hashingSchemeVersionName = (v: HashingSchemeVersionNumber) => `HASH
 /** Field checks that need no ledger state (the validator's INVALID_FIELD / MISSING_FIELD). */
 export function validatePrepareRequest(req: PrepareRequest): HashingSchemeVersionNumber {
   if (!req.commandId) throw missingField('command_id');
-  if (!/^[A-Za-z0-9\-_ :#/.]{1,255}$/.test(req.commandId)) throw invalidField('command_id', `Expected a valid LedgerString, got ${JSON.stringify(req.commandId)}`);
+  if (!/^[A-Za-z0-9\-_ :#/.]{1,255}$/.test(req.commandId))
+    throw invalidField('command_id', `Expected a valid LedgerString, got ${JSON.stringify(req.commandId)}`);
   if (req.commands.length === 0) throw missingField('commands');
   if (req.actAs.length === 0) throw missingField('act_as');
   for (const p of req.actAs) if (!isPartyId(p)) throw invalidField('act_as', `Invalid party id ${JSON.stringify(p)}`);
@@ -84,11 +90,17 @@ export function validatePrepareRequest(req: PrepareRequest): HashingSchemeVersio
   if (req.synchronizerId && !isUniqueIdentifier(req.synchronizerId))
     throw invalidField('synchronizer_id', `Invalid unique identifier \`${req.synchronizerId}\``);
   const v = HASHING_VERSIONS[req.hashingSchemeVersion];
-  if (!v) throw invalidField('hashing_scheme_version', `Hashing scheme version ${req.hashingSchemeVersion} is not supported on this participant (supported: V2, V3)`);
+  if (!v)
+    throw invalidField(
+      'hashing_scheme_version',
+      `Hashing scheme version ${req.hashingSchemeVersion} is not supported on this participant (supported: V2, V3)`,
+    );
   if (req.maxRecordTime) timestampMicros(req.maxRecordTime, 'max_record_time');
   if (req.minLedgerTime?.abs) timestampMicros(req.minLedgerTime.abs, 'min_ledger_time');
   if (req.commands.length > 1)
-    throw failedToPrepare('Transaction with multiple root nodes are not supported: submit one command per prepared transaction');
+    throw failedToPrepare(
+      'Transaction with multiple root nodes are not supported: submit one command per prepared transaction',
+    );
   return v;
 }
 
@@ -101,7 +113,10 @@ function timestampMicros(s: string, field: string): bigint {
 }
 
 /** Every actAs party must be allocated here (before the commands are interpreted). */
-export function checkPrepareParties(req: Pick<PrepareRequest, 'actAs'>, state: Pick<PrepareState, 'knownParties'>): void {
+export function checkPrepareParties(
+  req: Pick<PrepareRequest, 'actAs'>,
+  state: Pick<PrepareState, 'knownParties'>,
+): void {
   const unknown = sortedUnique(req.actAs.filter((p) => !state.knownParties.has(p)));
   if (unknown.length) throw partiesNotKnown(unknown);
 }
@@ -125,19 +140,31 @@ export function prepareLedgerTime(req: Pick<PrepareRequest, 'minLedgerTime'>, no
  * transaction's time boundaries; none when it read no time). The generic model reads no time; there `minLedgerTime`
  * becomes the lower bound.
  */
-function preparedLedgerTimeBounds(req: PrepareRequest, built: InterpretedTransaction, now: bigint): { min?: bigint; max?: bigint } {
+function preparedLedgerTimeBounds(
+  req: PrepareRequest,
+  built: InterpretedTransaction,
+  now: bigint,
+): { min?: bigint; max?: bigint } {
   if (built.ledgerTimeBounds) return built.ledgerTimeBounds;
   if (req.minLedgerTime?.abs) return { min: parseIsoMicros(req.minLedgerTime.abs) };
-  if (req.minLedgerTime?.relSeconds !== undefined) return { min: now + BigInt(Math.round(req.minLedgerTime.relSeconds * 1e6)) };
+  if (req.minLedgerTime?.relSeconds !== undefined)
+    return { min: now + BigInt(Math.round(req.minLedgerTime.relSeconds * 1e6)) };
   return {};
 }
 
 /** The prepared transaction of a validated request from its interpreted transaction (see interpretCommands), hashed. */
-export function decidePrepare(req: PrepareRequest, version: HashingSchemeVersionNumber, built: InterpretedTransaction, env: PrepareEnvironment): PreparedResult {
+export function decidePrepare(
+  req: PrepareRequest,
+  version: HashingSchemeVersionNumber,
+  built: InterpretedTransaction,
+  env: PrepareEnvironment,
+): PreparedResult {
   const { transaction, inputContracts, synchronizerId } = built;
   // A CreateAndExerciseCommand makes two root nodes; an interactive submission has one.
   if (transaction.roots.length > 1)
-    throw failedToPrepare(`Transaction with multiple root nodes are not supported: ${commandName(req.commands[0])} makes ${transaction.roots.length} root nodes`);
+    throw failedToPrepare(
+      `Transaction with multiple root nodes are not supported: ${commandName(req.commands[0])} makes ${transaction.roots.length} root nodes`,
+    );
   const bounds = preparedLedgerTimeBounds(req, built, env.now);
 
   const pt = PreparedTransaction.create({

@@ -23,9 +23,17 @@ export interface ReassignmentCompletion {
 }
 
 /** Rejects a change id whose last success lies within `periodMicros` before `nowMicros`. */
-export function checkReassignmentDeduplication(previous: ReassignmentCompletion | null, nowMicros: bigint, periodMicros: bigint): void {
+export function checkReassignmentDeduplication(
+  previous: ReassignmentCompletion | null,
+  nowMicros: bigint,
+  periodMicros: bigint,
+): void {
   const completed: CompletedChange | undefined = previous
-    ? { completionOffset: previous.completionOffset, submissionId: previous.submissionId, recordTimeMicros: parseIsoMicros(previous.recordTime) }
+    ? {
+        completionOffset: previous.completionOffset,
+        submissionId: previous.submissionId,
+        recordTimeMicros: parseIsoMicros(previous.recordTime),
+      }
     : undefined;
   checkDeduplication(completed, { kind: 'duration', micros: periodMicros }, nowMicros);
 }

@@ -62,15 +62,20 @@ export const reassignmentSubmitterNotStakeholder = (ref: string, submitter: stri
   submissionFailed(`For ${ref}: submitter \`${submitter}\` is not a stakeholder`);
 export const reassignmentSubmitterNotHosted = (ref: string, submitter: string, participantId: string) =>
   submissionFailed(`For ${ref}: ${submitter} is not hosted on ${participantId}`);
-export const unresolvedReassignmentSynchronizer = (id: string) => invalidArgument(`Unable to resolve ${id} to a connected physical synchronizer id`);
+export const unresolvedReassignmentSynchronizer = (id: string) =>
+  invalidArgument(`Unable to resolve ${id} to a connected physical synchronizer id`);
 export const unassignSameSynchronizers = (contractIds: string[]) =>
-  invalidArgument(`Cannot unassign contracts \`${contractIds.join(', ')}\`: source and target synchronizers are the same`);
-export const unassignUnknownContract = (cid: string) => invalidArgument(`Cannot unassign contract \`${cid}\`: unknown contract`);
+  invalidArgument(
+    `Cannot unassign contracts \`${contractIds.join(', ')}\`: source and target synchronizers are the same`,
+  );
+export const unassignUnknownContract = (cid: string) =>
+  invalidArgument(`Cannot unassign contract \`${cid}\`: unknown contract`);
 export const unassignContractNotActive = (cid: string, status: string) =>
   invalidArgument(`Cannot unassign contract \`${cid}\` because it's not active. Current status ${status}`);
 export const unknownReassignmentId = (id: string) =>
   invalidArgument(`Cannot find reassignment data for reassignment \`${id}\`: unknown reassignment id`);
-export const assignmentCompleted = (id: string) => invalidArgument(`Cannot assign \`${id}\`: assignment has been completed`);
+export const assignmentCompleted = (id: string) =>
+  invalidArgument(`Cannot assign \`${id}\`: assignment has been completed`);
 export const onlySubmitterBeforeExclusivity = (id: string, deadline: string) =>
   invalidArgument(`Cannot assign \`${id}\`: only submitter can initiate before exclusivity timeout ${deadline}`);
 
@@ -79,11 +84,17 @@ const reassignmentRef = (id: string) => `reassignment \`${id}\``;
 
 /** Source and target must both be synchronizers this participant is connected to. */
 export function requireReassignmentSynchronizers(batch: ReassignmentBatch, connected: readonly string[]): void {
-  for (const id of [batch.source, batch.target]) if (!connected.includes(id)) throw unresolvedReassignmentSynchronizer(id);
+  for (const id of [batch.source, batch.target])
+    if (!connected.includes(id)) throw unresolvedReassignmentSynchronizer(id);
 }
 
 /** The submitter must be a stakeholder of the contract and hosted on this participant. */
-export function checkReassignmentSubmitter(ref: string, submitter: string, stakeholders: readonly string[], ctx: ReassignmentDecisionContext): void {
+export function checkReassignmentSubmitter(
+  ref: string,
+  submitter: string,
+  stakeholders: readonly string[],
+  ctx: ReassignmentDecisionContext,
+): void {
   if (!stakeholders.includes(submitter)) throw reassignmentSubmitterNotStakeholder(ref, submitter);
   if (!ctx.isHosted(submitter)) throw reassignmentSubmitterNotHosted(ref, submitter, ctx.participantId);
 }
@@ -96,7 +107,13 @@ function statusText(c: ReassignableContract): string {
 
 const union = (lists: Iterable<readonly string[]>): string[] => [...new Set([...lists].flat())].sort();
 
-function eventOf(sub: ReassignmentSubmission, synchronizerId: string, id: string, data: StoredReassignment['events'], parties: string[]): ReassignmentEvent {
+function eventOf(
+  sub: ReassignmentSubmission,
+  synchronizerId: string,
+  id: string,
+  data: StoredReassignment['events'],
+  parties: string[],
+): ReassignmentEvent {
   return {
     type: REASSIGNMENT_COMMITTED,
     stream: `reassignment:${id}`,
@@ -128,7 +145,16 @@ export function decideUnassign(
     if (!c || (c.status === 'active' && c.synchronizerId !== source)) throw unassignUnknownContract(cid);
     if (c.status !== 'active') throw unassignContractNotActive(cid, statusText(c));
     // Named twice in one batch: the first unassign already moved it away.
-    if (seen.has(cid)) throw unassignContractNotActive(cid, statusText({ ...c, status: 'in_flight', inFlightTarget: target, reassignmentCounter: c.reassignmentCounter + 1 }));
+    if (seen.has(cid))
+      throw unassignContractNotActive(
+        cid,
+        statusText({
+          ...c,
+          status: 'in_flight',
+          inFlightTarget: target,
+          reassignmentCounter: c.reassignmentCounter + 1,
+        }),
+      );
     checkReassignmentSubmitter(contractRef(cid), sub.submitter, c.stakeholders, ctx);
     seen.add(cid);
     moved.push(c);
@@ -166,9 +192,12 @@ export function decideAssign(
   ctx: ReassignmentDecisionContext,
 ): ReassignmentEvent {
   const { source, target, reassignmentId: id } = sub.batch;
-  if (!unassignment || unassignment.source !== source || unassignment.target !== target) throw unknownReassignmentId(id);
+  if (!unassignment || unassignment.source !== source || unassignment.target !== target)
+    throw unknownReassignmentId(id);
   const inFlight = unassignment.contracts.map((u) => ({ u, c: contracts.get(u.contractId) }));
-  const done = inFlight.some(({ u, c }) => !c || c.status !== 'in_flight' || c.reassignmentCounter !== u.reassignmentCounter);
+  const done = inFlight.some(
+    ({ u, c }) => !c || c.status !== 'in_flight' || c.reassignmentCounter !== u.reassignmentCounter,
+  );
   if (unassignment.completed || done) throw assignmentCompleted(id);
   const stakeholders = union(inFlight.map(({ c }) => c!.stakeholders));
   for (const { c } of inFlight) checkReassignmentSubmitter(reassignmentRef(id), sub.submitter, c!.stakeholders, ctx);

@@ -14,7 +14,10 @@ const LEDGER_STRING = /^[a-zA-Z0-9._:\-#/ ]{1,255}$/;
 
 function ledgerString(value: string, field: string): string {
   if (!LEDGER_STRING.test(value)) {
-    throw invalidField(field, `"${value}" is not a valid LedgerString: 1 to 255 characters of [a-zA-Z0-9._:-#/ ] expected`);
+    throw invalidField(
+      field,
+      `"${value}" is not a valid LedgerString: 1 to 255 characters of [a-zA-Z0-9._:-#/ ] expected`,
+    );
   }
   return value;
 }
@@ -28,7 +31,8 @@ export function requireParty(value: string | undefined, field: string): string {
 /** requireSynchronizerId: absent or empty → MISSING_FIELD; not `alias::namespace` → INVALID_FIELD. */
 export function requireSynchronizerId(value: string | undefined, field: string): string {
   if (!value) throw missingField(field);
-  if (!isUniqueIdentifier(value)) throw invalidField(field, `Invalid unique identifier \`${value}\`: expected <alias>::<namespace>`);
+  if (!isUniqueIdentifier(value))
+    throw invalidField(field, `Invalid unique identifier \`${value}\`: expected <alias>::<namespace>`);
   return value;
 }
 
@@ -50,7 +54,12 @@ export function batchOf(commands: ParsedCommand[]): ReassignmentBatch {
   }
   const { source, target } = commands[0];
   if (commands.some((c) => c.source !== source || c.target !== target)) throw invalidBatch('differing synchronizers');
-  return { kind: 'unassign', source, target, contractIds: commands.map((c) => (c as Extract<ParsedCommand, { kind: 'unassign' }>).contractId) };
+  return {
+    kind: 'unassign',
+    source,
+    target,
+    contractIds: commands.map((c) => (c as Extract<ParsedCommand, { kind: 'unassign' }>).contractId),
+  };
 }
 
 export function validateReassignmentCommands(
@@ -79,7 +88,8 @@ export function validateReassignmentCommands(
       const v = cmd.AssignCommand.value ?? {};
       const source = requireSynchronizerId(v.source, 'source');
       const target = requireSynchronizerId(v.target, 'target');
-      if (!v.reassignmentId || !isReassignmentId(v.reassignmentId)) throw invalidField('reassignment_id', 'Invalid reassignment ID');
+      if (!v.reassignmentId || !isReassignmentId(v.reassignmentId))
+        throw invalidField('reassignment_id', 'Invalid reassignment ID');
       return { kind: 'assign', reassignmentId: v.reassignmentId, source, target };
     }
     throw missingField('command');

@@ -48,10 +48,22 @@ export interface AmuletReferenceContracts {
 const arg = (c: RegistryContract, ...path: string[]): string => textIn(c.createdEvent.createArgument, ...path);
 /** A Daml `Time` as the JSON API renders it, in microseconds since the epoch. */
 export const timeMicros = (iso: string): bigint => parseIsoMicros(iso);
-const createdOrder = (a: RegistryContract, b: RegistryContract) => (a.createdEvent.createdAt < b.createdEvent.createdAt ? -1 : a.createdEvent.createdAt > b.createdEvent.createdAt ? 1 : 0);
+const createdOrder = (a: RegistryContract, b: RegistryContract) =>
+  a.createdEvent.createdAt < b.createdEvent.createdAt
+    ? -1
+    : a.createdEvent.createdAt > b.createdEvent.createdAt
+      ? 1
+      : 0;
 
 /** The kinds of DSO contract the answers are built from, read together (by-id reads aside). */
-export const AMULET_REFERENCE_KINDS = ['amuletRules', 'externalPartyAmuletRules', 'openMiningRound', 'externalPartyConfigState', 'transferPreapproval', 'featuredAppRight'] as const;
+export const AMULET_REFERENCE_KINDS = [
+  'amuletRules',
+  'externalPartyAmuletRules',
+  'openMiningRound',
+  'externalPartyConfigState',
+  'transferPreapproval',
+  'featuredAppRight',
+] as const;
 
 /** The active contracts of each kind. */
 export type AmuletContracts = Record<(typeof AMULET_REFERENCE_KINDS)[number], RegistryContract[]>;
@@ -81,9 +93,15 @@ export function dsoContract(contracts: readonly RegistryContract[], dso: string,
 }
 
 /** The newest OpenMiningRound (highest round number) that has opened at `nowMicros` (scan's latest usable round). */
-export function latestUsableOpenRound(rounds: readonly RegistryContract[], dso: string, nowMicros: bigint): RegistryContract {
+export function latestUsableOpenRound(
+  rounds: readonly RegistryContract[],
+  dso: string,
+  nowMicros: bigint,
+): RegistryContract {
   const usable = rounds.filter((r) => arg(r, 'dso') === dso && timeMicros(arg(r, 'opensAt')) <= nowMicros);
-  const newest = usable.sort((a, b) => Number(BigInt(arg(b, 'round', 'number')) - BigInt(arg(a, 'round', 'number'))))[0];
+  const newest = usable.sort((a, b) =>
+    Number(BigInt(arg(b, 'round', 'number')) - BigInt(arg(a, 'round', 'number'))),
+  )[0];
   if (!newest) throw registryNotFound('No open usable OpenMiningRound found.');
   return newest;
 }
@@ -91,19 +109,33 @@ export function latestUsableOpenRound(rounds: readonly RegistryContract[], dso: 
 /** The ExternalPartyConfigState that is archived last (the newer of the pair the DSO keeps), or null. */
 export function latestConfigState(states: readonly RegistryContract[], dso: string): RegistryContract | null {
   const own = states.filter((s) => arg(s, 'dso') === dso);
-  own.sort((a, b) => Number(timeMicros(arg(b, 'targetArchiveAfter')) - timeMicros(arg(a, 'targetArchiveAfter'))) || createdOrder(b, a));
+  own.sort(
+    (a, b) =>
+      Number(timeMicros(arg(b, 'targetArchiveAfter')) - timeMicros(arg(a, 'targetArchiveAfter'))) || createdOrder(b, a),
+  );
   return own[0] ?? null;
 }
 
 /** The receiver's TransferPreapproval that expires last among those not expired at `nowMicros`, or null. */
-export function usablePreapproval(preapprovals: readonly RegistryContract[], dso: string, receiver: string, nowMicros: bigint): RegistryContract | null {
-  const usable = preapprovals.filter((p) => arg(p, 'dso') === dso && arg(p, 'receiver') === receiver && timeMicros(arg(p, 'expiresAt')) > nowMicros);
+export function usablePreapproval(
+  preapprovals: readonly RegistryContract[],
+  dso: string,
+  receiver: string,
+  nowMicros: bigint,
+): RegistryContract | null {
+  const usable = preapprovals.filter(
+    (p) => arg(p, 'dso') === dso && arg(p, 'receiver') === receiver && timeMicros(arg(p, 'expiresAt')) > nowMicros,
+  );
   usable.sort((a, b) => Number(timeMicros(arg(b, 'expiresAt')) - timeMicros(arg(a, 'expiresAt'))));
   return usable[0] ?? null;
 }
 
 /** The provider's FeaturedAppRight (the oldest, should it have several), or null. */
-export function featuredAppRightOf(rights: readonly RegistryContract[], dso: string, provider: string): RegistryContract | null {
+export function featuredAppRightOf(
+  rights: readonly RegistryContract[],
+  dso: string,
+  provider: string,
+): RegistryContract | null {
   return rights.filter((r) => arg(r, 'dso') === dso && arg(r, 'provider') === provider).sort(createdOrder)[0] ?? null;
 }
 
@@ -111,12 +143,20 @@ export function featuredAppRightOf(rights: readonly RegistryContract[], dso: str
 export const preapprovalProvider = (preapproval: RegistryContract): string => arg(preapproval, 'provider');
 
 /** self: sender and receiver are one party; direct: the receiver pre-approved transfers; offer: otherwise. */
-export function amuletTransferKind(sender: string, receiver: string, preapproval: RegistryContract | null): TransferKind {
+export function amuletTransferKind(
+  sender: string,
+  receiver: string,
+  preapproval: RegistryContract | null,
+): TransferKind {
   if (sender === receiver) return 'self';
   return preapproval ? 'direct' : 'offer';
 }
 
-function referenceContext(ref: AmuletReferenceContracts, nowMicros: bigint, excludeDebugFields: boolean): ChoiceContextBuilder {
+function referenceContext(
+  ref: AmuletReferenceContracts,
+  nowMicros: bigint,
+  excludeDebugFields: boolean,
+): ChoiceContextBuilder {
   return new ChoiceContextBuilder(excludeDebugFields)
     .contract('amulet-rules', ref.amuletRules)
     .contract('open-round', latestUsableOpenRound(ref.openRounds, ref.dso, nowMicros))
@@ -141,7 +181,12 @@ export interface FactoryWithChoiceContext {
  */
 export function amuletTransferFactory(
   ref: AmuletReferenceContracts,
-  transfer: { sender: string; receiver: string; preapproval: RegistryContract | null; featuredAppRight: RegistryContract | null },
+  transfer: {
+    sender: string;
+    receiver: string;
+    preapproval: RegistryContract | null;
+    featuredAppRight: RegistryContract | null;
+  },
   nowMicros: bigint,
   excludeDebugFields: boolean,
 ): TransferFactoryWithChoiceContext {
@@ -152,12 +197,22 @@ export function amuletTransferFactory(
     .optionalContract('transfer-preapproval', preapproval)
     .disclose(ref.externalPartyAmuletRules)
     .build();
-  return { factoryId: ref.externalPartyAmuletRules.createdEvent.contractId, transferKind: amuletTransferKind(transfer.sender, transfer.receiver, preapproval), choiceContext };
+  return {
+    factoryId: ref.externalPartyAmuletRules.createdEvent.contractId,
+    transferKind: amuletTransferKind(transfer.sender, transfer.receiver, preapproval),
+    choiceContext,
+  };
 }
 
 /** The allocation factory: `ExternalPartyAmuletRules` with the reference contracts. */
-export function amuletAllocationFactory(ref: AmuletReferenceContracts, nowMicros: bigint, excludeDebugFields: boolean): FactoryWithChoiceContext {
-  const choiceContext = referenceContext(ref, nowMicros, excludeDebugFields).disclose(ref.externalPartyAmuletRules).build();
+export function amuletAllocationFactory(
+  ref: AmuletReferenceContracts,
+  nowMicros: bigint,
+  excludeDebugFields: boolean,
+): FactoryWithChoiceContext {
+  const choiceContext = referenceContext(ref, nowMicros, excludeDebugFields)
+    .disclose(ref.externalPartyAmuletRules)
+    .build();
   return { factoryId: ref.externalPartyAmuletRules.createdEvent.contractId, choiceContext };
 }
 
@@ -177,9 +232,17 @@ export interface TwoStepTransfer {
 }
 
 /** The choice context of a transfer instruction's or an allocation's choice (scan's `getTwoStepTransferContext`). */
-export function amuletTwoStepContext(ref: AmuletReferenceContracts, t: TwoStepTransfer, nowMicros: bigint, excludeDebugFields: boolean): RegistryChoiceContext {
+export function amuletTwoStepContext(
+  ref: AmuletReferenceContracts,
+  t: TwoStepTransfer,
+  nowMicros: bigint,
+  excludeDebugFields: boolean,
+): RegistryChoiceContext {
   if (!t.lockedAmulet) {
-    if (t.requireLockedAmulet) throw registryNotFound(`LockedAmulet '${t.lockedAmuletId}' not found for ${t.description}, which expires on ${t.expiresAt}`);
+    if (t.requireLockedAmulet)
+      throw registryNotFound(
+        `LockedAmulet '${t.lockedAmuletId}' not found for ${t.description}, which expires on ${t.expiresAt}`,
+      );
     return new ChoiceContextBuilder(excludeDebugFields).bool('expire-lock', false).build();
   }
   return referenceContext(ref, nowMicros, excludeDebugFields)
@@ -195,7 +258,11 @@ export function transferInstructionLock(instruction: RegistryContract): { locked
 }
 
 /** The LockedAmulet, expiry and executor of an AmuletAllocation. */
-export function allocationLock(allocation: RegistryContract): { lockedAmuletId: string; expiresAt: string; executor: string } {
+export function allocationLock(allocation: RegistryContract): {
+  lockedAmuletId: string;
+  expiresAt: string;
+  executor: string;
+} {
   return {
     lockedAmuletId: arg(allocation, 'lockedAmulet'),
     expiresAt: arg(allocation, 'allocation', 'settlement', 'settleBefore'),

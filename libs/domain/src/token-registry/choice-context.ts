@@ -20,7 +20,8 @@ export const textIn = (value: unknown, ...path: string[]): string => {
 };
 
 /** `Splice.Api.Token.MetadataV1.AnyValue` in the JSON API's encoding: the constructor in `tag`, its argument in `value`. */
-export type AnyValue = { tag: 'AV_ContractId'; value: string } | { tag: 'AV_Bool'; value: boolean } | { tag: 'AV_Text'; value: string };
+export type AnyValue =
+  { tag: 'AV_ContractId'; value: string } | { tag: 'AV_Bool'; value: boolean } | { tag: 'AV_Text'; value: string };
 
 /** `Splice.Api.Token.MetadataV1.ChoiceContext` in the JSON API's encoding. */
 export interface ChoiceContextData {
@@ -50,7 +51,12 @@ export interface RegistryChoiceContext {
  */
 export function disclosedContract(c: RegistryContract, excludeDebugFields: boolean): RegistryDisclosedContract {
   const e = c.createdEvent;
-  const d: RegistryDisclosedContract = { templateId: e.templateId, contractId: e.contractId, createdEventBlob: e.createdEventBlob, synchronizerId: c.synchronizerId };
+  const d: RegistryDisclosedContract = {
+    templateId: e.templateId,
+    contractId: e.contractId,
+    createdEventBlob: e.createdEventBlob,
+    synchronizerId: c.synchronizerId,
+  };
   if (!excludeDebugFields) {
     d.debugPackageName = e.packageName;
     d.debugPayload = e.createArgument;
@@ -84,7 +90,8 @@ export class ChoiceContextBuilder {
   }
 
   disclose(c: RegistryContract): this {
-    if (!this.disclosed.some((d) => d.contractId === c.createdEvent.contractId)) this.disclosed.push(disclosedContract(c, this.excludeDebugFields));
+    if (!this.disclosed.some((d) => d.contractId === c.createdEvent.contractId))
+      this.disclosed.push(disclosedContract(c, this.excludeDebugFields));
     return this;
   }
 

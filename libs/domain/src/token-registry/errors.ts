@@ -23,4 +23,5 @@ export const registryBadRequest = (message: string) => new TokenRegistryError(40
 export const registryNotFound = (message: string) => new TokenRegistryError(404, message);
 
 /** The contract is being reassigned: the specification's 409 (its synchronizer is not known until it is assigned). */
-export const registryReassigning = (contractId: string) => new TokenRegistryError(409, `Contract '${contractId}' is being reassigned to another synchronizer.`);
+export const registryReassigning = (contractId: string) =>
+  new TokenRegistryError(409, `Contract '${contractId}' is being reassigned to another synchronizer.`);

@@ -1,7 +1,15 @@
 import { ChoiceContextBuilder, pathIn, type RegistryChoiceContext, type RegistryContract } from './choice-context';
 import type { FactoryWithChoiceContext, TransferFactoryWithChoiceContext } from './amulet';
 import { registryNotFound } from './errors';
-import { ALLOCATION_API, ALLOCATION_INSTRUCTION_API, HOLDING_API, METADATA_API, TRANSFER_INSTRUCTION_API, type Instrument, type SupportedApis } from './metadata';
+import {
+  ALLOCATION_API,
+  ALLOCATION_INSTRUCTION_API,
+  HOLDING_API,
+  METADATA_API,
+  TRANSFER_INSTRUCTION_API,
+  type Instrument,
+  type SupportedApis,
+} from './metadata';
 
 /**
  * The registry of any token whose admin party Ledgerline is configured to serve: the factory is the admin's active
@@ -12,8 +20,10 @@ import { ALLOCATION_API, ALLOCATION_INSTRUCTION_API, HOLDING_API, METADATA_API, 
 export const TOKEN_INTERFACES = {
   holding: 'splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding',
   transferFactory: 'splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory',
-  transferInstruction: 'splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction',
-  allocationFactory: 'splice-api-token-allocation-instruction-v1:Splice.Api.Token.AllocationInstructionV1:AllocationFactory',
+  transferInstruction:
+    'splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction',
+  allocationFactory:
+    'splice-api-token-allocation-instruction-v1:Splice.Api.Token.AllocationInstructionV1:AllocationFactory',
   allocation: 'splice-api-token-allocation-v1:Splice.Api.Token.AllocationV1:Allocation',
 } as const;
 
@@ -24,13 +34,25 @@ export interface ViewedRegistryContract {
 }
 
 const oldestFirst = (a: ViewedRegistryContract, b: ViewedRegistryContract) =>
-  a.contract.createdEvent.createdAt < b.contract.createdEvent.createdAt ? -1 : a.contract.createdEvent.createdAt > b.contract.createdEvent.createdAt ? 1 : 0;
+  a.contract.createdEvent.createdAt < b.contract.createdEvent.createdAt
+    ? -1
+    : a.contract.createdEvent.createdAt > b.contract.createdEvent.createdAt
+      ? 1
+      : 0;
 
 /** The admin's factory (the oldest whose view names the admin), disclosed, with an empty context; else 404. */
-export function tokenFactory(candidates: readonly ViewedRegistryContract[], admin: string, what: 'TransferFactory' | 'AllocationFactory', excludeDebugFields: boolean): FactoryWithChoiceContext {
+export function tokenFactory(
+  candidates: readonly ViewedRegistryContract[],
+  admin: string,
+  what: 'TransferFactory' | 'AllocationFactory',
+  excludeDebugFields: boolean,
+): FactoryWithChoiceContext {
   const factory = candidates.filter((c) => c.view.admin === admin).sort(oldestFirst)[0];
   if (!factory) throw registryNotFound(`No ${what} found for admin ${admin}.`);
-  return { factoryId: factory.contract.createdEvent.contractId, choiceContext: new ChoiceContextBuilder(excludeDebugFields).disclose(factory.contract).build() };
+  return {
+    factoryId: factory.contract.createdEvent.contractId,
+    choiceContext: new ChoiceContextBuilder(excludeDebugFields).disclose(factory.contract).build(),
+  };
 }
 
 /** A transfer through a generic factory is a self-transfer or an offer the receiver accepts: pre-approvals are Amulet's. */
@@ -46,11 +68,18 @@ export function tokenTransferFactory(
 
 /** The admin a TransferInstruction's or an Allocation's view names as its instrument's admin. */
 function instrumentAdminOf(kind: 'TransferInstruction' | 'Allocation', view: Record<string, unknown>): unknown {
-  return kind === 'TransferInstruction' ? pathIn(view, 'transfer', 'instrumentId', 'admin') : pathIn(view, 'allocation', 'transferLeg', 'instrumentId', 'admin');
+  return kind === 'TransferInstruction'
+    ? pathIn(view, 'transfer', 'instrumentId', 'admin')
+    : pathIn(view, 'allocation', 'transferLeg', 'instrumentId', 'admin');
 }
 
 /** The (empty) context of a choice on the admin's transfer instruction or allocation; 404 when it is not one. */
-export function tokenChoiceContext(found: ViewedRegistryContract | null, id: string, admin: string, kind: 'TransferInstruction' | 'Allocation'): RegistryChoiceContext {
+export function tokenChoiceContext(
+  found: ViewedRegistryContract | null,
+  id: string,
+  admin: string,
+  kind: 'TransferInstruction' | 'Allocation',
+): RegistryChoiceContext {
   if (!found || instrumentAdminOf(kind, found.view) !== admin) throw registryNotFound(`${kind} '${id}' not found.`);
   return { choiceContextData: { values: {} }, disclosedContracts: [] };
 }
@@ -59,7 +88,11 @@ export function tokenChoiceContext(found: ViewedRegistryContract | null, id: str
  * The instruments of the admin's holdings (distinct instrument ids whose admin it is), named by their id, 10 decimals,
  * with the APIs its factories support.
  */
-export function tokenInstruments(holdingViews: readonly Record<string, unknown>[], admin: string, factories: { transfer: boolean; allocation: boolean }): Instrument[] {
+export function tokenInstruments(
+  holdingViews: readonly Record<string, unknown>[],
+  admin: string,
+  factories: { transfer: boolean; allocation: boolean },
+): Instrument[] {
   const ids = new Set<string>();
   for (const v of holdingViews) {
     const id = pathIn(v, 'instrumentId', 'id');

@@ -40,7 +40,9 @@ export function selectRegistry(admin: string | undefined, dso: string | null, co
   if (admin === undefined) {
     if (dso) return { kind: 'amulet', admin: dso };
     if (configured[0]) return { kind: 'token', admin: configured[0] };
-    throw registryNotFound('This ledger serves no token registry: no AmuletRules is active and LEDGER_TOKEN_REGISTRIES names no admin.');
+    throw registryNotFound(
+      'This ledger serves no token registry: no AmuletRules is active and LEDGER_TOKEN_REGISTRIES names no admin.',
+    );
   }
   if (admin === dso) return { kind: 'amulet', admin };
   if (configured.includes(admin)) return { kind: 'token', admin };
@@ -57,23 +59,36 @@ export function amuletInstrument(names: { name: string; symbol: string }): Instr
     name: names.name,
     symbol: names.symbol,
     decimals: 10,
-    supportedApis: { [METADATA_API]: 1, [HOLDING_API]: 1, [TRANSFER_INSTRUCTION_API]: 1, [ALLOCATION_API]: 1, [ALLOCATION_INSTRUCTION_API]: 1 },
+    supportedApis: {
+      [METADATA_API]: 1,
+      [HOLDING_API]: 1,
+      [TRANSFER_INSTRUCTION_API]: 1,
+      [ALLOCATION_API]: 1,
+      [ALLOCATION_INSTRUCTION_API]: 1,
+    },
   };
 }
 
 /** `pageSize` as the query gives it: an integer from 1 (default 25). */
 export function decodePageSize(raw: unknown): number {
   if (raw === undefined || raw === '') return 25;
-  if (typeof raw !== 'string' || !/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw registryBadRequest(`pageSize must be a positive integer (got '${String(raw)}')`);
+  if (typeof raw !== 'string' || !/^\d{1,9}$/.test(raw) || Number(raw) < 1)
+    throw registryBadRequest(`pageSize must be a positive integer (got '${String(raw)}')`);
   return Number(raw);
 }
 
 /** One page of instruments in id order: those after `pageToken` (the last id of the previous page), `nextPageToken` when more follow. */
-export function instrumentPage(instruments: readonly Instrument[], pageSize: number, pageToken: string | undefined): ListInstrumentsResponse {
+export function instrumentPage(
+  instruments: readonly Instrument[],
+  pageSize: number,
+  pageToken: string | undefined,
+): ListInstrumentsResponse {
   const sorted = [...instruments].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const rest = pageToken ? sorted.filter((i) => i.id > pageToken) : sorted;
   const page = rest.slice(0, pageSize);
-  return rest.length > pageSize ? { instruments: page, nextPageToken: page[page.length - 1].id } : { instruments: page };
+  return rest.length > pageSize
+    ? { instruments: page, nextPageToken: page[page.length - 1].id }
+    : { instruments: page };
 }
 
 export function findInstrument(instruments: readonly Instrument[], id: string): Instrument {

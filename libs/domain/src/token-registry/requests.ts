@@ -25,7 +25,8 @@ function excludeDebugFieldsOf(body: Obj): boolean {
 
 export function decodeFactoryRequest(body: unknown): FactoryRequest {
   if (!isObject(body)) throw registryBadRequest('The request body must be a JSON object.');
-  if (!isObject(body.choiceArguments)) throw registryBadRequest('Field `choiceArguments` is required and must be a JSON object.');
+  if (!isObject(body.choiceArguments))
+    throw registryBadRequest('Field `choiceArguments` is required and must be a JSON object.');
   return { choiceArguments: body.choiceArguments, excludeDebugFields: excludeDebugFieldsOf(body) };
 }
 
@@ -33,7 +34,8 @@ export function decodeChoiceContextRequest(body: unknown): ChoiceContextRequest 
   if (body === undefined || body === null) return { meta: {}, excludeDebugFields: false };
   if (!isObject(body)) throw registryBadRequest('The request body must be a JSON object.');
   const meta = body.meta ?? {};
-  if (!isObject(meta) || Object.values(meta).some((v) => typeof v !== 'string')) throw registryBadRequest('Field `meta` must be a JSON object of strings.');
+  if (!isObject(meta) || Object.values(meta).some((v) => typeof v !== 'string'))
+    throw registryBadRequest('Field `meta` must be a JSON object of strings.');
   return { meta: meta as Record<string, string>, excludeDebugFields: excludeDebugFieldsOf(body) };
 }
 
@@ -71,19 +73,24 @@ export function decodeTransferFactoryArguments(args: Obj): TransferFactoryArgume
   const transfer = object(args, '', 'transfer');
   const sender = party(transfer, 'transfer.', 'sender');
   const receiver = party(transfer, 'transfer.', 'receiver');
-  if (typeof transfer.amount !== 'string' && typeof transfer.amount !== 'number') problems.push('transfer.amount must be a decimal');
+  if (typeof transfer.amount !== 'string' && typeof transfer.amount !== 'number')
+    problems.push('transfer.amount must be a decimal');
   const instrument = object(transfer, 'transfer.', 'instrumentId');
   const admin = party(instrument, 'transfer.instrumentId.', 'admin');
   text(instrument, 'transfer.instrumentId.', 'id');
   text(transfer, 'transfer.', 'requestedAt');
   text(transfer, 'transfer.', 'executeBefore');
   const inputs = transfer.inputHoldingCids;
-  if (!Array.isArray(inputs) || inputs.some((c) => typeof c !== 'string')) problems.push('transfer.inputHoldingCids must be a list of contract ids');
+  if (!Array.isArray(inputs) || inputs.some((c) => typeof c !== 'string'))
+    problems.push('transfer.inputHoldingCids must be a list of contract ids');
   object(transfer, 'transfer.', 'meta');
   const extraArgs = object(args, '', 'extraArgs');
   object(extraArgs, 'extraArgs.', 'context');
   object(extraArgs, 'extraArgs.', 'meta');
-  if (problems.length) throw registryBadRequest(`Field \`choiceArguments\` does not contain a valid \`TransferFactory_Transfer\`: ${problems.join('; ')}`);
+  if (problems.length)
+    throw registryBadRequest(
+      `Field \`choiceArguments\` does not contain a valid \`TransferFactory_Transfer\`: ${problems.join('; ')}`,
+    );
   return { expectedAdmin, sender, receiver, instrumentId: { admin, id: String(instrument.id) } };
 }
 

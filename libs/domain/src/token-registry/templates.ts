@@ -8,7 +8,9 @@ import type { Package } from '@ledgerline/daml-lf';
 export function templateIdsNamed(packages: Iterable<Package>, templateKey: string): string[] {
   const [name, module, entity] = templateKey.split(':');
   const ids: string[] = [];
-  for (const p of packages) if (p.metadata.name === name && p.modules.get(module)?.templates.has(entity)) ids.push(`${p.id}:${module}:${entity}`);
+  for (const p of packages)
+    if (p.metadata.name === name && p.modules.get(module)?.templates.has(entity))
+      ids.push(`${p.id}:${module}:${entity}`);
   return ids.sort();
 }
 
@@ -18,7 +20,11 @@ export function templateIdsNamed(packages: Iterable<Package>, templateKey: strin
  * filter names it. `packageOf` resolves the interface's package (a template whose interface package is not known is
  * left out).
  */
-export function templateIdsImplementing(packages: Iterable<Package>, interfaceKey: string, packageOf: (id: string) => Package | undefined): string[] {
+export function templateIdsImplementing(
+  packages: Iterable<Package>,
+  interfaceKey: string,
+  packageOf: (id: string) => Package | undefined,
+): string[] {
   const [name, module, entity] = interfaceKey.split(':');
   const ids: string[] = [];
   for (const p of packages) {

@@ -22,7 +22,14 @@ import {
   type Exercise,
   type Value,
 } from '@canton-network/core-ledger-proto';
-import { isContractId, isLocalContractId, isPartyId, jsonToValue, makeContractId, CantonError } from '@ledgerline/canton';
+import {
+  isContractId,
+  isLocalContractId,
+  isPartyId,
+  jsonToValue,
+  makeContractId,
+  CantonError,
+} from '@ledgerline/canton';
 import { deriveContractDiscriminator, deriveNodeSeed, deriveTransactionSeed } from '@ledgerline/daml-lf';
 import { invalidArgument, invalidField } from '../errors';
 import { contractNotActive } from '../ledger-model/errors';
@@ -87,7 +94,8 @@ function collectStrings(json: unknown, out: Set<string>): void {
 export function partyCandidates(req: Pick<BuildRequest, 'commands' | 'actAs' | 'readAs'>): string[] {
   const strings = new Set<string>([...req.actAs, ...req.readAs]);
   // Both commands that create: a CreateAndExercise's arguments name its contract's parties as a Create's do.
-  for (const c of req.commands) if (c.kind === 'create' || c.kind === 'createAndExercise') collectStrings(c.createArguments, strings);
+  for (const c of req.commands)
+    if (c.kind === 'create' || c.kind === 'createAndExercise') collectStrings(c.createArguments, strings);
   return [...strings].filter(isPartyId);
 }
 
@@ -119,12 +127,18 @@ function partiesIn(v: Value | undefined, out: Set<string>): void {
 }
 
 /** The requested synchronizer (checked), else that of the input contracts, else the first connected one. */
-export function submissionSynchronizer(req: BuildRequest, env: Pick<BuildEnvironment, 'connectedSynchronizers'>, contractSync: string | null): string {
+export function submissionSynchronizer(
+  req: BuildRequest,
+  env: Pick<BuildEnvironment, 'connectedSynchronizers'>,
+  contractSync: string | null,
+): string {
   if (req.synchronizerId) {
     if (!env.connectedSynchronizers.includes(req.synchronizerId))
       throw noSynchronizerForSubmission(`synchronizer ${req.synchronizerId} is not connected to this participant`);
     if (contractSync && contractSync !== req.synchronizerId)
-      throw noSynchronizerForSubmission(`the input contract is assigned to ${contractSync}, not to ${req.synchronizerId}`);
+      throw noSynchronizerForSubmission(
+        `the input contract is assigned to ${contractSync}, not to ${req.synchronizerId}`,
+      );
     return req.synchronizerId;
   }
   return contractSync ?? env.connectedSynchronizers[0];
@@ -137,7 +151,13 @@ function identifier(t: ResolvedTemplate) {
   return { packageId: t.packageId, moduleName: t.moduleName, entityName: t.entityName };
 }
 
-function buildCreate(cmd: Extract<TransactionCommand, { kind: 'create' }>, req: BuildRequest, state: BuildState, env: BuildEnvironment, seed: Buffer): Create {
+function buildCreate(
+  cmd: Extract<TransactionCommand, { kind: 'create' }>,
+  req: BuildRequest,
+  state: BuildState,
+  env: BuildEnvironment,
+  seed: Buffer,
+): Create {
   const template = env.templates.resolve(cmd.templateId, cmd.template);
   const { entry } = template;
   const args = cmd.createArguments;
@@ -150,7 +170,10 @@ function buildCreate(cmd: Extract<TransactionCommand, { kind: 'create' }>, req: 
     const out: string[] = [];
     for (const f of fields)
       for (const v of valuesAtPath(args, f)) {
-        if (typeof v !== 'string' || !isPartyId(v)) throw invalidArgument(`Field ${f} of ${cmd.templateId} must hold parties (the template catalog says so), got ${JSON.stringify(v)}`);
+        if (typeof v !== 'string' || !isPartyId(v))
+          throw invalidArgument(
+            `Field ${f} of ${cmd.templateId} must hold parties (the template catalog says so), got ${JSON.stringify(v)}`,
+          );
         out.push(v);
       }
     const unknown = out.filter((p) => !state.knownParties.has(p));
@@ -170,7 +193,8 @@ function buildCreate(cmd: Extract<TransactionCommand, { kind: 'create' }>, req: 
   const inArgs = new Set<string>();
   partiesIn(argument, inArgs);
   const signatories = sortedUnique(catalogSignatories ?? req.actAs);
-  if (signatories.length === 0) throw damlAuthorizationError(`node NodeId(0) (${templateIdOf(template)}) has no signatories`);
+  if (signatories.length === 0)
+    throw damlAuthorizationError(`node NodeId(0) (${templateIdOf(template)}) has no signatories`);
   const observers = sortedUnique(catalogObservers ?? [...inArgs]).filter((p) => !signatories.includes(p));
   const missing = signatories.filter((p) => !req.actAs.includes(p));
   if (missing.length)
@@ -195,7 +219,8 @@ export function inputContractOf(c: StoredContract): Metadata_InputContract {
   if (blob.length) {
     try {
       const ic = Metadata_InputContract.fromBinary(blob);
-      if (ic.contract.oneofKind === 'v1' && ic.contract.v1.contractId === c.contractId) return { ...ic, eventBlob: blob };
+      if (ic.contract.oneofKind === 'v1' && ic.contract.v1.contractId === c.contractId)
+        return { ...ic, eventBlob: blob };
     } catch {
       // fall through: rebuild it
     }
@@ -220,7 +245,13 @@ export function inputContractOf(c: StoredContract): Metadata_InputContract {
 }
 
 /** The consuming Archive of a contract by its signatories. */
-function archiveOf(c: { contractId: string; packageName: string; templateId: { packageId: string; moduleName: string; entityName: string }; signatories: readonly string[]; stakeholders: readonly string[] }): Exercise {
+function archiveOf(c: {
+  contractId: string;
+  packageName: string;
+  templateId: { packageId: string; moduleName: string; entityName: string };
+  signatories: readonly string[];
+  stakeholders: readonly string[];
+}): Exercise {
   return {
     lfVersion: LF_VERSION,
     contractId: c.contractId,
@@ -251,7 +282,8 @@ function buildArchive(
   env: BuildEnvironment,
 ): { exercise: Exercise; contract: StoredContract } {
   if (cmd.choice !== 'Archive') throw choiceNotInterpreted(cmd.choice, cmd.templateId);
-  if (!isContractId(cmd.contractId)) throw invalidField('contract_id', `Invalid contract id ${JSON.stringify(cmd.contractId)}`);
+  if (!isContractId(cmd.contractId))
+    throw invalidField('contract_id', `Invalid contract id ${JSON.stringify(cmd.contractId)}`);
   const c = state.contracts.get(cmd.contractId);
   // Committed contracts have Canton's suffix; an unsuffixed id names only a contract stored before ids were suffixed.
   if (!c && isLocalContractId(cmd.contractId)) throw nonSuffixedContractId(cmd.contractId);
@@ -277,7 +309,9 @@ function buildArchive(
  */
 export function buildTransaction(req: BuildRequest, state: BuildState, env: BuildEnvironment): BuiltTransaction {
   // Without a ledger contract to follow, the synchronizer is settled (and checked) first.
-  let synchronizerId = req.commands.some((c) => c.kind === 'exercise') ? undefined : submissionSynchronizer(req, env, null);
+  let synchronizerId = req.commands.some((c) => c.kind === 'exercise')
+    ? undefined
+    : submissionSynchronizer(req, env, null);
   const nodes: DamlTransaction['nodes'] = [];
   const nodeSeeds: DamlTransaction['nodeSeeds'] = [];
   const transactionSeed = deriveTransactionSeed(env.submissionSeed, env.participantId, env.now);
@@ -293,11 +327,17 @@ export function buildTransaction(req: BuildRequest, state: BuildState, env: Buil
     const nodeId = nodes.length;
     const seed = nodeSeed(transactionSeed, nodeId);
     if (cmd.kind === 'create') {
-      add({ oneofKind: 'v1', v1: { nodeType: { oneofKind: 'create', create: buildCreate(cmd, req, state, env, seed) } } });
+      add({
+        oneofKind: 'v1',
+        v1: { nodeType: { oneofKind: 'create', create: buildCreate(cmd, req, state, env, seed) } },
+      });
     } else if (cmd.kind === 'exercise') {
       const { exercise, contract } = buildArchive(cmd, req, state, env);
       add({ oneofKind: 'v1', v1: { nodeType: { oneofKind: 'exercise', exercise } } });
-      if (!inputContracts.some((i) => i.contract.oneofKind === 'v1' && i.contract.v1.contractId === contract.contractId)) inputContracts.push(inputContractOf(contract));
+      if (
+        !inputContracts.some((i) => i.contract.oneofKind === 'v1' && i.contract.v1.contractId === contract.contractId)
+      )
+        inputContracts.push(inputContractOf(contract));
       if (contract.synchronizerId) contractSyncs.add(contract.synchronizerId);
       if (archived.has(contract.contractId)) throw contractNotActive(contract.contractId, contract.templateId);
       archived.add(contract.contractId);
@@ -308,7 +348,10 @@ export function buildTransaction(req: BuildRequest, state: BuildState, env: Buil
       add({ oneofKind: 'v1', v1: { nodeType: { oneofKind: 'create', create } } });
       nodeSeeds.push({ nodeId, seed });
       const exerciseId = nodes.length;
-      add({ oneofKind: 'v1', v1: { nodeType: { oneofKind: 'exercise', exercise: archiveOf({ ...create, templateId: create.templateId! }) } } });
+      add({
+        oneofKind: 'v1',
+        v1: { nodeType: { oneofKind: 'exercise', exercise: archiveOf({ ...create, templateId: create.templateId! }) } },
+      });
       nodeSeeds.push({ nodeId: exerciseId, seed: nodeSeed(transactionSeed, exerciseId) });
       continue;
     } else {
@@ -318,7 +361,10 @@ export function buildTransaction(req: BuildRequest, state: BuildState, env: Buil
     nodeSeeds.push({ nodeId, seed });
   }
   if (synchronizerId === undefined) {
-    if (contractSyncs.size > 1) throw noSynchronizerForSubmission(`the input contracts are assigned to different synchronizers: ${[...contractSyncs].sort().join(', ')}`);
+    if (contractSyncs.size > 1)
+      throw noSynchronizerForSubmission(
+        `the input contracts are assigned to different synchronizers: ${[...contractSyncs].sort().join(', ')}`,
+      );
     synchronizerId = submissionSynchronizer(req, env, [...contractSyncs][0] ?? null);
   }
   return {

@@ -3,9 +3,14 @@ import { ErrorCategories as C, LedgerError, failedPrecondition, invalidArgument,
 /** The rejections of building a transaction from commands (the reference's codes for the same mistakes). */
 
 export const partiesNotKnown = (parties: readonly string[]) =>
-  new LedgerError('PARTY_NOT_KNOWN_ON_LEDGER', C.InvalidGivenCurrentSystemStateResourceMissing, `Parties not known on ledger: ${parties.join(', ')}`, {
-    resources: parties.map((p) => ['PARTY', p] as [string, string]),
-  });
+  new LedgerError(
+    'PARTY_NOT_KNOWN_ON_LEDGER',
+    C.InvalidGivenCurrentSystemStateResourceMissing,
+    `Parties not known on ledger: ${parties.join(', ')}`,
+    {
+      resources: parties.map((p) => ['PARTY', p] as [string, string]),
+    },
+  );
 
 export const damlAuthorizationError = (msg: string) =>
   new LedgerError('DAML_AUTHORIZATION_ERROR', C.InvalidIndependentOfSystemState, `Interpretation error: Error: ${msg}`);
@@ -15,7 +20,11 @@ export const contractNotFound = (contractId: string) =>
 
 /** Canton's preprocessor on a command naming an id without suffix (`IllegalContractId.NonSuffixV1ContractId`). */
 export const nonSuffixedContractId = (contractId: string) =>
-  new LedgerError('COMMAND_PREPROCESSING_FAILED', C.InvalidIndependentOfSystemState, `Illegal Contract ID "${contractId}", non-suffixed V1 Contract IDs are forbidden`);
+  new LedgerError(
+    'COMMAND_PREPROCESSING_FAILED',
+    C.InvalidIndependentOfSystemState,
+    `Illegal Contract ID "${contractId}", non-suffixed V1 Contract IDs are forbidden`,
+  );
 
 export const wronglyTypedContract = (contractId: string, actual: string, expected: string) =>
   failedPrecondition(

@@ -38,9 +38,11 @@ const FIELD_PATH = /^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*$/;
 /** Validates a parsed catalog file; returns the problems found (empty when it is fine). */
 export function templateCatalogProblems(json: unknown): string[] {
   const problems: string[] = [];
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return ['the catalog must be a JSON object {"templates": {…}}'];
+  if (json === null || typeof json !== 'object' || Array.isArray(json))
+    return ['the catalog must be a JSON object {"templates": {…}}'];
   const templates = (json as { templates?: unknown }).templates;
-  if (templates === null || typeof templates !== 'object' || Array.isArray(templates)) return ['"templates" must be an object keyed by template id'];
+  if (templates === null || typeof templates !== 'object' || Array.isArray(templates))
+    return ['"templates" must be an object keyed by template id'];
   for (const [id, entry] of Object.entries(templates as Record<string, unknown>)) {
     if (id.split(':').length !== 3) problems.push(`template id "${id}" is not <package>:<Module>:<Entity>`);
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
@@ -49,7 +51,8 @@ export function templateCatalogProblems(json: unknown): string[] {
     }
     const e = entry as Record<string, unknown>;
     for (const key of Object.keys(e))
-      if (!['signatories', 'observers', 'packageName', 'interfaces'].includes(key)) problems.push(`entry "${id}": unknown key "${key}"`);
+      if (!['signatories', 'observers', 'packageName', 'interfaces'].includes(key))
+        problems.push(`entry "${id}": unknown key "${key}"`);
     if (e.interfaces !== undefined) problems.push(...interfaceProblems(id, e.interfaces));
     for (const key of ['signatories', 'observers']) {
       const v = e[key];
@@ -57,13 +60,18 @@ export function templateCatalogProblems(json: unknown): string[] {
       if (!Array.isArray(v) || v.some((f) => typeof f !== 'string' || !FIELD_PATH.test(f)))
         problems.push(`entry "${id}": "${key}" must be a list of field names (dotted paths allowed)`);
     }
-    if (e.packageName !== undefined && typeof e.packageName !== 'string') problems.push(`entry "${id}": "packageName" must be a string`);
+    if (e.packageName !== undefined && typeof e.packageName !== 'string')
+      problems.push(`entry "${id}": "packageName" must be a string`);
   }
   return problems;
 }
 
 /** The entry for a command's template id (as written, else in package-id form). */
-export function catalogEntry(catalog: TemplateCatalog, written: string, resolved: string): TemplateCatalogEntry | undefined {
+export function catalogEntry(
+  catalog: TemplateCatalog,
+  written: string,
+  resolved: string,
+): TemplateCatalogEntry | undefined {
   return catalog.templates[written] ?? catalog.templates[resolved];
 }
 
@@ -79,13 +87,23 @@ export function valuesAtPath(args: unknown, path: string): unknown[] {
 }
 
 function interfaceProblems(id: string, interfaces: unknown): string[] {
-  if (interfaces === null || typeof interfaces !== 'object' || Array.isArray(interfaces)) return [`entry "${id}": "interfaces" must be an object keyed by interface id`];
+  if (interfaces === null || typeof interfaces !== 'object' || Array.isArray(interfaces))
+    return [`entry "${id}": "interfaces" must be an object keyed by interface id`];
   const problems: string[] = [];
   for (const [iface, decl] of Object.entries(interfaces as Record<string, unknown>)) {
-    if (iface.split(':').length !== 3) problems.push(`entry "${id}": interface id "${iface}" is not <package>:<Module>:<Entity>`);
+    if (iface.split(':').length !== 3)
+      problems.push(`entry "${id}": interface id "${iface}" is not <package>:<Module>:<Entity>`);
     const view = (decl as { view?: unknown } | null)?.view;
-    if (decl === null || typeof decl !== 'object' || Array.isArray(decl) || Object.keys(decl).some((k) => k !== 'view') || !mappingOk(view)) {
-      problems.push(`entry "${id}": interface "${iface}" must be {"view": <mapping>} (field paths, {"$literal": …}, records of mappings)`);
+    if (
+      decl === null ||
+      typeof decl !== 'object' ||
+      Array.isArray(decl) ||
+      Object.keys(decl).some((k) => k !== 'view') ||
+      !mappingOk(view)
+    ) {
+      problems.push(
+        `entry "${id}": interface "${iface}" must be {"view": <mapping>} (field paths, {"$literal": …}, records of mappings)`,
+      );
     }
   }
   return problems;

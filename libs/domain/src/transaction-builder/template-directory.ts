@@ -32,15 +32,27 @@ export function catalogTemplateDirectory(catalog: TemplateCatalog): TemplateDire
       let t: ResolvedTemplate;
       if (ref.packageRef.startsWith('#')) {
         const name = ref.packageRef.slice(1);
-        t = { packageId: packageIdForName(name), packageName: name, moduleName: ref.moduleName, entityName: ref.entityName };
+        t = {
+          packageId: packageIdForName(name),
+          packageName: name,
+          moduleName: ref.moduleName,
+          entityName: ref.entityName,
+        };
       } else {
-        t = { packageId: ref.packageRef, packageName: direct?.packageName ?? ref.packageRef, moduleName: ref.moduleName, entityName: ref.entityName };
+        t = {
+          packageId: ref.packageRef,
+          packageName: direct?.packageName ?? ref.packageRef,
+          moduleName: ref.moduleName,
+          entityName: ref.entityName,
+        };
       }
       return { ...t, entry: direct ?? catalogEntry(catalog, written, templateIdOf(t)) };
     },
     names(ref, contract) {
       const [packageId, moduleName, entityName] = contract.templateId.split(':');
-      const samePackage = ref.packageRef.startsWith('#') ? ref.packageRef.slice(1) === contract.packageName : ref.packageRef === packageId;
+      const samePackage = ref.packageRef.startsWith('#')
+        ? ref.packageRef.slice(1) === contract.packageName
+        : ref.packageRef === packageId;
       return samePackage && ref.moduleName === moduleName && ref.entityName === entityName;
     },
   };

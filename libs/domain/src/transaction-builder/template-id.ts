@@ -44,4 +44,5 @@ export interface ResolvedTemplate {
   entityName: string;
 }
 
-export const templateIdOf = (t: { packageId: string; moduleName: string; entityName: string }) => `${t.packageId}:${t.moduleName}:${t.entityName}`;
+export const templateIdOf = (t: { packageId: string; moduleName: string; entityName: string }) =>
+  `${t.packageId}:${t.moduleName}:${t.entityName}`;

@@ -15,8 +15,10 @@ export function authorizeUpdateFormat(claims: Claims, uf: UpdateFormat): void {
   const topo = uf.includeTopologyEvents?.includeParticipantAuthorizationEvents;
   if (topo) {
     const parties = topo.parties ?? [];
-    if (parties.length === 0 && !readsAsAnyParty(claims)) throw permissionDenied('Claims do not authorize to read topology events of all parties');
-    for (const p of parties) if (!canReadAs(claims, p)) throw permissionDenied(`Claims do not authorize to read data for party '${p}'`);
+    if (parties.length === 0 && !readsAsAnyParty(claims))
+      throw permissionDenied('Claims do not authorize to read topology events of all parties');
+    for (const p of parties)
+      if (!canReadAs(claims, p)) throw permissionDenied(`Claims do not authorize to read data for party '${p}'`);
   }
 }
 
@@ -26,5 +28,6 @@ export function authorizeEventFormat(claims: Claims, ef: EventFormat | null | un
   for (const p of Object.keys(ef.filtersByParty ?? {})) {
     if (!canReadAs(claims, p)) throw permissionDenied(`Claims do not authorize to read data for party '${p}'`);
   }
-  if (ef.filtersForAnyParty && !readsAsAnyParty(claims)) throw permissionDenied('Claims do not authorize to read data as any party');
+  if (ef.filtersForAnyParty && !readsAsAnyParty(claims))
+    throw permissionDenied('Claims do not authorize to read data as any party');
 }

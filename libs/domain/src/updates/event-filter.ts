@@ -41,12 +41,18 @@ function compileFilters(filters: Filters | null | undefined): PartyFilter {
       out.wildcardBlob ||= f.WildcardFilter.value?.includeCreatedEventBlob ?? false;
     } else if ('TemplateFilter' in f) {
       const key = packageNameKey(f.TemplateFilter.value.templateId);
-      out.templates.set(key, (out.templates.get(key) ?? false) || (f.TemplateFilter.value.includeCreatedEventBlob ?? false));
+      out.templates.set(
+        key,
+        (out.templates.get(key) ?? false) || (f.TemplateFilter.value.includeCreatedEventBlob ?? false),
+      );
     } else if ('InterfaceFilter' in f) {
       const v = f.InterfaceFilter.value;
       const key = packageNameKey(v.interfaceId);
       const before = out.interfaces.get(key);
-      out.interfaces.set(key, { view: (before?.view ?? false) || (v.includeInterfaceView ?? false), blob: (before?.blob ?? false) || (v.includeCreatedEventBlob ?? false) });
+      out.interfaces.set(key, {
+        view: (before?.view ?? false) || (v.includeInterfaceView ?? false),
+        blob: (before?.blob ?? false) || (v.includeCreatedEventBlob ?? false),
+      });
     }
   }
   // No filters, or only Empty entries: a template wildcard.

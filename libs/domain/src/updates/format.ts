@@ -6,12 +6,17 @@ import { invalidArgument, invalidField, missingField } from '../errors';
  * checks JSON types only; every rule below is the ledger's.
  */
 
-export type TransactionShape = 'TRANSACTION_SHAPE_UNSPECIFIED' | 'TRANSACTION_SHAPE_ACS_DELTA' | 'TRANSACTION_SHAPE_LEDGER_EFFECTS' | 'UNRECOGNIZED';
+export type TransactionShape =
+  'TRANSACTION_SHAPE_UNSPECIFIED' | 'TRANSACTION_SHAPE_ACS_DELTA' | 'TRANSACTION_SHAPE_LEDGER_EFFECTS' | 'UNRECOGNIZED';
 
 export type IdentifierFilter =
   | { WildcardFilter: { value?: { includeCreatedEventBlob?: boolean } } }
   | { TemplateFilter: { value: { templateId: string; includeCreatedEventBlob?: boolean } } }
-  | { InterfaceFilter: { value: { interfaceId: string; includeInterfaceView?: boolean; includeCreatedEventBlob?: boolean } } }
+  | {
+      InterfaceFilter: {
+        value: { interfaceId: string; includeInterfaceView?: boolean; includeCreatedEventBlob?: boolean };
+      };
+    }
   | { Empty: Record<string, unknown> };
 
 export interface Filters {
@@ -78,21 +83,29 @@ export function resolveUpdateFormat(req: GetUpdatesRequest): UpdateFormat {
     verbose: req.verbose ?? false,
   };
   const namedParties = Object.keys(filter.filtersByParty ?? {});
-  const resolved: UpdateFormat = { includeTransactions: { eventFormat, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' }, includeReassignments: eventFormat };
+  const resolved: UpdateFormat = {
+    includeTransactions: { eventFormat, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' },
+    includeReassignments: eventFormat,
+  };
   // An empty party list means all parties. A filter that names no party (and has no filtersForAnyParty) gets no topology
   // events: the request is authorized against the parties it names (none, so any user may send it) and then fails
   // the format check (filtersByParty and filtersForAnyParty empty), rather than asking for every party's events.
-  if (filter.filtersForAnyParty) resolved.includeTopologyEvents = { includeParticipantAuthorizationEvents: { parties: [] } };
-  else if (namedParties.length > 0) resolved.includeTopologyEvents = { includeParticipantAuthorizationEvents: { parties: namedParties } };
+  if (filter.filtersForAnyParty)
+    resolved.includeTopologyEvents = { includeParticipantAuthorizationEvents: { parties: [] } };
+  else if (namedParties.length > 0)
+    resolved.includeTopologyEvents = { includeParticipantAuthorizationEvents: { parties: namedParties } };
   return resolved;
 }
 
 /** The legacy `filter`/`verbose` versus `updateFormat` checks: exactly one of them, and no `verbose` with a format. */
-function formatOrFilter(req: GetUpdatesRequest): { format: UpdateFormat; filter: null } | { format: null; filter: LegacyFilter } {
+function formatOrFilter(
+  req: GetUpdatesRequest,
+): { format: UpdateFormat; filter: null } | { format: null; filter: LegacyFilter } {
   const format = req.updateFormat ?? null;
   const filter = req.filter ?? null;
   if (format && filter) throw invalidArgument(`Both update_format and filter are set. ${USE_EITHER}, but not both.`);
-  if (format && req.verbose) throw invalidArgument(`Both update_format and verbose are set. ${USE_EITHER}, but not both.`);
+  if (format && req.verbose)
+    throw invalidArgument(`Both update_format and verbose are set. ${USE_EITHER}, but not both.`);
   if (format) return { format, filter: null };
   if (!filter) throw invalidArgument(`Either filter/verbose or update_format is required. ${USE_EITHER}.`);
   return { format: null, filter };
@@ -103,7 +116,9 @@ const WILDCARD = { identifierFilter: { WildcardFilter: { value: { includeCreated
 /** A party's filters as the tree forms read them: with a wildcard added when they have none. */
 function withWildcard(filters: Filters | null | undefined): Filters {
   const cumulative = filters?.cumulative ?? [];
-  return cumulative.some((c) => c.identifierFilter && 'WildcardFilter' in c.identifierFilter) ? { cumulative } : { cumulative: [...cumulative, WILDCARD] };
+  return cumulative.some((c) => c.identifierFilter && 'WildcardFilter' in c.identifierFilter)
+    ? { cumulative }
+    : { cumulative: [...cumulative, WILDCARD] };
 }
 
 /**
@@ -116,14 +131,23 @@ export function resolveUpdateTreesFormat(req: GetUpdatesRequest): UpdateFormat {
   const { format, filter } = formatOrFilter(req);
   if (format) {
     if (format.includeTopologyEvents?.includeParticipantAuthorizationEvents) {
-      throw invalidArgument('Topology transactions have no transaction tree form: the update format of a trees request must not include topology events');
+      throw invalidArgument(
+        'Topology transactions have no transaction tree form: the update format of a trees request must not include topology events',
+      );
     }
     return format;
   }
   const filtersByParty: Record<string, Filters> = {};
   for (const [party, f] of Object.entries(filter.filtersByParty ?? {})) filtersByParty[party] = withWildcard(f);
-  const eventFormat: EventFormat = { filtersByParty, filtersForAnyParty: filter.filtersForAnyParty ? withWildcard(filter.filtersForAnyParty) : null, verbose: req.verbose ?? false };
-  return { includeTransactions: { eventFormat, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' }, includeReassignments: eventFormat };
+  const eventFormat: EventFormat = {
+    filtersByParty,
+    filtersForAnyParty: filter.filtersForAnyParty ? withWildcard(filter.filtersForAnyParty) : null,
+    verbose: req.verbose ?? false,
+  };
+  return {
+    includeTransactions: { eventFormat, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
+    includeReassignments: eventFormat,
+  };
 }
 
 /**
@@ -133,7 +157,12 @@ export function resolveUpdateTreesFormat(req: GetUpdatesRequest): UpdateFormat {
 export function resolveTransactionTreeFormat(parties: readonly string[]): UpdateFormat {
   const filtersByParty: Record<string, Filters> = {};
   for (const p of parties) filtersByParty[p] = { cumulative: [WILDCARD] };
-  return { includeTransactions: { eventFormat: { filtersByParty, filtersForAnyParty: null, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } };
+  return {
+    includeTransactions: {
+      eventFormat: { filtersByParty, filtersForAnyParty: null, verbose: true },
+      transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
+    },
+  };
 }
 
 const REQUESTING = 'Please use either backwards compatible arguments (requesting_parties) or transaction_format';
@@ -149,7 +178,8 @@ export function resolveTransactionByIdFormat(req: GetTransactionByIdRequest): Up
     throw invalidArgument(`Both transaction_format and requesting_parties are set. ${REQUESTING} but not both.`);
   }
   if (format) return { includeTransactions: format };
-  if (parties.length === 0) throw invalidArgument(`Either transaction_format or requesting_parties is required. ${REQUESTING}.`);
+  if (parties.length === 0)
+    throw invalidArgument(`Either transaction_format or requesting_parties is required. ${REQUESTING}.`);
   const filtersByParty: Record<string, Filters> = {};
   for (const p of parties) filtersByParty[p] = { cumulative: [WILDCARD] };
   return {
@@ -185,13 +215,18 @@ const filtersHaveInterfaces = (filters: Filters | null | undefined): boolean =>
   (filters?.cumulative ?? []).some((c) => !!c.identifierFilter && 'InterfaceFilter' in c.identifierFilter);
 
 const eventFormatHasInterfaces = (ef: EventFormat | null | undefined): boolean =>
-  !!ef && (filtersHaveInterfaces(ef.filtersForAnyParty) || Object.values(ef.filtersByParty ?? {}).some(filtersHaveInterfaces));
+  !!ef &&
+  (filtersHaveInterfaces(ef.filtersForAnyParty) || Object.values(ef.filtersByParty ?? {}).some(filtersHaveInterfaces));
 
 /** Whether a format has an interface filter anywhere (its reads then need the directory of implemented interfaces). */
 export function hasInterfaceFilters(format: EventFormat | UpdateFormat | null | undefined): boolean {
   if (!format) return false;
   const uf = format as UpdateFormat;
-  return eventFormatHasInterfaces(format as EventFormat) || eventFormatHasInterfaces(uf.includeTransactions?.eventFormat) || eventFormatHasInterfaces(uf.includeReassignments);
+  return (
+    eventFormatHasInterfaces(format as EventFormat) ||
+    eventFormatHasInterfaces(uf.includeTransactions?.eventFormat) ||
+    eventFormatHasInterfaces(uf.includeReassignments)
+  );
 }
 
 function validateFilters(filters: Filters | null | undefined): void {
@@ -221,15 +256,23 @@ export function validateEventFormat(ef: EventFormat): void {
  */
 export function validateUpdateFormat(uf: UpdateFormat | null | undefined): void {
   if (!uf) throw missingField('update_format');
-  if (!uf.includeTransactions && !uf.includeReassignments && !uf.includeTopologyEvents?.includeParticipantAuthorizationEvents) {
-    throw invalidArgument('The update format must include at least one of transactions, reassignments or topology events');
+  if (
+    !uf.includeTransactions &&
+    !uf.includeReassignments &&
+    !uf.includeTopologyEvents?.includeParticipantAuthorizationEvents
+  ) {
+    throw invalidArgument(
+      'The update format must include at least one of transactions, reassignments or topology events',
+    );
   }
   const tx = uf.includeTransactions;
   if (tx) {
-    if (tx.transactionShape === 'TRANSACTION_SHAPE_UNSPECIFIED' || tx.transactionShape === 'UNRECOGNIZED') throw missingField('transaction_shape');
+    if (tx.transactionShape === 'TRANSACTION_SHAPE_UNSPECIFIED' || tx.transactionShape === 'UNRECOGNIZED')
+      throw missingField('transaction_shape');
     if (!tx.eventFormat) throw missingField('event_format');
     validateEventFormat(tx.eventFormat);
   }
   if (uf.includeReassignments) validateEventFormat(uf.includeReassignments);
-  for (const p of uf.includeTopologyEvents?.includeParticipantAuthorizationEvents?.parties ?? []) requireReadParty(p, 'parties');
+  for (const p of uf.includeTopologyEvents?.includeParticipantAuthorizationEvents?.parties ?? [])
+    requireReadParty(p, 'parties');
 }

@@ -23,7 +23,10 @@ export interface JsInterfaceView {
 }
 
 /** What a view is computed from: the contract as its created event stores it. */
-export type ViewedContract = Pick<StoredCreatedEvent, 'contractId' | 'templateId' | 'packageName' | 'representativePackageId' | 'createArgument'>;
+export type ViewedContract = Pick<
+  StoredCreatedEvent,
+  'contractId' | 'templateId' | 'packageName' | 'representativePackageId' | 'createArgument'
+>;
 
 /** One interface a template implements. */
 export interface InterfaceImplementation {
@@ -84,7 +87,12 @@ export function catalogInterfaces(catalog: TemplateCatalog | null | undefined): 
       list.push({
         interfaceKey: i.key,
         interfaceId,
-        view: (c) => ({ interfaceId, viewStatus: OK_STATUS, viewValue: computeView(decl.view, c.createArgument), implementationPackageId: c.templateId.split(':')[0] }),
+        view: (c) => ({
+          interfaceId,
+          viewStatus: OK_STATUS,
+          viewValue: computeView(decl.view, c.createArgument),
+          implementationPackageId: c.templateId.split(':')[0],
+        }),
       });
     }
     byTemplate.set(t.key, list);

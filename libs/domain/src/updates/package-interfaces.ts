@@ -57,13 +57,18 @@ export function packageInterfaces(engine: Engine, opts: PackageInterfacesOptions
   function compute(templateId: string, interfaceId: string, c: ViewedContract): Computed {
     const [packageId, module, name] = templateId.split(':');
     const [ip, im, iname] = interfaceId.split(':');
-    const r = engine.interfaceView({ packageId, module, name }, { packageId: ip, module: im, name: iname }, { json: c.createArgument });
+    const r = engine.interfaceView(
+      { packageId, module, name },
+      { packageId: ip, module: im, name: iname },
+      { json: c.createArgument },
+    );
     return r.tag === 'view' ? { ok: true, value: valueToJson(r.proto) } : { ok: false, error: r.error };
   }
 
   function view(interfaceId: string, c: ViewedContract): JsInterfaceView {
     const qualified = c.templateId.slice(c.templateId.indexOf(':') + 1);
-    const implementing = current().implementors.get(`${c.packageName}:${qualified}/${interfaceId}`)?.[0] ?? c.representativePackageId;
+    const implementing =
+      current().implementors.get(`${c.packageName}:${qualified}/${interfaceId}`)?.[0] ?? c.representativePackageId;
     const key = `${c.contractId}/${interfaceId}/${implementing}`;
     let computed = cache.get(key);
     if (!computed) {
@@ -75,7 +80,12 @@ export function packageInterfaces(engine: Engine, opts: PackageInterfacesOptions
     }
     return computed.ok
       ? { interfaceId, viewStatus: OK_STATUS, viewValue: computed.value, implementationPackageId: implementing }
-      : { interfaceId, viewStatus: statusOf(storedErrorOf(engineRejection(computed.error)), NO_CORRELATION_ID), viewValue: null, implementationPackageId: implementing };
+      : {
+          interfaceId,
+          viewStatus: statusOf(storedErrorOf(engineRejection(computed.error)), NO_CORRELATION_ID),
+          viewValue: null,
+          implementationPackageId: implementing,
+        };
   }
 
   return { implementationsOf: (templateKey) => current().byTemplate.get(templateKey) };
@@ -110,7 +120,8 @@ function buildIndex(
       }
     }
   }
-  const byVersion = (a: Package, b: Package) => comparePackageVersions(b.metadata.version, a.metadata.version) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+  const byVersion = (a: Package, b: Package) =>
+    comparePackageVersions(b.metadata.version, a.metadata.version) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
   return {
     byTemplate: new Map([...byTemplate].map(([k, v]) => [k, [...v.values()]])),
     implementors: new Map([...implementors].map(([k, ps]) => [k, ps.sort(byVersion).map((p) => p.id)])),

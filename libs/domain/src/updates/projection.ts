@@ -38,11 +38,18 @@ export interface CompiledUpdateFormat {
 }
 
 /** Compiles a validated UpdateFormat; interface filters match (and views come from) `interfaces`. */
-export function compileUpdateFormat(uf: UpdateFormat, interfaces: InterfaceDirectory, form: TransactionForm = 'flat'): CompiledUpdateFormat {
+export function compileUpdateFormat(
+  uf: UpdateFormat,
+  interfaces: InterfaceDirectory,
+  form: TransactionForm = 'flat',
+): CompiledUpdateFormat {
   const tx = uf.includeTransactions?.eventFormat
     ? {
         format: compileEventFormat(uf.includeTransactions.eventFormat, interfaces),
-        shape: uf.includeTransactions.transactionShape === 'TRANSACTION_SHAPE_LEDGER_EFFECTS' ? ('LEDGER_EFFECTS' as const) : ('ACS_DELTA' as const),
+        shape:
+          uf.includeTransactions.transactionShape === 'TRANSACTION_SHAPE_LEDGER_EFFECTS'
+            ? ('LEDGER_EFFECTS' as const)
+            : ('ACS_DELTA' as const),
       }
     : null;
   const re = uf.includeReassignments ? compileEventFormat(uf.includeReassignments, interfaces) : null;
@@ -69,7 +76,13 @@ export function compileUpdateFormat(uf: UpdateFormat, interfaces: InterfaceDirec
     kinds.push('TopologyTransaction');
     add(topo.parties);
   }
-  return { form, transactions: tx, reassignments: re, topology: topo, plan: { parties: all ? null : [...parties].sort(), kinds } };
+  return {
+    form,
+    transactions: tx,
+    reassignments: re,
+    topology: topo,
+    plan: { parties: all ? null : [...parties].sort(), kinds },
+  };
 }
 
 /** `{"update": …}` elements of the stream (JsGetUpdatesResponse). */
@@ -101,7 +114,10 @@ export function projectUpdate(u: StoredUpdate, f: CompiledUpdateFormat): JsGetUp
   }
 }
 
-export function offsetCheckpoint(offset: number, synchronizerTimes: Array<{ synchronizerId: string; recordTime: string }>): JsGetUpdatesResponse {
+export function offsetCheckpoint(
+  offset: number,
+  synchronizerTimes: Array<{ synchronizerId: string; recordTime: string }>,
+): JsGetUpdatesResponse {
   return { update: { OffsetCheckpoint: { value: { offset, synchronizerTimes } } } };
 }
 
@@ -109,7 +125,14 @@ export function offsetCheckpoint(offset: number, synchronizerTimes: Array<{ sync
  * A CreatedEvent as every read path renders it (transactions, assignments, the active contract set, events by contract
  * id, contract lookups): `offset` is the update that shows it, `witnessParties` the parties it is shown to.
  */
-export function renderCreated(c: StoredCreatedEvent, offset: number, witnessParties: string[], blob: boolean, acsDelta: boolean, views?: readonly InterfaceImplementation[]) {
+export function renderCreated(
+  c: StoredCreatedEvent,
+  offset: number,
+  witnessParties: string[],
+  blob: boolean,
+  acsDelta: boolean,
+  views?: readonly InterfaceImplementation[],
+) {
   return {
     offset,
     nodeId: c.nodeId,
@@ -133,13 +156,20 @@ export function renderCreated(c: StoredCreatedEvent, offset: number, witnessPart
 export type RenderedCreatedEvent = ReturnType<typeof renderCreated>;
 
 /** A contract's stakeholders as its created event lists them. */
-export const stakeholdersOf = (c: StoredCreatedEvent): string[] => (c.observers.length ? [...c.signatories, ...c.observers] : c.signatories);
+export const stakeholdersOf = (c: StoredCreatedEvent): string[] =>
+  c.observers.length ? [...c.signatories, ...c.observers] : c.signatories;
 
 /**
  * The created event of a contract whose stakeholders are `stakeholders` as an event format shows it (ACS_DELTA
  * visibility: a requested party must be a stakeholder), or null when the format does not select it.
  */
-export function renderVisibleCreated(c: StoredCreatedEvent, offset: number, ef: CompiledEventFormat, stakeholders = stakeholdersOf(c), acsDelta = true): RenderedCreatedEvent | null {
+export function renderVisibleCreated(
+  c: StoredCreatedEvent,
+  offset: number,
+  ef: CompiledEventFormat,
+  stakeholders = stakeholdersOf(c),
+  acsDelta = true,
+): RenderedCreatedEvent | null {
   const m = ef.match(stakeholders, storedTemplateKey(c.templateId, c.packageName));
   return m ? renderCreated(c, offset, ef.witnesses(stakeholders), m.blob, acsDelta, m.views) : null;
 }
@@ -158,14 +188,22 @@ const intersects = (a: readonly string[], set: ReadonlySet<string> | null) => se
  * The command id is shown only to the submitting parties. Null when no event is visible — unless `keepEmpty` (a
  * submission's own transaction, answered with `events: []`).
  */
-export function renderTransaction(u: StoredUpdate, ef: CompiledEventFormat, shape: 'ACS_DELTA' | 'LEDGER_EFFECTS', opts: { keepEmpty?: boolean } = {}) {
+export function renderTransaction(
+  u: StoredUpdate,
+  ef: CompiledEventFormat,
+  shape: 'ACS_DELTA' | 'LEDGER_EFFECTS',
+  opts: { keepEmpty?: boolean } = {},
+) {
   const tx = u.payload as StoredTransaction;
   const events: unknown[] = [];
   for (const e of tx.events) {
     if ('CreatedEvent' in e) {
       const c = e.CreatedEvent;
       if (shape === 'ACS_DELTA' && !c.acsDelta) continue;
-      const witnesses = shape === 'LEDGER_EFFECTS' && c.additionalWitnesses ? [...stakeholdersOf(c), ...c.additionalWitnesses] : stakeholdersOf(c);
+      const witnesses =
+        shape === 'LEDGER_EFFECTS' && c.additionalWitnesses
+          ? [...stakeholdersOf(c), ...c.additionalWitnesses]
+          : stakeholdersOf(c);
       const rendered = renderVisibleCreated(c, u.offset, ef, witnesses, c.acsDelta);
       if (rendered) events.push({ CreatedEvent: rendered });
     } else if ('ArchivedEvent' in e) {
@@ -238,11 +276,15 @@ type RenderedTransaction = NonNullable<ReturnType<typeof renderTransaction>>;
  * format yields them) have no tree event; null when nothing else is left.
  */
 export function transactionTree(t: RenderedTransaction) {
-  const eventsById: Record<string, { CreatedTreeEvent: { value: unknown } } | { ExercisedTreeEvent: { value: unknown } }> = {};
+  const eventsById: Record<
+    string,
+    { CreatedTreeEvent: { value: unknown } } | { ExercisedTreeEvent: { value: unknown } }
+  > = {};
   let any = false;
   for (const e of t.events as Array<{ CreatedEvent?: { nodeId: number }; ExercisedEvent?: { nodeId: number } }>) {
     if (e.CreatedEvent) eventsById[e.CreatedEvent.nodeId] = { CreatedTreeEvent: { value: e.CreatedEvent } };
-    else if (e.ExercisedEvent) eventsById[e.ExercisedEvent.nodeId] = { ExercisedTreeEvent: { value: e.ExercisedEvent } };
+    else if (e.ExercisedEvent)
+      eventsById[e.ExercisedEvent.nodeId] = { ExercisedTreeEvent: { value: e.ExercisedEvent } };
     else continue;
     any = true;
   }
@@ -264,7 +306,11 @@ export function transactionTree(t: RenderedTransaction) {
  * JsReassignment: ACS_DELTA semantics (stakeholders ∩ requested parties); unassignments wrapped in `value`. Null when no
  * event is visible — unless `keepEmpty` (the submit-and-wait result, where no format means `events: []`).
  */
-export function renderReassignment(u: StoredUpdate, ef: CompiledEventFormat | null, opts: { keepEmpty?: boolean } = {}) {
+export function renderReassignment(
+  u: StoredUpdate,
+  ef: CompiledEventFormat | null,
+  opts: { keepEmpty?: boolean } = {},
+) {
   const r = u.payload as StoredReassignment;
   const events: unknown[] = [];
   for (const e of ef ? r.events : []) {

@@ -20,8 +20,10 @@ export interface PruningState {
  * pruning offset changes nothing (no event).
  */
 export function decidePrune(state: PruningState, upTo: number): NewEvent<typeof LEDGER_PRUNED, LedgerPruned>[] {
-  if (!Number.isSafeInteger(upTo) || upTo <= 0) throw nonPositiveOffset(upTo, 'prune_up_to', 'the offset has to be a positive integer (>0)');
-  if (upTo > state.ledgerEnd) throw invalidArgument(`prune_up_to (${upTo}) is after the ledger end (${state.ledgerEnd})`);
+  if (!Number.isSafeInteger(upTo) || upTo <= 0)
+    throw nonPositiveOffset(upTo, 'prune_up_to', 'the offset has to be a positive integer (>0)');
+  if (upTo > state.ledgerEnd)
+    throw invalidArgument(`prune_up_to (${upTo}) is after the ledger end (${state.ledgerEnd})`);
   if (upTo <= state.prunedUpTo) return [];
   return [{ type: LEDGER_PRUNED, stream: PRUNING_STREAM, data: { prunedUpTo: upTo } }];
 }

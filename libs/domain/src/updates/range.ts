@@ -20,7 +20,11 @@ export const negativeOffset = (value: number, field: string) =>
   );
 
 export const nonPositiveOffset = (value: number, field: string, message: string) =>
-  new LedgerError('NON_POSITIVE_OFFSET', C.InvalidIndependentOfSystemState, `Offset ${value} in ${field} is not a positive integer: ${message}`);
+  new LedgerError(
+    'NON_POSITIVE_OFFSET',
+    C.InvalidIndependentOfSystemState,
+    `Offset ${value} in ${field} is not a positive integer: ${message}`,
+  );
 
 export const descendingOrderMissingEnd = () =>
   new LedgerError(
@@ -30,15 +34,23 @@ export const descendingOrderMissingEnd = () =>
   );
 
 export const offsetAfterLedgerEnd = (which: 'Begin' | 'End', value: number, ledgerEnd: number) =>
-  new LedgerError('OFFSET_AFTER_LEDGER_END', C.InvalidGivenCurrentSystemStateSeekAfterEnd, `${which} offset (${value}) is after ledger end (${ledgerEnd})`);
+  new LedgerError(
+    'OFFSET_AFTER_LEDGER_END',
+    C.InvalidGivenCurrentSystemStateSeekAfterEnd,
+    `${which} offset (${value}) is after ledger end (${ledgerEnd})`,
+  );
 
 export const offsetOutOfRange = (begin: number, end: number) =>
   failedPrecondition('OFFSET_OUT_OF_RANGE', `End offset ${end} is before begin offset ${begin}.`);
 
 export const prunedDataAccessed = (begin: number, end: number, pruned: number) =>
-  failedPrecondition('PARTICIPANT_PRUNED_DATA_ACCESSED', `Updates request from ${begin} to ${end} precedes pruned offset ${pruned}`, {
-    context: { earliest_offset: String(pruned) },
-  });
+  failedPrecondition(
+    'PARTICIPANT_PRUNED_DATA_ACCESSED',
+    `Updates request from ${begin} to ${end} precedes pruned offset ${pruned}`,
+    {
+      context: { earliest_offset: String(pruned) },
+    },
+  );
 
 /**
  * The checks of Canton's UpdateServiceRequestValidator (ledger-api-core: ledger/api/validation/), in its order, against
@@ -57,9 +69,18 @@ export function validateUpdatesRequest(
   if (begin < 0) throw negativeOffset(begin, 'begin_exclusive');
   if (descending) {
     if (end === null) throw descendingOrderMissingEnd();
-    if (end <= 0) throw nonPositiveOffset(end, 'end_inclusive', 'the offset in end_inclusive field has to be a positive integer (>0)');
+    if (end <= 0)
+      throw nonPositiveOffset(
+        end,
+        'end_inclusive',
+        'the offset in end_inclusive field has to be a positive integer (>0)',
+      );
   } else if (end !== null && end <= 0) {
-    throw nonPositiveOffset(end, 'end_inclusive', 'the offset has to be either a positive integer (>0) or not defined at all');
+    throw nonPositiveOffset(
+      end,
+      'end_inclusive',
+      'the offset has to be either a positive integer (>0) or not defined at all',
+    );
   }
   if (begin > ledger.ledgerEnd) throw offsetAfterLedgerEnd('Begin', begin, ledger.ledgerEnd);
   if (end !== null && end > ledger.ledgerEnd) throw offsetAfterLedgerEnd('End', end, ledger.ledgerEnd);

@@ -9,7 +9,13 @@ import { notFound } from '../errors';
 
 /** Rights only a participant admin may grant or revoke (an identity-provider admin may grant IdentityProviderAdmin). */
 export function needsParticipantAdmin(rights: readonly Right[]): boolean {
-  return rights.some((r) => r.kind === 'ParticipantAdmin' || r.kind === 'CanReadAsAnyParty' || r.kind === 'CanExecuteAsAnyParty' || r.kind === 'CanActAsAnyParty');
+  return rights.some(
+    (r) =>
+      r.kind === 'ParticipantAdmin' ||
+      r.kind === 'CanReadAsAnyParty' ||
+      r.kind === 'CanExecuteAsAnyParty' ||
+      r.kind === 'CanActAsAnyParty',
+  );
 }
 
 /**
@@ -31,7 +37,12 @@ export function partiesOfRights(rights: readonly Right[]): string[] {
  * A caller who is not a participant admin may only name parties whose party records are in the request's identity
  * provider. `inProvider` holds the parties found there (the caller looks them up only when this can fail).
  */
-export function verifyPartiesExistInIdentityProvider(claims: Claims, rights: readonly Right[], identityProviderId: string, inProvider: ReadonlySet<string>): void {
+export function verifyPartiesExistInIdentityProvider(
+  claims: Claims,
+  rights: readonly Right[],
+  identityProviderId: string,
+  inProvider: ReadonlySet<string>,
+): void {
   if (isParticipantAdmin(claims)) return;
   const unknown = partiesOfRights(rights).filter((p) => !inProvider.has(p));
   if (unknown.length === 0) return;
@@ -43,4 +54,5 @@ export function verifyPartiesExistInIdentityProvider(claims: Claims, rights: rea
 }
 
 /** Whether verifyPartiesExistInIdentityProvider needs the party records (a non-admin caller naming parties). */
-export const needsPartyRecordsForRights = (claims: Claims, rights: readonly Right[]): boolean => !isParticipantAdmin(claims) && partiesOfRights(rights).length > 0;
+export const needsPartyRecordsForRights = (claims: Claims, rights: readonly Right[]): boolean =>
+  !isParticipantAdmin(claims) && partiesOfRights(rights).length > 0;

@@ -12,7 +12,8 @@ export function validateUserId(id: string, field = 'user_id'): void {
   }
 }
 
-export const userNotFound = (id: string) => notFound('USER_NOT_FOUND', `getting user failed for unknown user "${id}"`, [['USER', id]]);
+export const userNotFound = (id: string) =>
+  notFound('USER_NOT_FOUND', `getting user failed for unknown user "${id}"`, [['USER', id]]);
 
 /** The state a user decision needs: the stored user (if any) and its rights. */
 export interface UserState {
@@ -23,12 +24,18 @@ export interface UserState {
 export function decideCreateUser(state: UserState, user: UserRecord, rights: Right[]): UserEvent[] {
   validateUserId(user.id, 'user.id');
   if (state.user) {
-    throw alreadyExists('USER_ALREADY_EXISTS', `creating user failed, as user "${user.id}" already exists`, [['USER', user.id]]);
+    throw alreadyExists('USER_ALREADY_EXISTS', `creating user failed, as user "${user.id}" already exists`, [
+      ['USER', user.id],
+    ]);
   }
   return [{ type: 'UserCreated', stream: userStream(user.id), data: { user, rights: dedupeRights(rights) } }];
 }
 
-export function decideGrantRights(state: UserState, userId: string, rights: Right[]): { events: UserEvent[]; newlyGranted: Right[] } {
+export function decideGrantRights(
+  state: UserState,
+  userId: string,
+  rights: Right[],
+): { events: UserEvent[]; newlyGranted: Right[] } {
   if (!state.user) throw userNotFound(userId);
   const held = new Set(state.rights.map(rightKey));
   const newlyGranted = dedupeRights(rights).filter((r) => !held.has(rightKey(r)));
@@ -38,7 +45,11 @@ export function decideGrantRights(state: UserState, userId: string, rights: Righ
   return { events, newlyGranted };
 }
 
-export function decideRevokeRights(state: UserState, userId: string, rights: Right[]): { events: UserEvent[]; newlyRevoked: Right[] } {
+export function decideRevokeRights(
+  state: UserState,
+  userId: string,
+  rights: Right[],
+): { events: UserEvent[]; newlyRevoked: Right[] } {
   if (!state.user) throw userNotFound(userId);
   const held = new Set(state.rights.map(rightKey));
   const newlyRevoked = dedupeRights(rights).filter((r) => held.has(rightKey(r)));

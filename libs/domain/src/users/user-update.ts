@@ -1,8 +1,22 @@
-import { invalidArgument, jsonInvalidArgument, LedgerError, missingField, permissionDenied, contention, failedPrecondition } from '../errors';
+import {
+  invalidArgument,
+  jsonInvalidArgument,
+  LedgerError,
+  missingField,
+  permissionDenied,
+  contention,
+  failedPrecondition,
+} from '../errors';
 import { ErrorCategories } from '../errors/error-category';
 import type { Claims } from '../auth/rights';
 import { matchIdentityProviderId, requireAdminOrIdpAdmin } from '../auth/requirements';
-import { decideObjectMetaUpdate, maskedValue, parseResourceVersion, parseUpdateMask, validateRequestAnnotations } from '../object-meta';
+import {
+  decideObjectMetaUpdate,
+  maskedValue,
+  parseResourceVersion,
+  parseUpdateMask,
+  validateRequestAnnotations,
+} from '../object-meta';
 import { identityProviderNotFoundArgument } from '../parties/party-errors';
 import { requireParty, validateIdentityProviderIdField } from '../parties/party-rules';
 import { userStream, type UserEvent, type UserRecord } from './events';
@@ -40,22 +54,40 @@ export interface UpdateUserBody {
 const userResource = (id: string): Array<[string, string]> => [['USER', id]];
 
 export const invalidUserUpdateRequest = (id: string, reason: string) =>
-  new LedgerError('INVALID_USER_UPDATE_REQUEST', ErrorCategories.InvalidIndependentOfSystemState, `Update operation for user id '${id}' failed due to: ${reason}`, {
-    resources: userResource(id),
-  });
+  new LedgerError(
+    'INVALID_USER_UPDATE_REQUEST',
+    ErrorCategories.InvalidIndependentOfSystemState,
+    `Update operation for user id '${id}' failed due to: ${reason}`,
+    {
+      resources: userResource(id),
+    },
+  );
 
 export const concurrentUserUpdate = (id: string) =>
-  contention('CONCURRENT_USER_UPDATE_DETECTED', `Update operation for user '${id}' failed due to a concurrent update to the same user`, {
-    resources: userResource(id),
-  });
+  contention(
+    'CONCURRENT_USER_UPDATE_DETECTED',
+    `Update operation for user '${id}' failed due to a concurrent update to the same user`,
+    {
+      resources: userResource(id),
+    },
+  );
 
 export const maxUserAnnotationsSizeExceeded = (id: string) =>
-  failedPrecondition('MAX_USER_ANNOTATIONS_SIZE_EXCEEDED', `Maximum annotations size for user '${id}' has been exceeded`, { resources: userResource(id) });
+  failedPrecondition(
+    'MAX_USER_ANNOTATIONS_SIZE_EXCEEDED',
+    `Maximum annotations size for user '${id}' has been exceeded`,
+    { resources: userResource(id) },
+  );
 
 const userNotFoundForUpdate = (id: string) =>
-  new LedgerError('USER_NOT_FOUND', ErrorCategories.InvalidGivenCurrentSystemStateResourceMissing, `updating user failed for unknown user "${id}"`, {
-    resources: userResource(id),
-  });
+  new LedgerError(
+    'USER_NOT_FOUND',
+    ErrorCategories.InvalidGivenCurrentSystemStateResourceMissing,
+    `updating user failed for unknown user "${id}"`,
+    {
+      resources: userResource(id),
+    },
+  );
 
 /** JSON-layer check: the path id must equal `user.id` (also fails when `user` is absent). */
 export function checkUserPathMatchesBody(pathId: string, body: UpdateUserBody): void {
@@ -83,7 +115,11 @@ export interface ValidatedUserUpdate {
 }
 
 /** Field validation, in the reference's order. `identityProviderId` is the effective one. */
-export function validateUpdateUser(claims: Claims, body: UpdateUserBody, identityProviderId: string): ValidatedUserUpdate {
+export function validateUpdateUser(
+  claims: Claims,
+  body: UpdateUserBody,
+  identityProviderId: string,
+): ValidatedUserUpdate {
   const u = body.user;
   if (!u) throw missingField('user');
   validateUserId(u.id, 'user.id');
@@ -126,13 +162,25 @@ export function decideUpdateUser(state: UserUpdateState, req: ValidatedUserUpdat
   if (!parsed.ok) throw invalidUserUpdateRequest(req.id, parsed.problem.message);
   const mask = parsed.mask;
   if (!state.identityProviderExists) throw identityProviderNotFoundArgument(req.identityProviderId);
-  if (req.callerUserId === req.id && req.isDeactivated && mask.covers('is_deactivated')) throw invalidArgument('Requesting user cannot self-deactivate');
-  const { record: current, annotations, resourceVersion } = decideObjectMetaUpdate(
+  if (req.callerUserId === req.id && req.isDeactivated && mask.covers('is_deactivated'))
+    throw invalidArgument('Requesting user cannot self-deactivate');
+  const {
+    record: current,
+    annotations,
+    resourceVersion,
+  } = decideObjectMetaUpdate(
     state.user,
-    { identityProviderId: req.identityProviderId, expectedVersion: req.expectedVersion, annotations: mask.covers('metadata.annotations') ? req.annotations : null },
+    {
+      identityProviderId: req.identityProviderId,
+      expectedVersion: req.expectedVersion,
+      annotations: mask.covers('metadata.annotations') ? req.annotations : null,
+    },
     {
       notFound: () => userNotFoundForUpdate(req.id),
-      otherProvider: (current) => permissionDenied(`User ${req.id} belongs to identity provider '${current}', the request names '${req.identityProviderId}'`),
+      otherProvider: (current) =>
+        permissionDenied(
+          `User ${req.id} belongs to identity provider '${current}', the request names '${req.identityProviderId}'`,
+        ),
       concurrentUpdate: () => concurrentUserUpdate(req.id),
       annotationsTooLarge: () => maxUserAnnotationsSizeExceeded(req.id),
     },
@@ -143,7 +191,16 @@ export function decideUpdateUser(state: UserUpdateState, req: ValidatedUserUpdat
     annotations,
     isDeactivated: maskedValue(mask, 'is_deactivated', req.isDeactivated, current.isDeactivated, (v) => !v),
     primaryParty: maskedValue(mask, 'primary_party', req.primaryParty, current.primaryParty, (v) => v === ''),
-    primaryPartyAuthentication: maskedValue(mask, 'primary_party_authentication', req.primaryPartyAuthentication, current.primaryPartyAuthentication ?? false, (v) => !v),
+    primaryPartyAuthentication: maskedValue(
+      mask,
+      'primary_party_authentication',
+      req.primaryPartyAuthentication,
+      current.primaryPartyAuthentication ?? false,
+      (v) => !v,
+    ),
   };
-  return { events: [{ type: 'UserUpdated', stream: userStream(req.id), data: { user, resourceVersion } }], user: { ...user, resourceVersion } };
+  return {
+    events: [{ type: 'UserUpdated', stream: userStream(req.id), data: { user, resourceVersion } }],
+    user: { ...user, resourceVersion },
+  };
 }

@@ -8,10 +8,18 @@ import { changes, reads, type FieldConflict } from '../writer';
 const assignments = (ids: readonly string[]) => (ids.length ? 'any' : []);
 
 /** A field of contract ids whose state decisions read. */
-export const readsContracts: readonly FieldConflict<readonly string[]>[] = [reads('contract'), reads('assignments', assignments)];
+export const readsContracts: readonly FieldConflict<readonly string[]>[] = [
+  reads('contract'),
+  reads('assignments', assignments),
+];
 
 /** A field of contract ids whose state decisions read and may change. */
-export const changesContracts: readonly FieldConflict<readonly string[]>[] = [changes('contract'), reads('assignments', assignments)];
+export const changesContracts: readonly FieldConflict<readonly string[]>[] = [
+  changes('contract'),
+  reads('assignments', assignments),
+];
 
 /** The field holding the unassignment an assign completes ('' for none): it changes that unassignment's contracts. */
-export const changesContractsOfAssignment: FieldConflict<string> = changes('assignments', (reassignmentId: string) => (reassignmentId ? 'any' : []));
+export const changesContractsOfAssignment: FieldConflict<string> = changes('assignments', (reassignmentId: string) =>
+  reassignmentId ? 'any' : [],
+);

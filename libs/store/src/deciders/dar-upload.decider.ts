@@ -33,7 +33,10 @@ export const darUploadDecider: Decider<UploadDar, DarUploadKey, UploadDarState, 
     vetOn: changes('vetting', (id: string) => id || []),
   },
   load: (db: Kysely<DB>, keys) =>
-    keyByKey(keys, async (k) => ({ stored: await packages.stored(db, k.packageIds), vetting: k.vetOn ? (await packages.vetting(db, [k.vetOn]))[0] : null })),
+    keyByKey(keys, async (k) => ({
+      stored: await packages.stored(db, k.packageIds),
+      vetting: k.vetOn ? (await packages.vetting(db, [k.vetOn]))[0] : null,
+    })),
   decide(state, { dar, participantId }) {
     const { events, newPackages } = decideUploadDar(state, dar, participantId);
     return {

@@ -27,9 +27,18 @@ const users = repositories.users;
  * POST /v2/parties/external/allocate, after verification: whether the party exists, the identity provider and the user,
  * then `decideAllocateExternalParty`. The answer: the party id.
  */
-export const externalPartyAllocationDecider: Decider<AllocateExternalParty, PartyAllocationKey, ExternalPartyState, string> = {
+export const externalPartyAllocationDecider: Decider<
+  AllocateExternalParty,
+  PartyAllocationKey,
+  ExternalPartyState,
+  string
+> = {
   name: 'external-party-allocation',
-  key: ({ verified, options }) => ({ party: verified.partyId, identityProviderId: options.identityProviderId, userId: options.userId }),
+  key: ({ verified, options }) => ({
+    party: verified.partyId,
+    identityProviderId: options.identityProviderId,
+    userId: options.userId,
+  }),
   conflicts: {
     party: changes('party'),
     identityProviderId: reads('idp'),
@@ -41,5 +50,6 @@ export const externalPartyAllocationDecider: Decider<AllocateExternalParty, Part
       identityProviderExists: await idps.exists(db, k.identityProviderId),
       user: k.userId ? await users.state(db, k.userId) : null,
     })),
-  decide: (state, { verified, hosting, options }) => decision(decideAllocateExternalParty(state, verified, hosting, options), verified.partyId),
+  decide: (state, { verified, hosting, options }) =>
+    decision(decideAllocateExternalParty(state, verified, hosting, options), verified.partyId),
 };

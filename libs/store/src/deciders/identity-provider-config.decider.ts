@@ -31,9 +31,17 @@ const idps = repositories.identityProviders;
  * every config, so these changes never share a run ('identity-providers:all'); each also changes its provider's key,
  * which the decisions that check a provider exists read. The answer: the config as it is afterwards (null: deleted).
  */
-export const identityProviderConfigDecider: Decider<ChangeIdentityProviderConfig, IdentityProviderConfigKey, IdentityProvidersState, IdentityProviderConfig | null> = {
+export const identityProviderConfigDecider: Decider<
+  ChangeIdentityProviderConfig,
+  IdentityProviderConfigKey,
+  IdentityProvidersState,
+  IdentityProviderConfig | null
+> = {
   name: 'identity-provider-config',
-  key: (c) => (c.kind === 'delete' ? { identityProviderId: c.identityProviderId, issuer: '' } : { identityProviderId: c.config.identityProviderId, issuer: c.config.issuer }),
+  key: (c) =>
+    c.kind === 'delete'
+      ? { identityProviderId: c.identityProviderId, issuer: '' }
+      : { identityProviderId: c.config.identityProviderId, issuer: c.config.issuer },
   conflicts: {
     identityProviderId: [changes('idp'), changes('identity-providers', () => 'all')],
     issuer: changes('idp-issuer', (issuer: string) => issuer || []),

@@ -28,7 +28,8 @@ export const ledgerPruningDecider: Decider<PruneLedgerStep, { ledger: true }, Pr
   name: 'ledger-pruning',
   key: () => ({ ledger: true }),
   conflicts: { ledger: everything },
-  load: (db: Kysely<DB>, keys, at) => keyByKey(keys, async () => ({ ledgerEnd: at.ledgerEnd, prunedUpTo: (await updates.position(db)).prunedUpTo })),
+  load: (db: Kysely<DB>, keys, at) =>
+    keyByKey(keys, async () => ({ ledgerEnd: at.ledgerEnd, prunedUpTo: (await updates.position(db)).prunedUpTo })),
   decide(state, { upTo, stepOffsets }) {
     const { events, prunedUpTo, done } = decidePruneStep(state, upTo, stepOffsets);
     return decision(events, { prunedUpTo, done, stepped: events.length > 0 });

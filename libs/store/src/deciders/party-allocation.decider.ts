@@ -1,5 +1,11 @@
 import type { Kysely } from 'kysely';
-import { decideAllocateParty, localPartyId, type AllocatePartyRequest, type AllocationState, type PartyRecord } from '@ledgerline/domain';
+import {
+  decideAllocateParty,
+  localPartyId,
+  type AllocatePartyRequest,
+  type AllocationState,
+  type PartyRecord,
+} from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { changes, decision, reads, type Decider } from '../writer';
 import { keyByKey } from './key-by-key';
@@ -27,7 +33,11 @@ const users = repositories.users;
 /** POST /v2/parties: the party's record, the identity provider and the user, then `decideAllocateParty`. */
 export const partyAllocationDecider: Decider<AllocateParty, PartyAllocationKey, PartyAllocationState, PartyRecord> = {
   name: 'party-allocation',
-  key: ({ request, participant }) => ({ party: localPartyId(request.partyIdHint, participant.namespace), identityProviderId: request.identityProviderId, userId: request.userId }),
+  key: ({ request, participant }) => ({
+    party: localPartyId(request.partyIdHint, participant.namespace),
+    identityProviderId: request.identityProviderId,
+    userId: request.userId,
+  }),
   conflicts: {
     party: changes('party'),
     identityProviderId: reads('idp'),

@@ -1,5 +1,10 @@
 import type { Kysely } from 'kysely';
-import { decideUpdatePartyDetails, type PartyRecord, type PartyUpdateState, type ValidatedPartyUpdate } from '@ledgerline/domain';
+import {
+  decideUpdatePartyDetails,
+  type PartyRecord,
+  type PartyUpdateState,
+  type ValidatedPartyUpdate,
+} from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { changes, decision, reads, type Decider } from '../writer';
 import { partyRecordOf, type PartyRow } from '../repositories/parties.repository';
@@ -23,8 +28,16 @@ export const partyUpdateDecider: Decider<ValidatedPartyUpdate, PartyUpdateKey, P
     identityProviderId: reads('idp'),
   },
   async load(db: Kysely<DB>, keys: readonly PartyUpdateKey[]): Promise<PartyUpdateState[]> {
-    const states = await loadObjectMetaState<PartyRow>(db, 'party_details', 'party', keys.map((k) => ({ id: k.party, identityProviderId: k.identityProviderId })));
-    return states.map((s) => ({ record: s.row ? partyRecordOf(s.row) : null, identityProviderExists: s.identityProviderExists }));
+    const states = await loadObjectMetaState<PartyRow>(
+      db,
+      'party_details',
+      'party',
+      keys.map((k) => ({ id: k.party, identityProviderId: k.identityProviderId })),
+    );
+    return states.map((s) => ({
+      record: s.row ? partyRecordOf(s.row) : null,
+      identityProviderExists: s.identityProviderExists,
+    }));
   },
   decide(state, request) {
     const { events, record } = decideUpdatePartyDetails(state, request);

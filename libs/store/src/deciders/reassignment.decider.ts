@@ -35,13 +35,21 @@ export interface SubmitReassignment {
  * Committed (the ReassignmentCommitted event), or rejected at commit (a duplicate change): a rejected completion was
  * appended at its own offset, and `rejection` is the error the submitter gets.
  */
-export type ReassignmentDecision = { committed: CommittedEvent; rejection?: undefined } | { rejection: LedgerError; completionOffset: number };
+export type ReassignmentDecision =
+  { committed: CommittedEvent; rejection?: undefined } | { rejection: LedgerError; completionOffset: number };
 
 /** The rejected completion of a reassignment submission (its actAs: the submitter; its synchronizer: where it was submitted). */
 export function reassignmentRejection(sub: ReassignmentSubmission, deduplicationMicros: bigint, error: LedgerError) {
   const { userId, submitter, commandId, submissionId, batch } = sub;
   return rejectionEvent(
-    { userId, actAs: [submitter], commandId, submissionId, synchronizerId: batch.kind === 'unassign' ? batch.source : batch.target, deduplicationPeriod: { kind: 'duration', micros: deduplicationMicros } },
+    {
+      userId,
+      actAs: [submitter],
+      commandId,
+      submissionId,
+      synchronizerId: batch.kind === 'unassign' ? batch.source : batch.target,
+      deduplicationPeriod: { kind: 'duration', micros: deduplicationMicros },
+    },
     error,
   );
 }
@@ -93,12 +101,16 @@ const completionSql = sql<ReassignmentCompletion | null>`(
 const contractJson = (inFlightTarget: boolean) => sql`json_build_object(
   'contractId', c.contract_id, 'templateId', c.template_id, 'packageName', c.package_name, 'stakeholders', c.stakeholders,
   'status', c.status, 'synchronizerId', c.synchronizer_id, 'reassignmentCounter', c.reassignment_counter,
-  'createdEvent', c.created_event${inFlightTarget ? sql`,
+  'createdEvent', c.created_event${
+    inFlightTarget
+      ? sql`,
   'inFlightTarget', CASE WHEN c.status = 'in_flight' THEN (
     SELECT r.target_synchronizer FROM reassignments r
     WHERE r.contracts @> jsonb_build_array(jsonb_build_object('contractId', c.contract_id))
       AND NOT EXISTS (SELECT 1 FROM reassignment_assignments a WHERE a.reassignment_id = r.reassignment_id)
-    ORDER BY r.unassigned_offset DESC LIMIT 1) END` : sql``})`;
+    ORDER BY r.unassigned_offset DESC LIMIT 1) END`
+      : sql``
+  })`;
 
 const toMap = (rows: ReassignableContract[] | null) =>
   new Map((rows ?? []).map((c) => [c.contractId, { ...c, reassignmentCounter: Number(c.reassignmentCounter) }]));
@@ -136,15 +148,19 @@ const assignSelect = (keys: readonly ReassignmentKey[]) => sql`
   FROM unnest(${changeArrays(keys)}, ${keys.map((k) => k.reassignmentId)}::text[])
     WITH ORDINALITY AS k(user_id, submitter, command_id, reassignment_id, n)`;
 
-
 /**
  * Unassign and assign: deduplication of the change — a duplicate is a rejected completion, as Canton finds it after
  * hand-over — then `decideUnassign` / `decideAssign`, whose refusals are the checks Canton makes when it prepares the
- * submission (synchronous errors); commits one 'ReassignmentCommitted' update. The contracts an assign activates are known only once its unassignment is read; they
- * are in flight, and only the assign of that unassignment changes them (it holds the unassignment's key and the
- * 'assignments' key every contract reader reads: contract-conflicts.ts).
+ * submission (synchronous errors); commits one 'ReassignmentCommitted' update. The contracts an assign activates are
+ * known only once its unassignment is read; they are in flight, and only the assign of that unassignment changes them
+ * (it holds the unassignment's key and the 'assignments' key every contract reader reads: contract-conflicts.ts).
  */
-export const reassignmentDecider: Decider<SubmitReassignment, ReassignmentKey, ReassignmentState, ReassignmentDecision> = {
+export const reassignmentDecider: Decider<
+  SubmitReassignment,
+  ReassignmentKey,
+  ReassignmentState,
+  ReassignmentDecision
+> = {
   name: 'reassignment',
   key({ submission: s }) {
     const change = { userId: s.userId, submitter: s.submitter, commandId: s.commandId };
@@ -154,7 +170,10 @@ export const reassignmentDecider: Decider<SubmitReassignment, ReassignmentKey, R
   },
   conflicts: {
     kind: namesNoState,
-    change: [changes('reassignment-change', reassignmentChangeId), reads('party', (c: ReassignmentChange) => c.submitter)],
+    change: [
+      changes('reassignment-change', reassignmentChangeId),
+      reads('party', (c: ReassignmentChange) => c.submitter),
+    ],
     contractIds: changesContracts,
     reassignmentId: [changes('reassignment', (id: string) => id || []), changesContractsOfAssignment],
   },
@@ -172,13 +191,19 @@ export const reassignmentDecider: Decider<SubmitReassignment, ReassignmentKey, R
     for (const r of rows) out[(r.kind === 'u' ? unassigns : assigns)[Number(r.n) - 1]] = toState(r);
     return out;
   },
-  decide(state, { submission: sub, participantId, deduplicationMicros, exclusivityTimeoutMicros, now }): Decision<ReassignmentDecision> {
+  decide(
+    state,
+    { submission: sub, participantId, deduplicationMicros, exclusivityTimeoutMicros, now },
+  ): Decision<ReassignmentDecision> {
     const nowMicros = now();
     try {
       checkReassignmentDeduplication(state.completion, nowMicros, deduplicationMicros);
     } catch (e) {
       if (!isLedgerError(e)) throw e;
-      return { events: [reassignmentRejection(sub, deduplicationMicros, e)], answer: ([rejected]) => ({ rejection: e, completionOffset: rejected.offset! }) };
+      return {
+        events: [reassignmentRejection(sub, deduplicationMicros, e)],
+        answer: ([rejected]) => ({ rejection: e, completionOffset: rejected.offset! }),
+      };
     }
     const context = { participantId, nowMicros, isHosted: (p: string) => p === sub.submitter && state.submitterHosted };
     const batch = sub.batch;
@@ -203,7 +228,10 @@ function toState(r: StateRow): ReassignmentState {
           target: u.target,
           submitter: u.submitter,
           assignmentExclusivity: u.assignmentExclusivity,
-          contracts: u.contracts.map((c) => ({ contractId: c.contractId, reassignmentCounter: Number(c.reassignmentCounter) })),
+          contracts: u.contracts.map((c) => ({
+            contractId: c.contractId,
+            reassignmentCounter: Number(c.reassignmentCounter),
+          })),
           completed: u.assignedOffset !== null,
         }
       : null,

@@ -11,7 +11,12 @@ export interface RejectTransactionSubmission {
 }
 
 /** Records the rejected completion of a submission: a CommandRejected event at an offset of its own. Reads no state. */
-export const transactionSubmissionRejectionDecider: Decider<RejectTransactionSubmission, { changeId: string }, undefined, TransactionSubmissionResult> = {
+export const transactionSubmissionRejectionDecider: Decider<
+  RejectTransactionSubmission,
+  { changeId: string },
+  undefined,
+  TransactionSubmissionResult
+> = {
   name: 'transaction-submission-rejection',
   key: ({ changeId }) => ({ changeId }),
   conflicts: { changeId: changes('change') },

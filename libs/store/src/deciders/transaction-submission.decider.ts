@@ -49,13 +49,17 @@ export interface TransactionSubmissionKey {
  * Committed (the update and its completion offset), or rejected at commit: a rejected completion was appended at its own
  * offset, and `rejection` is the error the submitter gets.
  */
-export type TransactionSubmissionResult = { updateId: string; completionOffset: number; rejection?: undefined } | { rejection: LedgerError; completionOffset: number };
+export type TransactionSubmissionResult =
+  | { updateId: string; completionOffset: number; rejection?: undefined }
+  | { rejection: LedgerError; completionOffset: number };
 
 /** Input contracts the transaction consumes. */
 export function consumedInputs(wf: WellFormedTransaction): string[] {
   const inputs = new Set(wf.inputContractIds);
   const out = new Set<string>();
-  for (const n of wf.nodes) if (n.node.kind === 'exercise' && n.node.exercise.consuming && inputs.has(n.node.exercise.contractId)) out.add(n.node.exercise.contractId);
+  for (const n of wf.nodes)
+    if (n.node.kind === 'exercise' && n.node.exercise.consuming && inputs.has(n.node.exercise.contractId))
+      out.add(n.node.exercise.contractId);
   return [...out];
 }
 
@@ -80,7 +84,12 @@ const completedChange = (r: Record<string, unknown>): CompletedChange => ({
  * stored state of the contracts it touches (`decideTransaction`); commits one Transaction update, or, when the decision
  * rejects it, one CommandRejected event (its rejected completion).
  */
-export const transactionSubmissionDecider: Decider<CheckedTransactionSubmission, TransactionSubmissionKey, TransactionSubmissionState, TransactionSubmissionResult> = {
+export const transactionSubmissionDecider: Decider<
+  CheckedTransactionSubmission,
+  TransactionSubmissionKey,
+  TransactionSubmissionState,
+  TransactionSubmissionResult
+> = {
   name: 'transaction-submission',
   key({ changeId, transaction: { wf }, consumedContractIds }) {
     const consumed = consumedContractIds ?? consumedInputs(wf);
@@ -103,8 +112,13 @@ export const transactionSubmissionDecider: Decider<CheckedTransactionSubmission,
    * statement is prepared, and a generic plan made while the table was small must not seq-scan it later).
    */
   async load(db: Kysely<DB>, keys: readonly TransactionSubmissionKey[]): Promise<TransactionSubmissionState[]> {
-    const contractIds = keys.map((k) => JSON.stringify([...k.readContractIds, ...k.consumedContractIds, ...k.createdContractIds]));
-    const { rows } = await prepared(sql<{ d: Record<string, unknown> | null; c: Array<Record<string, unknown>> | null }>`
+    const contractIds = keys.map((k) =>
+      JSON.stringify([...k.readContractIds, ...k.consumedContractIds, ...k.createdContractIds]),
+    );
+    const { rows } = await prepared(sql<{
+      d: Record<string, unknown> | null;
+      c: Array<Record<string, unknown>> | null;
+    }>`
       SELECT
         (SELECT jsonb_build_object('o', completion_offset, 't', record_time_micros::text, 's', submission_id)
           FROM command_deduplication d WHERE d.change_id = k.change_id ORDER BY completion_offset DESC LIMIT 1) AS d,
@@ -132,10 +146,24 @@ export const transactionSubmissionDecider: Decider<CheckedTransactionSubmission,
       if (!isLedgerError(e)) throw e;
       const t = command.transaction;
       return {
-        events: [rejectionEvent({ ...t.submission, commandId: t.commandId, synchronizerId: t.synchronizerId, deduplicationPeriod: command.deduplicationPeriod, externalTransactionHash: t.externalTransactionHash }, e)],
+        events: [
+          rejectionEvent(
+            {
+              ...t.submission,
+              commandId: t.commandId,
+              synchronizerId: t.synchronizerId,
+              deduplicationPeriod: command.deduplicationPeriod,
+              externalTransactionHash: t.externalTransactionHash,
+            },
+            e,
+          ),
+        ],
         answer: ([rejected]) => ({ rejection: e, completionOffset: rejected.offset! }),
       };
     }
-    return { events: [decided.event], answer: ([committed]) => ({ updateId: committed.update!.updateId, completionOffset: committed.update!.offset }) };
+    return {
+      events: [decided.event],
+      answer: ([committed]) => ({ updateId: committed.update!.updateId, completionOffset: committed.update!.offset }),
+    };
   },
 };

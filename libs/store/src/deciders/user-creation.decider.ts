@@ -45,10 +45,15 @@ export const partiesInProvider = (records: readonly PartyRecord[], identityProvi
   new Set(records.filter((r) => r.identityProviderId === identityProviderId).map((r) => r.party));
 
 /** The party records a rights change must read: only a caller who is not a participant admin is limited by them. */
-export const partiesToVerify = (claims: Claims | null, rights: Right[]): string[] => (claims && needsPartyRecordsForRights(claims, rights) ? partiesOfRights(rights) : []);
+export const partiesToVerify = (claims: Claims | null, rights: Right[]): string[] =>
+  claims && needsPartyRecordsForRights(claims, rights) ? partiesOfRights(rights) : [];
 
 /** The user as stored right after its creation (resource version 0). */
-export const createdUser = (user: UserRecord): StoredUser => ({ ...user, primaryPartyAuthentication: user.primaryPartyAuthentication ?? false, resourceVersion: 0 });
+export const createdUser = (user: UserRecord): StoredUser => ({
+  ...user,
+  primaryPartyAuthentication: user.primaryPartyAuthentication ?? false,
+  resourceVersion: 0,
+});
 
 /**
  * POST /v2/users: the parties named must be in the caller's identity provider (non-admins), then `decideCreateUser`.
@@ -62,10 +67,19 @@ export const userCreationDecider: Decider<CreateUser, UserCreationKey, UserCreat
     parties: reads('party'),
   },
   load: (db: Kysely<DB>, keys) =>
-    keyByKey(keys, async (k) => ({ user: await users.state(db, k.userId), parties: await partyRecords.getMany(db, [...k.parties]) })),
+    keyByKey(keys, async (k) => ({
+      user: await users.state(db, k.userId),
+      parties: await partyRecords.getMany(db, [...k.parties]),
+    })),
   decide(state, { claims, user, rights, ifAbsent }) {
     if (ifAbsent && state.user.user) return decision([], null);
-    if (claims) verifyPartiesExistInIdentityProvider(claims, rights, user.identityProviderId, partiesInProvider(state.parties, user.identityProviderId));
+    if (claims)
+      verifyPartiesExistInIdentityProvider(
+        claims,
+        rights,
+        user.identityProviderId,
+        partiesInProvider(state.parties, user.identityProviderId),
+      );
     return decision(decideCreateUser(state.user, user, rights), createdUser(user));
   },
 };

@@ -16,7 +16,12 @@ const users = repositories.users;
 const idps = repositories.identityProviders;
 
 /** PATCH /v2/users/{user-id}/identity-provider-id: the user and both providers, then `decideMoveUserIdentityProvider`. */
-export const userIdentityProviderDecider: Decider<MoveUserIdentityProvider, MoveUserIdentityProvider, MoveUserState, void> = {
+export const userIdentityProviderDecider: Decider<
+  MoveUserIdentityProvider,
+  MoveUserIdentityProvider,
+  MoveUserState,
+  void
+> = {
   name: 'user-identity-provider',
   key: ({ userId, source, target }) => ({ userId, source, target }),
   conflicts: {
@@ -25,6 +30,10 @@ export const userIdentityProviderDecider: Decider<MoveUserIdentityProvider, Move
     target: reads('idp'),
   },
   load: (db: Kysely<DB>, keys) =>
-    keyByKey(keys, async (k) => ({ user: await users.get(db, k.userId), sourceExists: await idps.exists(db, k.source), targetExists: await idps.exists(db, k.target) })),
+    keyByKey(keys, async (k) => ({
+      user: await users.get(db, k.userId),
+      sourceExists: await idps.exists(db, k.source),
+      targetExists: await idps.exists(db, k.target),
+    })),
   decide: (state, command) => decision(decideMoveUserIdentityProvider(state, command), undefined),
 };

@@ -11,7 +11,12 @@ import type { DB } from '../schema';
 import { changes, decision, reads, type Decider } from '../writer';
 import { keyByKey } from './key-by-key';
 import { repositories } from './repositories';
-import { partiesInProvider, partiesToVerify, type UserCreationKey, type UserCreationState } from './user-creation.decider';
+import {
+  partiesInProvider,
+  partiesToVerify,
+  type UserCreationKey,
+  type UserCreationState,
+} from './user-creation.decider';
 
 /** Rights to grant or revoke (authorized: `identityProviderId` is the one the caller may act in). */
 export interface ChangeUserRights {
@@ -37,9 +42,17 @@ export const userRightsDecider: Decider<ChangeUserRights, UserCreationKey, UserC
     parties: reads('party'),
   },
   load: (db: Kysely<DB>, keys) =>
-    keyByKey(keys, async (k) => ({ user: await users.state(db, k.userId), parties: await partyRecords.getMany(db, [...k.parties]) })),
+    keyByKey(keys, async (k) => ({
+      user: await users.state(db, k.userId),
+      parties: await partyRecords.getMany(db, [...k.parties]),
+    })),
   decide(state, { kind, claims, userId, rights, identityProviderId }) {
-    verifyPartiesExistInIdentityProvider(claims, rights, identityProviderId, partiesInProvider(state.parties, identityProviderId));
+    verifyPartiesExistInIdentityProvider(
+      claims,
+      rights,
+      identityProviderId,
+      partiesInProvider(state.parties, identityProviderId),
+    );
     requireUserInCallerIdentityProvider(claims, state.user.user?.identityProviderId);
     if (kind === 'grant') {
       const { events, newlyGranted } = decideGrantRights(state.user, userId, rights);

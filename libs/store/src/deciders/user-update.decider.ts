@@ -26,7 +26,12 @@ interface UserRow {
  * `decideUpdateUser`. Updates of one user are decided one after the other, so of two updates naming the same resource
  * version exactly one succeeds.
  */
-export const userUpdateDecider: Decider<ValidatedUserUpdate, UserUpdateKey, UserUpdateState, UserRecord & { resourceVersion: number }> = {
+export const userUpdateDecider: Decider<
+  ValidatedUserUpdate,
+  UserUpdateKey,
+  UserUpdateState,
+  UserRecord & { resourceVersion: number }
+> = {
   name: 'user-update',
   key: (request) => ({ userId: request.id, identityProviderId: request.identityProviderId }),
   conflicts: {
@@ -34,7 +39,12 @@ export const userUpdateDecider: Decider<ValidatedUserUpdate, UserUpdateKey, User
     identityProviderId: reads('idp'),
   },
   async load(db: Kysely<DB>, keys: readonly UserUpdateKey[]): Promise<UserUpdateState[]> {
-    const states = await loadObjectMetaState<UserRow>(db, 'users', 'id', keys.map((k) => ({ id: k.userId, identityProviderId: k.identityProviderId })));
+    const states = await loadObjectMetaState<UserRow>(
+      db,
+      'users',
+      'id',
+      keys.map((k) => ({ id: k.userId, identityProviderId: k.identityProviderId })),
+    );
     return states.map(({ row, identityProviderExists }) => ({
       identityProviderExists,
       user: row ? userFromRow(row) : null,

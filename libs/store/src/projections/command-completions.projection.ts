@@ -14,6 +14,10 @@ export const commandCompletionsProjection = projection({
   rows(event) {
     const c = completionOf(event);
     if (!c) return NO_ROWS;
-    return { command_completions: [{ completion_offset: c.offset, user_id: c.userId, act_as: c.actAs, completion: JSON.stringify(c) }] };
+    return {
+      command_completions: [
+        { completion_offset: c.offset, user_id: c.userId, act_as: c.actAs, completion: JSON.stringify(c) },
+      ],
+    };
   },
 });

@@ -2,7 +2,11 @@ import { REASSIGNMENT_COMMITTED, TRANSACTION_COMMITTED } from '@ledgerline/domai
 import { eventLogDataAt } from './event-json';
 import { projection, type InsertRow, type KeyedUpdate, type ProjectionRows } from './projection';
 
-const contract = (contractId: string, set: KeyedUpdate<'contracts'>['set']): KeyedUpdate<'contracts'> => ({ table: 'contracts', key: { column: 'contract_id', value: contractId }, set });
+const contract = (contractId: string, set: KeyedUpdate<'contracts'>['set']): KeyedUpdate<'contracts'> => ({
+  table: 'contracts',
+  key: { column: 'contract_id', value: contractId },
+  set,
+});
 
 /** Closes the contract's open activation (archive or unassignment at `offset`). */
 const deactivate = (contractId: string, offset: number): KeyedUpdate<'contract_activations'> => ({
@@ -21,7 +25,9 @@ interface Activation {
   stakeholders: readonly string[];
 }
 
-function activationRows(list: readonly Activation[]): Pick<ProjectionRows, 'contract_activations' | 'contract_activation_parties'> {
+function activationRows(
+  list: readonly Activation[],
+): Pick<ProjectionRows, 'contract_activations' | 'contract_activation_parties'> {
   const activations: InsertRow<'contract_activations'>[] = [];
   const parties: InsertRow<'contract_activation_parties'>[] = [];
   for (const a of list) {
@@ -112,7 +118,14 @@ export const contractsProjection = projection({
       const tx = event.data;
       return tx.events.flatMap((e) =>
         'ArchivedEvent' in e
-          ? [contract(e.ArchivedEvent.contractId, { status: 'archived', synchronizer_id: null, archived_offset: h.offset }), deactivate(e.ArchivedEvent.contractId, h.offset)]
+          ? [
+              contract(e.ArchivedEvent.contractId, {
+                status: 'archived',
+                synchronizer_id: null,
+                archived_offset: h.offset,
+              }),
+              deactivate(e.ArchivedEvent.contractId, h.offset),
+            ]
           : [],
       );
     }
@@ -120,10 +133,20 @@ export const contractsProjection = projection({
     return r.events.flatMap((e) =>
       'Unassigned' in e
         ? [
-            contract(e.Unassigned.contractId, { status: 'in_flight', synchronizer_id: null, reassignment_counter: e.Unassigned.reassignmentCounter }),
+            contract(e.Unassigned.contractId, {
+              status: 'in_flight',
+              synchronizer_id: null,
+              reassignment_counter: e.Unassigned.reassignmentCounter,
+            }),
             deactivate(e.Unassigned.contractId, h.offset),
           ]
-        : [contract(e.Assigned.createdEvent.contractId, { status: 'active', synchronizer_id: e.Assigned.target, reassignment_counter: e.Assigned.reassignmentCounter })],
+        : [
+            contract(e.Assigned.createdEvent.contractId, {
+              status: 'active',
+              synchronizer_id: e.Assigned.target,
+              reassignment_counter: e.Assigned.reassignmentCounter,
+            }),
+          ],
     );
   },
 });

@@ -15,7 +15,10 @@ export const identityProvidersProjection = projection({
     const c = event.data.config;
     const row = { issuer: c.issuer, jwks_url: c.jwksUrl, audience: c.audience, is_deactivated: c.isDeactivated };
     if (event.type === IDENTITY_PROVIDER_CREATED) {
-      await trx.insertInto('identity_providers').values({ id: c.identityProviderId, ...row, created_seq: event.seq }).execute();
+      await trx
+        .insertInto('identity_providers')
+        .values({ id: c.identityProviderId, ...row, created_seq: event.seq })
+        .execute();
     } else {
       await trx.updateTable('identity_providers').set(row).where('id', '=', c.identityProviderId).execute();
     }

@@ -19,11 +19,13 @@ export const ledgerPruningProjection = projection({
     const upTo = event.data.prunedUpTo;
     await sql`
       INSERT INTO ledger_pruning (id, pruned_up_to) VALUES (1, ${upTo})
-      ON CONFLICT (id) DO UPDATE SET pruned_up_to = GREATEST(ledger_pruning.pruned_up_to, EXCLUDED.pruned_up_to)`.execute(trx);
+      ON CONFLICT (id) DO UPDATE SET pruned_up_to = GREATEST(ledger_pruning.pruned_up_to, EXCLUDED.pruned_up_to)`.execute(
+      trx,
+    );
     // Each statement's cost follows the rows at or below the offset, not the tables' size (pruning runs in steps, see
     // pruning.ts): a transaction's created contracts are found through its own payload and the contracts' key, the
-    // party rows through the deleted updates (`= ANY (ARRAY(…))`: an index scan, whatever the estimate of the range), the closed activations through the activation key (a deactivation
-    // never precedes its activation).
+    // party rows through the deleted updates (`= ANY (ARRAY(…))`: an index scan, whatever the estimate of the range),
+    // the closed activations through the activation key (a deactivation never precedes its activation).
     await sql`
       WITH gone AS (
         DELETE FROM ledger_updates u
@@ -33,13 +35,17 @@ export const ledgerPruningProjection = projection({
             JOIN contracts c ON c.contract_id = e->'CreatedEvent'->>'contractId'
             WHERE c.created_offset = u.ledger_offset AND c.status <> 'archived'))
         RETURNING u.ledger_offset)
-      DELETE FROM ledger_update_parties p WHERE p.ledger_offset = ANY (ARRAY(SELECT ledger_offset FROM gone))`.execute(trx);
+      DELETE FROM ledger_update_parties p WHERE p.ledger_offset = ANY (ARRAY(SELECT ledger_offset FROM gone))`.execute(
+      trx,
+    );
     await sql`
       WITH closed AS (
         DELETE FROM contract_activations a WHERE a.activated_offset <= ${upTo} AND a.deactivated_offset <= ${upTo}
         RETURNING a.activated_offset, a.node_id, a.contract_id)
       DELETE FROM contract_activation_parties p USING closed c, contracts k
-      WHERE k.contract_id = c.contract_id AND p.party = ANY(k.stakeholders) AND p.activated_offset = c.activated_offset AND p.node_id = c.node_id`.execute(trx);
+      WHERE k.contract_id = c.contract_id AND p.party = ANY(k.stakeholders) AND p.activated_offset = c.activated_offset AND p.node_id = c.node_id`.execute(
+      trx,
+    );
     await sql`DELETE FROM command_completions WHERE completion_offset <= ${upTo}`.execute(trx);
   },
 });

@@ -89,7 +89,9 @@ export interface ProjectionSink {
  *   rows; the batched writer buffers them and writes them at the end of the batch (or earlier, before anything reads
  *   them: see writer/batch-runner.ts).
  */
-export type Projection<T extends LedgerEventType = LedgerEventType> = ProjectionBase & { readonly handles: readonly T[] } & ProjectionForm<LedgerEventOf<T>>;
+export type Projection<T extends LedgerEventType = LedgerEventType> = ProjectionBase & {
+  readonly handles: readonly T[];
+} & ProjectionForm<LedgerEventOf<T>>;
 
 /** A projection of every event, whatever its type (`handles: '*'`): it sees the events as the log holds them. */
 export type WildcardProjection = ProjectionBase & { readonly handles: '*' } & ProjectionForm<CommittedEvent>;
@@ -99,7 +101,11 @@ export type WildcardProjection = ProjectionBase & { readonly handles: '*' } & Pr
  * against `E` strictly: one that accepts only some of the events named does not compile.
  */
 export type ProjectionForm<E> =
-  | { readonly apply: (db: Kysely<DB>, event: E) => Promise<void>; readonly rows?: undefined; readonly updates?: undefined }
+  | {
+      readonly apply: (db: Kysely<DB>, event: E) => Promise<void>;
+      readonly rows?: undefined;
+      readonly updates?: undefined;
+    }
   | {
       readonly rows: (event: E) => ProjectionRows;
       /** Changes to existing rows (written after the inserts of the same statement). */

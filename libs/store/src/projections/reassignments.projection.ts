@@ -33,11 +33,15 @@ export const reassignmentsProjection = projection({
               unassigned_at: h.recordTime,
               assignment_exclusivity: u.assignmentExclusivity,
               workflow_id: r.workflowId,
-              contracts: JSON.stringify(unassigned.map((e) => ({ contractId: e.contractId, reassignmentCounter: e.reassignmentCounter }))),
+              contracts: JSON.stringify(
+                unassigned.map((e) => ({ contractId: e.contractId, reassignmentCounter: e.reassignmentCounter })),
+              ),
             },
           ]
         : [],
-      reassignment_assignments: assigned.length ? [{ reassignment_id: assigned[0].reassignmentId, assigned_offset: h.offset }] : [],
+      reassignment_assignments: assigned.length
+        ? [{ reassignment_id: assigned[0].reassignmentId, assigned_offset: h.offset }]
+        : [],
       reassignment_completions: r.submission
         ? [
             {

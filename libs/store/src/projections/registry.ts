@@ -1,7 +1,15 @@
 import type { Kysely } from 'kysely';
 import { isEventOf, type CommittedEvent, type LedgerEventOf, type LedgerEventType } from '@ledgerline/domain';
 import type { DB } from '../schema';
-import type { Column, InsertRow, Projection, ProjectionForm, ProjectionSink, Table, WildcardProjection } from './projection';
+import type {
+  Column,
+  InsertRow,
+  Projection,
+  ProjectionForm,
+  ProjectionSink,
+  Table,
+  WildcardProjection,
+} from './projection';
 import { ledgerUpdatesProjection } from './ledger-updates.projection';
 import { usersProjection } from './users.projection';
 import { partiesProjection } from './parties.projection';
@@ -29,11 +37,20 @@ export interface RegisteredProjection {
  */
 export function register<T extends LedgerEventType>(p: Projection<T> | WildcardProjection): RegisteredProjection {
   const run = (db: Kysely<DB>, event: CommittedEvent, sink: ProjectionSink): Promise<void> =>
-    p.handles === '*' ? runForm(p, db, event, sink) : isEventOf(event, p.handles) ? runForm<LedgerEventOf<T>>(p, db, event, sink) : Promise.resolve();
+    p.handles === '*'
+      ? runForm(p, db, event, sink)
+      : isEventOf(event, p.handles)
+        ? runForm<LedgerEventOf<T>>(p, db, event, sink)
+        : Promise.resolve();
   return { name: p.name, tables: p.tables, handles: p.handles, run };
 }
 
-async function runForm<E>(p: ProjectionForm<E> & { readonly needsBufferedRows?: boolean }, db: Kysely<DB>, event: E, sink: ProjectionSink): Promise<void> {
+async function runForm<E>(
+  p: ProjectionForm<E> & { readonly needsBufferedRows?: boolean },
+  db: Kysely<DB>,
+  event: E,
+  sink: ProjectionSink,
+): Promise<void> {
   if (p.rows) {
     const out = p.rows(event);
     for (const table in out) {

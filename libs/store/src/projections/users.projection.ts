@@ -14,7 +14,14 @@ const rightRow = (userId: string, r: Right) => ({ user_id: userId, kind: r.kind,
 export const usersProjection = projection({
   name: 'users',
   tables: ['users', 'user_rights'],
-  handles: [USER_CREATED, USER_RIGHTS_GRANTED, USER_RIGHTS_REVOKED, USER_UPDATED, USER_IDENTITY_PROVIDER_CHANGED, USER_DELETED],
+  handles: [
+    USER_CREATED,
+    USER_RIGHTS_GRANTED,
+    USER_RIGHTS_REVOKED,
+    USER_UPDATED,
+    USER_IDENTITY_PROVIDER_CHANGED,
+    USER_DELETED,
+  ],
   async apply(trx, e) {
     switch (e.type) {
       case USER_CREATED: {
@@ -31,16 +38,30 @@ export const usersProjection = projection({
             created_seq: e.seq,
           })
           .execute();
-        if (e.data.rights.length) await trx.insertInto('user_rights').values(e.data.rights.map((r) => rightRow(u.id, r))).onConflict((oc) => oc.doNothing()).execute();
+        if (e.data.rights.length)
+          await trx
+            .insertInto('user_rights')
+            .values(e.data.rights.map((r) => rightRow(u.id, r)))
+            .onConflict((oc) => oc.doNothing())
+            .execute();
         return;
       }
       case USER_RIGHTS_GRANTED:
-        await trx.insertInto('user_rights').values(e.data.rights.map((r) => rightRow(e.data.userId, r))).onConflict((oc) => oc.doNothing()).execute();
+        await trx
+          .insertInto('user_rights')
+          .values(e.data.rights.map((r) => rightRow(e.data.userId, r)))
+          .onConflict((oc) => oc.doNothing())
+          .execute();
         return;
       case USER_RIGHTS_REVOKED:
         for (const r of e.data.rights) {
           const row = rightRow(e.data.userId, r);
-          await trx.deleteFrom('user_rights').where('user_id', '=', row.user_id).where('kind', '=', row.kind).where('party', '=', row.party).execute();
+          await trx
+            .deleteFrom('user_rights')
+            .where('user_id', '=', row.user_id)
+            .where('kind', '=', row.kind)
+            .where('party', '=', row.party)
+            .execute();
         }
         return;
       case USER_UPDATED: {
@@ -59,7 +80,11 @@ export const usersProjection = projection({
         return;
       }
       case USER_IDENTITY_PROVIDER_CHANGED:
-        await trx.updateTable('users').set({ identity_provider_id: e.data.identityProviderId }).where('id', '=', e.data.userId).execute();
+        await trx
+          .updateTable('users')
+          .set({ identity_provider_id: e.data.identityProviderId })
+          .where('id', '=', e.data.userId)
+          .execute();
         return;
       case USER_DELETED:
         await trx.deleteFrom('user_rights').where('user_id', '=', e.data.userId).execute();

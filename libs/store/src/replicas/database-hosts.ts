@@ -81,7 +81,12 @@ export class DatabaseHosts {
             hosts.suspect();
             await super.end().catch(() => undefined);
             // 57P03 (cannot connect now): the service answers it as unavailable, like a server starting up.
-            throw Object.assign(new Error(`${hosts.primary.host}:${hosts.primary.port} is in recovery (a standby); looking for the primary`), { code: '57P03' });
+            throw Object.assign(
+              new Error(
+                `${hosts.primary.host}:${hosts.primary.port} is in recovery (a standby); looking for the primary`,
+              ),
+              { code: '57P03' },
+            );
           }
           return this as Client;
         })();

@@ -139,7 +139,11 @@ export class ReadDatabase {
         new Replica(
           replicaName(url, i),
           // A standby rejects writes; a short connect timeout keeps a dead one from holding reads up.
-          openDatabase(url, { max: opts.max ?? 10, applicationName: opts.applicationName ?? 'ledgerline-read', connectionTimeoutMillis: 1000 }),
+          openDatabase(url, {
+            max: opts.max ?? 10,
+            applicationName: opts.applicationName ?? 'ledgerline-read',
+            connectionTimeoutMillis: 1000,
+          }),
           opts.pollMs ?? 250,
           () => this.headMoved(),
         ),
@@ -168,7 +172,10 @@ export class ReadDatabase {
 
   /** Offsets each replica is behind the primary's ledger end as last seen (null: the replica does not answer). */
   lag(): Array<{ replica: string; offsets: number | null }> {
-    return this.replicas.map((r) => ({ replica: r.name, offsets: r.up && r.head >= 0 ? Math.max(0, this.primaryEnd - r.head) : null }));
+    return this.replicas.map((r) => ({
+      replica: r.name,
+      offsets: r.up && r.head >= 0 ? Math.max(0, this.primaryEnd - r.head) : null,
+    }));
   }
 
   /**

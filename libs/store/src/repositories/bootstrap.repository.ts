@@ -28,6 +28,10 @@ export class BootstrapRepository {
   }
 
   async recordContract(db: Kysely<DB>, key: string, updateId: string): Promise<void> {
-    await db.insertInto('bootstrap_contracts').values({ entry_key: key, update_id: updateId }).onConflict((oc) => oc.column('entry_key').doNothing()).execute();
+    await db
+      .insertInto('bootstrap_contracts')
+      .values({ entry_key: key, update_id: updateId })
+      .onConflict((oc) => oc.column('entry_key').doNothing())
+      .execute();
   }
 }

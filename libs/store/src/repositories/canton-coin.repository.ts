@@ -22,7 +22,8 @@ export class CantonCoinRepository {
     limit = 10_000,
   ): Promise<ActiveContract[]> {
     if (qualifiedNames.length === 0) return [];
-    const filter = where === undefined ? sql`` : sql`AND created_event -> 'createArgument' ->> ${where.field} = ${where.value}`;
+    const filter =
+      where === undefined ? sql`` : sql`AND created_event -> 'createArgument' ->> ${where.field} = ${where.value}`;
     const { rows } = await sql<{ created_event: StoredCreatedEvent; synchronizer_id: string | null }>`
       SELECT created_event, synchronizer_id FROM contracts
       WHERE status = 'active' AND package_name = ${packageName}

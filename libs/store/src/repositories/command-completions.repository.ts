@@ -15,7 +15,10 @@ export class CommandCompletionsRepository {
    * Completions in `(after, upTo]` of one user (or, with `userId` null, of every user) with an actAs party among `parties`
    * (null: any), in offset order: the (user_id, completion_offset) index walks one user's, the primary key everyone's.
    */
-  async page(db: Kysely<DB>, q: { userId: string | null; parties: readonly string[] | null; after: number; upTo: number; limit: number }): Promise<StoredCompletion[]> {
+  async page(
+    db: Kysely<DB>,
+    q: { userId: string | null; parties: readonly string[] | null; after: number; upTo: number; limit: number },
+  ): Promise<StoredCompletion[]> {
     const user = q.userId === null ? sql`` : sql`user_id = ${q.userId} AND `;
     const parties = q.parties === null ? sql`` : sql` AND act_as && ${[...q.parties]}::text[]`;
     const { rows } = await prepared(sql<{ completion_offset: string; completion: Completion }>`
@@ -43,6 +46,9 @@ export class CommandCompletionsRepository {
       (SELECT false AS accepted, completion FROM command_completions
         WHERE completion->>'transactionHash' = ${q.hash} AND completion->>'updateId' = ''${parties}
         ORDER BY completion_offset DESC LIMIT ${q.maxRejected}::bigint)`).execute(db);
-    return { accepted: rows.find((r) => r.accepted)?.completion ?? null, rejected: rows.filter((r) => !r.accepted).map((r) => r.completion) };
+    return {
+      accepted: rows.find((r) => r.accepted)?.completion ?? null,
+      rejected: rows.filter((r) => !r.accepted).map((r) => r.completion),
+    };
   }
 }

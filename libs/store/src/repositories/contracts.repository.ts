@@ -1,5 +1,11 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { ContractLocation, StoredActivation, StoredContract, StoredCreatedEvent, StoredIncompleteUnassignment } from '@ledgerline/domain';
+import type {
+  ContractLocation,
+  StoredActivation,
+  StoredContract,
+  StoredCreatedEvent,
+  StoredIncompleteUnassignment,
+} from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { prepared } from '../prepared-statements';
 
@@ -78,15 +84,18 @@ export class ContractsRepository {
           ) w WHERE w.before <= ${q.maxBytes}::bigint ORDER BY o, n`;
     let rows: ActivationRow[];
     if (q.parties === null) {
-      ({ rows } = await prepared(sql<ActivationRow>`${bounded(sql`
+      ({ rows } = await prepared(
+        sql<ActivationRow>`${bounded(sql`
         SELECT a.activated_offset AS o, a.node_id AS n, a.contract_id, a.synchronizer_id, a.reassignment_counter, a.workflow_id, ${event}
         FROM contract_activations a
         LEFT JOIN contracts k ON ${active} AND k.contract_id = a.contract_id
         WHERE (a.activated_offset, a.node_id) > (${q.after.offset}::bigint, ${q.after.nodeId}::int) AND a.activated_offset <= ${q.at}::bigint
-        ORDER BY a.activated_offset, a.node_id LIMIT ${q.limit}::bigint`)}`).execute(db));
+        ORDER BY a.activated_offset, a.node_id LIMIT ${q.limit}::bigint`)}`,
+      ).execute(db));
     } else {
       if (q.parties.length === 0) return { activations: [], scanned: 0, last: q.after, bytes: 0, cut: false };
-      ({ rows } = await prepared(sql<ActivationRow>`${bounded(sql`
+      ({ rows } = await prepared(
+        sql<ActivationRow>`${bounded(sql`
         SELECT c.o, c.n, a.contract_id, a.synchronizer_id, a.reassignment_counter, a.workflow_id, ${event}
         FROM (
           SELECT DISTINCT x.o, x.n FROM unnest(${[...q.parties]}::text[]) AS p(party)
@@ -100,7 +109,8 @@ export class ContractsRepository {
         ) c
         JOIN contract_activations a ON a.activated_offset = c.o AND a.node_id = c.n
         LEFT JOIN contracts k ON ${active} AND k.contract_id = a.contract_id
-        ORDER BY c.o, c.n`)}`).execute(db));
+        ORDER BY c.o, c.n`)}`,
+      ).execute(db));
     }
     const activations: StoredActivation[] = [];
     let bytes = 0;
@@ -125,11 +135,18 @@ export class ContractsRepository {
         synchronizerId: r.synchronizer_id,
         reassignmentCounter: Number(r.reassignment_counter),
         workflowId: r.workflow_id,
-        createdEvent: text === null ? (r.created_event as StoredCreatedEvent) : (JSON.parse(text) as StoredCreatedEvent),
+        createdEvent:
+          text === null ? (r.created_event as StoredCreatedEvent) : (JSON.parse(text) as StoredCreatedEvent),
       });
     }
     const lastRow = scanned ? rows[scanned - 1] : undefined;
-    return { activations, scanned, last: lastRow ? { offset: Number(lastRow.o), nodeId: lastRow.n } : q.after, bytes, cut };
+    return {
+      activations,
+      scanned,
+      last: lastRow ? { offset: Number(lastRow.o), nodeId: lastRow.n } : q.after,
+      bytes,
+      cut,
+    };
   }
 
   /**
@@ -183,17 +200,33 @@ export class ContractsRepository {
       reassignmentCounter: Number(r.counter),
       stakeholders: r.stakeholders,
       createdEvent: r.created_event,
-      activatedAt: r.prior_offset === null ? { offset: Number(r.created_offset), nodeId: r.created_event.nodeId } : { offset: Number(r.prior_offset), nodeId: r.prior_node! },
+      activatedAt:
+        r.prior_offset === null
+          ? { offset: Number(r.created_offset), nodeId: r.created_event.nodeId }
+          : { offset: Number(r.prior_offset), nodeId: r.prior_node! },
     }));
   }
 
   /** A contract's created event and where its creation and archive are in the ledger, or null if unknown. */
-  async contract(db: Kysely<DB>, contractId: string): Promise<{ createdEvent: StoredCreatedEvent; createdOffset: number; archivedOffset: number | null } | null> {
-    const { rows } = await prepared(sql<{ created_event: StoredCreatedEvent; created_offset: string; archived_offset: string | null }>`
-      SELECT created_event, created_offset, archived_offset FROM contracts WHERE contract_id = ${contractId}`).execute(db);
+  async contract(
+    db: Kysely<DB>,
+    contractId: string,
+  ): Promise<{ createdEvent: StoredCreatedEvent; createdOffset: number; archivedOffset: number | null } | null> {
+    const { rows } = await prepared(sql<{
+      created_event: StoredCreatedEvent;
+      created_offset: string;
+      archived_offset: string | null;
+    }>`
+      SELECT created_event, created_offset, archived_offset FROM contracts WHERE contract_id = ${contractId}`).execute(
+      db,
+    );
     const r = rows[0];
     if (!r) return null;
-    return { createdEvent: r.created_event, createdOffset: Number(r.created_offset), archivedOffset: r.archived_offset === null ? null : Number(r.archived_offset) };
+    return {
+      createdEvent: r.created_event,
+      createdOffset: Number(r.created_offset),
+      archivedOffset: r.archived_offset === null ? null : Number(r.archived_offset),
+    };
   }
 
   /** A contract as the transaction builder needs it to exercise it (any status), or null if unknown. */
@@ -210,17 +243,25 @@ export class ContractsRepository {
     if (ids.length === 0) return new Map();
     const rows = await db
       .selectFrom('contracts as c')
-      .leftJoin('ledger_updates as u', (j) => j.on('c.status', '=', 'archived').onRef('u.ledger_offset', '=', 'c.archived_offset'))
+      .leftJoin('ledger_updates as u', (j) =>
+        j.on('c.status', '=', 'archived').onRef('u.ledger_offset', '=', 'c.archived_offset'),
+      )
       .select(['c.contract_id', 'c.status', 'c.synchronizer_id', 'u.synchronizer_id as archived_on'])
       .where('c.contract_id', 'in', [...ids])
       .execute();
-    return new Map(rows.map((r) => [r.contract_id, { status: r.status, synchronizerId: r.synchronizer_id ?? r.archived_on }]));
+    return new Map(
+      rows.map((r) => [r.contract_id, { status: r.status, synchronizerId: r.synchronizer_id ?? r.archived_on }]),
+    );
   }
 
   /** The contracts with these ids that the ledger knows (any status). */
   async getMany(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, StoredContract>> {
     if (ids.length === 0) return new Map();
-    const rows = await db.selectFrom('contracts').selectAll().where('contract_id', 'in', [...ids]).execute();
+    const rows = await db
+      .selectFrom('contracts')
+      .selectAll()
+      .where('contract_id', 'in', [...ids])
+      .execute();
     return new Map(rows.map((r) => [r.contract_id, storedContractOf(r)]));
   }
 }

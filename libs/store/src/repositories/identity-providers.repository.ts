@@ -22,7 +22,11 @@ export class IdentityProvidersRepository {
   }
 
   async byIssuer(db: Kysely<DB>, issuer: string): Promise<IdentityProviderConfig | null> {
-    const row = await db.selectFrom('identity_providers').select(COLUMNS).where('issuer', '=', issuer).executeTakeFirst();
+    const row = await db
+      .selectFrom('identity_providers')
+      .select(COLUMNS)
+      .where('issuer', '=', issuer)
+      .executeTakeFirst();
     return row ? toConfig(row) : null;
   }
 
@@ -33,7 +37,9 @@ export class IdentityProvidersRepository {
   /** '' (the default provider) always exists. */
   async exists(db: Kysely<DB>, id: string): Promise<boolean> {
     if (id === '') return true;
-    return (await db.selectFrom('identity_providers').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    return (
+      (await db.selectFrom('identity_providers').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+    );
   }
 
   /** What a create/update decision needs: the provider by id, the one using `issuer`, and how many exist. */

@@ -15,7 +15,11 @@ export class LedgerTimeRepository {
   async getOrInitialize(db: Kysely<DB>, start: () => bigint): Promise<bigint> {
     const existing = await this.get(db);
     if (existing !== null) return existing;
-    await db.insertInto('ledger_time').values({ static_micros: String(start()) }).onConflict((oc) => oc.column('id').doNothing()).execute();
+    await db
+      .insertInto('ledger_time')
+      .values({ static_micros: String(start()) })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
     return (await this.get(db))!;
   }
 
@@ -27,7 +31,9 @@ export class LedgerTimeRepository {
     const value = String(micros);
     const moved = await sql<{ static_micros: string }>`
       UPDATE ledger_time SET static_micros = ${value}::int8 WHERE static_micros <= ${value}::int8
-      RETURNING static_micros::text AS static_micros, pg_notify(${LEDGER_TIME_CHANNEL}, static_micros::text)`.execute(db);
+      RETURNING static_micros::text AS static_micros, pg_notify(${LEDGER_TIME_CHANNEL}, static_micros::text)`.execute(
+      db,
+    );
     if (moved.rows.length) return { moved: true, current: micros };
     const current = await this.get(db);
     if (current === null) throw new Error('static ledger time is not initialized');

@@ -93,11 +93,17 @@ export class LedgerUpdatesRepository {
       SELECT h.ledger_offset, h.record_time_micros, COALESCE((SELECT pruned_up_to FROM ledger_pruning WHERE id = 1), 0) AS pruned
       FROM ledger_head h WHERE h.id = 1`).execute(db);
     const r = rows[0];
-    return { ledgerEnd: Number(r.ledger_offset), recordTime: isoMicros(BigInt(r.record_time_micros)), prunedUpTo: Number(r.pruned) };
+    return {
+      ledgerEnd: Number(r.ledger_offset),
+      recordTime: isoMicros(BigInt(r.record_time_micros)),
+      prunedUpTo: Number(r.pruned),
+    };
   }
 
   async ledgerEnd(db: Kysely<DB>): Promise<number> {
-    const { rows } = await prepared(sql<{ ledger_offset: string }>`SELECT ledger_offset FROM ledger_head WHERE id = 1`).execute(db);
+    const { rows } = await prepared(
+      sql<{ ledger_offset: string }>`SELECT ledger_offset FROM ledger_head WHERE id = 1`,
+    ).execute(db);
     return Number(rows[0].ledger_offset);
   }
 
@@ -106,10 +112,16 @@ export class LedgerUpdatesRepository {
     const payload = payloadColumn(q);
     if (q.parties === null) {
       const kinds = q.kinds && q.kinds.length < ALL_KINDS.length ? sql`AND kind = ANY(${[...q.kinds]}::text[])` : sql``;
-      const { rows } = await prepared(sql<Row>`${bounded(q, q.maxBytes, sql`
+      const { rows } = await prepared(
+        sql<Row>`${bounded(
+          q,
+          q.maxBytes,
+          sql`
         SELECT ledger_offset, update_id, kind, synchronizer_id, record_time, ${payload} FROM ledger_updates
         WHERE ledger_offset > ${q.after}::bigint AND ledger_offset <= ${q.upTo}::bigint ${kinds}
-        ORDER BY ledger_offset ${dir} LIMIT ${q.limit}::bigint`)}`).execute(db);
+        ORDER BY ledger_offset ${dir} LIMIT ${q.limit}::bigint`,
+        )}`,
+      ).execute(db);
       return rows.map(toUpdate);
     }
     const parties = q.parties;
@@ -117,8 +129,14 @@ export class LedgerUpdatesRepository {
     if (parties.length < WINDOW_PARTIES) return this.pageByPartyProbes(db, { ...q, parties });
     const span = q.limit * WINDOW_FACTOR;
     // The window: (after, after + span] ascending, (upTo - span, upTo] descending.
-    const window = q.descending ? { after: Math.max(q.after, q.upTo - span), upTo: q.upTo } : { after: q.after, upTo: Math.min(q.upTo, q.after + span) };
-    const { rows } = await prepared(sql<Row>`${bounded(q, q.maxBytes, sql`
+    const window = q.descending
+      ? { after: Math.max(q.after, q.upTo - span), upTo: q.upTo }
+      : { after: q.after, upTo: Math.min(q.upTo, q.after + span) };
+    const { rows } = await prepared(
+      sql<Row>`${bounded(
+        q,
+        q.maxBytes,
+        sql`
       SELECT u.ledger_offset, u.update_id, u.kind, u.synchronizer_id, u.record_time, u.${payload}
       FROM (
         SELECT DISTINCT lup.ledger_offset AS o FROM ledger_update_parties lup
@@ -127,7 +145,9 @@ export class LedgerUpdatesRepository {
         ORDER BY 1 ${dir} LIMIT ${q.limit}::bigint
       ) c
       JOIN ledger_updates u ON u.ledger_offset = c.o
-      ORDER BY u.ledger_offset ${dir}`)}`).execute(db);
+      ORDER BY u.ledger_offset ${dir}`,
+      )}`,
+    ).execute(db);
     const inWindow = rows.map(toUpdate);
     const windowCoversRange = window.after === q.after && window.upTo === q.upTo;
     if (inWindow.length === q.limit || windowCoversRange) return inWindow;
@@ -139,14 +159,23 @@ export class LedgerUpdatesRepository {
       maxBytes -= used;
     }
     const rest = q.descending ? { after: q.after, upTo: window.after } : { after: window.upTo, upTo: q.upTo };
-    return inWindow.concat(await this.pageByPartyProbes(db, { ...q, ...rest, parties, maxBytes, limit: q.limit - inWindow.length }));
+    return inWindow.concat(
+      await this.pageByPartyProbes(db, { ...q, ...rest, parties, maxBytes, limit: q.limit - inWindow.length }),
+    );
   }
 
   /** A party-filtered page by one (party, offset) index probe per party: see the class comment. */
-  private async pageByPartyProbes(db: Kysely<DB>, q: PageRequest & { parties: readonly string[] }): Promise<StoredUpdate[]> {
+  private async pageByPartyProbes(
+    db: Kysely<DB>,
+    q: PageRequest & { parties: readonly string[] },
+  ): Promise<StoredUpdate[]> {
     const dir = sql.raw(q.descending ? 'DESC' : 'ASC');
     const payload = payloadColumn(q);
-    const { rows } = await prepared(sql<Row>`${bounded(q, q.maxBytes, sql`
+    const { rows } = await prepared(
+      sql<Row>`${bounded(
+        q,
+        q.maxBytes,
+        sql`
       SELECT u.ledger_offset, u.update_id, u.kind, u.synchronizer_id, u.record_time, u.${payload}
       FROM (
         SELECT DISTINCT x.o FROM unnest(${[...q.parties]}::text[]) AS p(party)
@@ -159,7 +188,9 @@ export class LedgerUpdatesRepository {
         ORDER BY x.o ${dir} LIMIT ${q.limit}::bigint
       ) c
       JOIN ledger_updates u ON u.ledger_offset = c.o
-      ORDER BY u.ledger_offset ${dir}`)}`).execute(db);
+      ORDER BY u.ledger_offset ${dir}`,
+      )}`,
+    ).execute(db);
     return rows.map(toUpdate);
   }
 

@@ -12,7 +12,11 @@ export class NodeSecretsRepository {
   async getOrCreate(db: Kysely<DB>, name: string, make: () => string): Promise<string> {
     const existing = await this.get(db, name);
     if (existing !== null) return existing;
-    await db.insertInto('node_secrets').values({ name, value: make() }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    await db
+      .insertInto('node_secrets')
+      .values({ name, value: make() })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
     const row = await db.selectFrom('node_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
     return row.value;
   }

@@ -9,7 +9,6 @@ export interface StoredPackage extends PackageInfo {
   uploadedAt: string;
 }
 
-
 const infoOf = (r: {
   package_id: string;
   package_name: string;
@@ -34,16 +33,26 @@ const infoOf = (r: {
 export class PackagesRepository {
   /** Every stored package id (upload order). */
   async ids(db: Kysely<DB>): Promise<string[]> {
-    return (await db.selectFrom('packages').select('package_id').orderBy('uploaded_seq').orderBy('package_id').execute()).map((r) => r.package_id);
+    return (
+      await db.selectFrom('packages').select('package_id').orderBy('uploaded_seq').orderBy('package_id').execute()
+    ).map((r) => r.package_id);
   }
 
   async all(db: Kysely<DB>): Promise<StoredPackage[]> {
-    return (await db.selectFrom('packages').selectAll().orderBy('uploaded_seq').orderBy('package_id').execute()).map(infoOf);
+    return (await db.selectFrom('packages').selectAll().orderBy('uploaded_seq').orderBy('package_id').execute()).map(
+      infoOf,
+    );
   }
 
   async byNames(db: Kysely<DB>, names: readonly string[]): Promise<StoredPackage[]> {
     if (names.length === 0) return [];
-    return (await db.selectFrom('packages').selectAll().where('package_name', 'in', [...names]).execute()).map(infoOf);
+    return (
+      await db
+        .selectFrom('packages')
+        .selectAll()
+        .where('package_name', 'in', [...names])
+        .execute()
+    ).map(infoOf);
   }
 
   /** The stored packages with any of these ids or names. */
@@ -52,7 +61,12 @@ export class PackagesRepository {
     const rows = await db
       .selectFrom('packages')
       .selectAll()
-      .where((eb) => eb.or([...(ids.length ? [eb('package_id', 'in', [...ids])] : []), ...(names.length ? [eb('package_name', 'in', [...names])] : [])]))
+      .where((eb) =>
+        eb.or([
+          ...(ids.length ? [eb('package_id', 'in', [...ids])] : []),
+          ...(names.length ? [eb('package_name', 'in', [...names])] : []),
+        ]),
+      )
       .execute();
     return rows.map(infoOf);
   }
@@ -65,7 +79,11 @@ export class PackagesRepository {
   /** Which of `ids` are stored. */
   async stored(db: Kysely<DB>, ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await db.selectFrom('packages').select('package_id').where('package_id', 'in', [...ids]).execute();
+    const rows = await db
+      .selectFrom('packages')
+      .select('package_id')
+      .where('package_id', 'in', [...ids])
+      .execute();
     return new Set(rows.map((r) => r.package_id));
   }
 
@@ -73,15 +91,28 @@ export class PackagesRepository {
   async vetting(db: Kysely<DB>, synchronizerIds: readonly string[]): Promise<VettingState[]> {
     if (synchronizerIds.length === 0) return [];
     const [serials, rows] = await Promise.all([
-      db.selectFrom('package_vetting_serials').selectAll().where('synchronizer_id', 'in', [...synchronizerIds]).execute(),
-      db.selectFrom('package_vetting').selectAll().where('synchronizer_id', 'in', [...synchronizerIds]).orderBy('package_id').execute(),
+      db
+        .selectFrom('package_vetting_serials')
+        .selectAll()
+        .where('synchronizer_id', 'in', [...synchronizerIds])
+        .execute(),
+      db
+        .selectFrom('package_vetting')
+        .selectAll()
+        .where('synchronizer_id', 'in', [...synchronizerIds])
+        .orderBy('package_id')
+        .execute(),
     ]);
     return synchronizerIds.map((id) => ({
       synchronizerId: id,
       serial: serials.find((s) => s.synchronizer_id === id)?.serial ?? 0,
       packages: rows
         .filter((r) => r.synchronizer_id === id)
-        .map((r) => ({ packageId: r.package_id, validFromInclusive: r.valid_from_inclusive, validUntilExclusive: r.valid_until_exclusive })),
+        .map((r) => ({
+          packageId: r.package_id,
+          validFromInclusive: r.valid_from_inclusive,
+          validUntilExclusive: r.valid_until_exclusive,
+        })),
     }));
   }
 
@@ -100,7 +131,12 @@ export class PackagesRepository {
   /** The archive's chunks in order, read one at a time. */
   async *archiveChunks(db: Kysely<DB>, packageId: string): AsyncGenerator<Buffer> {
     for (let chunk = 0; ; chunk++) {
-      const row = await db.selectFrom('package_archives').select('bytes').where('package_id', '=', packageId).where('chunk', '=', chunk).executeTakeFirst();
+      const row = await db
+        .selectFrom('package_archives')
+        .select('bytes')
+        .where('package_id', '=', packageId)
+        .where('chunk', '=', chunk)
+        .executeTakeFirst();
       if (!row) return;
       yield row.bytes;
     }

@@ -21,7 +21,14 @@ export const partyRecordOf = (r: PartyRow): PartyRecord => ({
   synchronizerId: r.synchronizer_id,
 });
 
-const COLUMNS = ['party', 'is_local', 'identity_provider_id', 'annotations', 'resource_version', 'synchronizer_id'] as const;
+const COLUMNS = [
+  'party',
+  'is_local',
+  'identity_provider_id',
+  'annotations',
+  'resource_version',
+  'synchronizer_id',
+] as const;
 
 /** Reads of the party_details projection. Works with the pool or inside a write transaction. */
 export class PartiesRepository {
@@ -33,13 +40,23 @@ export class PartiesRepository {
   /** The records of the given parties that exist (unknown ones are simply absent), in party order. */
   async getMany(db: Kysely<DB>, parties: readonly string[]): Promise<PartyRecord[]> {
     if (parties.length === 0) return [];
-    const rows = await db.selectFrom('party_details').select(COLUMNS).where('party', 'in', [...new Set(parties)]).orderBy('party').execute();
+    const rows = await db
+      .selectFrom('party_details')
+      .select(COLUMNS)
+      .where('party', 'in', [...new Set(parties)])
+      .orderBy('party')
+      .execute();
     return rows.map((r) => partyRecordOf(r as PartyRow));
   }
 
   /** Page of parties ordered by id after `afterParty`; `contains` filters on a substring of the party id. */
   async list(db: Kysely<DB>, opts: { afterParty: string; limit: number; contains?: string }): Promise<PartyRecord[]> {
-    let q = db.selectFrom('party_details').select(COLUMNS).where('party', '>', opts.afterParty).orderBy('party').limit(opts.limit);
+    let q = db
+      .selectFrom('party_details')
+      .select(COLUMNS)
+      .where('party', '>', opts.afterParty)
+      .orderBy('party')
+      .limit(opts.limit);
     if (opts.contains) q = q.where('party', 'like', `%${opts.contains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     const rows = await q.execute();
     return rows.map((r) => partyRecordOf(r as PartyRow));

@@ -23,7 +23,10 @@ export interface ExternalPartyKeys {
  */
 export class PartySigningKeysRepository {
   /** Registered keys and threshold per party (parties without keys are absent). */
-  async signingKeys(db: Kysely<DB>, parties: readonly string[]): Promise<Map<string, { threshold: number; keys: PartySigningKeyRow[] }>> {
+  async signingKeys(
+    db: Kysely<DB>,
+    parties: readonly string[],
+  ): Promise<Map<string, { threshold: number; keys: PartySigningKeyRow[] }>> {
     const out = new Map<string, { threshold: number; keys: PartySigningKeyRow[] }>();
     if (parties.length === 0) return out;
     const rows = await db
@@ -36,16 +39,30 @@ export class PartySigningKeysRepository {
       .execute();
     for (const r of rows) {
       const entry = out.get(r.party_id) ?? { threshold: r.threshold ?? 1, keys: [] };
-      entry.keys.push({ fingerprint: r.fingerprint, keySpec: r.key_spec, keyFormat: r.key_format, publicKey: r.public_key });
+      entry.keys.push({
+        fingerprint: r.fingerprint,
+        keySpec: r.key_spec,
+        keyFormat: r.key_format,
+        publicKey: r.public_key,
+      });
       out.set(r.party_id, entry);
     }
     return out;
   }
   /** The registered keys and threshold of an external party, or null if the party is not external (or unknown). */
   async keysOf(db: Kysely<DB>, partyId: string): Promise<ExternalPartyKeys | null> {
-    const t = await db.selectFrom('party_signing_thresholds').select('threshold').where('party_id', '=', partyId).executeTakeFirst();
+    const t = await db
+      .selectFrom('party_signing_thresholds')
+      .select('threshold')
+      .where('party_id', '=', partyId)
+      .executeTakeFirst();
     if (!t) return null;
-    const rows = await db.selectFrom('party_signing_keys').selectAll().where('party_id', '=', partyId).orderBy('fingerprint').execute();
+    const rows = await db
+      .selectFrom('party_signing_keys')
+      .selectAll()
+      .where('party_id', '=', partyId)
+      .orderBy('fingerprint')
+      .execute();
     return {
       partyId,
       threshold: Number(t.threshold),
@@ -60,14 +77,23 @@ export class PartySigningKeysRepository {
 
   /** The registered keys of an external party allocated on `synchronizerId`, or null (not external, or not there). */
   async keysOn(db: Kysely<DB>, partyId: string, synchronizerId: string): Promise<ExternalPartyKeys | null> {
-    const there = await db.selectFrom('party_details').select('party').where('party', '=', partyId).where('synchronizer_id', '=', synchronizerId).executeTakeFirst();
+    const there = await db
+      .selectFrom('party_details')
+      .select('party')
+      .where('party', '=', partyId)
+      .where('synchronizer_id', '=', synchronizerId)
+      .executeTakeFirst();
     return there ? this.keysOf(db, partyId) : null;
   }
 
   /** Which of `parties` are external parties of this ledger. */
   async externalAmong(db: Kysely<DB>, parties: readonly string[]): Promise<Set<string>> {
     if (parties.length === 0) return new Set();
-    const rows = await db.selectFrom('party_signing_thresholds').select('party_id').where('party_id', 'in', [...new Set(parties)]).execute();
+    const rows = await db
+      .selectFrom('party_signing_thresholds')
+      .select('party_id')
+      .where('party_id', 'in', [...new Set(parties)])
+      .execute();
     return new Set(rows.map((r) => r.party_id));
   }
 }

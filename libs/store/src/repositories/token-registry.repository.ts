@@ -20,18 +20,27 @@ export class TokenRegistryRepository {
   }
 
   /** The active contract with this id if it is of one of these templates and `party` is among its stakeholders, else null. */
-  async activeById(db: Kysely<DB>, contractId: string, templateIds: readonly string[], party: string): Promise<RegistryContract | null> {
+  async activeById(
+    db: Kysely<DB>,
+    contractId: string,
+    templateIds: readonly string[],
+    party: string,
+  ): Promise<RegistryContract | null> {
     if (templateIds.length === 0) return null;
     const { rows } = await sql<{ created_event: StoredCreatedEvent; synchronizer_id: string }>`
       SELECT created_event, synchronizer_id FROM contracts
-      WHERE contract_id = ${contractId} AND status = 'active' AND template_id = ANY(${[...templateIds]}::text[]) AND ${party}::text = ANY(stakeholders)`.execute(db);
+      WHERE contract_id = ${contractId} AND status = 'active' AND template_id = ANY(${[...templateIds]}::text[]) AND ${party}::text = ANY(stakeholders)`.execute(
+      db,
+    );
     const r = rows[0];
     return r ? { createdEvent: r.created_event, synchronizerId: r.synchronizer_id } : null;
   }
 
   /** Whether the contract with this id is between an unassignment and its assignment (on no synchronizer). */
   async inFlight(db: Kysely<DB>, contractId: string): Promise<boolean> {
-    const { rows } = await sql<{ n: number }>`SELECT 1 AS n FROM contracts WHERE contract_id = ${contractId} AND status = 'in_flight'`.execute(db);
+    const { rows } = await sql<{
+      n: number;
+    }>`SELECT 1 AS n FROM contracts WHERE contract_id = ${contractId} AND status = 'in_flight'`.execute(db);
     return rows.length > 0;
   }
 }

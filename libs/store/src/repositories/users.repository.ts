@@ -13,12 +13,13 @@ export interface StoredUserClaims {
   rights: Right[];
 }
 
-export const rightFromRow = (kind: string, party: string): Right =>
-  (party ? { kind, party } : { kind }) as Right;
+export const rightFromRow = (kind: string, party: string): Right => (party ? { kind, party } : { kind }) as Right;
 
 /** Reads of the users projection. Works with the pool or inside a write transaction. */
 /** A `users` row as the domain's user record. */
-export const userFromRow = (row: Omit<Selectable<DB['users']>, 'created_seq' | 'resource_version'> & { resource_version: number | string }): StoredUser => ({
+export const userFromRow = (
+  row: Omit<Selectable<DB['users']>, 'created_seq' | 'resource_version'> & { resource_version: number | string },
+): StoredUser => ({
   id: row.id,
   primaryParty: row.primary_party,
   isDeactivated: row.is_deactivated,
@@ -35,7 +36,13 @@ export class UsersRepository {
   }
 
   async rights(db: Kysely<DB>, id: string): Promise<Right[]> {
-    const rows = await db.selectFrom('user_rights').select(['kind', 'party']).where('user_id', '=', id).orderBy('kind').orderBy('party').execute();
+    const rows = await db
+      .selectFrom('user_rights')
+      .select(['kind', 'party'])
+      .where('user_id', '=', id)
+      .orderBy('kind')
+      .orderBy('party')
+      .execute();
     return rows.map((r) => rightFromRow(r.kind, r.party));
   }
 
@@ -64,17 +71,28 @@ export class UsersRepository {
    * What an open stream's authorization rests on, read afresh (no cache): the user's claims, and whether its identity
    * provider is deactivated (the default identity provider never is).
    */
-  async streamAuthorizationOf(db: Kysely<DB>, id: string): Promise<(StoredUserClaims & { identityProviderDeactivated: boolean }) | null> {
+  async streamAuthorizationOf(
+    db: Kysely<DB>,
+    id: string,
+  ): Promise<(StoredUserClaims & { identityProviderDeactivated: boolean }) | null> {
     const user = await this.claimsOf(db, id);
     if (!user) return null;
-    const idp = user.identityProviderId === ''
-      ? undefined
-      : await db.selectFrom('identity_providers').select('is_deactivated').where('id', '=', user.identityProviderId).executeTakeFirst();
+    const idp =
+      user.identityProviderId === ''
+        ? undefined
+        : await db
+            .selectFrom('identity_providers')
+            .select('is_deactivated')
+            .where('id', '=', user.identityProviderId)
+            .executeTakeFirst();
     return { ...user, identityProviderDeactivated: idp?.is_deactivated ?? false };
   }
 
   /** Page of users ordered by id, after `afterId`, optionally within one identity provider. */
-  async list(db: Kysely<DB>, opts: { afterId: string; limit: number; identityProviderId?: string }): Promise<StoredUser[]> {
+  async list(
+    db: Kysely<DB>,
+    opts: { afterId: string; limit: number; identityProviderId?: string },
+  ): Promise<StoredUser[]> {
     let q = db.selectFrom('users').select('id').where('id', '>', opts.afterId).orderBy('id').limit(opts.limit);
     if (opts.identityProviderId !== undefined) q = q.where('identity_provider_id', '=', opts.identityProviderId);
     const ids = await q.execute();

@@ -51,7 +51,11 @@ const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /** The database a connection string names, and the same server's `postgres` database. */
-export function databaseOfUrl(url: string): { database: string; maintenanceUrl: string; urlFor(database: string): string } {
+export function databaseOfUrl(url: string): {
+  database: string;
+  maintenanceUrl: string;
+  urlFor(database: string): string;
+} {
   const u = new URL(url);
   const database = decodeURIComponent(u.pathname.replace(/^\//, '')) || u.username || 'postgres';
   const urlFor = (db: string) => {
@@ -72,7 +76,11 @@ export class LedgerSnapshots {
   constructor(private readonly url: string) {
     this.urls = databaseOfUrl(url);
     this.database = this.urls.database;
-    this.admin = new Pool({ connectionString: this.urls.maintenanceUrl, max: 2, application_name: 'ledgerline-snapshots' });
+    this.admin = new Pool({
+      connectionString: this.urls.maintenanceUrl,
+      max: 2,
+      application_name: 'ledgerline-snapshots',
+    });
     this.admin.on('error', () => undefined);
   }
 
@@ -111,7 +119,9 @@ export class LedgerSnapshots {
     const meta: Meta = { kind: 'ledgerline-snapshot', name, ledgerEnd, createdAt: new Date().toISOString() };
     const staging = this.derived('tmp', name);
     await this.admin.query(`DROP DATABASE IF EXISTS ${ident(staging)}`);
-    await this.isolated(this.database, () => this.admin.query(`CREATE DATABASE ${ident(staging)} TEMPLATE ${ident(this.database)}`));
+    await this.isolated(this.database, () =>
+      this.admin.query(`CREATE DATABASE ${ident(staging)} TEMPLATE ${ident(this.database)}`),
+    );
     if (existing) await this.admin.query(`DROP DATABASE ${ident(target)} WITH (FORCE)`);
     await this.admin.query(`ALTER DATABASE ${ident(staging)} RENAME TO ${ident(target)}`);
     await this.admin.query(`COMMENT ON DATABASE ${ident(target)} IS ${literal(JSON.stringify(meta))}`);
@@ -156,7 +166,13 @@ export class LedgerSnapshots {
     const target = this.forkDatabase(name);
     if (await this.exists(target)) throw new SnapshotError('exists', `fork '${name}' already exists`);
     await this.admin.query(`CREATE DATABASE ${ident(target)} TEMPLATE ${ident(template)}`);
-    const meta: Meta = { kind: 'ledgerline-fork', name, ledgerEnd: 0, createdAt: new Date().toISOString(), fromSnapshot: '' };
+    const meta: Meta = {
+      kind: 'ledgerline-fork',
+      name,
+      ledgerEnd: 0,
+      createdAt: new Date().toISOString(),
+      fromSnapshot: '',
+    };
     await this.admin.query(`COMMENT ON DATABASE ${ident(target)} IS ${literal(JSON.stringify(meta))}`);
     return { name, databaseUrl: this.urls.urlFor(target), fromSnapshot: '' };
   }
@@ -180,11 +196,14 @@ export class LedgerSnapshots {
   /** Database `db`: empty, migrated, with this node's secrets. */
   private async createEmpty(db: string): Promise<void> {
     await this.admin.query(`CREATE DATABASE ${ident(db)} TEMPLATE template0`);
-    const secrets = await this.withClient(this.database, (c) => c.query<{ name: string; value: string }>('SELECT name, value FROM node_secrets'));
+    const secrets = await this.withClient(this.database, (c) =>
+      c.query<{ name: string; value: string }>('SELECT name, value FROM node_secrets'),
+    );
     const pool = new Pool({ connectionString: this.urls.urlFor(db), max: 1 });
     try {
       await migrate(pool);
-      for (const s of secrets.rows) await pool.query('INSERT INTO node_secrets (name, value) VALUES ($1, $2)', [s.name, s.value]);
+      for (const s of secrets.rows)
+        await pool.query('INSERT INTO node_secrets (name, value) VALUES ($1, $2)', [s.name, s.value]);
     } finally {
       await pool.end();
     }
@@ -196,7 +215,13 @@ export class LedgerSnapshots {
     const target = this.forkDatabase(name);
     if (await this.exists(target)) throw new SnapshotError('exists', `fork '${name}' already exists`);
     await this.admin.query(`CREATE DATABASE ${ident(target)} TEMPLATE ${ident(this.snapshotDatabase(snapshot))}`);
-    const meta: Meta = { kind: 'ledgerline-fork', name, ledgerEnd: 0, createdAt: new Date().toISOString(), fromSnapshot: snapshot };
+    const meta: Meta = {
+      kind: 'ledgerline-fork',
+      name,
+      ledgerEnd: 0,
+      createdAt: new Date().toISOString(),
+      fromSnapshot: snapshot,
+    };
     await this.admin.query(`COMMENT ON DATABASE ${ident(target)} IS ${literal(JSON.stringify(meta))}`);
     return { name, databaseUrl: this.urls.urlFor(target), fromSnapshot: snapshot };
   }
@@ -246,7 +271,10 @@ export class LedgerSnapshots {
     }
     const db = `${this.database}__${kind}__${name}`;
     if (Buffer.byteLength(db) > 63) {
-      throw new SnapshotError('name-too-long', `database name '${db}' is longer than PostgreSQL's 63 bytes: use a shorter name`);
+      throw new SnapshotError(
+        'name-too-long',
+        `database name '${db}' is longer than PostgreSQL's 63 bytes: use a shorter name`,
+      );
     }
     return db;
   }
@@ -254,13 +282,20 @@ export class LedgerSnapshots {
   /** Swaps `staging` in as the ledger's database; the old one is renamed away and dropped in the background. */
   private async swapIn(staging: string): Promise<void> {
     const old = this.derived('tmp', `old-${Date.now().toString(36)}`);
-    await this.isolated(this.database, async () => {
-      await this.admin.query(`ALTER DATABASE ${ident(this.database)} RENAME TO ${ident(old)}`);
-      await this.admin.query(`ALTER DATABASE ${ident(staging)} RENAME TO ${ident(this.database)}`);
-    }, old);
+    await this.isolated(
+      this.database,
+      async () => {
+        await this.admin.query(`ALTER DATABASE ${ident(this.database)} RENAME TO ${ident(old)}`);
+        await this.admin.query(`ALTER DATABASE ${ident(staging)} RENAME TO ${ident(this.database)}`);
+      },
+      old,
+    );
     const drop: Promise<void> = this.admin
       .query(`DROP DATABASE IF EXISTS ${ident(old)} WITH (FORCE)`)
-      .then(() => undefined, () => undefined)
+      .then(
+        () => undefined,
+        () => undefined,
+      )
       .finally(() => this.pendingDrops.delete(drop));
     this.pendingDrops.add(drop);
   }
@@ -273,7 +308,10 @@ export class LedgerSnapshots {
     await this.admin.query(`ALTER DATABASE ${ident(db)} WITH ALLOW_CONNECTIONS false`);
     try {
       for (let attempt = 0; ; attempt++) {
-        await this.admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db]);
+        await this.admin.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [db],
+        );
         try {
           return await action();
         } catch (e) {
@@ -283,7 +321,8 @@ export class LedgerSnapshots {
       }
     } finally {
       const now = (await this.exists(db)) ? db : renamedTo;
-      if (now) await this.admin.query(`ALTER DATABASE ${ident(now)} WITH ALLOW_CONNECTIONS true`).catch(() => undefined);
+      if (now)
+        await this.admin.query(`ALTER DATABASE ${ident(now)} WITH ALLOW_CONNECTIONS true`).catch(() => undefined);
     }
   }
 
@@ -293,7 +332,9 @@ export class LedgerSnapshots {
   }
 
   private async ledgerEndOf(db: string): Promise<number> {
-    const { rows } = await this.withClient(db, (c) => c.query<{ end: string }>('SELECT ledger_offset::text AS end FROM ledger_head WHERE id = 1'));
+    const { rows } = await this.withClient(db, (c) =>
+      c.query<{ end: string }>('SELECT ledger_offset::text AS end FROM ledger_head WHERE id = 1'),
+    );
     return Number(rows[0]?.end ?? 0);
   }
 

@@ -110,7 +110,7 @@ export class BatchRun {
   }
 
   private async runWorks(): Promise<void> {
-    for (let i = 0; i < this.works.length; ) {
+    for (let i = 0; i < this.works.length;) {
       const first = this.works[i];
       if (!first.keyed) {
         await this.runPlain(first);
@@ -185,7 +185,9 @@ export class BatchRun {
     const head = this.head;
     const update = (param: Param) =>
       `UPDATE ledger_head SET seq = ${param(head.seq)}, ledger_offset = ${param(head.offset)}, record_time_micros = ${param(head.lastMicros.toString())} WHERE id = 1` +
-      (head.movedEnd ? ` RETURNING pg_notify(${param(COMMIT_CHANNEL)}, ${param(String(head.offset))})` : ' RETURNING 1');
+      (head.movedEnd
+        ? ` RETURNING pg_notify(${param(COMMIT_CHANNEL)}, ${param(String(head.offset))})`
+        : ' RETURNING 1');
     const statement = buildWriteStatement(this.rows.take(), COLUMN_TYPES, update)!;
     try {
       await this.connection.query(statement.text, statement.values);

@@ -6,7 +6,14 @@ import { isDatabaseUnavailable, poolOf } from '../database';
 import { BatchAborted, BatchRun, type BatchContext, type BatchResult } from './batch-runner';
 import { conflictsOf, type Decider } from './decider';
 import { BatchWorks, WorkQueue, type PendingWork } from './work-queue';
-import { failureOfTransaction, shuttingDown, type BatchPhases, type LedgerWriter, type Work, type WriterOptions } from './writer';
+import {
+  failureOfTransaction,
+  shuttingDown,
+  type BatchPhases,
+  type LedgerWriter,
+  type Work,
+  type WriterOptions,
+} from './writer';
 
 /**
  * The writer the service runs by default: group commit (work-queue.ts) of batches of works, each batch one transaction
@@ -25,7 +32,9 @@ export class BatchedWriter implements LedgerWriter {
     private readonly opts: WriterOptions,
   ) {
     this.ctx = { pool: poolOf(db), participantId: opts.participantId, clock: opts.clock ?? nowMicros };
-    this.queue = new WorkQueue(opts.maxBatch ?? 256, opts.lingerMs ?? 0, (works, committing) => this.runIsolating(works, committing));
+    this.queue = new WorkQueue(opts.maxBatch ?? 256, opts.lingerMs ?? 0, (works, committing) =>
+      this.runIsolating(works, committing),
+    );
     this.events.setMaxListeners(0);
   }
 
@@ -42,7 +51,9 @@ export class BatchedWriter implements LedgerWriter {
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.enqueue<R>({ keyed: { decider: decider as unknown as Decider<unknown, unknown, unknown, unknown>, command, key, conflicts } });
+    return this.enqueue<R>({
+      keyed: { decider: decider as unknown as Decider<unknown, unknown, unknown, unknown>, command, key, conflicts },
+    });
   }
 
   append(events: NewEvent[]): Promise<CommittedEvent[]> {
@@ -56,7 +67,9 @@ export class BatchedWriter implements LedgerWriter {
 
   private enqueue<R>(item: Pick<PendingWork, 'work' | 'keyed'>): Promise<R> {
     if (this.closed) return Promise.reject(shuttingDown());
-    return new Promise<R>((resolve, reject) => this.queue.push({ ...item, resolve: resolve as (v: unknown) => void, reject }));
+    return new Promise<R>((resolve, reject) =>
+      this.queue.push({ ...item, resolve: resolve as (v: unknown) => void, reject }),
+    );
   }
 
   private async runIsolating(works: BatchWorks, committing: () => void): Promise<void> {
@@ -84,7 +97,14 @@ export class BatchedWriter implements LedgerWriter {
 
   private async runAlone(p: PendingWork): Promise<void> {
     try {
-      this.settle([p], await new BatchRun(this.ctx, () => [p], () => undefined).run());
+      this.settle(
+        [p],
+        await new BatchRun(
+          this.ctx,
+          () => [p],
+          () => undefined,
+        ).run(),
+      );
     } catch (err) {
       this.fail([p], err);
     }

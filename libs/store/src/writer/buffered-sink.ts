@@ -19,7 +19,8 @@ export class BufferedSink implements ProjectionSink {
 
   insert<T extends Table>(table: T, rows: readonly InsertRow<T>[], keyColumn?: Column<T>): Promise<void> | void {
     const buffered = rows as unknown as readonly BufferRow<DB, T>[];
-    if (keyColumn && this.buffer.touchesAny(table, rows, keyColumn)) return this.writeNow().then(() => this.buffer.add(table, buffered, keyColumn));
+    if (keyColumn && this.buffer.touchesAny(table, rows, keyColumn))
+      return this.writeNow().then(() => this.buffer.add(table, buffered, keyColumn));
     this.buffer.add(table, buffered, keyColumn);
   }
 
@@ -35,7 +36,11 @@ export class BufferedSink implements ProjectionSink {
 }
 
 /** Writes what `buffer` holds with one statement on `db` (an open transaction) through Kysely; empties the buffer. */
-export async function writeBuffered<D>(db: Kysely<NoInfer<D>>, buffer: RowBuffer<D>, columns: ColumnTypeMap<NoInfer<D>>): Promise<void> {
+export async function writeBuffered<D>(
+  db: Kysely<NoInfer<D>>,
+  buffer: RowBuffer<D>,
+  columns: ColumnTypeMap<NoInfer<D>>,
+): Promise<void> {
   const statement = buildWriteStatement(buffer.take(), columns);
   if (statement) await db.executeQuery(CompiledQuery.raw(preparedText(statement.text), statement.values));
 }

@@ -51,7 +51,11 @@ export interface Decider<C, K, S, R> {
 }
 
 /** What a writer does with a decision inside its transaction: its data first, then its events, then the answer. */
-export async function carryOut<R>(d: Decision<R>, db: Kysely<DB>, append: (events: NewEvent[]) => Promise<CommittedEvent[]>): Promise<R> {
+export async function carryOut<R>(
+  d: Decision<R>,
+  db: Kysely<DB>,
+  append: (events: NewEvent[]) => Promise<CommittedEvent[]>,
+): Promise<R> {
   if (d.writeFirst) await d.writeFirst(db);
   return d.answer(d.events.length ? await append(d.events) : []);
 }
@@ -82,7 +86,10 @@ const asIds = (value: string | readonly string[]) => value;
 export function reads(namespace: ConflictNamespace): FieldConflict<string | readonly string[]>;
 /** The field names state in `namespace` (its ids given by `ids`) that decisions read. */
 export function reads<V>(namespace: ConflictNamespace, ids: Ids<V>): FieldConflict<V>;
-export function reads(namespace: ConflictNamespace, ids: Ids<string | readonly string[]> = asIds): FieldConflict<string | readonly string[]> {
+export function reads(
+  namespace: ConflictNamespace,
+  ids: Ids<string | readonly string[]> = asIds,
+): FieldConflict<string | readonly string[]> {
   return { namespace, access: 'reads', ids };
 }
 
@@ -90,7 +97,10 @@ export function reads(namespace: ConflictNamespace, ids: Ids<string | readonly s
 export function changes(namespace: ConflictNamespace): FieldConflict<string | readonly string[]>;
 /** The field names state in `namespace` (its ids given by `ids`) that decisions read and may change. */
 export function changes<V>(namespace: ConflictNamespace, ids: Ids<V>): FieldConflict<V>;
-export function changes(namespace: ConflictNamespace, ids: Ids<string | readonly string[]> = asIds): FieldConflict<string | readonly string[]> {
+export function changes(
+  namespace: ConflictNamespace,
+  ids: Ids<string | readonly string[]> = asIds,
+): FieldConflict<string | readonly string[]> {
   return { namespace, access: 'changes', ids };
 }
 

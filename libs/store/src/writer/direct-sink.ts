@@ -16,7 +16,10 @@ export class DirectSink implements ProjectionSink {
 
   async insert<T extends Table>(table: T, rows: readonly InsertRow<T>[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.db.insertInto(table).values(rows.map((r) => plain(table, r))).execute();
+    await this.db
+      .insertInto(table)
+      .values(rows.map((r) => plain(table, r)))
+      .execute();
   }
 
   async update(u: KeyedUpdate): Promise<void> {
@@ -24,7 +27,9 @@ export class DirectSink implements ProjectionSink {
     if (u.expect) q = q.where(u.expect.column, '=', u.expect.value);
     const { numUpdatedRows } = await q.executeTakeFirstOrThrow();
     if (u.expect && numUpdatedRows !== 1n) {
-      throw new Error(`update of ${u.table} ${u.key.value} changed ${numUpdatedRows} rows, expected 1 (the row was missing or no longer matched)`);
+      throw new Error(
+        `update of ${u.table} ${u.key.value} changed ${numUpdatedRows} rows, expected 1 (the row was missing or no longer matched)`,
+      );
     }
   }
 
@@ -36,7 +41,12 @@ function plain(table: Table, row: object): Record<string, unknown> {
   const types: Readonly<Record<string, string>> = COLUMN_TYPES[table];
   const out: Record<string, unknown> = {};
   for (const [c, v] of Object.entries(row)) {
-    out[c] = v instanceof SameAs ? v.text : types[c] === 'jsonb' && v !== null && typeof v !== 'string' ? JSON.stringify(v) : v;
+    out[c] =
+      v instanceof SameAs
+        ? v.text
+        : types[c] === 'jsonb' && v !== null && typeof v !== 'string'
+          ? JSON.stringify(v)
+          : v;
   }
   return out;
 }

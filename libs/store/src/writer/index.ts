@@ -1,6 +1,15 @@
 // The write engine: what the rest of the code uses of it.
 export { EventStore } from './event-store';
-export { COMMIT_CHANNEL, type BatchInfo, type BatchPhases, type LedgerWriter, type Work, type WriterKind, type WriterOptions, type WriteTx } from './writer';
+export {
+  COMMIT_CHANNEL,
+  type BatchInfo,
+  type BatchPhases,
+  type LedgerWriter,
+  type Work,
+  type WriterKind,
+  type WriterOptions,
+  type WriteTx,
+} from './writer';
 export {
   changes,
   conflictsOf,

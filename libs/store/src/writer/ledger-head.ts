@@ -61,7 +61,13 @@ export class LedgerHead {
     let header: UpdateHeader | undefined;
     let offset: number | undefined;
     if (e.update || e.ownOffset) offset = this.offset += 1;
-    if (e.update) header = { ...e.update, offset: this.offset, recordTime: recordedAt, updateId: updateIdFor(this.participantId, this.offset, recordedAt, dataText) };
+    if (e.update)
+      header = {
+        ...e.update,
+        offset: this.offset,
+        recordTime: recordedAt,
+        updateId: updateIdFor(this.participantId, this.offset, recordedAt, dataText),
+      };
     return { seq: this.seq, type: e.type, stream: e.stream, data: e.data, update: header, offset, recordedAt };
   }
 }
@@ -70,7 +76,12 @@ export class LedgerHead {
  * Appends `events` (one record time for all of them): each gets its place in the log, its `event_log` row and its
  * projections go to `sink` (`apply` projections run on `db`), in order.
  */
-export async function appendEvents(events: readonly NewEvent[], head: LedgerHead, db: Kysely<DB>, sink: ProjectionSink): Promise<CommittedEvent[]> {
+export async function appendEvents(
+  events: readonly NewEvent[],
+  head: LedgerHead,
+  db: Kysely<DB>,
+  sink: ProjectionSink,
+): Promise<CommittedEvent[]> {
   const recordedAt = head.nextRecordTime();
   const committed: CommittedEvent[] = [];
   for (const e of events) {

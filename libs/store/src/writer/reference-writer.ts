@@ -5,7 +5,15 @@ import type { DB } from '../schema';
 import { carryOut, type Decider } from './decider';
 import { DirectSink } from './direct-sink';
 import { appendEvents, LedgerHead } from './ledger-head';
-import { COMMIT_CHANNEL, failureOfTransaction, shuttingDown, type LedgerWriter, type Work, type WriteTx, type WriterOptions } from './writer';
+import {
+  COMMIT_CHANNEL,
+  failureOfTransaction,
+  shuttingDown,
+  type LedgerWriter,
+  type Work,
+  type WriteTx,
+  type WriterOptions,
+} from './writer';
 
 /**
  * The plain writer: one database transaction per work, in arrival order, with plain Kysely statements; each transaction
@@ -63,10 +71,19 @@ export class ReferenceWriter implements LedgerWriter {
     let value: R;
     try {
       value = await this.db.transaction().execute(async (trx) => {
-        const row = await trx.selectFrom('ledger_head').select(['seq', 'ledger_offset', 'record_time_micros']).where('id', '=', 1).forUpdate().executeTakeFirstOrThrow();
+        const row = await trx
+          .selectFrom('ledger_head')
+          .select(['seq', 'ledger_offset', 'record_time_micros'])
+          .where('id', '=', 1)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
         const h = (head = new LedgerHead(row, this.opts.participantId, this.clock));
         const sink = new DirectSink(trx);
-        const tx: WriteTx = { db: trx, ledgerEnd: () => h.offset, append: (events) => appendEvents(events, h, trx, sink) };
+        const tx: WriteTx = {
+          db: trx,
+          ledgerEnd: () => h.offset,
+          append: (events) => appendEvents(events, h, trx, sink),
+        };
         const result = await work(tx);
         if (h.appended) {
           await trx

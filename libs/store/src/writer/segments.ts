@@ -29,7 +29,11 @@ export function takeSegment(batch: readonly PendingWork[], start: number): Pendi
 }
 
 /** The state of every work of a segment: one `load` per decider, for the keys of all the works that use it. */
-export async function loadSegment(db: Kysely<DB>, segment: readonly PendingWork[], at: LoadContext): Promise<unknown[]> {
+export async function loadSegment(
+  db: Kysely<DB>,
+  segment: readonly PendingWork[],
+  at: LoadContext,
+): Promise<unknown[]> {
   const states = new Array<unknown>(segment.length);
   const byDecider = new Map<Decider<unknown, unknown, unknown, unknown>, number[]>();
   segment.forEach((p, i) => {
@@ -39,8 +43,13 @@ export async function loadSegment(db: Kysely<DB>, segment: readonly PendingWork[
     else byDecider.set(decider, [i]);
   });
   for (const [decider, indexes] of byDecider) {
-    const out = await decider.load(db, indexes.map((i) => segment[i].keyed!.key), at);
-    if (out.length !== indexes.length) throw new Error(`decider ${decider.name} loaded ${out.length} states for ${indexes.length} keys`);
+    const out = await decider.load(
+      db,
+      indexes.map((i) => segment[i].keyed!.key),
+      at,
+    );
+    if (out.length !== indexes.length)
+      throw new Error(`decider ${decider.name} loaded ${out.length} states for ${indexes.length} keys`);
     indexes.forEach((w, j) => (states[w] = out[j]));
   }
   return states;

@@ -26,7 +26,11 @@ export type Param = (value: unknown) => string;
  * node per identifier was most of the writer's query-building CPU. Column types come from `columns` (column-types.ts).
  * Returns null when there is nothing to write.
  */
-export function buildWriteStatement<D>(writes: BufferedWrites, columns: ColumnTypeMap<D>, tail?: (param: Param) => string): Statement | null {
+export function buildWriteStatement<D>(
+  writes: BufferedWrites,
+  columns: ColumnTypeMap<D>,
+  tail?: (param: Param) => string,
+): Statement | null {
   const catalog = columns as unknown as Readonly<Record<string, Readonly<Record<string, SqlType>>>>;
   const typesOf = (table: string): Readonly<Record<string, SqlType>> => {
     const t = catalog[table];
@@ -51,7 +55,8 @@ export function buildWriteStatement<D>(writes: BufferedWrites, columns: ColumnTy
     const colTypes = typesOf(table);
     for (const [key, group] of groupByColumns(rows)) {
       const cols = key.split('\u0000');
-      for (const c of cols) if (!Object.hasOwn(colTypes, c)) throw new Error(`row for ${table} has unknown column ${c}`);
+      for (const c of cols)
+        if (!Object.hasOwn(colTypes, c)) throw new Error(`row for ${table} has unknown column ${c}`);
       const name = `w${ctes.length}`;
       const colList = cols.map(ident).join(', ');
       const target = `${ident(table)} (${colList})`;
@@ -62,7 +67,9 @@ export function buildWriteStatement<D>(writes: BufferedWrites, columns: ColumnTy
       const ref = refs.byGroup.get(group[0]);
       if (!ref || !sourceCtes.has(ref.table)) {
         const recordTypes = cols.map((c) => colTypes[c]);
-        ctes.push(`${ident(name)} AS (INSERT INTO ${target} SELECT ${colList} FROM ${recordset(cols, recordTypes, inline(group), param)}${returning})`);
+        ctes.push(
+          `${ident(name)} AS (INSERT INTO ${target} SELECT ${colList} FROM ${recordset(cols, recordTypes, inline(group), param)}${returning})`,
+        );
         continue;
       }
       // The referencing column comes from the source rows' RETURNING, joined on their key; the statement checks that
@@ -84,7 +91,9 @@ export function buildWriteStatement<D>(writes: BufferedWrites, columns: ColumnTy
         .join(' UNION ALL ');
       const value = ref.path ? `src.v #> x.${ident(REF_PATH)}` : 'src.v';
       const select = cols.map((c) => (c === refCol ? value : `x.${ident(c)}`)).join(', ');
-      ctes.push(`${ident(name)} AS (INSERT INTO ${target} SELECT ${select} FROM ${recordset(recCols, recTypes, recRows, param)} JOIN (${from}) AS src ON src.k = x.${ident(REF_KEY)} RETURNING 1)`);
+      ctes.push(
+        `${ident(name)} AS (INSERT INTO ${target} SELECT ${select} FROM ${recordset(recCols, recTypes, recRows, param)} JOIN (${from}) AS src ON src.k = x.${ident(REF_KEY)} RETURNING 1)`,
+      );
       counted.push([name, group.length]);
     }
   }
@@ -97,7 +106,11 @@ export function buildWriteStatement<D>(writes: BufferedWrites, columns: ColumnTy
     }
     // v.k: the key, v.sN: the new values, v.e: the expected value
     const cols = ['k', ...setCols.map((_, i) => `s${i}`), ...(expect ? ['e'] : [])];
-    const types = [colTypes[key.column], ...setCols.map((c) => colTypes[c]), ...(expect ? [colTypes[expect.column]] : [])];
+    const types = [
+      colTypes[key.column],
+      ...setCols.map((c) => colTypes[c]),
+      ...(expect ? [colTypes[expect.column]] : []),
+    ];
     const rows = group.map((u: AnyUpdate) => {
       const r: Record<string, unknown> = { k: u.key.value };
       setCols.forEach((c, i) => (r[`s${i}`] = u.set[c]));
@@ -106,7 +119,9 @@ export function buildWriteStatement<D>(writes: BufferedWrites, columns: ColumnTy
     });
     const name = `w${ctes.length}`;
     const assignments = setCols.map((c, i) => `${ident(c)} = v.${ident(`s${i}`)}`).join(', ');
-    const where = expect ? `t.${ident(key.column)} = v.k AND t.${ident(expect.column)} = v.e` : `t.${ident(key.column)} = v.k`;
+    const where = expect
+      ? `t.${ident(key.column)} = v.k AND t.${ident(expect.column)} = v.e`
+      : `t.${ident(key.column)} = v.k`;
     // The LIMIT gives the planner the key count (it assumes 100 rows from a set-returning function), so the keys are
     // looked up by index instead of a hash join over the whole table, whose cost grows with the ledger.
     const keys = `(SELECT * FROM ${recordset(cols, types, rows, param, 'r')} LIMIT ${rows.length}) AS v`;
@@ -143,7 +158,13 @@ function groupByColumns(rows: readonly AnyRow[]): Map<string, AnyRow[]> {
  * values of jsonb columns that are already JSON text (event payloads) are embedded as they are, not escaped again (and
  * parsed once, by Postgres); array columns take JSON arrays.
  */
-function recordset(cols: readonly string[], types: readonly SqlType[], rows: readonly AnyRow[], param: Param, alias = 'x'): string {
+function recordset(
+  cols: readonly string[],
+  types: readonly SqlType[],
+  rows: readonly AnyRow[],
+  param: Param,
+  alias = 'x',
+): string {
   const json = types.map((t) => t === 'jsonb');
   const names = cols.map((c) => JSON.stringify(c) + ':');
   const parts: string[] = [];
@@ -189,7 +210,10 @@ interface Reference {
  * Which groups of rows can take a SameAs column from another table's insert in the same statement: those whose every
  * referenced row (table and key) is among the rows this statement inserts. `sources`: table → the columns to return.
  */
-function planReferences(tables: ReadonlyArray<readonly [string, readonly AnyRow[]]>): { sources: Map<string, Set<string>>; byGroup: Map<AnyRow, Reference> } {
+function planReferences(tables: ReadonlyArray<readonly [string, readonly AnyRow[]]>): {
+  sources: Map<string, Set<string>>;
+  byGroup: Map<AnyRow, Reference>;
+} {
   const sources = new Map<string, Set<string>>();
   const byGroup = new Map<AnyRow, Reference>();
   let keysOf: Map<string, Set<string>> | undefined;
@@ -217,7 +241,13 @@ function planReferences(tables: ReadonlyArray<readonly [string, readonly AnyRow[
       });
       if (!all || table === v.table) continue;
       // Rows of one table share their columns (grouped by column set): the first row stands for its group.
-      const ref: Reference = { table: v.table, keyColumn: v.keyColumn, sourceColumn: v.column, column, path: v.path !== undefined };
+      const ref: Reference = {
+        table: v.table,
+        keyColumn: v.keyColumn,
+        sourceColumn: v.column,
+        column,
+        path: v.path !== undefined,
+      };
       for (const r of rows) byGroup.set(r, ref);
       let cols = sources.get(v.table);
       if (!cols) sources.set(v.table, (cols = new Set()));

@@ -88,7 +88,9 @@ export class WorkQueue {
         }
         let committing!: () => void;
         const reachedCommit = new Promise<void>((r) => (committing = r));
-        const done: Promise<void> = this.runBatch(new BatchWorks(this.queue, this.maxBatch), committing).finally(() => inflight.delete(done));
+        const done: Promise<void> = this.runBatch(new BatchWorks(this.queue, this.maxBatch), committing).finally(() =>
+          inflight.delete(done),
+        );
         inflight.add(done);
         await Promise.race([reachedCommit, done]);
       }

@@ -3,7 +3,8 @@ import type { Pool, PoolClient, QueryResult } from 'pg';
 import type { DB } from '../schema';
 import { namedQuery, singleClientPool } from '../prepared-statements';
 
-const notInAWork = () => new Error('A work runs inside the writer\'s transaction: it cannot begin, commit or roll back one');
+const notInAWork = () =>
+  new Error("A work runs inside the writer's transaction: it cannot begin, commit or roll back one");
 
 /**
  * The driver of the Kysely instance works see: the writer drives the transaction itself, so `transaction()` and

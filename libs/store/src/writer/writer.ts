@@ -1,6 +1,12 @@
 import type { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
-import { isLedgerError, transientFailure, type CommittedEvent, type LedgerError, type NewEvent } from '@ledgerline/domain';
+import {
+  isLedgerError,
+  transientFailure,
+  type CommittedEvent,
+  type LedgerError,
+  type NewEvent,
+} from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { isDatabaseUnavailable } from '../database';
 import type { Decider } from './decider';
@@ -104,7 +110,9 @@ export const COMMIT_CHANNEL = 'ledgerline_commits';
 export function failureOfTransaction(err: unknown): LedgerError {
   if (isLedgerError(err)) return err;
   return isDatabaseUnavailable(err)
-    ? transientFailure('The ledger database became unavailable while committing the request; it may or may not have been applied. Retry.')
+    ? transientFailure(
+        'The ledger database became unavailable while committing the request; it may or may not have been applied. Retry.',
+      )
     : transientFailure('The ledger could not commit the request; it was not applied. Retry.');
 }
 

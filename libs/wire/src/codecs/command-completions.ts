@@ -45,6 +45,8 @@ export const getCompletionByHashRequestSchema = {
 } as const;
 
 /** `transactionHash` is bytes, standard base64 (anything else does not decode). */
-export function decodeGetCompletionByHashRequest(body: Record<string, unknown> | undefined): { transactionHash: Uint8Array } {
+export function decodeGetCompletionByHashRequest(body: Record<string, unknown> | undefined): {
+  transactionHash: Uint8Array;
+} {
   return { transactionHash: bytesFromJs((body ?? {}).transactionHash, 'transactionHash') };
 }

@@ -1,6 +1,17 @@
-import { invalidIdentifierMessage, parseTemplateRef, type CommandsRequest, type DisclosedContractInput, type TransactionFormat } from '@ledgerline/domain';
+import {
+  invalidIdentifierMessage,
+  parseTemplateRef,
+  type CommandsRequest,
+  type DisclosedContractInput,
+  type TransactionFormat,
+} from '@ledgerline/domain';
 import { bodyDecodeError } from '../decode-error';
-import { decodeDeduplicationPeriod, deduplicationPeriodSchema, durationSchema, type DeduplicationPeriodJson } from './execute-submission';
+import {
+  decodeDeduplicationPeriod,
+  deduplicationPeriodSchema,
+  durationSchema,
+  type DeduplicationPeriodJson,
+} from './execute-submission';
 import { bytesFromJs } from './crypto';
 import { toInt64 } from './int64';
 import { commandFromJs, commandsSchema, isObj, type Obj } from './transaction-builder';
@@ -11,16 +22,30 @@ const strings = { type: 'array', items: { type: 'string' } } as const;
 /** DisclosedContract (commands.proto): every field optional at decode time; the blob is bytes (standard base64). */
 export const disclosedContractsSchema = {
   type: 'array',
-  items: { type: 'object', properties: { templateId: { type: 'string' }, contractId: { type: 'string' }, createdEventBlob: { type: 'string' }, synchronizerId: { type: 'string' } } },
+  items: {
+    type: 'object',
+    properties: {
+      templateId: { type: 'string' },
+      contractId: { type: 'string' },
+      createdEventBlob: { type: 'string' },
+      synchronizerId: { type: 'string' },
+    },
+  },
 } as const;
 
 /** Decodes `disclosedContracts` (validated by `disclosedContractsSchema`): a template id must parse, the blob must be base64. */
 export function disclosedContractsFromJs(v: unknown, at: string): DisclosedContractInput[] {
   return ((v as Obj[] | undefined) ?? []).map((d, i) => {
     const templateId = (d.templateId as string | undefined) ?? '';
-    if (templateId && !parseTemplateRef(templateId)) throw bodyDecodeError(invalidIdentifierMessage(templateId), `${at}[${i}].templateId`);
+    if (templateId && !parseTemplateRef(templateId))
+      throw bodyDecodeError(invalidIdentifierMessage(templateId), `${at}[${i}].templateId`);
     const blob = bytesFromJs(d.createdEventBlob, `${at}[${i}].createdEventBlob`);
-    return { contractId: (d.contractId as string | undefined) ?? '', templateId, createdEventBlob: blob.toString('base64'), synchronizerId: (d.synchronizerId as string | undefined) ?? '' };
+    return {
+      contractId: (d.contractId as string | undefined) ?? '',
+      templateId,
+      createdEventBlob: blob.toString('base64'),
+      synchronizerId: (d.synchronizerId as string | undefined) ?? '',
+    };
   });
 }
 
@@ -45,7 +70,10 @@ export const jsCommandsSchema = {
     disclosedContracts: disclosedContractsSchema,
     synchronizerId: { type: 'string' },
     packageIdSelectionPreference: strings,
-    prefetchContractKeys: { type: 'array', items: { type: 'object', properties: { templateId: { type: 'string' }, limit: { type: 'integer' } } } },
+    prefetchContractKeys: {
+      type: 'array',
+      items: { type: 'object', properties: { templateId: { type: 'string' }, limit: { type: 'integer' } } },
+    },
     tapsMaxPasses: { type: 'integer' },
   },
 } as const;
@@ -54,7 +82,10 @@ export const jsCommandsSchema = {
 export const submitAndWaitForTransactionSchema = {
   type: 'object',
   required: ['commands'],
-  properties: { commands: jsCommandsSchema, transactionFormat: { ...transactionFormatSchema, type: ['object', 'null'] } },
+  properties: {
+    commands: jsCommandsSchema,
+    transactionFormat: { ...transactionFormatSchema, type: ['object', 'null'] },
+  },
 } as const;
 
 const durationOf = (v: unknown) => {
@@ -74,14 +105,18 @@ export function decodeJsCommands(body: Obj, at = ''): CommandsRequest {
     userId: (body.userId as string | undefined) ?? '',
     readAs: (body.readAs as string[] | undefined) ?? [],
     workflowId: (body.workflowId as string | undefined) ?? '',
-    deduplicationPeriod: isObj(body.deduplicationPeriod) ? decodeDeduplicationPeriod(body.deduplicationPeriod as DeduplicationPeriodJson) : { kind: 'empty' },
+    deduplicationPeriod: isObj(body.deduplicationPeriod)
+      ? decodeDeduplicationPeriod(body.deduplicationPeriod as DeduplicationPeriodJson)
+      : { kind: 'empty' },
     minLedgerTimeAbs: abs ?? '',
     minLedgerTimeRel: body.minLedgerTimeRel === undefined ? null : durationOf(body.minLedgerTimeRel),
     submissionId: (body.submissionId as string | undefined) ?? '',
     disclosedContracts: disclosedContractsFromJs(body.disclosedContracts, `${prefix}disclosedContracts`),
     synchronizerId: (body.synchronizerId as string | undefined) ?? '',
     packageIdSelectionPreference: (body.packageIdSelectionPreference as string[] | undefined) ?? [],
-    prefetchContractKeys: ((body.prefetchContractKeys as Obj[] | undefined) ?? []).map((k) => ({ limit: typeof k.limit === 'number' ? k.limit : null })),
+    prefetchContractKeys: ((body.prefetchContractKeys as Obj[] | undefined) ?? []).map((k) => ({
+      limit: typeof k.limit === 'number' ? k.limit : null,
+    })),
     tapsMaxPasses: typeof body.tapsMaxPasses === 'number' ? body.tapsMaxPasses : null,
   };
 }

@@ -1,4 +1,9 @@
-import type { GetActiveContractsPageRequest, GetActiveContractsRequest, GetContractRequest, GetEventsByContractIdRequest } from '@ledgerline/domain';
+import type {
+  GetActiveContractsPageRequest,
+  GetActiveContractsRequest,
+  GetContractRequest,
+  GetEventsByContractIdRequest,
+} from '@ledgerline/domain';
 import { int64Schema, toInt64 } from './int64';
 import { checkEventFormatIdentifiers, eventFormatSchema, filtersSchema } from './updates';
 
@@ -17,7 +22,10 @@ export const getActiveContractsRequestSchema = {
     eventFormat: nullable(eventFormatSchema),
     filter: nullable({
       type: 'object',
-      properties: { filtersByParty: { type: 'object', additionalProperties: filtersSchema }, filtersForAnyParty: nullable(filtersSchema) },
+      properties: {
+        filtersByParty: { type: 'object', additionalProperties: filtersSchema },
+        filtersForAnyParty: nullable(filtersSchema),
+      },
     }),
     verbose: { type: 'boolean' },
     streamContinuationToken: { type: ['string', 'null'] },
@@ -57,16 +65,24 @@ export function decodeGetActiveContractsRequest(body: Record<string, unknown> | 
   return { ...b, activeAtOffset: b.activeAtOffset === undefined ? 0 : toInt64(b.activeAtOffset) };
 }
 
-export function decodeGetActiveContractsPageRequest(body: Record<string, unknown> | undefined): GetActiveContractsPageRequest {
+export function decodeGetActiveContractsPageRequest(
+  body: Record<string, unknown> | undefined,
+): GetActiveContractsPageRequest {
   const b = (body ?? {}) as Record<string, unknown> & GetActiveContractsPageRequest;
   checkEventFormatIdentifiers(b.eventFormat, 'eventFormat');
-  return { ...b, activeAtOffset: b.activeAtOffset === undefined || b.activeAtOffset === null ? null : toInt64(b.activeAtOffset) };
+  return {
+    ...b,
+    activeAtOffset: b.activeAtOffset === undefined || b.activeAtOffset === null ? null : toInt64(b.activeAtOffset),
+  };
 }
 
-export function decodeGetEventsByContractIdRequest(body: Record<string, unknown> | undefined): GetEventsByContractIdRequest {
+export function decodeGetEventsByContractIdRequest(
+  body: Record<string, unknown> | undefined,
+): GetEventsByContractIdRequest {
   const b = (body ?? {}) as GetEventsByContractIdRequest;
   checkEventFormatIdentifiers(b.eventFormat, 'eventFormat');
   return b;
 }
 
-export const decodeGetContractRequest = (body: Record<string, unknown> | undefined): GetContractRequest => (body ?? {}) as GetContractRequest;
+export const decodeGetContractRequest = (body: Record<string, unknown> | undefined): GetContractRequest =>
+  (body ?? {}) as GetContractRequest;

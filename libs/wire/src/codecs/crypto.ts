@@ -48,14 +48,20 @@ export function bytesFromJs(value: unknown, at: string): Buffer {
   if (value === undefined || value === null) return Buffer.alloc(0);
   if (typeof value !== 'string') throw bodyDecodeError('Got value with wrong type, expecting string', at);
   const stripped = value.replace(/=+$/, '');
-  if (!BASE64.test(value) || stripped.length % 4 === 1) throw bodyDecodeError(`The string is not a valid Base64: ${value.slice(0, 64)}`, at);
+  if (!BASE64.test(value) || stripped.length % 4 === 1)
+    throw bodyDecodeError(`The string is not a valid Base64: ${value.slice(0, 64)}`, at);
   return Buffer.from(value, 'base64');
 }
 
 export const signatureSchema = {
   type: 'object',
   required: ['format', 'signature', 'signedBy', 'signingAlgorithmSpec'],
-  properties: { format: { type: 'string' }, signature: { type: 'string' }, signedBy: { type: 'string' }, signingAlgorithmSpec: { type: 'string' } },
+  properties: {
+    format: { type: 'string' },
+    signature: { type: 'string' },
+    signedBy: { type: 'string' },
+    signingAlgorithmSpec: { type: 'string' },
+  },
 } as const;
 
 export const signingPublicKeySchema = {
@@ -82,7 +88,10 @@ export function signatureFromJs(s: Record<string, unknown>, at: string): Decoded
 }
 
 /** A Ledger-API `SigningPublicKey` (validated by `signingPublicKeySchema`). */
-export function signingPublicKeyFromJs(k: Record<string, unknown>, at: string): { format: string; keyData: Buffer; keySpec: string } {
+export function signingPublicKeyFromJs(
+  k: Record<string, unknown>,
+  at: string,
+): { format: string; keyData: Buffer; keySpec: string } {
   return {
     format: enumFromJs(k.format, CRYPTO_KEY_FORMATS, `${at}.format`),
     keyData: bytesFromJs(k.keyData, `${at}.keyData`),

@@ -84,7 +84,10 @@ export const executeSubmissionBodySchema = {
 /** JsExecuteSubmissionAndWaitForTransactionRequest: executeAndWait's body and an optional `transactionFormat`. */
 export const executeAndWaitForTransactionBodySchema = {
   ...executeSubmissionBodySchema,
-  properties: { ...executeSubmissionBodySchema.properties, transactionFormat: { ...transactionFormatSchema, type: ['object', 'null'] } },
+  properties: {
+    ...executeSubmissionBodySchema.properties,
+    transactionFormat: { ...transactionFormatSchema, type: ['object', 'null'] },
+  },
 } as const;
 
 export interface DurationJson {
@@ -94,19 +97,30 @@ export interface DurationJson {
 
 export interface ExecuteSubmissionBody {
   preparedTransaction: string;
-  partySignatures: { signatures?: Array<{ party?: string; signatures?: Array<{ format?: string; signature?: string; signedBy?: string; signingAlgorithmSpec?: string }> }> };
+  partySignatures: {
+    signatures?: Array<{
+      party?: string;
+      signatures?: Array<{ format?: string; signature?: string; signedBy?: string; signingAlgorithmSpec?: string }>;
+    }>;
+  };
   deduplicationPeriod: DeduplicationPeriodJson;
   submissionId: string;
   userId?: string;
   hashingSchemeVersion: string;
-  minLedgerTime?: { time?: { Empty?: object; MinLedgerTimeAbs?: { value: string }; MinLedgerTimeRel?: { value: DurationJson } } } | null;
+  minLedgerTime?: {
+    time?: { Empty?: object; MinLedgerTimeAbs?: { value: string }; MinLedgerTimeRel?: { value: DurationJson } };
+  } | null;
 }
 
 /** Everything of the body, decoded to bytes / bigints; what is left to check is the ledger's business (domain). */
 export interface DecodedExecuteSubmission {
   preparedTransaction: Uint8Array;
-  partySignatures: Array<{ party: string; signatures: Array<{ format: string; signature: Uint8Array; signedBy: string; signingAlgorithmSpec: string }> }>;
-  deduplicationPeriod: { kind: 'empty' } | { kind: 'duration'; seconds: bigint; nanos: number } | { kind: 'offset'; offset: bigint };
+  partySignatures: Array<{
+    party: string;
+    signatures: Array<{ format: string; signature: Uint8Array; signedBy: string; signingAlgorithmSpec: string }>;
+  }>;
+  deduplicationPeriod:
+    { kind: 'empty' } | { kind: 'duration'; seconds: bigint; nanos: number } | { kind: 'offset'; offset: bigint };
   submissionId: string;
   userId: string;
   hashingSchemeVersion: string;
@@ -129,12 +143,19 @@ const oneKey = (o: object, at: string, allowed: readonly string[]): string => {
   return keys[0];
 };
 
-const durationMicros = (d: DurationJson): bigint => BigInt(String(d.seconds ?? 0)) * 1_000_000n + BigInt(Math.trunc((d.nanos ?? 0) / 1000));
+const durationMicros = (d: DurationJson): bigint =>
+  BigInt(String(d.seconds ?? 0)) * 1_000_000n + BigInt(Math.trunc((d.nanos ?? 0) / 1000));
 
-export type DeduplicationPeriodJson = { Empty?: object; DeduplicationDuration?: { value: DurationJson }; DeduplicationOffset?: { value: number | string } };
+export type DeduplicationPeriodJson = {
+  Empty?: object;
+  DeduplicationDuration?: { value: DurationJson };
+  DeduplicationOffset?: { value: number | string };
+};
 
 /** A body's `deduplicationPeriod`, validated by `deduplicationPeriodSchema`. */
-export function decodeDeduplicationPeriod(dp: DeduplicationPeriodJson): DecodedExecuteSubmission['deduplicationPeriod'] {
+export function decodeDeduplicationPeriod(
+  dp: DeduplicationPeriodJson,
+): DecodedExecuteSubmission['deduplicationPeriod'] {
   switch (oneKey(dp, 'deduplicationPeriod', ['Empty', 'DeduplicationDuration', 'DeduplicationOffset'])) {
     case 'Empty':
       return { kind: 'empty' };
@@ -167,7 +188,10 @@ export function decodeExecuteSubmissionBody(body: ExecuteSubmissionBody): Decode
         try {
           minLedgerTime = { kind: 'abs', micros: parseIsoMicros(t.MinLedgerTimeAbs!.value) };
         } catch {
-          throw bodyDecodeError(`Invalid timestamp ${t.MinLedgerTimeAbs!.value}`, 'minLedgerTime.time.MinLedgerTimeAbs.value');
+          throw bodyDecodeError(
+            `Invalid timestamp ${t.MinLedgerTimeAbs!.value}`,
+            'minLedgerTime.time.MinLedgerTimeAbs.value',
+          );
         }
         break;
       case 'MinLedgerTimeRel':

@@ -32,12 +32,19 @@ export const createIdentityProviderConfigRequestSchema = {
 export const updateIdentityProviderConfigRequestSchema = {
   type: 'object',
   required: ['identityProviderConfig'],
-  properties: { identityProviderConfig: identityProviderConfigSchema, updateMask: { ...fieldMaskSchema, type: ['object', 'null'] } },
+  properties: {
+    identityProviderConfig: identityProviderConfigSchema,
+    updateMask: { ...fieldMaskSchema, type: ['object', 'null'] },
+  },
 } as const;
 
 export const updateUserIdentityProviderIdRequestSchema = {
   type: 'object',
-  properties: { userId: { type: 'string' }, sourceIdentityProviderId: { type: 'string' }, targetIdentityProviderId: { type: 'string' } },
+  properties: {
+    userId: { type: 'string' },
+    sourceIdentityProviderId: { type: 'string' },
+    targetIdentityProviderId: { type: 'string' },
+  },
 } as const;
 
 /** Schema-validated config → domain config with proto defaults. */

@@ -18,8 +18,14 @@ const stringList = { type: 'array', items: { type: 'string' } } as const;
 export const listVettedPackagesRequestSchema = {
   type: 'object',
   properties: {
-    packageMetadataFilter: { type: ['object', 'null'], properties: { packageIds: stringList, packageNamePrefixes: stringList } },
-    topologyStateFilter: { type: ['object', 'null'], properties: { participantIds: stringList, synchronizerIds: stringList } },
+    packageMetadataFilter: {
+      type: ['object', 'null'],
+      properties: { packageIds: stringList, packageNamePrefixes: stringList },
+    },
+    topologyStateFilter: {
+      type: ['object', 'null'],
+      properties: { participantIds: stringList, synchronizerIds: stringList },
+    },
     pageToken: { type: 'string' },
     pageSize: { type: 'integer', minimum: -2147483648, maximum: 2147483647 },
   },
@@ -50,14 +56,24 @@ export const updateVettedPackagesRequestSchema = {
                   value: {
                     type: 'object',
                     required: ['packages'],
-                    properties: { packages: { type: 'array', items: vettingRefSchema }, newValidFromInclusive: { type: 'string' }, newValidUntilExclusive: { type: 'string' } },
+                    properties: {
+                      packages: { type: 'array', items: vettingRefSchema },
+                      newValidFromInclusive: { type: 'string' },
+                      newValidUntilExclusive: { type: 'string' },
+                    },
                   },
                 },
               },
               Unvet: {
                 type: 'object',
                 required: ['value'],
-                properties: { value: { type: 'object', required: ['packages'], properties: { packages: { type: 'array', items: vettingRefSchema } } } },
+                properties: {
+                  value: {
+                    type: 'object',
+                    required: ['packages'],
+                    properties: { packages: { type: 'array', items: vettingRefSchema } },
+                  },
+                },
               },
             },
           },
@@ -74,7 +90,11 @@ export const updateVettedPackagesRequestSchema = {
           properties: {
             Empty: { type: 'object' },
             NoPrior: { type: 'object' },
-            Prior: { type: 'object', required: ['value'], properties: { value: { type: 'integer', minimum: -2147483648, maximum: 2147483647 } } },
+            Prior: {
+              type: 'object',
+              required: ['value'],
+              properties: { value: { type: 'integer', minimum: -2147483648, maximum: 2147483647 } },
+            },
           },
         },
       },
@@ -99,7 +119,11 @@ export const preferredPackagesRequestSchema = {
   properties: {
     packageVettingRequirements: {
       type: 'array',
-      items: { type: 'object', required: ['packageName', 'parties'], properties: { parties: stringList, packageName: { type: 'string' } } },
+      items: {
+        type: 'object',
+        required: ['packageName', 'parties'],
+        properties: { parties: stringList, packageName: { type: 'string' } },
+      },
     },
     synchronizerId: { type: 'string' },
     vettingValidAt: { type: 'string' },
@@ -125,7 +149,11 @@ export interface RawUpdateVetted {
 }
 
 const refOf = (r: RawRef): VettingRef => {
-  const ref = { packageId: r.packageId ?? '', packageName: r.packageName ?? '', packageVersion: r.packageVersion ?? '' };
+  const ref = {
+    packageId: r.packageId ?? '',
+    packageName: r.packageName ?? '',
+    packageVersion: r.packageVersion ?? '',
+  };
   validateVettingRef(ref);
   return ref;
 };
@@ -162,7 +190,11 @@ export interface RawListVetted {
   pageSize?: number;
 }
 
-export function listVettedPackagesFromJs(body: RawListVetted | undefined): { filter: VettingListFilter; pageToken: string; pageSize: number } {
+export function listVettedPackagesFromJs(body: RawListVetted | undefined): {
+  filter: VettingListFilter;
+  pageToken: string;
+  pageSize: number;
+} {
   return {
     filter: {
       packageIds: body?.packageMetadataFilter?.packageIds ?? [],
@@ -184,7 +216,8 @@ export function parseVettingPageToken(token: string): { synchronizerId: string; 
   if (token === '') return null;
   try {
     const v: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return { synchronizerId: v[0], participantId: v[1] };
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string')
+      return { synchronizerId: v[0], participantId: v[1] };
   } catch {
     // fall through
   }
@@ -207,7 +240,11 @@ export function vettedPackagesToJs(entry: VettedPackagesEntry) {
   };
 }
 
-export const packageReferenceToJs = (p: PackageInfo) => ({ packageId: p.packageId, packageName: p.name, packageVersion: p.version });
+export const packageReferenceToJs = (p: PackageInfo) => ({
+  packageId: p.packageId,
+  packageName: p.name,
+  packageVersion: p.version,
+});
 
 export interface RawPreferred {
   packageVettingRequirements: Array<{ parties: string[]; packageName: string }>;

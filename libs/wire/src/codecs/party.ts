@@ -65,7 +65,9 @@ export function updatePartyDetailsFromJs(body: RawPatchBody | undefined): Update
       ? {
           party: d.party ?? '',
           isLocal: d.isLocal ?? false,
-          localMetadata: d.localMetadata ? { resourceVersion: d.localMetadata.resourceVersion ?? '', annotations: d.localMetadata.annotations ?? {} } : null,
+          localMetadata: d.localMetadata
+            ? { resourceVersion: d.localMetadata.resourceVersion ?? '', annotations: d.localMetadata.annotations ?? {} }
+            : null,
           identityProviderId: d.identityProviderId ?? '',
         }
       : null,

@@ -30,13 +30,15 @@ function minLedgerTimeFromJs(v: unknown): PrepareRequest['minLedgerTime'] {
   const t = v.time;
   if (isObj(t.MinLedgerTimeAbs)) {
     const value = t.MinLedgerTimeAbs.value;
-    if (typeof value !== 'string') throw bodyDecodeError('Got value with wrong type, expecting string', 'minLedgerTime.time.MinLedgerTimeAbs.value');
+    if (typeof value !== 'string')
+      throw bodyDecodeError('Got value with wrong type, expecting string', 'minLedgerTime.time.MinLedgerTimeAbs.value');
     return { abs: value };
   }
   if (isObj(t.MinLedgerTimeRel)) {
     const d = t.MinLedgerTimeRel.value;
     const seconds = isObj(d) ? Number(d.seconds ?? 0) + Number(d.nanos ?? 0) / 1e9 : NaN;
-    if (!Number.isFinite(seconds)) throw bodyDecodeError('Expected a Duration {seconds, nanos}', 'minLedgerTime.time.MinLedgerTimeRel.value');
+    if (!Number.isFinite(seconds))
+      throw bodyDecodeError('Expected a Duration {seconds, nanos}', 'minLedgerTime.time.MinLedgerTimeRel.value');
     return { relSeconds: seconds };
   }
   return null;

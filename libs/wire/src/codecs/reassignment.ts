@@ -48,4 +48,3 @@ export const submitReassignmentSchema = {
   type: 'object',
   properties: { reassignmentCommands: reassignmentCommandsSchema },
 } as const;
-

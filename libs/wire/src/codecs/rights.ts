@@ -24,10 +24,12 @@ export function rightsFromJs(list: unknown, at: string): Right[] {
     if (keys.length !== 1) throw bodyDecodeError('Expected a Right with exactly one kind', `${at}[${i}].kind`);
     const name = keys[0];
     if (name === 'Empty') return;
-    if (!(RIGHT_KINDS as readonly string[]).includes(name)) throw bodyDecodeError(`Unknown right kind ${name}`, `${at}[${i}].kind`);
+    if (!(RIGHT_KINDS as readonly string[]).includes(name))
+      throw bodyDecodeError(`Unknown right kind ${name}`, `${at}[${i}].kind`);
     if (name === 'CanActAs' || name === 'CanReadAs' || name === 'CanExecuteAs') {
       const party = kind![name]?.value?.party;
-      if (typeof party !== 'string') throw bodyDecodeError('Missing required field', `${at}[${i}].kind.${name}.value.party`);
+      if (typeof party !== 'string')
+        throw bodyDecodeError('Missing required field', `${at}[${i}].kind.${name}.value.party`);
       out.push({ kind: name, party });
     } else {
       out.push({ kind: name } as Right);

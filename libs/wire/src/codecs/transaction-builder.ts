@@ -35,7 +35,11 @@ function templateOf(o: Obj, at: string) {
 export function commandFromJs(c: Obj, i: number, prefix = ''): TransactionCommand {
   const [name] = Object.keys(c);
   const at = `${prefix}commands[${i}].${name}`;
-  if (!COMMAND_KINDS.includes(name)) throw bodyDecodeError(`Unknown command ${name}. Supported: [${COMMAND_KINDS.join(', ')}]`, `${prefix}commands[${i}]`);
+  if (!COMMAND_KINDS.includes(name))
+    throw bodyDecodeError(
+      `Unknown command ${name}. Supported: [${COMMAND_KINDS.join(', ')}]`,
+      `${prefix}commands[${i}]`,
+    );
   const body = c[name];
   if (!isObj(body)) throw bodyDecodeError('Got value with wrong type, expecting object', at);
   if (name === 'CreateCommand') {
@@ -52,11 +56,16 @@ export function commandFromJs(c: Obj, i: number, prefix = ''): TransactionComman
     const t = templateOf(body, at);
     const createArguments = required(body, 'createArguments', at);
     const choice = requiredString(body, 'choice', at);
-    return { kind: 'createAndExercise', ...t, createArguments, choice, choiceArgument: required(body, 'choiceArgument', at) };
+    return {
+      kind: 'createAndExercise',
+      ...t,
+      createArguments,
+      choice,
+      choiceArgument: required(body, 'choiceArgument', at),
+    };
   }
   const t = templateOf(body, at);
   const contractKey = required(body, 'contractKey', at);
   const choice = requiredString(body, 'choice', at);
   return { kind: 'exerciseByKey', ...t, contractKey, choice, choiceArgument: required(body, 'choiceArgument', at) };
 }
-

@@ -86,7 +86,12 @@ export const transactionFormatSchema = {
     eventFormat: nullable(eventFormatSchema),
     transactionShape: {
       type: 'string',
-      enum: ['TRANSACTION_SHAPE_UNSPECIFIED', 'TRANSACTION_SHAPE_ACS_DELTA', 'TRANSACTION_SHAPE_LEDGER_EFFECTS', 'UNRECOGNIZED'],
+      enum: [
+        'TRANSACTION_SHAPE_UNSPECIFIED',
+        'TRANSACTION_SHAPE_ACS_DELTA',
+        'TRANSACTION_SHAPE_LEDGER_EFFECTS',
+        'UNRECOGNIZED',
+      ],
     },
   },
 } as const;
@@ -115,7 +120,10 @@ export const getUpdatesRequestSchema = {
     endInclusive: { anyOf: [{ type: 'null' }, ...int64Schema.anyOf] },
     filter: nullable({
       type: 'object',
-      properties: { filtersByParty: { type: 'object', additionalProperties: filtersSchema }, filtersForAnyParty: nullable(filtersSchema) },
+      properties: {
+        filtersByParty: { type: 'object', additionalProperties: filtersSchema },
+        filtersForAnyParty: nullable(filtersSchema),
+      },
     }),
     verbose: { type: 'boolean' },
     updateFormat: nullable(updateFormatSchema),
@@ -136,7 +144,10 @@ const IDENTIFIER = /^[^:]+:[^:]+:[^:]+$/;
 
 function checkIdentifier(id: string, at: string): void {
   if (!IDENTIFIER.test(id)) {
-    throw bodyDecodeError(`Invalid identifier format (${id}) not matching the expected format (<package>:<moduleName>:<entityName>)`, at);
+    throw bodyDecodeError(
+      `Invalid identifier format (${id}) not matching the expected format (<package>:<moduleName>:<entityName>)`,
+      at,
+    );
   }
 }
 
@@ -146,8 +157,10 @@ function checkFilters(filters: Filters | null | undefined, at: string): void {
     // a body not validated by a schema may hold anything here: only an object names identifiers
     if (!f || typeof f !== 'object') return;
     const here = `${at}.cumulative[${i}].identifierFilter`;
-    if ('TemplateFilter' in f && f.TemplateFilter) checkIdentifier(String(f.TemplateFilter.value?.templateId), `${here}.TemplateFilter.value.templateId`);
-    if ('InterfaceFilter' in f && f.InterfaceFilter) checkIdentifier(String(f.InterfaceFilter.value?.interfaceId), `${here}.InterfaceFilter.value.interfaceId`);
+    if ('TemplateFilter' in f && f.TemplateFilter)
+      checkIdentifier(String(f.TemplateFilter.value?.templateId), `${here}.TemplateFilter.value.templateId`);
+    if ('InterfaceFilter' in f && f.InterfaceFilter)
+      checkIdentifier(String(f.InterfaceFilter.value?.interfaceId), `${here}.InterfaceFilter.value.interfaceId`);
   });
 }
 
@@ -157,7 +170,8 @@ function checkFilters(filters: Filters | null | undefined, at: string): void {
  */
 export function checkEventFormatIdentifiers(ef: LegacyFilter | null | undefined, at = 'eventFormat') {
   if (!ef) return;
-  for (const [party, filters] of Object.entries(ef.filtersByParty ?? {})) checkFilters(filters, `${at}.filtersByParty.${party}`);
+  for (const [party, filters] of Object.entries(ef.filtersByParty ?? {}))
+    checkFilters(filters, `${at}.filtersByParty.${party}`);
   checkFilters(ef.filtersForAnyParty, `${at}.filtersForAnyParty`);
 }
 
@@ -244,7 +258,9 @@ export function decodeGetUpdateByHashRequest(body: Record<string, unknown> | und
   return { transactionHash: bytesFromJs(b.transactionHash, 'transactionHash'), updateFormat: b.updateFormat };
 }
 
-export function decodeGetTransactionByOffsetRequest(body: Record<string, unknown> | undefined): GetTransactionByOffsetRequest {
+export function decodeGetTransactionByOffsetRequest(
+  body: Record<string, unknown> | undefined,
+): GetTransactionByOffsetRequest {
   const b = (body ?? {}) as Record<string, unknown> & GetTransactionByOffsetRequest;
   checkEventFormatIdentifiers(b.transactionFormat?.eventFormat, 'transactionFormat.eventFormat');
   return { ...b, offset: b.offset === undefined ? 0 : toInt64(b.offset) };
@@ -253,5 +269,9 @@ export function decodeGetTransactionByOffsetRequest(body: Record<string, unknown
 export function decodeGetUpdatesPageRequest(body: Record<string, unknown> | undefined): GetUpdatesPageRequest {
   const b = (body ?? {}) as Record<string, unknown> & GetUpdatesPageRequest;
   checkUpdateFormat(b.updateFormat, 'updateFormat');
-  return { ...b, beginOffsetExclusive: optInt64(b.beginOffsetExclusive), endOffsetInclusive: optInt64(b.endOffsetInclusive) };
+  return {
+    ...b,
+    beginOffsetExclusive: optInt64(b.beginOffsetExclusive),
+    endOffsetInclusive: optInt64(b.endOffsetInclusive),
+  };
 }

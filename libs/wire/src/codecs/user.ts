@@ -38,7 +38,12 @@ export function userToJs(u: UserRecord & { resourceVersion: number }): JsUser {
 export const updateUserRequestSchema = {
   type: 'object',
   properties: {
-    user: { ...userSchema, type: ['object', 'null'], required: [], properties: { ...userSchema.properties, metadata: { ...objectMetaSchema, type: ['object', 'null'] } } },
+    user: {
+      ...userSchema,
+      type: ['object', 'null'],
+      required: [],
+      properties: { ...userSchema.properties, metadata: { ...objectMetaSchema, type: ['object', 'null'] } },
+    },
     updateMask: { ...fieldMaskSchema, type: ['object', 'null'] },
   },
 } as const;
@@ -65,7 +70,9 @@ export function updateUserFromJs(body: RawUpdateUserBody | undefined): UpdateUse
           id: u.id ?? '',
           primaryParty: u.primaryParty ?? '',
           isDeactivated: u.isDeactivated ?? false,
-          metadata: u.metadata ? { resourceVersion: u.metadata.resourceVersion ?? '', annotations: u.metadata.annotations ?? {} } : null,
+          metadata: u.metadata
+            ? { resourceVersion: u.metadata.resourceVersion ?? '', annotations: u.metadata.annotations ?? {} }
+            : null,
           identityProviderId: u.identityProviderId ?? '',
           primaryPartyAuthentication: u.primaryPartyAuthentication ?? false,
         }

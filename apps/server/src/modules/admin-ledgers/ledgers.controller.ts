@@ -1,6 +1,13 @@
 import { Body, Controller, Delete, Get, Param } from '@nestjs/common';
 import { RouteSchema } from '@nestjs/platform-fastify';
-import { alreadyExists, failedPrecondition, invalidArgument, notFound, requireParticipantAdmin, type Claims } from '@ledgerline/domain';
+import {
+  alreadyExists,
+  failedPrecondition,
+  invalidArgument,
+  notFound,
+  requireParticipantAdmin,
+  type Claims,
+} from '@ledgerline/domain';
 import { CurrentClaims } from '@ledgerline/auth';
 import { SnapshotError } from '@ledgerline/store';
 import { PostJson } from '../../http/routes';
@@ -20,11 +27,13 @@ export class LedgersController {
   async create(@CurrentClaims() claims: Claims, @Body() body: { ledgerId?: string; snapshot?: string } | undefined) {
     const hosted = this.hosted(claims);
     const ledgerId = body?.ledgerId;
-    if (ledgerId !== undefined && !HOSTED_LEDGER_ID.test(ledgerId)) throw invalidArgument(`ledgerId '${ledgerId}' must match ${HOSTED_LEDGER_ID.source}`);
+    if (ledgerId !== undefined && !HOSTED_LEDGER_ID.test(ledgerId))
+      throw invalidArgument(`ledgerId '${ledgerId}' must match ${HOSTED_LEDGER_ID.source}`);
     try {
       return await hosted.create({ ledgerId, snapshot: body?.snapshot });
     } catch (e) {
-      if (e instanceof HostedLedgerExists) throw alreadyExists('HOSTED_LEDGER_ALREADY_EXISTS', e.message, [['LEDGER', e.ledgerId]]);
+      if (e instanceof HostedLedgerExists)
+        throw alreadyExists('HOSTED_LEDGER_ALREADY_EXISTS', e.message, [['LEDGER', e.ledgerId]]);
       if (e instanceof SnapshotError) {
         if (e.kind === 'not-found') throw notFound('SNAPSHOT_NOT_FOUND', e.message);
         if (e.kind === 'exists') throw alreadyExists('HOSTED_LEDGER_ALREADY_EXISTS', e.message);
@@ -41,7 +50,8 @@ export class LedgersController {
 
   @Delete(':ledgerId')
   async drop(@CurrentClaims() claims: Claims, @Param('ledgerId') ledgerId: string) {
-    if (!(await this.hosted(claims).drop(ledgerId))) throw notFound('HOSTED_LEDGER_NOT_FOUND', `no ledger '${ledgerId}' is hosted here`, [['LEDGER', ledgerId]]);
+    if (!(await this.hosted(claims).drop(ledgerId)))
+      throw notFound('HOSTED_LEDGER_NOT_FOUND', `no ledger '${ledgerId}' is hosted here`, [['LEDGER', ledgerId]]);
     return {};
   }
 
@@ -51,7 +61,9 @@ export class LedgersController {
     if (!hosted) {
       throw failedPrecondition(
         'TESTING_API_DISABLED',
-        this.runtime.hosted ? 'a hosted ledger hosts no ledgers: use the root server' : 'the testing admin API is off (NODE_ENV=production): set LEDGER_TESTING_API=true to enable it',
+        this.runtime.hosted
+          ? 'a hosted ledger hosts no ledgers: use the root server'
+          : 'the testing admin API is off (NODE_ENV=production): set LEDGER_TESTING_API=true to enable it',
       );
     }
     return hosted;

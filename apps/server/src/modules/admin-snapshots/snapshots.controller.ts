@@ -18,7 +18,9 @@ export class SnapshotsController {
   }
 
   @PostJson('snapshots')
-  @RouteSchema({ body: { type: 'object', required: ['name'], properties: { name: nameSchema, replace: { type: 'boolean' } } } })
+  @RouteSchema({
+    body: { type: 'object', required: ['name'], properties: { name: nameSchema, replace: { type: 'boolean' } } },
+  })
   create(@CurrentClaims() claims: Claims, @Body() body: { name: string; replace?: boolean }) {
     return this.snapshots.create(claims, body.name, body.replace === true);
   }

@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { alreadyExists, failedPrecondition, invalidArgument, notFound, requireParticipantAdmin, type Claims } from '@ledgerline/domain';
+import {
+  alreadyExists,
+  failedPrecondition,
+  invalidArgument,
+  notFound,
+  requireParticipantAdmin,
+  type Claims,
+} from '@ledgerline/domain';
 import { SnapshotError } from '@ledgerline/store';
 import { ensureAdminUser, LedgerRuntime } from '../../infrastructure/runtime';
 
@@ -23,42 +30,62 @@ export class SnapshotsService {
 
   async restore(claims: Claims, name: string) {
     this.allow(claims);
-    const info = await this.quiescent(() => this.runtime.snapshots.restore(name), true, `the ledger was restored to snapshot '${name}'`);
+    const info = await this.quiescent(
+      () => this.runtime.snapshots.restore(name),
+      true,
+      `the ledger was restored to snapshot '${name}'`,
+    );
     return { restored: info.name, ledgerEnd: info.ledgerEnd };
   }
 
   async reset(claims: Claims, snapshot: string | undefined) {
     this.allow(claims);
     const reason = snapshot ? `the ledger was reset to snapshot '${snapshot}'` : 'the ledger was reset to empty';
-    return this.quiescent(async () => {
-      const out = await this.runtime.snapshots.reset(snapshot);
-      // An empty ledger has no users: the bootstrap admin exists again at once, as on a first start.
-      await ensureAdminUser(this.runtime.eventStore, this.runtime.config.adminUser);
-      return out;
-    }, true, reason);
+    return this.quiescent(
+      async () => {
+        const out = await this.runtime.snapshots.reset(snapshot);
+        // An empty ledger has no users: the bootstrap admin exists again at once, as on a first start.
+        await ensureAdminUser(this.runtime.eventStore, this.runtime.config.adminUser);
+        return out;
+      },
+      true,
+      reason,
+    );
   }
 
   async delete(claims: Claims, name: string) {
     this.allow(claims);
-    if (!(await this.mapped(() => this.runtime.snapshots.delete(name)))) throw notFound('SNAPSHOT_NOT_FOUND', `snapshot '${name}' not found`, [['SNAPSHOT', name]]);
+    if (!(await this.mapped(() => this.runtime.snapshots.delete(name))))
+      throw notFound('SNAPSHOT_NOT_FOUND', `snapshot '${name}' not found`, [['SNAPSHOT', name]]);
     return {};
   }
 
   async fork(claims: Claims, snapshot: string, name: string) {
     this.allow(claims);
     const fork = await this.mapped(() => this.runtime.snapshots.fork(snapshot, name));
-    return { name: fork.name, fromSnapshot: fork.fromSnapshot, database: this.runtime.snapshots.forkDatabase(fork.name) };
+    return {
+      name: fork.name,
+      fromSnapshot: fork.fromSnapshot,
+      database: this.runtime.snapshots.forkDatabase(fork.name),
+    };
   }
 
   async listForks(claims: Claims) {
     this.allow(claims);
     const forks = await this.mapped(() => this.runtime.snapshots.listForks());
-    return { forks: forks.map((f) => ({ name: f.name, fromSnapshot: f.fromSnapshot, database: this.runtime.snapshots.forkDatabase(f.name) })) };
+    return {
+      forks: forks.map((f) => ({
+        name: f.name,
+        fromSnapshot: f.fromSnapshot,
+        database: this.runtime.snapshots.forkDatabase(f.name),
+      })),
+    };
   }
 
   async deleteFork(claims: Claims, name: string) {
     this.allow(claims);
-    if (!(await this.mapped(() => this.runtime.snapshots.deleteFork(name)))) throw notFound('FORK_NOT_FOUND', `fork '${name}' not found`, [['FORK', name]]);
+    if (!(await this.mapped(() => this.runtime.snapshots.deleteFork(name))))
+      throw notFound('FORK_NOT_FOUND', `fork '${name}' not found`, [['FORK', name]]);
     return {};
   }
 

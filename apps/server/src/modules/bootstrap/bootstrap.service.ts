@@ -54,10 +54,20 @@ export class BootstrapService {
 
   private async applyLocked(spec: BootstrapSpec): Promise<BootstrapReport> {
     const db = this.runtime.db;
-    const report: BootstrapReport = { partiesAllocated: 0, usersCreated: 0, darsUploaded: 0, contractsCreated: 0, problems: [] };
+    const report: BootstrapReport = {
+      partiesAllocated: 0,
+      usersCreated: 0,
+      darsUploaded: 0,
+      contractsCreated: 0,
+      problems: [],
+    };
     const admin = this.runtime.config.adminUser;
     // The bootstrap acts for the operator: administration, and acting as the parties its contracts name.
-    const claims: Claims = { userId: admin, identityProviderId: '', rights: [{ kind: 'ParticipantAdmin' }, { kind: 'CanActAsAnyParty' }] };
+    const claims: Claims = {
+      userId: admin,
+      identityProviderId: '',
+      rights: [{ kind: 'ParticipantAdmin' }, { kind: 'CanActAsAnyParty' }],
+    };
     const namespace = this.identity.fingerprint;
     const synchronizerId = this.identity.synchronizers[0].id;
     const party = (ref: string) => resolveBootstrapParty(ref, namespace);
@@ -74,22 +84,44 @@ export class BootstrapService {
 
     for (const [i, hint] of spec.parties.entries()) {
       if (await this.parties.get(db, party(hint))) continue;
-      const input = { partyIdHint: hint, annotations: {}, resourceVersion: '', identityProviderId: '', synchronizerId, userId: '' };
-      if (await attempt(`parties[${i}] '${hint}'`, () => this.commands.execute(new AllocatePartyCommand(claims, input)))) report.partiesAllocated++;
+      const input = {
+        partyIdHint: hint,
+        annotations: {},
+        resourceVersion: '',
+        identityProviderId: '',
+        synchronizerId,
+        userId: '',
+      };
+      if (
+        await attempt(`parties[${i}] '${hint}'`, () => this.commands.execute(new AllocatePartyCommand(claims, input)))
+      )
+        report.partiesAllocated++;
     }
 
     for (const [i, u] of spec.users.entries()) {
-      const rights = u.rights.map((r) => (r.party === undefined ? { kind: r.kind } : { kind: r.kind, party: party(r.party) }) as Right);
+      const rights = u.rights.map(
+        (r) => (r.party === undefined ? { kind: r.kind } : { kind: r.kind, party: party(r.party) }) as Right,
+      );
       const where = `users[${i}] '${u.id}'`;
       const existing = await this.users.state(db, u.id);
       if (existing.user) {
         const held = new Set(existing.rights.map(rightKey));
         const missing = rights.filter((r) => !held.has(rightKey(r)));
-        if (missing.length) await attempt(where, () => this.commands.execute(new GrantUserRightsCommand(claims, u.id, missing, existing.user!.identityProviderId)));
+        if (missing.length)
+          await attempt(where, () =>
+            this.commands.execute(new GrantUserRightsCommand(claims, u.id, missing, existing.user!.identityProviderId)),
+          );
         continue;
       }
-      const record = { id: u.id, primaryParty: u.primaryParty ? party(u.primaryParty) : '', isDeactivated: false, annotations: {}, identityProviderId: '' };
-      if (await attempt(where, () => this.commands.execute(new CreateUserCommand(claims, record, rights)))) report.usersCreated++;
+      const record = {
+        id: u.id,
+        primaryParty: u.primaryParty ? party(u.primaryParty) : '',
+        isDeactivated: false,
+        annotations: {},
+        identityProviderId: '',
+      };
+      if (await attempt(where, () => this.commands.execute(new CreateUserCommand(claims, record, rights))))
+        report.usersCreated++;
     }
 
     for (const [i, dar] of spec.dars.entries()) {
@@ -101,7 +133,14 @@ export class BootstrapService {
     for (const [i, c] of spec.contracts.entries()) {
       if (done.has(c.key)) continue;
       const request = decodeJsCommands({
-        commands: [{ CreateCommand: { templateId: c.templateId, createArguments: resolveBootstrapArguments(c.arguments, namespace) } }],
+        commands: [
+          {
+            CreateCommand: {
+              templateId: c.templateId,
+              createArguments: resolveBootstrapArguments(c.arguments, namespace),
+            },
+          },
+        ],
         commandId: bootstrapCommandId(c.key),
         actAs: c.actAs.map(party),
         readAs: c.readAs.map(party),
@@ -109,7 +148,9 @@ export class BootstrapService {
       });
       const where = `contracts[${i}] '${c.key}'`;
       try {
-        const r = (await this.commands.execute(new SubmitCommandsCommand(claims, request, 'wait'))) as { updateId: string };
+        const r = (await this.commands.execute(new SubmitCommandsCommand(claims, request, 'wait'))) as {
+          updateId: string;
+        };
         await this.applied.recordContract(db, c.key, r.updateId);
         report.contractsCreated++;
       } catch (e) {

@@ -1,7 +1,14 @@
 import { Body, Controller, Get, Param, Res } from '@nestjs/common';
 import { RouteSchema } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
-import { CANTON_COIN_TEMPLATES as T, SPLICE_AMULET_PACKAGE, spliceContract, spliceContractWithState, usableOpenRound, openMiningRoundOf } from '@ledgerline/domain';
+import {
+  CANTON_COIN_TEMPLATES as T,
+  SPLICE_AMULET_PACKAGE,
+  spliceContract,
+  spliceContractWithState,
+  usableOpenRound,
+  openMiningRoundOf,
+} from '@ledgerline/domain';
 import { CantonCoinRepository, type ActiveContract } from '@ledgerline/store';
 import { PostJson } from '../../http/routes';
 import { LedgerRuntime } from '../../infrastructure/runtime';
@@ -20,9 +27,15 @@ class SpliceError extends Error {
 const cachedIds = { type: 'array', maxItems: 1000, items: { type: 'string', maxLength: 1000 } };
 const amuletRulesRequest = {
   type: 'object',
-  properties: { cached_amulet_rules_contract_id: { type: 'string', maxLength: 1000 }, cached_amulet_rules_domain_id: { type: 'string', maxLength: 1000 } },
+  properties: {
+    cached_amulet_rules_contract_id: { type: 'string', maxLength: 1000 },
+    cached_amulet_rules_domain_id: { type: 'string', maxLength: 1000 },
+  },
 };
-const roundsRequest = { type: 'object', properties: { cached_open_mining_round_contract_ids: cachedIds, cached_issuing_round_contract_ids: cachedIds } };
+const roundsRequest = {
+  type: 'object',
+  properties: { cached_open_mining_round_contract_ids: cachedIds, cached_issuing_round_contract_ids: cachedIds },
+};
 
 /**
  * The Splice validator and Scan endpoints the wallet SDK (`@canton-network/wallet-sdk`, its `core-splice-client` and
@@ -44,7 +57,12 @@ export class CantonCoinController {
   validatorUser(@Res() reply: FastifyReply) {
     return this.answer(reply, async () => {
       const { validator, dso } = await this.state();
-      const featured = await this.contracts.activeContracts(this.runtime.db, SPLICE_AMULET_PACKAGE, [T.featuredAppRight], { field: 'provider', value: validator });
+      const featured = await this.contracts.activeContracts(
+        this.runtime.db,
+        SPLICE_AMULET_PACKAGE,
+        [T.featuredAppRight],
+        { field: 'provider', value: validator },
+      );
       return { party_id: validator, user_name: VALIDATOR_USER, featured: featured.some((c) => dsoOf(c) === dso) };
     });
   }
@@ -87,24 +105,42 @@ export class CantonCoinController {
   scanAmuletRules(@Body() body: { cached_amulet_rules_contract_id?: string } | undefined, @Res() reply: FastifyReply) {
     return this.answer(reply, async () => {
       const rules = (await this.state()).amuletRules;
-      return { amulet_rules_update: maybeCached(rules, new Set(body?.cached_amulet_rules_contract_id ? [body.cached_amulet_rules_contract_id] : [])) };
+      return {
+        amulet_rules_update: maybeCached(
+          rules,
+          new Set(body?.cached_amulet_rules_contract_id ? [body.cached_amulet_rules_contract_id] : []),
+        ),
+      };
     });
   }
 
   @PostJson('scan/v0/open-and-issuing-mining-rounds')
   @RouteSchema({ body: roundsRequest })
-  scanRounds(@Body() body: { cached_open_mining_round_contract_ids?: string[]; cached_issuing_round_contract_ids?: string[] } | undefined, @Res() reply: FastifyReply) {
+  scanRounds(
+    @Body()
+    body:
+      { cached_open_mining_round_contract_ids?: string[]; cached_issuing_round_contract_ids?: string[] } | undefined,
+    @Res() reply: FastifyReply,
+  ) {
     return this.answer(reply, async () => {
       const { open, issuing } = await this.rounds();
-      const cached = new Set([...(body?.cached_open_mining_round_contract_ids ?? []), ...(body?.cached_issuing_round_contract_ids ?? [])]);
-      const map = (rows: ActiveContract[]) => Object.fromEntries(rows.map((r) => [r.createdEvent.contractId, maybeCached(r, cached)]));
+      const cached = new Set([
+        ...(body?.cached_open_mining_round_contract_ids ?? []),
+        ...(body?.cached_issuing_round_contract_ids ?? []),
+      ]);
+      const map = (rows: ActiveContract[]) =>
+        Object.fromEntries(rows.map((r) => [r.createdEvent.contractId, maybeCached(r, cached)]));
       // Scan tells clients to ask again once the next round may have opened: in a tick at the latest.
       const now = this.runtime.clock.nowMicros();
       const rounds = open.map((r) => openMiningRoundOf(r.createdEvent.contractId, r.createdEvent.createArgument));
       const next = rounds.flatMap((r) => [r.opensAt, r.targetClosesAt]).filter((t) => t > now);
       const tick = usableOpenRound(rounds, now)?.tickMicros ?? 600_000_000n;
       const ttl = next.length ? next.reduce((a, b) => (a < b ? a : b)) - now : tick;
-      return { time_to_live_in_microseconds: Number(ttl < tick ? ttl : tick), open_mining_rounds: map(open), issuing_mining_rounds: map(issuing) };
+      return {
+        time_to_live_in_microseconds: Number(ttl < tick ? ttl : tick),
+        open_mining_rounds: map(open),
+        issuing_mining_rounds: map(issuing),
+      };
     });
   }
 
@@ -122,7 +158,8 @@ export class CantonCoinController {
 
   private async answer(reply: FastifyReply, fn: () => Promise<unknown>): Promise<void> {
     try {
-      if (!this.coin.enabled) throw new SpliceError(404, 'The Canton Coin profile is off (LEDGER_CANTON_COIN=dev turns it on)');
+      if (!this.coin.enabled)
+        throw new SpliceError(404, 'The Canton Coin profile is off (LEDGER_CANTON_COIN=dev turns it on)');
       void reply.status(200).send(await fn());
     } catch (e) {
       if (!(e instanceof SpliceError)) throw e;
@@ -132,13 +169,22 @@ export class CantonCoinController {
 
   private async state() {
     const state = await this.coin.currentState();
-    if (!state) throw new SpliceError(404, `No AmuletRules: the Canton Coin profile sets up once ${SPLICE_AMULET_PACKAGE} is uploaded`);
+    if (!state)
+      throw new SpliceError(
+        404,
+        `No AmuletRules: the Canton Coin profile sets up once ${SPLICE_AMULET_PACKAGE} is uploaded`,
+      );
     return state;
   }
 
   private async rounds(): Promise<{ open: ActiveContract[]; issuing: ActiveContract[] }> {
     const { dso } = await this.state();
-    const rows = await this.contracts.activeContracts(this.runtime.db, SPLICE_AMULET_PACKAGE, [T.openMiningRound, T.issuingMiningRound], { field: 'dso', value: dso });
+    const rows = await this.contracts.activeContracts(
+      this.runtime.db,
+      SPLICE_AMULET_PACKAGE,
+      [T.openMiningRound, T.issuingMiningRound],
+      { field: 'dso', value: dso },
+    );
     // Ascending by round number: the SDK takes the last usable round in the answer's order.
     const byRound = (name: string) =>
       rows.filter((r) => qualifiedName(r.createdEvent) === name).sort((a, b) => roundNumber(a) - roundNumber(b));
@@ -148,8 +194,14 @@ export class CantonCoinController {
   /** The receiver's transfer preapproval (the latest to expire if several), as Splice's Scan looks it up. */
   private async preapproval(party: string): Promise<ActiveContract> {
     const { dso } = await this.state();
-    const rows = (await this.contracts.activeContracts(this.runtime.db, SPLICE_AMULET_PACKAGE, [T.transferPreapproval], { field: 'receiver', value: party })).filter((c) => dsoOf(c) === dso);
-    const expiresAt = (c: ActiveContract) => Date.parse((c.createdEvent.createArgument as { expiresAt: string }).expiresAt);
+    const rows = (
+      await this.contracts.activeContracts(this.runtime.db, SPLICE_AMULET_PACKAGE, [T.transferPreapproval], {
+        field: 'receiver',
+        value: party,
+      })
+    ).filter((c) => dsoOf(c) === dso);
+    const expiresAt = (c: ActiveContract) =>
+      Date.parse((c.createdEvent.createArgument as { expiresAt: string }).expiresAt);
     const found = rows.sort((a, b) => expiresAt(a) - expiresAt(b)).at(-1);
     if (!found) throw new SpliceError(404, `No TransferPreapproval found for party: ${party}`);
     return found;
@@ -158,12 +210,18 @@ export class CantonCoinController {
   /** The provider's featured-app right, absent when it has none (a 200 either way, as Splice's Scan answers). */
   private async featuredApp(provider: string) {
     const { dso } = await this.state();
-    const rows = (await this.contracts.activeContracts(this.runtime.db, SPLICE_AMULET_PACKAGE, [T.featuredAppRight], { field: 'provider', value: provider })).filter((c) => dsoOf(c) === dso);
+    const rows = (
+      await this.contracts.activeContracts(this.runtime.db, SPLICE_AMULET_PACKAGE, [T.featuredAppRight], {
+        field: 'provider',
+        value: provider,
+      })
+    ).filter((c) => dsoOf(c) === dso);
     return rows.length ? { featured_app_right: spliceContract(rows[0].createdEvent) } : {};
   }
 }
 
-const roundNumber = (c: ActiveContract) => Number((c.createdEvent.createArgument as { round: { number: string } }).round.number);
+const roundNumber = (c: ActiveContract) =>
+  Number((c.createdEvent.createArgument as { round: { number: string } }).round.number);
 const dsoOf = (c: ActiveContract) => (c.createdEvent.createArgument as { dso?: string }).dso;
 const withState = (c: ActiveContract) => spliceContractWithState(c.createdEvent, c.synchronizerId);
 /** Scan's `MaybeCachedContractWithState`: the contract only when the caller's cache does not hold it already. */

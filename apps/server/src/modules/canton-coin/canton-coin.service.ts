@@ -34,7 +34,14 @@ import {
   type StoredCreatedEvent,
 } from '@ledgerline/domain';
 import { declaredPackageId, readDar } from '@ledgerline/canton';
-import { BootstrapRepository, CantonCoinRepository, PackagesRepository, PartiesRepository, UsersRepository, type ActiveContract } from '@ledgerline/store';
+import {
+  BootstrapRepository,
+  CantonCoinRepository,
+  PackagesRepository,
+  PartiesRepository,
+  UsersRepository,
+  type ActiveContract,
+} from '@ledgerline/store';
 import { decodeJsCommands } from '@ledgerline/wire';
 import { clusterWorkerSlot } from '../../infrastructure/cluster';
 import { ParticipantIdentity } from '../../infrastructure/participant-identity';
@@ -107,7 +114,11 @@ export class CantonCoinService implements OnApplicationBootstrap, OnApplicationS
 
   /** The admin user acting for the DSO and the validator (administration, acting as any party), as the bootstrap file does. */
   private get claims(): Claims {
-    return { userId: this.runtime.config.adminUser, identityProviderId: '', rights: [{ kind: 'ParticipantAdmin' }, { kind: 'CanActAsAnyParty' }] };
+    return {
+      userId: this.runtime.config.adminUser,
+      identityProviderId: '',
+      rights: [{ kind: 'ParticipantAdmin' }, { kind: 'CanActAsAnyParty' }],
+    };
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -118,8 +129,14 @@ export class CantonCoinService implements OnApplicationBootstrap, OnApplicationS
     const state = await this.ensureSetUp();
     const t2 = performance.now();
     // What the profile adds to the start (bench/canton-coin.bench.ts reads this line).
-    this.runtime.logger.info({ darsMs: Math.round(t1 - t0), setUpMs: Math.round(t2 - t1) }, 'Canton Coin profile: started');
-    if (!state) this.runtime.logger.warn(`Canton Coin profile: no ${SPLICE_AMULET_PACKAGE} ≥ ${SPLICE_AMULET_MIN_VERSION} stored yet; the profile sets up once one is uploaded`);
+    this.runtime.logger.info(
+      { darsMs: Math.round(t1 - t0), setUpMs: Math.round(t2 - t1) },
+      'Canton Coin profile: started',
+    );
+    if (!state)
+      this.runtime.logger.warn(
+        `Canton Coin profile: no ${SPLICE_AMULET_PACKAGE} ≥ ${SPLICE_AMULET_MIN_VERSION} stored yet; the profile sets up once one is uploaded`,
+      );
     const slot = clusterWorkerSlot();
     if (slot === undefined || slot === 0) this.schedule();
   }
@@ -133,7 +150,10 @@ export class CantonCoinService implements OnApplicationBootstrap, OnApplicationS
     const bytes = await fs.readFile(file);
     let mainPackageId: string | null = null;
     try {
-      const dar = await readDar(bytes, { maxUncompressedBytes: this.runtime.config.darMaxUncompressedBytes, mainOnly: true });
+      const dar = await readDar(bytes, {
+        maxUncompressedBytes: this.runtime.config.darMaxUncompressedBytes,
+        mainOnly: true,
+      });
       mainPackageId = declaredPackageId(dar.main.bytes);
     } catch {
       // not a readable DAR: the upload below refuses it with Canton's error
@@ -173,7 +193,10 @@ export class CantonCoinService implements OnApplicationBootstrap, OnApplicationS
   /** The set-up state if it is still on the ledger, else a new set-up (null: no supported `splice-amulet` stored). */
   async currentState(): Promise<CantonCoinState | null> {
     if (this.state) {
-      const rules = await this.contracts.activeContracts(this.runtime.db, SPLICE_AMULET_PACKAGE, [T.amuletRules], { field: 'dso', value: this.state.dso });
+      const rules = await this.contracts.activeContracts(this.runtime.db, SPLICE_AMULET_PACKAGE, [T.amuletRules], {
+        field: 'dso',
+        value: this.state.dso,
+      });
       if (rules.length) return (this.state = { ...this.state, amuletRules: rules[0] });
       this.state = null;
     }
@@ -193,31 +216,67 @@ export class CantonCoinService implements OnApplicationBootstrap, OnApplicationS
       const dso = await this.ensureParty(DSO_PARTY_HINT);
       const validator = await this.ensureParty(VALIDATOR_PARTY_HINT);
       await this.ensureValidatorUser(validator);
-      const byDso = (names: string[]) => this.contracts.activeContracts(this.runtime.db, SPLICE_AMULET_PACKAGE, names, { field: 'dso', value: dso });
+      const byDso = (names: string[]) =>
+        this.contracts.activeContracts(this.runtime.db, SPLICE_AMULET_PACKAGE, names, { field: 'dso', value: dso });
       if ((await byDso([T.amuletRules])).length === 0) {
-        await this.submit([dso], [{ CreateCommand: { templateId: amuletTemplateRef(T.amuletRules), createArguments: devAmuletRulesArguments(dso, this.synchronizerId) } }]);
+        await this.submit(
+          [dso],
+          [
+            {
+              CreateCommand: {
+                templateId: amuletTemplateRef(T.amuletRules),
+                createArguments: devAmuletRulesArguments(dso, this.synchronizerId),
+              },
+            },
+          ],
+        );
       }
       const [amuletRules] = await byDso([T.amuletRules]);
       if ((await byDso([T.externalPartyAmuletRules])).length === 0) {
-        await this.submit([dso], [{ CreateCommand: { templateId: amuletTemplateRef(T.externalPartyAmuletRules), createArguments: { dso } } }]);
+        await this.submit(
+          [dso],
+          [{ CreateCommand: { templateId: amuletTemplateRef(T.externalPartyAmuletRules), createArguments: { dso } } }],
+        );
       }
-      if ((await byDso([T.openMiningRound, T.summarizingMiningRound, T.issuingMiningRound, T.closedMiningRound])).length === 0) {
+      if (
+        (await byDso([T.openMiningRound, T.summarizingMiningRound, T.issuingMiningRound, T.closedMiningRound]))
+          .length === 0
+      ) {
         await this.onRules([dso], amuletRules, 'AmuletRules_Bootstrap_Rounds', devBootstrapRoundsArguments());
       }
-      const featured = await this.contracts.activeContracts(this.runtime.db, SPLICE_AMULET_PACKAGE, [T.featuredAppRight], { field: 'provider', value: validator });
+      const featured = await this.contracts.activeContracts(
+        this.runtime.db,
+        SPLICE_AMULET_PACKAGE,
+        [T.featuredAppRight],
+        { field: 'provider', value: validator },
+      );
       if (!featured.some((c) => (c.createdEvent.createArgument as { dso: string }).dso === dso)) {
-        await this.onRules([validator], amuletRules, 'AmuletRules_DevNet_FeatureApp', { provider: validator, activityWeight: null });
+        await this.onRules([validator], amuletRules, 'AmuletRules_DevNet_FeatureApp', {
+          provider: validator,
+          activityWeight: null,
+        });
       }
       return { dso, validator, amuletRules };
     });
-    if (!this.state) this.runtime.logger.info({ dso: state.dso, validator: state.validator, amuletRules: state.amuletRules.createdEvent.contractId }, 'Canton Coin profile: set up');
+    if (!this.state)
+      this.runtime.logger.info(
+        { dso: state.dso, validator: state.validator, amuletRules: state.amuletRules.createdEvent.contractId },
+        'Canton Coin profile: set up',
+      );
     return (this.state = state);
   }
 
   private async ensureParty(hint: string): Promise<string> {
     const id = resolveBootstrapParty(hint, this.identity.fingerprint);
     if (await this.parties.get(this.runtime.db, id)) return id;
-    const input = { partyIdHint: hint, annotations: {}, resourceVersion: '', identityProviderId: '', synchronizerId: this.synchronizerId, userId: '' };
+    const input = {
+      partyIdHint: hint,
+      annotations: {},
+      resourceVersion: '',
+      identityProviderId: '',
+      synchronizerId: this.synchronizerId,
+      userId: '',
+    };
     await this.commands.execute(new AllocatePartyCommand(this.claims, input));
     return id;
   }
@@ -230,10 +289,19 @@ export class CantonCoinService implements OnApplicationBootstrap, OnApplicationS
     if (existing.user) {
       const held = new Set(existing.rights.map(rightKey));
       const missing = rights.filter((r) => !held.has(rightKey(r)));
-      if (missing.length) await this.commands.execute(new GrantUserRightsCommand(this.claims, VALIDATOR_USER, missing, existing.user.identityProviderId));
+      if (missing.length)
+        await this.commands.execute(
+          new GrantUserRightsCommand(this.claims, VALIDATOR_USER, missing, existing.user.identityProviderId),
+        );
       return;
     }
-    const record = { id: VALIDATOR_USER, primaryParty: validator, isDeactivated: false, annotations: {}, identityProviderId: '' };
+    const record = {
+      id: VALIDATOR_USER,
+      primaryParty: validator,
+      isDeactivated: false,
+      annotations: {},
+      identityProviderId: '',
+    };
     await this.commands.execute(new CreateUserCommand(this.claims, record, rights));
   }
 
@@ -241,9 +309,17 @@ export class CantonCoinService implements OnApplicationBootstrap, OnApplicationS
 
   /** The DSO's round and coupon contracts, as the round automation reads them. */
   async roundsState(dso: string): Promise<DsoRoundsState> {
-    const read = (names: string[]) => this.contracts.activeContracts(this.runtime.db, SPLICE_AMULET_PACKAGE, names, { field: 'dso', value: dso });
-    const of = <R>(rows: ActiveContract[], f: (cid: string, arg: unknown) => R) => rows.map((r) => f(r.createdEvent.contractId, r.createdEvent.createArgument));
-    const rounds = await read([T.openMiningRound, T.summarizingMiningRound, T.issuingMiningRound, T.closedMiningRound, T.externalPartyConfigState]);
+    const read = (names: string[]) =>
+      this.contracts.activeContracts(this.runtime.db, SPLICE_AMULET_PACKAGE, names, { field: 'dso', value: dso });
+    const of = <R>(rows: ActiveContract[], f: (cid: string, arg: unknown) => R) =>
+      rows.map((r) => f(r.createdEvent.contractId, r.createdEvent.createArgument));
+    const rounds = await read([
+      T.openMiningRound,
+      T.summarizingMiningRound,
+      T.issuingMiningRound,
+      T.closedMiningRound,
+      T.externalPartyConfigState,
+    ]);
     const named = (name: string) => rounds.filter((r) => qualifiedName(r.createdEvent) === name);
     const summarizing = named(T.summarizingMiningRound);
     const closed = named(T.closedMiningRound);
@@ -251,7 +327,13 @@ export class CantonCoinService implements OnApplicationBootstrap, OnApplicationS
     const coupons =
       summarizing.length + closed.length === 0
         ? []
-        : await read([T.validatorRewardCoupon, T.appRewardCoupon, T.svRewardCoupon, T.validatorFaucetCoupon, T.validatorLivenessActivityRecord]);
+        : await read([
+            T.validatorRewardCoupon,
+            T.appRewardCoupon,
+            T.svRewardCoupon,
+            T.validatorFaucetCoupon,
+            T.validatorLivenessActivityRecord,
+          ]);
     const kindOf: Record<string, 'validator' | 'app' | 'sv' | 'validatorFaucet' | 'validatorLiveness'> = {
       [T.validatorRewardCoupon]: 'validator',
       [T.appRewardCoupon]: 'app',
@@ -265,7 +347,9 @@ export class CantonCoinService implements OnApplicationBootstrap, OnApplicationS
       summarizing: of(summarizing, miningRoundOf),
       issuing: of(named(T.issuingMiningRound), issuingMiningRoundOf),
       closed: of(closed, miningRoundOf),
-      coupons: coupons.map((c) => rewardCouponOf(kindOf[qualifiedName(c.createdEvent)], c.createdEvent.contractId, c.createdEvent.createArgument)),
+      coupons: coupons.map((c) =>
+        rewardCouponOf(kindOf[qualifiedName(c.createdEvent)], c.createdEvent.contractId, c.createdEvent.createArgument),
+      ),
     };
   }
 
@@ -278,7 +362,10 @@ export class CantonCoinService implements OnApplicationBootstrap, OnApplicationS
         await this.onRules([state.dso], state.amuletRules, choice, argument);
         this.runtime.logger.debug({ choice, round: String(action.round) }, 'Canton Coin profile: DSO round automation');
       } catch (e) {
-        this.runtime.logger.warn({ err: e, choice, round: String(action.round) }, 'Canton Coin profile: DSO round automation refused');
+        this.runtime.logger.warn(
+          { err: e, choice, round: String(action.round) },
+          'Canton Coin profile: DSO round automation refused',
+        );
       }
     }
   }
@@ -287,18 +374,34 @@ export class CantonCoinService implements OnApplicationBootstrap, OnApplicationS
 
   private async runValidatorAutomation(state: CantonCoinState): Promise<void> {
     const db = this.runtime.db;
-    const proposals = (await this.contracts.activeContracts(db, SPLICE_WALLET_PACKAGE, [TRANSFER_PREAPPROVAL_PROPOSAL], { field: 'provider', value: state.validator })).map((c) =>
-      preapprovalProposalOf(c.createdEvent.contractId, c.createdEvent.createArgument),
-    );
+    const proposals = (
+      await this.contracts.activeContracts(db, SPLICE_WALLET_PACKAGE, [TRANSFER_PREAPPROVAL_PROPOSAL], {
+        field: 'provider',
+        value: state.validator,
+      })
+    ).map((c) => preapprovalProposalOf(c.createdEvent.contractId, c.createdEvent.createArgument));
     if (proposals.length === 0) return;
     const receivers = new Set(proposals.map((p) => p.receiver));
-    const preapprovals = (await this.contracts.activeContracts(db, SPLICE_AMULET_PACKAGE, [T.transferPreapproval], { field: 'dso', value: state.dso }))
+    const preapprovals = (
+      await this.contracts.activeContracts(db, SPLICE_AMULET_PACKAGE, [T.transferPreapproval], {
+        field: 'dso',
+        value: state.dso,
+      })
+    )
       .map((c) => transferPreapprovalOf(c.createdEvent.createArgument))
       .filter((p) => receivers.has(p.receiver));
     const now = this.runtime.clock.nowMicros();
-    const plan = planPreapprovalAcceptances(proposals, preapprovals, { validator: state.validator, dso: state.dso, nowMicros: now, lifetimeMicros: BigInt(DEV_PREAPPROVAL_SECONDS) * 1_000_000n });
+    const plan = planPreapprovalAcceptances(proposals, preapprovals, {
+      validator: state.validator,
+      dso: state.dso,
+      nowMicros: now,
+      lifetimeMicros: BigInt(DEV_PREAPPROVAL_SECONDS) * 1_000_000n,
+    });
     if (plan.length === 0) return;
-    const rounds = await this.contracts.activeContracts(db, SPLICE_AMULET_PACKAGE, [T.openMiningRound], { field: 'dso', value: state.dso });
+    const rounds = await this.contracts.activeContracts(db, SPLICE_AMULET_PACKAGE, [T.openMiningRound], {
+      field: 'dso',
+      value: state.dso,
+    });
     const open = usableOpenRound(
       rounds.map((r) => ({ ...openMiningRoundOf(r.createdEvent.contractId, r.createdEvent.createArgument), row: r })),
       now,
@@ -308,17 +411,37 @@ export class CantonCoinService implements OnApplicationBootstrap, OnApplicationS
       if (this.stopped) return;
       const context = {
         amuletRules: state.amuletRules.createdEvent.contractId,
-        context: { openMiningRound: open.contractId, issuingMiningRounds: [], validatorRights: [], featuredAppRight: null },
+        context: {
+          openMiningRound: open.contractId,
+          issuingMiningRounds: [],
+          validatorRights: [],
+          featuredAppRight: null,
+        },
       };
       try {
         await this.submit(
           [state.validator],
-          [{ ExerciseCommand: { templateId: walletTemplateRef(TRANSFER_PREAPPROVAL_PROPOSAL), contractId: a.proposalCid, choice: 'TransferPreapprovalProposal_Accept', choiceArgument: { context, inputs: [], expiresAt: isoMicros(a.expiresAt) } } }],
+          [
+            {
+              ExerciseCommand: {
+                templateId: walletTemplateRef(TRANSFER_PREAPPROVAL_PROPOSAL),
+                contractId: a.proposalCid,
+                choice: 'TransferPreapprovalProposal_Accept',
+                choiceArgument: { context, inputs: [], expiresAt: isoMicros(a.expiresAt) },
+              },
+            },
+          ],
           [this.disclosed(state.amuletRules), this.disclosed(open.row)],
         );
-        this.runtime.logger.debug({ receiver: a.receiver }, 'Canton Coin profile: validator accepted a transfer preapproval proposal');
+        this.runtime.logger.debug(
+          { receiver: a.receiver },
+          'Canton Coin profile: validator accepted a transfer preapproval proposal',
+        );
       } catch (e) {
-        this.runtime.logger.warn({ err: e, receiver: a.receiver }, 'Canton Coin profile: accepting a transfer preapproval proposal refused');
+        this.runtime.logger.warn(
+          { err: e, receiver: a.receiver },
+          'Canton Coin profile: accepting a transfer preapproval proposal refused',
+        );
       }
     }
   }
@@ -327,12 +450,24 @@ export class CantonCoinService implements OnApplicationBootstrap, OnApplicationS
 
   private disclosed(c: ActiveContract) {
     const e = c.createdEvent;
-    return { templateId: e.templateId, contractId: e.contractId, createdEventBlob: e.createdEventBlob, synchronizerId: c.synchronizerId ?? this.synchronizerId };
+    return {
+      templateId: e.templateId,
+      contractId: e.contractId,
+      createdEventBlob: e.createdEventBlob,
+      synchronizerId: c.synchronizerId ?? this.synchronizerId,
+    };
   }
 
   /** Exercises a choice of the DSO's `AmuletRules`; a party other than the DSO sees it through disclosure. */
   private onRules(actAs: string[], rules: ActiveContract, choice: string, choiceArgument: unknown) {
-    const exercise = { ExerciseCommand: { templateId: amuletTemplateRef(T.amuletRules), contractId: rules.createdEvent.contractId, choice, choiceArgument } };
+    const exercise = {
+      ExerciseCommand: {
+        templateId: amuletTemplateRef(T.amuletRules),
+        contractId: rules.createdEvent.contractId,
+        choice,
+        choiceArgument,
+      },
+    };
     return this.submit(actAs, [exercise], actAs.includes(this.dsoParty) ? [] : [this.disclosed(rules)]);
   }
 
@@ -358,7 +493,15 @@ export const qualifiedName = (e: StoredCreatedEvent) => e.templateId.slice(e.tem
 function dsoChoice(a: DsoRoundAction): [string, unknown] {
   switch (a.kind) {
     case 'advance':
-      return ['AmuletRules_AdvanceOpenMiningRounds', { amuletPrice: a.amuletPrice, roundToArchiveCid: a.roundToArchiveCid, middleRoundCid: a.middleRoundCid, latestRoundCid: a.latestRoundCid }];
+      return [
+        'AmuletRules_AdvanceOpenMiningRounds',
+        {
+          amuletPrice: a.amuletPrice,
+          roundToArchiveCid: a.roundToArchiveCid,
+          middleRoundCid: a.middleRoundCid,
+          latestRoundCid: a.latestRoundCid,
+        },
+      ];
     case 'startIssuing':
       return ['AmuletRules_MiningRound_StartIssuing', { miningRoundCid: a.miningRoundCid, summary: a.summary }];
     case 'close':
@@ -380,7 +523,11 @@ function dsoChoice(a: DsoRoundAction): [string, unknown] {
     case 'updateExternalPartyConfigStates':
       return [
         'AmuletRules_UpdateExternalPartyConfigStates',
-        { externalPartyConfigStateCid0: a.externalPartyConfigStateCid0, externalPartyConfigStateCid1: a.externalPartyConfigStateCid1, openMiningRoundTriple: a.openMiningRoundTriple },
+        {
+          externalPartyConfigStateCid0: a.externalPartyConfigStateCid0,
+          externalPartyConfigStateCid1: a.externalPartyConfigStateCid1,
+          openMiningRoundTriple: a.openMiningRoundTriple,
+        },
       ];
   }
 }

@@ -27,20 +27,30 @@ export class CommandCompletionsController {
 
   @PostJson('completions')
   @RouteSchema({ body: completionStreamRequestSchema })
-  completions(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>, @Query() q: Record<string, unknown>) {
+  completions(
+    @CurrentClaims() claims: Claims,
+    @Body() body: Record<string, unknown>,
+    @Query() q: Record<string, unknown>,
+  ) {
     return this.list(claims, { form: 'stream', request: decodeCompletionStreamRequest(body) }, q);
   }
 
   @PostJson('command-completions')
   @RouteSchema({ body: getCompletionsRequestSchema })
-  commandCompletions(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>, @Query() q: Record<string, unknown>) {
+  commandCompletions(
+    @CurrentClaims() claims: Claims,
+    @Body() body: Record<string, unknown>,
+    @Query() q: Record<string, unknown>,
+  ) {
     return this.list(claims, { form: 'get', request: decodeGetCompletionsRequest(body) }, q);
   }
 
   @PostJson('completion-by-hash')
   @RouteSchema({ body: getCompletionByHashRequestSchema })
   completionByHash(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>) {
-    return this.queries.execute(new GetCompletionByHashQuery(claims, decodeGetCompletionByHashRequest(body).transactionHash));
+    return this.queries.execute(
+      new GetCompletionByHashQuery(claims, decodeGetCompletionByHashRequest(body).transactionHash),
+    );
   }
 
   private list(claims: Claims, request: CompletionsRequest, q: Record<string, unknown>) {

@@ -1,5 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { completionStreamRequestSchema, decodeCompletionStreamRequest, decodeGetCompletionsRequest, getCompletionsRequestSchema } from '@ledgerline/wire';
+import {
+  completionStreamRequestSchema,
+  decodeCompletionStreamRequest,
+  decodeGetCompletionsRequest,
+  getCompletionsRequestSchema,
+} from '@ledgerline/wire';
 import { WebSocketStreams } from '../../streaming/websocket-streams';
 import { CompletionsReader } from './completions.reader';
 
@@ -21,12 +26,18 @@ export class CommandCompletionsWebSocket implements OnModuleInit {
     this.webSockets.addRoute({
       url: '/v2/commands/completions',
       schema: completionStreamRequestSchema,
-      open: (claims, body) => this.reader.open(claims, { form: 'stream', request: decodeCompletionStreamRequest(body) }, PAGE_SIZE, (e) => JSON.stringify(e)),
+      open: (claims, body) =>
+        this.reader.open(claims, { form: 'stream', request: decodeCompletionStreamRequest(body) }, PAGE_SIZE, (e) =>
+          JSON.stringify(e),
+        ),
     });
     this.webSockets.addRoute({
       url: '/v2/commands/command-completions',
       schema: getCompletionsRequestSchema,
-      open: (claims, body) => this.reader.open(claims, { form: 'get', request: decodeGetCompletionsRequest(body) }, PAGE_SIZE, (e) => JSON.stringify(e)),
+      open: (claims, body) =>
+        this.reader.open(claims, { form: 'get', request: decodeGetCompletionsRequest(body) }, PAGE_SIZE, (e) =>
+          JSON.stringify(e),
+        ),
     });
   }
 }

@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { completionCheckpoint, completionFilterOf, completionResponse, type Claims, type CompletionsRequest, type CompletionStreamResponse } from '@ledgerline/domain';
+import {
+  completionCheckpoint,
+  completionFilterOf,
+  completionResponse,
+  type Claims,
+  type CompletionsRequest,
+  type CompletionStreamResponse,
+} from '@ledgerline/domain';
 import { CommandCompletionsRepository, type StoredCompletion } from '@ledgerline/store';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { UpdatesReader, type OffsetStream } from '../../streaming/update-stream';
@@ -19,13 +26,22 @@ export class CompletionsReader {
   ) {}
 
   /** Completion stream elements as objects (`render` identity) or JSON texts. */
-  async open<T>(claims: Claims, req: CompletionsRequest, pageSize: number, as: (e: CompletionStreamResponse) => T): Promise<OffsetStream<StoredCompletion, T>> {
+  async open<T>(
+    claims: Claims,
+    req: CompletionsRequest,
+    pageSize: number,
+    as: (e: CompletionStreamResponse) => T,
+  ): Promise<OffsetStream<StoredCompletion, T>> {
     const position = await this.updates.repo.position(this.runtime.db);
     const { userId, parties, beginExclusive } = completionFilterOf(claims, req, position);
     const partyList = parties && [...parties];
     return this.updates.stream<StoredCompletion, T>(
       { beginExclusive, endInclusive: null, descending: false, empty: false },
-      { page: (after, upTo, _descending, limit) => this.runtime.reads.at(upTo, (rdb) => this.repo.page(rdb, { userId, parties: partyList, after, upTo, limit })), bytes: () => 0 },
+      {
+        page: (after, upTo, _descending, limit) =>
+          this.runtime.reads.at(upTo, (rdb) => this.repo.page(rdb, { userId, parties: partyList, after, upTo, limit })),
+        bytes: () => 0,
+      },
       pageSize,
       position,
       {

@@ -1,7 +1,12 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Claims } from '@ledgerline/domain';
-import { decodeJsCommands, decodeTransactionFormat, jsCommandsSchema, submitAndWaitForTransactionSchema } from '@ledgerline/wire';
+import {
+  decodeJsCommands,
+  decodeTransactionFormat,
+  jsCommandsSchema,
+  submitAndWaitForTransactionSchema,
+} from '@ledgerline/wire';
 import { DirectRoutes } from '../../http/direct-route';
 import { SubmitCommandsCommand } from './commands/submit-commands.command';
 
@@ -21,14 +26,23 @@ export class CommandSubmissionRoutes implements OnModuleInit {
     const submit = (mode: 'wait' | 'tree' | 'async') => (claims: Claims, body: Record<string, unknown>) =>
       this.commands.execute(new SubmitCommandsCommand(claims, decodeJsCommands(body), mode));
     this.routes.mount({ url: '/v2/commands/submit-and-wait', body: jsCommandsSchema, handle: submit('wait') });
-    this.routes.mount({ url: '/v2/commands/submit-and-wait-for-transaction-tree', body: jsCommandsSchema, handle: submit('tree') });
+    this.routes.mount({
+      url: '/v2/commands/submit-and-wait-for-transaction-tree',
+      body: jsCommandsSchema,
+      handle: submit('tree'),
+    });
     this.routes.mount({ url: '/v2/commands/async/submit', body: jsCommandsSchema, handle: submit('async') });
     this.routes.mount({
       url: '/v2/commands/submit-and-wait-for-transaction',
       body: submitAndWaitForTransactionSchema,
       handle: (claims, body) =>
         this.commands.execute(
-          new SubmitCommandsCommand(claims, decodeJsCommands(body.commands as Record<string, unknown>, 'commands'), 'transaction', decodeTransactionFormat(body.transactionFormat)),
+          new SubmitCommandsCommand(
+            claims,
+            decodeJsCommands(body.commands as Record<string, unknown>, 'commands'),
+            'transaction',
+            decodeTransactionFormat(body.transactionFormat),
+          ),
         ),
     });
   }

@@ -5,7 +5,11 @@ import Ajv from 'ajv';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateRequest } from '@ledgerline/auth';
 import { httpError } from '@ledgerline/domain';
-import { DecodeError, decodeGetActiveContractsPageRequest, getActiveContractsPageRequestSchema } from '@ledgerline/wire';
+import {
+  DecodeError,
+  decodeGetActiveContractsPageRequest,
+  getActiveContractsPageRequestSchema,
+} from '@ledgerline/wire';
 import { sendError } from '../../http/all-exceptions.filter';
 import { validationToDecodeError } from '../../http/error-response';
 import { LedgerRuntime } from '../../infrastructure/runtime';
@@ -19,7 +23,12 @@ import { GetActiveContractsPageQuery } from './queries/contracts.queries';
  */
 @Injectable()
 export class ActiveContractsPageRoute implements OnModuleInit {
-  private readonly validate = new Ajv({ coerceTypes: false, useDefaults: false, allErrors: false, strict: false }).compile(getActiveContractsPageRequestSchema);
+  private readonly validate = new Ajv({
+    coerceTypes: false,
+    useDefaults: false,
+    allErrors: false,
+    strict: false,
+  }).compile(getActiveContractsPageRequestSchema);
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -38,7 +47,13 @@ export class ActiveContractsPageRoute implements OnModuleInit {
         try {
           const body = await this.body(req);
           const claims = await authenticateRequest(req);
-          return reply.code(200).send(await this.queries.execute(new GetActiveContractsPageQuery(claims, decodeGetActiveContractsPageRequest(body))));
+          return reply
+            .code(200)
+            .send(
+              await this.queries.execute(
+                new GetActiveContractsPageQuery(claims, decodeGetActiveContractsPageRequest(body)),
+              ),
+            );
         } catch (e) {
           sendError(reply, req, e, participantName, this.runtime.logger);
           return reply;
@@ -53,7 +68,12 @@ export class ActiveContractsPageRoute implements OnModuleInit {
     let size = 0;
     for await (const chunk of req.raw as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > limit) throw httpError('REQUEST_TOO_LARGE', `The request body exceeds the limit of this participant (${limit} bytes)`, 413);
+      if (size > limit)
+        throw httpError(
+          'REQUEST_TOO_LARGE',
+          `The request body exceeds the limit of this participant (${limit} bytes)`,
+          413,
+        );
       chunks.push(chunk);
     }
     const text = Buffer.concat(chunks).toString('utf8');
@@ -64,7 +84,8 @@ export class ActiveContractsPageRoute implements OnModuleInit {
     } catch (e) {
       throw new DecodeError('body', `Malformed JSON: ${(e as Error).message}`);
     }
-    if (!this.validate(body)) throw validationToDecodeError({ validation: this.validate.errors ?? [], validationContext: 'body' });
+    if (!this.validate(body))
+      throw validationToDecodeError({ validation: this.validate.errors ?? [], validationContext: 'body' });
     return body as Record<string, unknown>;
   }
 }

@@ -87,7 +87,9 @@ export class ActiveContractsStream<T> implements ElementStream<T> {
   private read(after: { offset: number; nodeId: number }): Promise<ActivationPage> {
     const { activeAtOffset: at, parties } = this.snapshot;
     const maxBytes = this.budget ? this.budget.maxBytes - this.used : undefined;
-    return this.deps.runtime.reads.at(at, (db) => this.deps.repo.activationPage(db, { at, after, parties, limit: this.pageSize, maxBytes }));
+    return this.deps.runtime.reads.at(at, (db) =>
+      this.deps.repo.activationPage(db, { at, after, parties, limit: this.pageSize, maxBytes }),
+    );
   }
 
   /** Counts bytes read against the budget; past it, throws its error. */
@@ -177,20 +179,37 @@ export class ActiveContractsReader {
   }
 
   /** A stream of JsGetActiveContractsResponse objects, each with its continuation token; `budget`: the list's byte bound. */
-  stream(snapshot: AcsSnapshot, pageSize: number, readAhead: boolean, budget?: ByteBudget): ActiveContractsStream<JsGetActiveContractsResponse> {
+  stream(
+    snapshot: AcsSnapshot,
+    pageSize: number,
+    readAhead: boolean,
+    budget?: ByteBudget,
+  ): ActiveContractsStream<JsGetActiveContractsResponse> {
     const token = continuationTokens(snapshot.format, this.participant);
-    return new ActiveContractsStream(this.deps(), snapshot, pageSize, readAhead, (e, p) => ({ ...e, streamContinuationToken: token(p) }), budget);
+    return new ActiveContractsStream(
+      this.deps(),
+      snapshot,
+      pageSize,
+      readAhead,
+      (e, p) => ({ ...e, streamContinuationToken: token(p) }),
+      budget,
+    );
   }
 
   /** The stream's elements with their positions (the page form makes its own tokens). */
   positioned(snapshot: AcsSnapshot, pageSize: number): ActiveContractsStream<{ entry: Entry; position: AcsPosition }> {
-    return new ActiveContractsStream(this.deps(), snapshot, pageSize, false, (entry, position) => ({ entry, position }));
+    return new ActiveContractsStream(this.deps(), snapshot, pageSize, false, (entry, position) => ({
+      entry,
+      position,
+    }));
   }
 
   /** The WebSocket's stream: each element as its JSON text. */
   text(snapshot: AcsSnapshot, pageSize: number): ActiveContractsStream<string> {
     const token = continuationTokens(snapshot.format, this.participant);
-    return new ActiveContractsStream(this.deps(), snapshot, pageSize, true, (e, p) => JSON.stringify({ ...e, streamContinuationToken: token(p) }));
+    return new ActiveContractsStream(this.deps(), snapshot, pageSize, true, (e, p) =>
+      JSON.stringify({ ...e, streamContinuationToken: token(p) }),
+    );
   }
 
   private deps() {

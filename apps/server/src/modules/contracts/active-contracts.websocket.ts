@@ -22,7 +22,8 @@ export class ActiveContractsWebSocket implements OnModuleInit {
     this.sockets.addRoute({
       url: '/v2/state/active-contracts',
       schema: getActiveContractsRequestSchema,
-      open: async (claims, body) => this.reader.text(await this.reader.snapshot(claims, decodeGetActiveContractsRequest(body)), PAGE_SIZE),
+      open: async (claims, body) =>
+        this.reader.text(await this.reader.snapshot(claims, decodeGetActiveContractsRequest(body)), PAGE_SIZE),
     });
   }
 }

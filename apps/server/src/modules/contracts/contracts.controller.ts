@@ -15,7 +15,12 @@ import {
   int64Query,
 } from '@ledgerline/wire';
 import { PostJson } from '../../http/routes';
-import { GetActiveContractsPageQuery, GetContractQuery, GetEventsByContractIdQuery, ListActiveContractsQuery } from './queries/contracts.queries';
+import {
+  GetActiveContractsPageQuery,
+  GetContractQuery,
+  GetEventsByContractIdQuery,
+  ListActiveContractsQuery,
+} from './queries/contracts.queries';
 
 /**
  * Reading contracts over HTTP: the active contract set (list, and a page: POST here as Canton 3.5.10 serves it; the
@@ -28,10 +33,16 @@ export class ContractsController {
 
   @PostJson('state/active-contracts')
   @RouteSchema({ body: getActiveContractsRequestSchema })
-  activeContracts(@CurrentClaims() claims: Claims, @Body() body: Record<string, unknown>, @Query() q: Record<string, unknown>) {
+  activeContracts(
+    @CurrentClaims() claims: Claims,
+    @Body() body: Record<string, unknown>,
+    @Query() q: Record<string, unknown>,
+  ) {
     const limit = int64Query('limit', q.limit);
     const idle = int64Query('stream_idle_timeout_ms', q.stream_idle_timeout_ms);
-    return this.queries.execute(new ListActiveContractsQuery(claims, decodeGetActiveContractsRequest(body), limit, idle));
+    return this.queries.execute(
+      new ListActiveContractsQuery(claims, decodeGetActiveContractsRequest(body), limit, idle),
+    );
   }
 
   @PostJson('state/active-contracts-page')

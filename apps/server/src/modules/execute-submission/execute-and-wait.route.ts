@@ -20,7 +20,14 @@ export class ExecuteAndWaitRoute implements OnModuleInit {
     this.routes.mount({
       url: '/v2/interactive-submission/executeAndWait',
       body: executeSubmissionBodySchema,
-      handle: (claims, body) => this.commands.execute(new ExecuteSubmissionCommand(claims, decodeExecuteSubmissionBody(body as unknown as ExecuteSubmissionBody), 'wait')),
+      handle: (claims, body) =>
+        this.commands.execute(
+          new ExecuteSubmissionCommand(
+            claims,
+            decodeExecuteSubmissionBody(body as unknown as ExecuteSubmissionBody),
+            'wait',
+          ),
+        ),
     });
   }
 }

@@ -24,8 +24,18 @@ export class ExecuteSubmissionController {
   /** executeAndWait answering with the transaction, in the request's `transactionFormat` (or the default one). */
   @PostJson('executeAndWaitForTransaction')
   @RouteSchema({ body: executeAndWaitForTransactionBodySchema })
-  executeAndWaitForTransaction(@CurrentClaims() claims: Claims, @Body() body: ExecuteSubmissionBody & { transactionFormat?: unknown }) {
-    return this.commands.execute(new ExecuteSubmissionCommand(claims, decodeExecuteSubmissionBody(body), 'transaction', decodeTransactionFormat(body.transactionFormat)));
+  executeAndWaitForTransaction(
+    @CurrentClaims() claims: Claims,
+    @Body() body: ExecuteSubmissionBody & { transactionFormat?: unknown },
+  ) {
+    return this.commands.execute(
+      new ExecuteSubmissionCommand(
+        claims,
+        decodeExecuteSubmissionBody(body),
+        'transaction',
+        decodeTransactionFormat(body.transactionFormat),
+      ),
+    );
   }
 
   /**

@@ -24,9 +24,14 @@ export class SigningKeysCache {
           threshold: entry.threshold,
           keys: entry.keys.map((k) => {
             try {
-              return { fingerprint: k.fingerprint, key: parsePublicKey({ format: k.keyFormat, keyData: k.publicKey, keySpec: k.keySpec }) };
+              return {
+                fingerprint: k.fingerprint,
+                key: parsePublicKey({ format: k.keyFormat, keyData: k.publicKey, keySpec: k.keySpec }),
+              };
             } catch (e) {
-              throw failedToExecute(`The registered signing key ${k.fingerprint} of ${party} cannot be used: ${(e as Error).message}`);
+              throw failedToExecute(
+                `The registered signing key ${k.fingerprint} of ${party} cannot be used: ${(e as Error).message}`,
+              );
             }
           }),
         });

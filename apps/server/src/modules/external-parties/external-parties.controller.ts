@@ -3,7 +3,13 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { RouteSchema } from '@nestjs/platform-fastify';
 import type { Claims, GeneratedTopology } from '@ledgerline/domain';
 import { CurrentClaims } from '@ledgerline/auth';
-import { bytesFromJs, signatureFromJs, signatureSchema, signingPublicKeyFromJs, signingPublicKeySchema } from '@ledgerline/wire';
+import {
+  bytesFromJs,
+  signatureFromJs,
+  signatureSchema,
+  signingPublicKeyFromJs,
+  signingPublicKeySchema,
+} from '@ledgerline/wire';
 import { PostJson } from '../../http/routes';
 import { AllocateExternalPartyCommand } from './commands/allocate-external-party.command';
 import { GenerateExternalPartyTopologyQuery } from './queries/generate-topology.query';
@@ -47,7 +53,10 @@ type Obj = Record<string, unknown>;
 /** External parties: generate the onboarding topology, and allocate the party from its signed transaction. */
 @Controller('v2/parties/external')
 export class ExternalPartiesController {
-  constructor(private readonly commands: CommandBus, private readonly queries: QueryBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @PostJson('generate-topology')
   @RouteSchema({ body: generateTopologyBody })
@@ -83,7 +92,9 @@ export class ExternalPartiesController {
           synchronizer: body.synchronizer as string,
           onboardingTransactions: txs.map((t, i) => ({
             transaction: bytesFromJs(t.transaction, `onboardingTransactions[${i}].transaction`),
-            signatures: ((t.signatures as Obj[] | undefined) ?? []).map((s, j) => signatureFromJs(s, `onboardingTransactions[${i}].signatures[${j}]`)),
+            signatures: ((t.signatures as Obj[] | undefined) ?? []).map((s, j) =>
+              signatureFromJs(s, `onboardingTransactions[${i}].signatures[${j}]`),
+            ),
           })),
           multiHashSignatures: sigs.map((s, i) => signatureFromJs(s, `multiHashSignatures[${i}]`)),
           identityProviderId: (body.identityProviderId as string | undefined) ?? '',

@@ -22,6 +22,14 @@ export class ProjectionIdentityProviderDirectory implements IdentityProviderDire
 
   async byIssuer(issuer: string): Promise<IdentityProviderKeys | null> {
     const c = await this.idps.byIssuer(this.runtime.db, issuer);
-    return c ? { id: c.identityProviderId, issuer: c.issuer, jwksUrl: c.jwksUrl, audience: c.audience, isDeactivated: c.isDeactivated } : null;
+    return c
+      ? {
+          id: c.identityProviderId,
+          issuer: c.issuer,
+          jwksUrl: c.jwksUrl,
+          audience: c.audience,
+          isDeactivated: c.isDeactivated,
+        }
+      : null;
   }
 }

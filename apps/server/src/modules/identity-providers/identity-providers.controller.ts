@@ -22,12 +22,20 @@ import { GetIdentityProviderQuery, ListIdentityProvidersQuery } from './queries/
 /** Identity provider configurations (admin only) and moving a user between providers. */
 @Controller('v2')
 export class IdentityProvidersController {
-  constructor(private readonly commands: CommandBus, private readonly queries: QueryBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @PostJson('idps')
   @RouteSchema({ body: createIdentityProviderConfigRequestSchema })
-  async create(@CurrentClaims() claims: Claims, @Body() body: { identityProviderConfig?: Partial<IdentityProviderConfig> }) {
-    const config = await this.commands.execute(new CreateIdentityProviderCommand(claims, identityProviderConfigFromJs(body.identityProviderConfig)));
+  async create(
+    @CurrentClaims() claims: Claims,
+    @Body() body: { identityProviderConfig?: Partial<IdentityProviderConfig> },
+  ) {
+    const config = await this.commands.execute(
+      new CreateIdentityProviderCommand(claims, identityProviderConfigFromJs(body.identityProviderConfig)),
+    );
     return { identityProviderConfig: identityProviderConfigToJs(config) };
   }
 
@@ -39,7 +47,11 @@ export class IdentityProvidersController {
 
   @Get('idps/:idpId')
   async get(@CurrentClaims() claims: Claims, @Param('idpId') id: string) {
-    return { identityProviderConfig: identityProviderConfigToJs(await this.queries.execute(new GetIdentityProviderQuery(claims, id))) };
+    return {
+      identityProviderConfig: identityProviderConfigToJs(
+        await this.queries.execute(new GetIdentityProviderQuery(claims, id)),
+      ),
+    };
   }
 
   @Patch('idps/:idpId')
@@ -47,10 +59,16 @@ export class IdentityProvidersController {
   async update(
     @CurrentClaims() claims: Claims,
     @Param('idpId') id: string,
-    @Body() body: { identityProviderConfig?: Partial<IdentityProviderConfig>; updateMask?: { paths?: string[] } | null },
+    @Body()
+    body: { identityProviderConfig?: Partial<IdentityProviderConfig>; updateMask?: { paths?: string[] } | null },
   ) {
     const config = await this.commands.execute(
-      new UpdateIdentityProviderCommand(claims, id, identityProviderConfigFromJs(body.identityProviderConfig), body.updateMask ? (body.updateMask.paths ?? []) : null),
+      new UpdateIdentityProviderCommand(
+        claims,
+        id,
+        identityProviderConfigFromJs(body.identityProviderConfig),
+        body.updateMask ? (body.updateMask.paths ?? []) : null,
+      ),
     );
     return { identityProviderConfig: identityProviderConfigToJs(config) };
   }
@@ -69,7 +87,13 @@ export class IdentityProvidersController {
     @Body() body: { userId?: string; sourceIdentityProviderId?: string; targetIdentityProviderId?: string },
   ) {
     await this.commands.execute(
-      new UpdateUserIdentityProviderCommand(claims, userId, body.userId ?? '', body.sourceIdentityProviderId ?? '', body.targetIdentityProviderId ?? ''),
+      new UpdateUserIdentityProviderCommand(
+        claims,
+        userId,
+        body.userId ?? '',
+        body.sourceIdentityProviderId ?? '',
+        body.targetIdentityProviderId ?? '',
+      ),
     );
     return {};
   }

@@ -37,13 +37,19 @@ export class LedgerTimeController {
 
   @PostJson()
   @RouteSchema({ body: setTimeSchema })
-  async set(@CurrentClaims() claims: Claims, @Body() body: { currentTime?: string; newTime?: string; advanceBy?: { seconds: number | string; nanos?: number } }) {
+  async set(
+    @CurrentClaims() claims: Claims,
+    @Body() body: { currentTime?: string; newTime?: string; advanceBy?: { seconds: number | string; nanos?: number } },
+  ) {
     requireParticipantAdmin(claims);
-    if ((body.newTime === undefined) === (body.advanceBy === undefined)) throw invalidArgument('give exactly one of newTime and advanceBy');
+    if ((body.newTime === undefined) === (body.advanceBy === undefined))
+      throw invalidArgument('give exactly one of newTime and advanceBy');
     const newTime = body.newTime === undefined ? undefined : timeField('newTime', body.newTime);
     const expected = body.currentTime === undefined ? undefined : timeField('currentTime', body.currentTime);
     const advanceByMicros = body.advanceBy === undefined ? undefined : durationMicros(body.advanceBy);
-    return this.answer(await moveLedgerTime(this.runtime.db, this.runtime.clock, { newTime, expected, advanceByMicros }));
+    return this.answer(
+      await moveLedgerTime(this.runtime.db, this.runtime.clock, { newTime, expected, advanceByMicros }),
+    );
   }
 
   private answer(micros: bigint) {
@@ -65,7 +71,13 @@ function timeField(name: string, value: string): bigint {
 function durationMicros(d: { seconds: number | string; nanos?: number }): bigint {
   const seconds = String(d.seconds);
   const nanos = d.nanos ?? 0;
-  if (!/^\d{1,10}$/.test(seconds) || Number(seconds) > 100 * 366 * 86400 || !Number.isInteger(nanos) || nanos < 0 || nanos > 999_999_999) {
+  if (
+    !/^\d{1,10}$/.test(seconds) ||
+    Number(seconds) > 100 * 366 * 86400 ||
+    !Number.isInteger(nanos) ||
+    nanos < 0 ||
+    nanos > 999_999_999
+  ) {
     throw invalidArgument('advanceBy must be a duration {seconds, nanos} between 0 and 100 years');
   }
   return BigInt(seconds) * 1_000_000n + BigInt(Math.floor(nanos / 1000));

@@ -4,7 +4,13 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
 import Ajv from 'ajv';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { noPreferredPackagesFound, type Claims, type PackageInfo, type PreferredPackages, type VettedPackagesEntry } from '@ledgerline/domain';
+import {
+  noPreferredPackagesFound,
+  type Claims,
+  type PackageInfo,
+  type PreferredPackages,
+  type VettedPackagesEntry,
+} from '@ledgerline/domain';
 import { CurrentClaims } from '@ledgerline/auth';
 import {
   booleanQuery,
@@ -28,10 +34,26 @@ import { validationToDecodeError } from '../../http/error-response';
 import { RAW_BODY_CONFIG, readRequestBody } from '../../http/request-body';
 import { PostJson } from '../../http/routes';
 import { LedgerRuntime } from '../../infrastructure/runtime';
-import { UpdateVettedPackagesCommand, UploadDarCommand, ValidateDarCommand, type DarSource } from './commands/package.commands';
-import { GetPackageQuery, GetPackageStatusQuery, GetPreferredPackagesQuery, ListPackagesQuery, ListVettedPackagesQuery } from './queries/package.queries';
+import {
+  UpdateVettedPackagesCommand,
+  UploadDarCommand,
+  ValidateDarCommand,
+  type DarSource,
+} from './commands/package.commands';
+import {
+  GetPackageQuery,
+  GetPackageStatusQuery,
+  GetPreferredPackagesQuery,
+  ListPackagesQuery,
+  ListVettedPackagesQuery,
+} from './queries/package.queries';
 
-const validateListBody = new Ajv({ coerceTypes: false, useDefaults: false, allErrors: false, strict: false }).compile<RawListVetted>(listVettedPackagesRequestSchema);
+const validateListBody = new Ajv({
+  coerceTypes: false,
+  useDefaults: false,
+  allErrors: false,
+  strict: false,
+}).compile<RawListVetted>(listVettedPackagesRequestSchema);
 
 const updateResponse = (r: { past: VettedPackagesEntry | null; next: VettedPackagesEntry }) => ({
   ...(r.past ? { pastVettedPackages: vettedPackagesToJs(r.past) } : {}),
@@ -55,7 +77,9 @@ export class PackagesController {
   private darSource(req: FastifyRequest): DarSource {
     return () => {
       const body = req.body as Readable | undefined;
-      return body ? readRequestBody(body, this.runtime.config.maxBodyBytes, req.headers['content-length']) : Promise.resolve(Buffer.alloc(0));
+      return body
+        ? readRequestBody(body, this.runtime.config.maxBodyBytes, req.headers['content-length'])
+        : Promise.resolve(Buffer.alloc(0));
     };
   }
 
@@ -85,15 +109,24 @@ export class PackagesController {
 
   @PostJson('dars/validate')
   @RouteConfig(RAW_BODY_CONFIG)
-  async validate(@CurrentClaims() claims: Claims, @Req() req: FastifyRequest, @Query() q: Record<string, unknown>, @Res() reply: FastifyReply) {
-    await this.commands.execute(new ValidateDarCommand(claims, this.darSource(req), stringQuery('synchronizerId', q.synchronizerId)));
+  async validate(
+    @CurrentClaims() claims: Claims,
+    @Req() req: FastifyRequest,
+    @Query() q: Record<string, unknown>,
+    @Res() reply: FastifyReply,
+  ) {
+    await this.commands.execute(
+      new ValidateDarCommand(claims, this.darSource(req), stringQuery('synchronizerId', q.synchronizerId)),
+    );
     // The reference's endpoint declares no output: 200 with an empty body.
     await reply.code(200).send();
   }
 
   @Get('packages/:packageId')
   async download(@CurrentClaims() claims: Claims, @Param('packageId') packageId: string, @Res() reply: FastifyReply) {
-    const pkg = await this.queries.execute<GetPackageQuery, { packageId: string; sizeBytes: number; body: Readable }>(new GetPackageQuery(claims, packageId));
+    const pkg = await this.queries.execute<GetPackageQuery, { packageId: string; sizeBytes: number; body: Readable }>(
+      new GetPackageQuery(claims, packageId),
+    );
     await reply
       .code(200)
       .header('content-type', 'application/octet-stream')
@@ -104,7 +137,9 @@ export class PackagesController {
 
   @Get('packages/:packageId/status')
   async status(@CurrentClaims() claims: Claims, @Param('packageId') packageId: string) {
-    const stored = await this.queries.execute<GetPackageStatusQuery, boolean>(new GetPackageStatusQuery(claims, packageId));
+    const stored = await this.queries.execute<GetPackageStatusQuery, boolean>(
+      new GetPackageStatusQuery(claims, packageId),
+    );
     return { packageStatus: stored ? 'PACKAGE_STATUS_REGISTERED' : 'PACKAGE_STATUS_UNSPECIFIED' };
   }
 
@@ -117,7 +152,9 @@ export class PackagesController {
   /** Deprecated upstream: a GET that carries its ListVettedPackagesRequest as a JSON body. */
   @Get('package-vetting')
   async listVettedDeprecated(@CurrentClaims() claims: Claims, @Req() req: FastifyRequest) {
-    const text = (await readRequestBody(req.raw, this.runtime.config.maxBodyBytes, req.headers['content-length'])).toString('utf8');
+    const text = (
+      await readRequestBody(req.raw, this.runtime.config.maxBodyBytes, req.headers['content-length'])
+    ).toString('utf8');
     let body: unknown = {};
     if (text.trim() !== '') {
       try {
@@ -138,14 +175,18 @@ export class PackagesController {
   @PostJson('package-vetting/update')
   @RouteSchema({ body: updateVettedPackagesRequestSchema })
   async updateVetted(@CurrentClaims() claims: Claims, @Body() body: RawUpdateVetted) {
-    return updateResponse(await this.commands.execute(new UpdateVettedPackagesCommand(claims, () => updateVettedPackagesFromJs(body))));
+    return updateResponse(
+      await this.commands.execute(new UpdateVettedPackagesCommand(claims, () => updateVettedPackagesFromJs(body))),
+    );
   }
 
   /** Deprecated upstream: the same as /v2/package-vetting/update. */
   @PostJson('package-vetting')
   @RouteSchema({ body: updateVettedPackagesRequestSchema })
   async updateVettedDeprecated(@CurrentClaims() claims: Claims, @Body() body: RawUpdateVetted) {
-    return updateResponse(await this.commands.execute(new UpdateVettedPackagesCommand(claims, () => updateVettedPackagesFromJs(body))));
+    return updateResponse(
+      await this.commands.execute(new UpdateVettedPackagesCommand(claims, () => updateVettedPackagesFromJs(body))),
+    );
   }
 
   @Get('interactive-submission/preferred-package-version')
@@ -156,8 +197,17 @@ export class PackagesController {
       synchronizerId: stringQuery('synchronizer-id', q['synchronizer-id']),
       vettingValidAt: stringQuery('vetting_valid_at', q.vetting_valid_at),
     };
-    const chosen = await this.queries.execute<GetPreferredPackagesQuery, PreferredPackages | null>(new GetPreferredPackagesQuery(claims, request));
-    return chosen ? { packagePreference: { packageReference: packageReferenceToJs(chosen.packages[0]), synchronizerId: chosen.synchronizerId } } : {};
+    const chosen = await this.queries.execute<GetPreferredPackagesQuery, PreferredPackages | null>(
+      new GetPreferredPackagesQuery(claims, request),
+    );
+    return chosen
+      ? {
+          packagePreference: {
+            packageReference: packageReferenceToJs(chosen.packages[0]),
+            synchronizerId: chosen.synchronizerId,
+          },
+        }
+      : {};
   }
 
   @PostJson('interactive-submission/preferred-packages')
@@ -167,6 +217,9 @@ export class PackagesController {
       new GetPreferredPackagesQuery(claims, preferredPackagesFromJs(body)),
     );
     if (!chosen) throw noPreferredPackagesFound('No synchronizer satisfies the vetting requirements.');
-    return { packageReferences: chosen.packages.map((p: PackageInfo) => packageReferenceToJs(p)), synchronizerId: chosen.synchronizerId };
+    return {
+      packageReferences: chosen.packages.map((p: PackageInfo) => packageReferenceToJs(p)),
+      synchronizerId: chosen.synchronizerId,
+    };
   }
 }

@@ -79,14 +79,18 @@ export class PartiesController {
   @Get(':party')
   async get(@CurrentClaims() claims: Claims, @Param('party') party: string, @Query() q: Record<string, unknown>) {
     const parties = [party, ...listQuery(q.parties)];
-    const views = await this.queries.execute(new GetPartiesQuery(claims, parties, stringQuery('identity-provider-id', q['identity-provider-id'])));
+    const views = await this.queries.execute(
+      new GetPartiesQuery(claims, parties, stringQuery('identity-provider-id', q['identity-provider-id'])),
+    );
     return { partyDetails: views.map(partyDetailsToJs) };
   }
 
   @Patch(':party')
   @RouteSchema({ body: updatePartyDetailsRequestSchema })
   async update(@CurrentClaims() claims: Claims, @Param('party') party: string, @Body() body: RawPatchBody | undefined) {
-    const record: PartyRecord = await this.commands.execute(new UpdatePartyDetailsCommand(claims, party, updatePartyDetailsFromJs(body)));
+    const record: PartyRecord = await this.commands.execute(
+      new UpdatePartyDetailsCommand(claims, party, updatePartyDetailsFromJs(body)),
+    );
     return { partyDetails: detailsOf(record) };
   }
 }

@@ -3,7 +3,11 @@ import { CommandBus } from '@nestjs/cqrs';
 import { RouteSchema } from '@nestjs/platform-fastify';
 import { renderReassignment, type Claims } from '@ledgerline/domain';
 import { CurrentClaims } from '@ledgerline/auth';
-import { checkEventFormatIdentifiers, submitAndWaitForReassignmentSchema, submitReassignmentSchema } from '@ledgerline/wire';
+import {
+  checkEventFormatIdentifiers,
+  submitAndWaitForReassignmentSchema,
+  submitReassignmentSchema,
+} from '@ledgerline/wire';
 import { PostJson } from '../../http/routes';
 import { SubmitReassignmentCommand, type ReassignmentRequestBody } from './commands/submit-reassignment.command';
 import type { ReassignmentResult } from './commands/submit-reassignment.handler';
@@ -19,14 +23,23 @@ export class ReassignmentController {
     checkEventFormatIdentifiers(body.eventFormat);
     const r: ReassignmentResult = await this.commands.execute(new SubmitReassignmentCommand(claims, body, true));
     const { header } = r;
-    const update = { offset: header.offset, updateId: header.updateId, kind: header.kind, synchronizerId: header.synchronizerId, recordTime: header.recordTime, payload: r.data };
+    const update = {
+      offset: header.offset,
+      updateId: header.updateId,
+      kind: header.kind,
+      synchronizerId: header.synchronizerId,
+      recordTime: header.recordTime,
+      payload: r.data,
+    };
     return { reassignment: renderReassignment(update, r.format, { keepEmpty: true }) };
   }
 
   @PostJson('async/submit-reassignment')
   @RouteSchema({ body: submitReassignmentSchema })
   async submit(@CurrentClaims() claims: Claims, @Body() body: ReassignmentRequestBody) {
-    await this.commands.execute(new SubmitReassignmentCommand(claims, { reassignmentCommands: body.reassignmentCommands }, false));
+    await this.commands.execute(
+      new SubmitReassignmentCommand(claims, { reassignmentCommands: body.reassignmentCommands }, false),
+    );
     return {};
   }
 }

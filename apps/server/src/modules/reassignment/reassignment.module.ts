@@ -12,7 +12,8 @@ import { TransactionSubmissionModule } from '../transaction-submission/transacti
     SubmitReassignmentHandler,
     {
       provide: ReassignmentSettings,
-      useFactory: (rt: LedgerRuntime) => new ReassignmentSettings(rt.config.assignmentExclusivityTimeoutMs, rt.config.maxDeduplicationSeconds, rt.clock),
+      useFactory: (rt: LedgerRuntime) =>
+        new ReassignmentSettings(rt.config.assignmentExclusivityTimeoutMs, rt.config.maxDeduplicationSeconds, rt.clock),
       inject: [LedgerRuntime],
     },
   ],

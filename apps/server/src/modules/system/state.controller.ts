@@ -6,7 +6,11 @@ import { ParticipantIdentity } from '../../infrastructure/participant-identity';
 /** GET /v2/state/*: ledger end, pruning offsets and connected synchronizers. Any authenticated user may read them. */
 @Controller('v2/state')
 export class StateController {
-  constructor(private readonly updates: LedgerUpdatesRepository, private readonly runtime: LedgerRuntime, private readonly identity: ParticipantIdentity) {}
+  constructor(
+    private readonly updates: LedgerUpdatesRepository,
+    private readonly runtime: LedgerRuntime,
+    private readonly identity: ParticipantIdentity,
+  ) {}
 
   @Get('ledger-end')
   async ledgerEnd() {

@@ -29,7 +29,10 @@ export class SystemController {
   @Get('readyz')
   async readyz(@Res() reply: FastifyReply) {
     const ready = await isMigrated(this.runtime.database.pool).catch(() => false);
-    void reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks: { database: ready ? 'ok' : 'unreachable or not migrated' } });
+    void reply.status(ready ? 200 : 503).send({
+      status: ready ? 'ready' : 'unavailable',
+      checks: { database: ready ? 'ok' : 'unreachable or not migrated' },
+    });
   }
 
   @Public()
@@ -53,7 +56,9 @@ export class SystemController {
         experimental: { staticTime: { supported: this.runtime.clock.mode === 'static' } },
         userManagement: { supported: true, maxRightsPerUser: 1000, maxUsersPageSize: 1000 },
         partyManagement: { maxPartiesPageSize: 10000 },
-        offsetCheckpoint: { maxOffsetCheckpointEmissionDelay: { seconds: 60, nanos: 0, unknownFields: { fields: {} } } },
+        offsetCheckpoint: {
+          maxOffsetCheckpointEmissionDelay: { seconds: 60, nanos: 0, unknownFields: { fields: {} } },
+        },
         packageFeature: { maxVettedPackagesPageSize: 100 },
       },
     };

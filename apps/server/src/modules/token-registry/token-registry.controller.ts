@@ -17,7 +17,11 @@ import {
  * Splice validator proxies scan's registry, the wallet SDK's usual registry URL) and at
  * /token-registries/:admin/registry/… (the admin's).
  */
-const both = (path: string) => [`registry/${path}`, `api/validator/v0/scan-proxy/registry/${path}`, `token-registries/:admin/registry/${path}`];
+const both = (path: string) => [
+  `registry/${path}`,
+  `api/validator/v0/scan-proxy/registry/${path}`,
+  `token-registries/:admin/registry/${path}`,
+];
 
 /**
  * The token standard's off-ledger registry API (splice's token-standard `token-metadata-v1.yaml`,

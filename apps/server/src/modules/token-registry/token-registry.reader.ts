@@ -77,7 +77,10 @@ export class TokenRegistryReader {
     const k = `${kind}/${key}`;
     let ids = this.templateIds.get(k);
     if (!ids) {
-      ids = kind === 'template' ? templateIdsNamed(packages.all(), key) : templateIdsImplementing(packages.all(), key, (id) => packages.getPackage(id));
+      ids =
+        kind === 'template'
+          ? templateIdsNamed(packages.all(), key)
+          : templateIdsImplementing(packages.all(), key, (id) => packages.getPackage(id));
       this.templateIds.set(k, ids);
     }
     return ids;
@@ -103,44 +106,97 @@ export class TokenRegistryReader {
     const { registry: r } = await this.registry(admin);
     if (r.kind === 'amulet') return [amuletInstrument(this.runtime.config.amuletInstrumentNames)];
     const holdings = await this.viewed(TOKEN_INTERFACES.holding, r.admin);
-    const transfer = (await this.viewed(TOKEN_INTERFACES.transferFactory, r.admin)).some((f) => f.view.admin === r.admin);
-    const allocation = (await this.viewed(TOKEN_INTERFACES.allocationFactory, r.admin)).some((f) => f.view.admin === r.admin);
-    return tokenInstruments(holdings.map((h) => h.view), r.admin, { transfer, allocation });
+    const transfer = (await this.viewed(TOKEN_INTERFACES.transferFactory, r.admin)).some(
+      (f) => f.view.admin === r.admin,
+    );
+    const allocation = (await this.viewed(TOKEN_INTERFACES.allocationFactory, r.admin)).some(
+      (f) => f.view.admin === r.admin,
+    );
+    return tokenInstruments(
+      holdings.map((h) => h.view),
+      r.admin,
+      { transfer, allocation },
+    );
   }
 
   async transferFactory(admin: string | undefined, body: unknown): Promise<TransferFactoryWithChoiceContext> {
     const request = decodeFactoryRequest(body);
     const transfer = decodeTransferFactoryArguments(request.choiceArguments);
     const { registry: r, coin } = await this.registry(admin);
-    if (r.kind === 'token') return tokenTransferFactory(await this.viewed(TOKEN_INTERFACES.transferFactory, r.admin), r.admin, transfer, request.excludeDebugFields);
+    if (r.kind === 'token')
+      return tokenTransferFactory(
+        await this.viewed(TOKEN_INTERFACES.transferFactory, r.admin),
+        r.admin,
+        transfer,
+        request.excludeDebugFields,
+      );
     const now = this.runtime.clock.nowMicros();
     const ref = amuletReferences(coin, r.admin);
-    const preapproval = transfer.sender === transfer.receiver ? null : usablePreapproval(coin.transferPreapproval, r.admin, transfer.receiver, now);
-    const featuredAppRight = preapproval ? featuredAppRightOf(coin.featuredAppRight, r.admin, preapprovalProvider(preapproval)) : null;
-    return amuletTransferFactory(ref, { sender: transfer.sender, receiver: transfer.receiver, preapproval, featuredAppRight }, now, request.excludeDebugFields);
+    const preapproval =
+      transfer.sender === transfer.receiver
+        ? null
+        : usablePreapproval(coin.transferPreapproval, r.admin, transfer.receiver, now);
+    const featuredAppRight = preapproval
+      ? featuredAppRightOf(coin.featuredAppRight, r.admin, preapprovalProvider(preapproval))
+      : null;
+    return amuletTransferFactory(
+      ref,
+      { sender: transfer.sender, receiver: transfer.receiver, preapproval, featuredAppRight },
+      now,
+      request.excludeDebugFields,
+    );
   }
 
   async allocationFactory(admin: string | undefined, body: unknown): Promise<FactoryWithChoiceContext> {
     const request = decodeFactoryRequest(body);
     const { registry: r, coin } = await this.registry(admin);
-    if (r.kind === 'token') return tokenFactory(await this.viewed(TOKEN_INTERFACES.allocationFactory, r.admin), r.admin, 'AllocationFactory', request.excludeDebugFields);
-    return amuletAllocationFactory(amuletReferences(coin, r.admin), this.runtime.clock.nowMicros(), request.excludeDebugFields);
+    if (r.kind === 'token')
+      return tokenFactory(
+        await this.viewed(TOKEN_INTERFACES.allocationFactory, r.admin),
+        r.admin,
+        'AllocationFactory',
+        request.excludeDebugFields,
+      );
+    return amuletAllocationFactory(
+      amuletReferences(coin, r.admin),
+      this.runtime.clock.nowMicros(),
+      request.excludeDebugFields,
+    );
   }
 
-  async transferInstructionContext(admin: string | undefined, id: string, choice: TransferInstructionChoice, body: unknown): Promise<RegistryChoiceContext> {
+  async transferInstructionContext(
+    admin: string | undefined,
+    id: string,
+    choice: TransferInstructionChoice,
+    body: unknown,
+  ): Promise<RegistryChoiceContext> {
     const request = decodeChoiceContextRequest(body);
     const { registry: r, coin } = await this.registry(admin);
     if (r.kind === 'token') {
       const notFound = `TransferInstruction '${id}' not found.`;
-      const found = await this.viewedById(TOKEN_INTERFACES.transferInstruction, contractIdOrNotFound(id, notFound), r.admin);
+      const found = await this.viewedById(
+        TOKEN_INTERFACES.transferInstruction,
+        contractIdOrNotFound(id, notFound),
+        r.admin,
+      );
       if (!found) throw await this.missing(id, notFound);
       return tokenChoiceContext(found, id, r.admin, 'TransferInstruction');
     }
     const notFound = `AmuletTransferInstruction '${id}' not found.`;
-    const instruction = await this.repo.activeById(this.db, contractIdOrNotFound(id, notFound), this.ids(AMULET_TEMPLATES.transferInstruction, 'template'), r.admin);
+    const instruction = await this.repo.activeById(
+      this.db,
+      contractIdOrNotFound(id, notFound),
+      this.ids(AMULET_TEMPLATES.transferInstruction, 'template'),
+      r.admin,
+    );
     if (!instruction) throw await this.missing(id, notFound);
     const lock = transferInstructionLock(instruction);
-    const lockedAmulet = await this.repo.activeById(this.db, lock.lockedAmuletId, this.ids(AMULET_TEMPLATES.lockedAmulet, 'template'), r.admin);
+    const lockedAmulet = await this.repo.activeById(
+      this.db,
+      lock.lockedAmuletId,
+      this.ids(AMULET_TEMPLATES.lockedAmulet, 'template'),
+      r.admin,
+    );
     const twoStep = {
       description: `AmuletTransferInstruction '${id}'`,
       ...lock,
@@ -148,10 +204,20 @@ export class TokenRegistryReader {
       requireLockedAmulet: choice === 'accept',
       featuredAppRight: null,
     };
-    return amuletTwoStepContext(amuletReferences(coin, r.admin), twoStep, this.runtime.clock.nowMicros(), request.excludeDebugFields);
+    return amuletTwoStepContext(
+      amuletReferences(coin, r.admin),
+      twoStep,
+      this.runtime.clock.nowMicros(),
+      request.excludeDebugFields,
+    );
   }
 
-  async allocationContext(admin: string | undefined, id: string, choice: AllocationChoice, body: unknown): Promise<RegistryChoiceContext> {
+  async allocationContext(
+    admin: string | undefined,
+    id: string,
+    choice: AllocationChoice,
+    body: unknown,
+  ): Promise<RegistryChoiceContext> {
     const request = decodeChoiceContextRequest(body);
     const { registry: r, coin } = await this.registry(admin);
     if (r.kind === 'token') {
@@ -161,14 +227,35 @@ export class TokenRegistryReader {
       return tokenChoiceContext(found, id, r.admin, 'Allocation');
     }
     const notFound = `AmuletAllocation '${id}' not found.`;
-    const allocation = await this.repo.activeById(this.db, contractIdOrNotFound(id, notFound), this.ids(AMULET_TEMPLATES.allocation, 'template'), r.admin);
+    const allocation = await this.repo.activeById(
+      this.db,
+      contractIdOrNotFound(id, notFound),
+      this.ids(AMULET_TEMPLATES.allocation, 'template'),
+      r.admin,
+    );
     if (!allocation) throw await this.missing(id, notFound);
     const { executor, ...lock } = allocationLock(allocation);
-    const lockedAmulet = await this.repo.activeById(this.db, lock.lockedAmuletId, this.ids(AMULET_TEMPLATES.lockedAmulet, 'template'), r.admin);
+    const lockedAmulet = await this.repo.activeById(
+      this.db,
+      lock.lockedAmuletId,
+      this.ids(AMULET_TEMPLATES.lockedAmulet, 'template'),
+      r.admin,
+    );
     const executing = choice === 'execute-transfer';
     const featuredAppRight = executing ? featuredAppRightOf(coin.featuredAppRight, r.admin, executor) : null;
-    const twoStep = { description: `AmuletAllocation '${id}'`, ...lock, lockedAmulet, requireLockedAmulet: executing, featuredAppRight };
-    return amuletTwoStepContext(amuletReferences(coin, r.admin), twoStep, this.runtime.clock.nowMicros(), request.excludeDebugFields);
+    const twoStep = {
+      description: `AmuletAllocation '${id}'`,
+      ...lock,
+      lockedAmulet,
+      requireLockedAmulet: executing,
+      featuredAppRight,
+    };
+    return amuletTwoStepContext(
+      amuletReferences(coin, r.admin),
+      twoStep,
+      this.runtime.clock.nowMicros(),
+      request.excludeDebugFields,
+    );
   }
 
   /** Why a contract the request names is not found: 409 while it is being reassigned, else 404 with `notFound`. */
@@ -182,9 +269,13 @@ export class TokenRegistryReader {
    */
   private async amuletContracts(): Promise<AmuletContracts> {
     const byId = new Map<string, keyof AmuletContracts>();
-    for (const key of AMULET_REFERENCE_KINDS) for (const id of this.ids(AMULET_TEMPLATES[key], 'template')) byId.set(id, key);
-    const coin = Object.fromEntries(AMULET_REFERENCE_KINDS.map((k) => [k, [] as RegistryContract[]])) as unknown as AmuletContracts;
-    for (const c of await this.repo.active(this.db, [...byId.keys()], null)) coin[byId.get(c.createdEvent.templateId)!].push(c);
+    for (const key of AMULET_REFERENCE_KINDS)
+      for (const id of this.ids(AMULET_TEMPLATES[key], 'template')) byId.set(id, key);
+    const coin = Object.fromEntries(
+      AMULET_REFERENCE_KINDS.map((k) => [k, [] as RegistryContract[]]),
+    ) as unknown as AmuletContracts;
+    for (const c of await this.repo.active(this.db, [...byId.keys()], null))
+      coin[byId.get(c.createdEvent.templateId)!].push(c);
     return coin;
   }
 
@@ -204,9 +295,12 @@ export class TokenRegistryReader {
     const out: ViewedRegistryContract[] = [];
     for (const contract of contracts) {
       const e = contract.createdEvent;
-      const impl = directory.implementationsOf(`${e.packageName}:${e.templateId.slice(e.templateId.indexOf(':') + 1)}`)?.find((i) => i.interfaceKey === interfaceKey);
+      const impl = directory
+        .implementationsOf(`${e.packageName}:${e.templateId.slice(e.templateId.indexOf(':') + 1)}`)
+        ?.find((i) => i.interfaceKey === interfaceKey);
       const view = impl?.view(e);
-      if (view && view.viewStatus.code === 0 && view.viewValue && typeof view.viewValue === 'object') out.push({ contract, view: view.viewValue as Record<string, unknown> });
+      if (view && view.viewStatus.code === 0 && view.viewValue && typeof view.viewValue === 'object')
+        out.push({ contract, view: view.viewValue as Record<string, unknown> });
     }
     return out;
   }

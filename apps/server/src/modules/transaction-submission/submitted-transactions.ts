@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { renderSubmittedTransaction, renderSubmittedTransactionTree, updateNotFound, type StoredUpdate, type TransactionFormat } from '@ledgerline/domain';
+import {
+  renderSubmittedTransaction,
+  renderSubmittedTransactionTree,
+  updateNotFound,
+  type StoredUpdate,
+  type TransactionFormat,
+} from '@ledgerline/domain';
 import { InterfaceDirectories } from '../../infrastructure/interface-directories';
 import { UpdatesReader } from '../../streaming/update-stream';
 

@@ -14,7 +14,14 @@ import {
   type PreparedTimes,
   type WellFormedTransaction,
 } from '@ledgerline/domain';
-import { consumedInputs, ContractsRepository, EventStore, transactionSubmissionDecider, transactionSubmissionRejectionDecider, type TransactionSubmissionResult } from '@ledgerline/store';
+import {
+  consumedInputs,
+  ContractsRepository,
+  EventStore,
+  transactionSubmissionDecider,
+  transactionSubmissionRejectionDecider,
+  type TransactionSubmissionResult,
+} from '@ledgerline/store';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { InFlightSubmissions } from './in-flight-submissions';
 
@@ -66,7 +73,12 @@ export class TransactionSubmissionService {
     try {
       // Routing: input contracts already known inactive are refused before hand-over (a read; the writer decides at commit).
       const routed = routedInputs(wf.inputContractIds, s.disclosedContractIds);
-      if (routed.length) checkInputContractRouting(routed, s.disclosedContractIds, await this.contracts.locations(this.runtime.db, routed));
+      if (routed.length)
+        checkInputContractRouting(
+          routed,
+          s.disclosedContractIds,
+          await this.contracts.locations(this.runtime.db, routed),
+        );
       return await this.handOver(s, changeId);
     } finally {
       untrack?.();
@@ -92,7 +104,13 @@ export class TransactionSubmissionService {
       // The submission was accepted: the locked contracts are its rejected completion.
       return await this.store.decide(transactionSubmissionRejectionDecider, {
         changeId,
-        submission: { ...sub, commandId: s.commandId, synchronizerId: s.synchronizerId, deduplicationPeriod: s.deduplicationPeriod, externalTransactionHash: s.externalTransactionHash },
+        submission: {
+          ...sub,
+          commandId: s.commandId,
+          synchronizerId: s.synchronizerId,
+          deduplicationPeriod: s.deduplicationPeriod,
+          externalTransactionHash: s.externalTransactionHash,
+        },
         error: e,
       });
     }
@@ -109,7 +127,15 @@ export class TransactionSubmissionService {
         saltSeed: randomBytes(32),
       });
       const rendered = prerenderTransaction(
-        { wf, commandId: s.commandId, workflowId: s.workflowId, submission, times: s.times, minLedgerTime: s.minLedgerTime, externalTransactionHash: s.externalTransactionHash },
+        {
+          wf,
+          commandId: s.commandId,
+          workflowId: s.workflowId,
+          submission,
+          times: s.times,
+          minLedgerTime: s.minLedgerTime,
+          externalTransactionHash: s.externalTransactionHash,
+        },
         submittedAt,
       );
       // The writer loads the change's last completion and the contracts for many submissions at once (transactionSubmissionDecider).

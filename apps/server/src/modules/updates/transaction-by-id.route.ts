@@ -19,7 +19,8 @@ export class TransactionByIdRoute implements OnModuleInit {
     this.routes.mount({
       url: '/v2/updates/transaction-by-id',
       body: getTransactionByIdRequestSchema,
-      handle: (claims, body) => this.queries.execute(new GetTransactionByIdQuery(claims, decodeGetTransactionByIdRequest(body))),
+      handle: (claims, body) =>
+        this.queries.execute(new GetTransactionByIdQuery(claims, decodeGetTransactionByIdRequest(body))),
     });
   }
 }

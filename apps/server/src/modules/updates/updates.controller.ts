@@ -41,7 +41,10 @@ import {
  */
 @Controller('v2')
 export class UpdatesController {
-  constructor(private readonly queries: QueryBus, private readonly commands: CommandBus) {}
+  constructor(
+    private readonly queries: QueryBus,
+    private readonly commands: CommandBus,
+  ) {}
 
   @PostJson('updates/flats')
   @RouteSchema({ body: getUpdatesRequestSchema })
@@ -63,13 +66,23 @@ export class UpdatesController {
   }
 
   @Get('updates/transaction-tree-by-id/:updateId')
-  transactionTreeById(@CurrentClaims() claims: Claims, @Param('updateId') updateId: string, @Query() q: Record<string, unknown>) {
+  transactionTreeById(
+    @CurrentClaims() claims: Claims,
+    @Param('updateId') updateId: string,
+    @Query() q: Record<string, unknown>,
+  ) {
     return this.queries.execute(new GetTransactionTreeByIdQuery(claims, updateId, listQuery(q.parties)));
   }
 
   @Get('updates/transaction-tree-by-offset/:offset')
-  transactionTreeByOffset(@CurrentClaims() claims: Claims, @Param('offset') offset: string, @Query() q: Record<string, unknown>) {
-    return this.queries.execute(new GetTransactionTreeByOffsetQuery(claims, int64Path('offset', offset), listQuery(q.parties)));
+  transactionTreeByOffset(
+    @CurrentClaims() claims: Claims,
+    @Param('offset') offset: string,
+    @Query() q: Record<string, unknown>,
+  ) {
+    return this.queries.execute(
+      new GetTransactionTreeByOffsetQuery(claims, int64Path('offset', offset), listQuery(q.parties)),
+    );
   }
 
   @PostJson('updates/update-by-id')
@@ -109,7 +122,12 @@ export class UpdatesController {
     return this.commands.execute(new PruneLedgerCommand(claims, toInt64(body.pruneUpTo)));
   }
 
-  private list(claims: Claims, body: Record<string, unknown>, q: Record<string, unknown>, form: TransactionForm = 'flat') {
+  private list(
+    claims: Claims,
+    body: Record<string, unknown>,
+    q: Record<string, unknown>,
+    form: TransactionForm = 'flat',
+  ) {
     const limit = int64Query('limit', q.limit);
     const idle = int64Query('stream_idle_timeout_ms', q.stream_idle_timeout_ms);
     return this.queries.execute(new ListUpdatesQuery(claims, decodeGetUpdatesRequest(body), limit, idle, form));

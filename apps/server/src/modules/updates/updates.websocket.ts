@@ -18,7 +18,11 @@ export class UpdatesWebSocket implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    for (const [url, form] of [['/v2/updates', 'flat'], ['/v2/updates/flats', 'flat'], ['/v2/updates/trees', 'tree']] as const) {
+    for (const [url, form] of [
+      ['/v2/updates', 'flat'],
+      ['/v2/updates/flats', 'flat'],
+      ['/v2/updates/trees', 'tree'],
+    ] as const) {
       this.sockets.addRoute({
         url,
         schema: getUpdatesRequestSchema,

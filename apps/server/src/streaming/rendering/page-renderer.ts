@@ -48,7 +48,12 @@ export class PageRenderer implements OnModuleDestroy {
     return this.ensureWorker() !== null;
   }
 
-  render(rows: StoredUpdateText[], format: UpdateFormat, form: TransactionForm, interfaces: InterfaceDirectory): Promise<string[]> {
+  render(
+    rows: StoredUpdateText[],
+    format: UpdateFormat,
+    form: TransactionForm,
+    interfaces: InterfaceDirectory,
+  ): Promise<string[]> {
     const worker = rows.length > 0 && interfaces === NO_INTERFACES ? this.ensureWorker() : null;
     if (!worker) {
       try {
@@ -93,7 +98,11 @@ export class PageRenderer implements OnModuleDestroy {
       if (this.worker !== w) return;
       this.worker = null;
       this.failed = true;
-      if (!this.closing) this.runtime.logger.error({ reason: e.message }, 'page rendering worker stopped; rendering in-thread from now on');
+      if (!this.closing)
+        this.runtime.logger.error(
+          { reason: e.message },
+          'page rendering worker stopped; rendering in-thread from now on',
+        );
       const pending = [...this.pending.values()];
       this.pending.clear();
       for (const p of pending) {

@@ -15,7 +15,11 @@ export type StoredUpdateText = Omit<StoredUpdate, 'payload'> & { payload: string
 /** Compiled formats by directory, form and JSON text: a stream renders every page with the same format. */
 const compiled = new WeakMap<InterfaceDirectory, Map<string, CompiledUpdateFormat>>();
 
-function compiledFormat(format: UpdateFormat, form: TransactionForm, interfaces: InterfaceDirectory): CompiledUpdateFormat {
+function compiledFormat(
+  format: UpdateFormat,
+  form: TransactionForm,
+  interfaces: InterfaceDirectory,
+): CompiledUpdateFormat {
   let byText = compiled.get(interfaces);
   if (!byText) {
     byText = new Map();
@@ -46,7 +50,12 @@ export function projectPage(rows: readonly StoredUpdate[], format: CompiledUpdat
  * leaving out updates with nothing visible to the format. Runs in the rendering worker (or in-thread when there is none);
  * the rules are the domain's projectUpdate.
  */
-export function renderPageText(rows: readonly StoredUpdateText[], format: UpdateFormat, form: TransactionForm, interfaces: InterfaceDirectory): string[] {
+export function renderPageText(
+  rows: readonly StoredUpdateText[],
+  format: UpdateFormat,
+  form: TransactionForm,
+  interfaces: InterfaceDirectory,
+): string[] {
   const parsed = rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as unknown }));
   return projectPage(parsed, compiledFormat(format, form, interfaces)).map((e) => JSON.stringify(e));
 }

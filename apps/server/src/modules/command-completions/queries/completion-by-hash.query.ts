@@ -25,13 +25,20 @@ export class GetCompletionByHashQuery {
  */
 @QueryHandler(GetCompletionByHashQuery)
 export class GetCompletionByHashHandler implements IQueryHandler<GetCompletionByHashQuery> {
-  constructor(private readonly repo: CommandCompletionsRepository, private readonly runtime: LedgerRuntime) {}
+  constructor(
+    private readonly repo: CommandCompletionsRepository,
+    private readonly runtime: LedgerRuntime,
+  ) {}
 
   async execute({ claims, transactionHash }: GetCompletionByHashQuery): Promise<CompletionByHashResponse> {
     const parties = completionByHashParties(claims);
     const hash = completionLookupHash(transactionHash);
     if (hash === null) throw completionNotFound(transactionHash);
-    const found = await this.repo.byTransactionHash(this.runtime.db, { hash, parties: parties && [...parties], maxRejected: MAX_REJECTED_COMPLETIONS_BY_HASH });
+    const found = await this.repo.byTransactionHash(this.runtime.db, {
+      hash,
+      parties: parties && [...parties],
+      maxRejected: MAX_REJECTED_COMPLETIONS_BY_HASH,
+    });
     return completionByHashResponse(transactionHash, found, parties);
   }
 }

@@ -1,5 +1,10 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { listBytesExceeded, type Claims, type CompletionsRequest, type CompletionStreamResponse } from '@ledgerline/domain';
+import {
+  listBytesExceeded,
+  type Claims,
+  type CompletionsRequest,
+  type CompletionStreamResponse,
+} from '@ledgerline/domain';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { collectList, listTake } from '../../../streaming/list-collector';
 import { StreamLimiter } from '../../../streaming/stream-limiter';
@@ -28,12 +33,29 @@ export class ListCompletionsHandler implements IQueryHandler<ListCompletionsQuer
     private readonly authorization: StreamAuthorization,
   ) {}
 
-  async execute({ claims, request, limit, streamIdleTimeoutMs }: ListCompletionsQuery): Promise<CompletionStreamResponse[]> {
+  async execute({
+    claims,
+    request,
+    limit,
+    streamIdleTimeoutMs,
+  }: ListCompletionsQuery): Promise<CompletionStreamResponse[]> {
     const { httpListMaxElements: max, streamIdleTimeoutMs: defaultIdleMs } = this.runtime.config;
     const take = listTake(limit, max);
     const stream = await this.reader.open(claims, request, Math.min(Math.max(take, 50), 1000), (e) => e);
     const maxBytes = this.runtime.config.httpListMaxBytes;
-    const budget = { maxBytes, size: (e: CompletionStreamResponse) => Buffer.byteLength(JSON.stringify(e)), tooLarge: () => listBytesExceeded(maxBytes, '/v2/commands/completions') };
-    return collectList(stream, { take, max, idleMs: streamIdleTimeoutMs ?? defaultIdleMs, limiter: this.limiter, authorization: this.authorization, claims, budget });
+    const budget = {
+      maxBytes,
+      size: (e: CompletionStreamResponse) => Buffer.byteLength(JSON.stringify(e)),
+      tooLarge: () => listBytesExceeded(maxBytes, '/v2/commands/completions'),
+    };
+    return collectList(stream, {
+      take,
+      max,
+      idleMs: streamIdleTimeoutMs ?? defaultIdleMs,
+      limiter: this.limiter,
+      authorization: this.authorization,
+      claims,
+      budget,
+    });
   }
 }

@@ -24,12 +24,14 @@ import { SubmitCommandsCommand } from './submit-commands.command';
 
 /**
  * Commands of local parties, in the reference's order (Canton's JsCommandService, CommandServiceAuthorization,
- * CommandsValidator, then interpretation and routing): the JSON layer → authorization (the caller's claims are the actAs
- * parties' consent) → validation → interpretation (the Daml engine for templates of stored packages, else the generic template model; as prepare does) → routing
- * (local submitters, the prescribed synchronizer) → the submission pipeline shared with executeAndWait. Everything up to
- * the pipeline answers the request directly and leaves no completion.
+ * CommandsValidator, then interpretation and routing): the JSON layer → authorization (the caller's claims are the
+ * actAs parties' consent) → validation → interpretation (the Daml engine for templates of stored packages, else the
+ * generic template model; as prepare does) → routing (local submitters, the prescribed synchronizer) → the submission
+ * pipeline shared with executeAndWait. Everything up to the pipeline answers the request directly and leaves no
+ * completion.
  */
-const laterOf = (a: bigint | undefined, b: bigint | undefined) => (a === undefined ? b : b === undefined || a >= b ? a : b);
+const laterOf = (a: bigint | undefined, b: bigint | undefined) =>
+  a === undefined ? b : b === undefined || a >= b ? a : b;
 
 @CommandHandler(SubmitCommandsCommand)
 export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsCommand, Record<string, unknown>> {
@@ -46,13 +48,20 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
 
   async execute({ claims, request, mode, transactionFormat }: SubmitCommandsCommand): Promise<Record<string, unknown>> {
     // 1. The JSON layer, which resolves the templates (as prepare does: #name → the preferred vetted package).
-    const templates = await this.templateDirectories.forCommands(request.commands, request.synchronizerId, request.packageIdSelectionPreference);
+    const templates = await this.templateDirectories.forCommands(
+      request.commands,
+      request.synchronizerId,
+      request.packageIdSelectionPreference,
+    );
     checkCommandsJsonLayer(request, templates);
     // 2. Authorization (the given format's read claims too; a default one is built after it).
     const userId = authorizeCommands(claims, request);
     if (transactionFormat) authorizeUpdateFormat(claims, { includeTransactions: transactionFormat });
     // 3. Validation: the format first (SubmitAndWaitRequestValidator), then the commands.
-    const format = mode === 'transaction' ? (transactionFormat ?? defaultTransactionFormat([...new Set([...request.actAs, ...request.readAs])])) : null;
+    const format =
+      mode === 'transaction'
+        ? (transactionFormat ?? defaultTransactionFormat([...new Set([...request.actAs, ...request.readAs])]))
+        : null;
     if (format) validateUpdateFormat({ includeTransactions: format });
     const now = this.runtime.clock.nowMicros();
     const v = validateCommands(request, userId, request.submissionId || randomUUID(), {
@@ -77,7 +86,13 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
       },
       { knownParties: new Set(hosting.keys()), contracts },
       // The ledger effective time the commands run at: now, raised to minLedgerTimeAbs, or now + minLedgerTimeRel.
-      { connectedSynchronizers: connected, templates, now, ledgerTime: v.minLedgerTime ?? now, submissionSeed: randomBytes(32) },
+      {
+        connectedSynchronizers: connected,
+        templates,
+        now,
+        ledgerTime: v.minLedgerTime ?? now,
+        submissionSeed: randomBytes(32),
+      },
     );
     // 5. Routing.
     routeSubmission(v.actAs, hosting, v.synchronizerId, connected);
@@ -89,7 +104,11 @@ export class SubmitCommandsHandler implements ICommandHandler<SubmitCommandsComm
       workflowId: v.workflowId,
       submission: { userId, actAs: v.actAs, submissionId: v.submissionId },
       // The pipeline chooses the ledger effective time within the bounds the interpretation's time reads impose.
-      times: { preparationTime: now, minLedgerEffectiveTime: built.ledgerTimeBounds?.min, maxLedgerEffectiveTime: built.ledgerTimeBounds?.max },
+      times: {
+        preparationTime: now,
+        minLedgerEffectiveTime: built.ledgerTimeBounds?.min,
+        maxLedgerEffectiveTime: built.ledgerTimeBounds?.max,
+      },
       minLedgerTime: laterOf(v.minLedgerTime, built.minLedgerTime),
       externalTransactionHash: null,
       deduplicationPeriod: v.deduplicationPeriod,

@@ -22,7 +22,12 @@ import { collectList, listTake } from '../../../streaming/list-collector';
 import { StreamLimiter } from '../../../streaming/stream-limiter';
 import { StreamAuthorization } from '../../../streaming/stream-authorization';
 import { ActiveContractsReader } from '../active-contracts-stream';
-import { GetActiveContractsPageQuery, GetContractQuery, GetEventsByContractIdQuery, ListActiveContractsQuery } from './contracts.queries';
+import {
+  GetActiveContractsPageQuery,
+  GetContractQuery,
+  GetEventsByContractIdQuery,
+  ListActiveContractsQuery,
+} from './contracts.queries';
 
 /**
  * The list variant of the active contract set (JsStateService's `asList`): the stream always completes, so the list
@@ -38,13 +43,28 @@ export class ListActiveContractsHandler implements IQueryHandler<ListActiveContr
     private readonly authorization: StreamAuthorization,
   ) {}
 
-  async execute({ claims, request, limit, streamIdleTimeoutMs }: ListActiveContractsQuery): Promise<JsGetActiveContractsResponse[]> {
+  async execute({
+    claims,
+    request,
+    limit,
+    streamIdleTimeoutMs,
+  }: ListActiveContractsQuery): Promise<JsGetActiveContractsResponse[]> {
     const max = this.runtime.config.httpListMaxElements;
     const take = listTake(limit, max);
     const snapshot = await this.reader.snapshot(claims, request);
     const maxBytes = this.runtime.config.httpListMaxBytes;
-    const stream = this.reader.stream(snapshot, Math.min(Math.max(take, 50), 1000), take > 1000, { maxBytes, tooLarge: () => listBytesExceeded(maxBytes, '/v2/state/active-contracts') });
-    return collectList(stream, { take, max, idleMs: streamIdleTimeoutMs ?? null, limiter: this.limiter, authorization: this.authorization, claims });
+    const stream = this.reader.stream(snapshot, Math.min(Math.max(take, 50), 1000), take > 1000, {
+      maxBytes,
+      tooLarge: () => listBytesExceeded(maxBytes, '/v2/state/active-contracts'),
+    });
+    return collectList(stream, {
+      take,
+      max,
+      idleMs: streamIdleTimeoutMs ?? null,
+      limiter: this.limiter,
+      authorization: this.authorization,
+      claims,
+    });
   }
 }
 
@@ -79,7 +99,8 @@ export class GetActiveContractsPageHandler implements IQueryHandler<GetActiveCon
     return {
       activeContracts: page.map((e) => ({ ...e.entry, streamContinuationToken: '' })),
       activeAtOffset: checked.activeAtOffset,
-      nextPageToken: more && last ? pageToken(last.position, checked.format, this.reader.participant, checked.activeAtOffset) : null,
+      nextPageToken:
+        more && last ? pageToken(last.position, checked.format, this.reader.participant, checked.activeAtOffset) : null,
     };
   }
 }
@@ -113,7 +134,12 @@ export class GetEventsByContractIdHandler implements IQueryHandler<GetEventsByCo
       (r) => !r.c,
     );
     if (!c) throw contractEventsNotFound(contractId);
-    const rendered = renderContractEvents(contractId, found.get(c.createdOffset) ?? null, c.archivedOffset === null ? null : (found.get(c.archivedOffset) ?? null), format);
+    const rendered = renderContractEvents(
+      contractId,
+      found.get(c.createdOffset) ?? null,
+      c.archivedOffset === null ? null : (found.get(c.archivedOffset) ?? null),
+      format,
+    );
     if (!rendered) throw contractEventsNotFound(contractId);
     return rendered;
   }
@@ -132,10 +158,15 @@ export class GetContractHandler implements IQueryHandler<GetContractQuery> {
 
   async execute({ claims, request }: GetContractQuery) {
     const parties = request.queryingParties ?? [];
-    if (parties.length === 0 && !readsAsAnyParty(claims)) throw permissionDenied('Claims do not authorize to read data as any party');
-    for (const p of parties) if (!canReadAs(claims, p)) throw permissionDenied(`Claims do not authorize to read data for party '${p}'`);
+    if (parties.length === 0 && !readsAsAnyParty(claims))
+      throw permissionDenied('Claims do not authorize to read data as any party');
+    for (const p of parties)
+      if (!canReadAs(claims, p)) throw permissionDenied(`Claims do not authorize to read data for party '${p}'`);
     const { contractId } = validateContractRequest(request);
-    const c = await this.runtime.reads.lookup((db) => this.reader.repo.contract(db, contractId), (found) => !found);
+    const c = await this.runtime.reads.lookup(
+      (db) => this.reader.repo.contract(db, contractId),
+      (found) => !found,
+    );
     const rendered = c ? renderContractPayload(c.createdEvent, parties) : null;
     if (!rendered) throw contractPayloadNotFound(contractId);
     return rendered;

@@ -1,4 +1,10 @@
-import type { Claims, GetActiveContractsPageRequest, GetActiveContractsRequest, GetContractRequest, GetEventsByContractIdRequest } from '@ledgerline/domain';
+import type {
+  Claims,
+  GetActiveContractsPageRequest,
+  GetActiveContractsRequest,
+  GetContractRequest,
+  GetEventsByContractIdRequest,
+} from '@ledgerline/domain';
 
 /** POST /v2/state/active-contracts: the list variant of the active contract set. */
 export class ListActiveContractsQuery {

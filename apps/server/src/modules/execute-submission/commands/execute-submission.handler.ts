@@ -28,9 +28,14 @@ import { SigningKeysCache } from '../signing-keys.cache';
 import { ExecuteSubmissionCommand, type ExecuteSubmissionAnswer } from './execute-submission.command';
 
 const notConnected = (id: string) =>
-  new LedgerError('NOT_CONNECTED_TO_SYNCHRONIZER', ErrorCategories.InvalidGivenCurrentSystemStateOther, `This participant is not connected to synchronizer ${id}`, {
-    context: { synchronizer_id: id },
-  });
+  new LedgerError(
+    'NOT_CONNECTED_TO_SYNCHRONIZER',
+    ErrorCategories.InvalidGivenCurrentSystemStateOther,
+    `This participant is not connected to synchronizer ${id}`,
+    {
+      context: { synchronizer_id: id },
+    },
+  );
 
 /**
  * POST /v2/interactive-submission/executeAndWait (and executeAndWaitForTransaction, execute), in the reference's order
@@ -51,7 +56,12 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
     private readonly signatures: SignatureVerifier,
   ) {}
 
-  async execute({ claims, request, mode, transactionFormat }: ExecuteSubmissionCommand): Promise<ExecuteSubmissionAnswer> {
+  async execute({
+    claims,
+    request,
+    mode,
+    transactionFormat,
+  }: ExecuteSubmissionCommand): Promise<ExecuteSubmissionAnswer> {
     const cfg = this.runtime.config;
     // 1. Decode the protobuf (JSON layer).
     let pt: PreparedTransaction;
@@ -93,7 +103,8 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
     if (format) validateUpdateFormat({ includeTransactions: format });
     // 4. Execution: decode, well-formedness, hash, signatures.
     const wf = checkWellFormed(pt.transaction);
-    if (validated.hashingSchemeVersion === 4) throw failedToExecute('Hashing scheme version V4 is not supported on protocol version 35');
+    if (validated.hashingSchemeVersion === 4)
+      throw failedToExecute('Hashing scheme version V4 is not supported on protocol version 35');
     const synchronizerId = logicalSynchronizerId(view.synchronizerId);
     if (!this.identity.synchronizer(synchronizerId)) throw notConnected(synchronizerId);
     let hash: Buffer;
@@ -104,7 +115,13 @@ export class ExecuteSubmissionHandler implements ICommandHandler<ExecuteSubmissi
       throw e;
     }
     const keys = await this.keys.get(view.actAs);
-    await verifyExternalSignatures({ actAs: view.actAs, signatures: validated.signatures, keysOf: (p) => keys.get(p), hash, verifier: this.signatures });
+    await verifyExternalSignatures({
+      actAs: view.actAs,
+      signatures: validated.signatures,
+      keysOf: (p) => keys.get(p),
+      hash,
+      verifier: this.signatures,
+    });
 
     // 5. The shared pipeline: the ledger model, deduplication, commit.
     const r = await this.pipeline.submit({

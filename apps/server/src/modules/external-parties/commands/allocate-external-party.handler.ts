@@ -42,9 +42,14 @@ export class AllocateExternalPartyHandler implements ICommandHandler<AllocateExt
     if (userId) validateUserId(userId, 'user_id');
     // External parties count towards the self-allocation quota too; checked before the signatures are verified (CPU).
     const selfAllocationQuota = selfAllocation ? this.runtime.config.maxSelfAllocatedParties : null;
-    if (selfAllocationQuota !== null) checkSelfAllocationQuota(await this.users.state(this.runtime.db, userId), selfAllocationQuota);
+    if (selfAllocationQuota !== null)
+      checkSelfAllocationQuota(await this.users.state(this.runtime.db, userId), selfAllocationQuota);
     const ctx = hostingContext(this.identity);
     const verified = verifyExternalPartyAllocation(request, ctx, this.signatures);
-    return this.store.decide(externalPartyAllocationDecider, { verified, hosting: ctx, options: { identityProviderId: idp, userId, selfAllocationQuota } });
+    return this.store.decide(externalPartyAllocationDecider, {
+      verified,
+      hosting: ctx,
+      options: { identityProviderId: idp, userId, selfAllocationQuota },
+    });
   }
 }

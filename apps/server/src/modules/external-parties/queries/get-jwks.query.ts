@@ -29,6 +29,10 @@ export class GetJwksHandler implements IQueryHandler<GetJwksQuery> {
     const found = await this.repo.keysOn(this.runtime.db, partyId, synchronizerId);
     if (!found || found.keys.length === 0) throw partySigningKeysNotFound(partyId);
     // Registered keys were parsed when the party was allocated.
-    return { keys: found.keys.map((k) => jwkOf(parsePublicKey({ format: k.keyFormat, keyData: k.publicKey, keySpec: k.keySpec }))) };
+    return {
+      keys: found.keys.map((k) =>
+        jwkOf(parsePublicKey({ format: k.keyFormat, keyData: k.publicKey, keySpec: k.keySpec })),
+      ),
+    };
   }
 }

@@ -1,12 +1,20 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { idpConfigNotFound, requireIdentityProviderId, requireParticipantAdmin, type IdentityProviderConfig } from '@ledgerline/domain';
+import {
+  idpConfigNotFound,
+  requireIdentityProviderId,
+  requireParticipantAdmin,
+  type IdentityProviderConfig,
+} from '@ledgerline/domain';
 import { IdentityProvidersRepository } from '@ledgerline/store';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { GetIdentityProviderQuery, ListIdentityProvidersQuery } from './identity-provider.queries';
 
 @QueryHandler(GetIdentityProviderQuery)
 export class GetIdentityProviderHandler implements IQueryHandler<GetIdentityProviderQuery> {
-  constructor(private readonly runtime: LedgerRuntime, private readonly idps: IdentityProvidersRepository) {}
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly idps: IdentityProvidersRepository,
+  ) {}
 
   async execute({ claims, id }: GetIdentityProviderQuery): Promise<IdentityProviderConfig> {
     requireParticipantAdmin(claims);
@@ -19,7 +27,10 @@ export class GetIdentityProviderHandler implements IQueryHandler<GetIdentityProv
 
 @QueryHandler(ListIdentityProvidersQuery)
 export class ListIdentityProvidersHandler implements IQueryHandler<ListIdentityProvidersQuery> {
-  constructor(private readonly runtime: LedgerRuntime, private readonly idps: IdentityProvidersRepository) {}
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly idps: IdentityProvidersRepository,
+  ) {}
 
   async execute({ claims }: ListIdentityProvidersQuery): Promise<IdentityProviderConfig[]> {
     requireParticipantAdmin(claims);

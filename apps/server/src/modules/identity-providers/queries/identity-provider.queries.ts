@@ -1,7 +1,10 @@
 import type { Claims } from '@ledgerline/domain';
 
 export class GetIdentityProviderQuery {
-  constructor(readonly claims: Claims, readonly id: string) {}
+  constructor(
+    readonly claims: Claims,
+    readonly id: string,
+  ) {}
 }
 export class ListIdentityProvidersQuery {
   constructor(readonly claims: Claims) {}

@@ -30,7 +30,12 @@ export class UploadDarHandler implements ICommandHandler<UploadDarCommand> {
   async execute({ claims, dar, vetAllPackages, synchronizerId }: UploadDarCommand): Promise<void> {
     requireParticipantAdmin(claims);
     validatePackageSynchronizerId(synchronizerId);
-    const vetOn = vetAllPackages ? resolvePackageSynchronizer(synchronizerId, this.identity.synchronizers.map((s) => s.id)) : null;
+    const vetOn = vetAllPackages
+      ? resolvePackageSynchronizer(
+          synchronizerId,
+          this.identity.synchronizers.map((s) => s.id),
+        )
+      : null;
     const parsed = await inspectDar(await dar(), { maxUncompressedBytes: this.runtime.config.darMaxUncompressedBytes });
     // The archives first, then the event that names them: one transaction.
     await this.store.decide(darUploadDecider, { dar: parsed, vetOn, participantId: this.identity.participantId });
@@ -50,7 +55,10 @@ export class ValidateDarHandler implements ICommandHandler<ValidateDarCommand> {
   async execute({ claims, dar, synchronizerId }: ValidateDarCommand): Promise<void> {
     requireParticipantAdmin(claims);
     validatePackageSynchronizerId(synchronizerId);
-    resolvePackageSynchronizer(synchronizerId, this.identity.synchronizers.map((s) => s.id));
+    resolvePackageSynchronizer(
+      synchronizerId,
+      this.identity.synchronizers.map((s) => s.id),
+    );
     const parsed = await inspectDar(await dar(), { maxUncompressedBytes: this.runtime.config.darMaxUncompressedBytes });
     checkDarDependencies(parsed, await this.packages.stored(this.runtime.db, darPackageIdsToLookUp(parsed)));
   }
@@ -63,11 +71,21 @@ export class UpdateVettedPackagesHandler implements ICommandHandler<UpdateVetted
     private readonly identity: ParticipantIdentity,
   ) {}
 
-  async execute({ claims, request: decode }: UpdateVettedPackagesCommand): Promise<{ past: VettedPackagesEntry | null; next: VettedPackagesEntry }> {
+  async execute({
+    claims,
+    request: decode,
+  }: UpdateVettedPackagesCommand): Promise<{ past: VettedPackagesEntry | null; next: VettedPackagesEntry }> {
     requireParticipantAdmin(claims);
     const request = decode();
     validatePackageSynchronizerId(request.synchronizerId);
-    const synchronizerId = resolvePackageSynchronizer(request.synchronizerId, this.identity.synchronizers.map((s) => s.id));
-    return this.store.decide(vettingUpdateDecider, { synchronizerId, request, participantId: this.identity.participantId });
+    const synchronizerId = resolvePackageSynchronizer(
+      request.synchronizerId,
+      this.identity.synchronizers.map((s) => s.id),
+    );
+    return this.store.decide(vettingUpdateDecider, {
+      synchronizerId,
+      request,
+      participantId: this.identity.participantId,
+    });
   }
 }

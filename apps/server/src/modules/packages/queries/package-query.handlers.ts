@@ -13,7 +13,13 @@ import { PackagesRepository } from '@ledgerline/store';
 import { parseVettingPageToken, vettedPackagesToJs, vettingPageToken } from '@ledgerline/wire';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
-import { GetPackageQuery, GetPackageStatusQuery, GetPreferredPackagesQuery, ListPackagesQuery, ListVettedPackagesQuery } from './package.queries';
+import {
+  GetPackageQuery,
+  GetPackageStatusQuery,
+  GetPreferredPackagesQuery,
+  ListPackagesQuery,
+  ListVettedPackagesQuery,
+} from './package.queries';
 
 /** Most VettedPackages entries per page (there is one per synchronizer). */
 export const MAX_VETTED_PACKAGES_PAGE_SIZE = 1000;
@@ -21,7 +27,10 @@ export const MAX_VETTED_PACKAGES_PAGE_SIZE = 1000;
 /** Reads of the package store: any authenticated user (the global guard has checked the token). */
 @QueryHandler(ListPackagesQuery)
 export class ListPackagesHandler implements IQueryHandler<ListPackagesQuery> {
-  constructor(private readonly runtime: LedgerRuntime, private readonly packages: PackagesRepository) {}
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly packages: PackagesRepository,
+  ) {}
 
   async execute(): Promise<string[]> {
     return this.packages.ids(this.runtime.db);
@@ -30,20 +39,30 @@ export class ListPackagesHandler implements IQueryHandler<ListPackagesQuery> {
 
 @QueryHandler(GetPackageQuery)
 export class GetPackageHandler implements IQueryHandler<GetPackageQuery> {
-  constructor(private readonly runtime: LedgerRuntime, private readonly packages: PackagesRepository) {}
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly packages: PackagesRepository,
+  ) {}
 
   /** The archive payload as a stream of its stored chunks, with its size. */
   async execute({ packageId }: GetPackageQuery): Promise<{ packageId: string; sizeBytes: number; body: Readable }> {
     requirePackageId(packageId);
     const info = await this.packages.get(this.runtime.db, packageId);
     if (!info) throw packageNotFound(packageId);
-    return { packageId, sizeBytes: info.sizeBytes, body: Readable.from(this.packages.archiveChunks(this.runtime.db, packageId), { objectMode: false }) };
+    return {
+      packageId,
+      sizeBytes: info.sizeBytes,
+      body: Readable.from(this.packages.archiveChunks(this.runtime.db, packageId), { objectMode: false }),
+    };
   }
 }
 
 @QueryHandler(GetPackageStatusQuery)
 export class GetPackageStatusHandler implements IQueryHandler<GetPackageStatusQuery> {
-  constructor(private readonly runtime: LedgerRuntime, private readonly packages: PackagesRepository) {}
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly packages: PackagesRepository,
+  ) {}
 
   async execute({ packageId }: GetPackageStatusQuery): Promise<boolean> {
     requirePackageId(packageId);
@@ -53,32 +72,58 @@ export class GetPackageStatusHandler implements IQueryHandler<GetPackageStatusQu
 
 @QueryHandler(ListVettedPackagesQuery)
 export class ListVettedPackagesHandler implements IQueryHandler<ListVettedPackagesQuery> {
-  constructor(private readonly runtime: LedgerRuntime, private readonly identity: ParticipantIdentity, private readonly packages: PackagesRepository) {}
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly identity: ParticipantIdentity,
+    private readonly packages: PackagesRepository,
+  ) {}
 
   async execute({ filter, pageToken, pageSize }: ListVettedPackagesQuery) {
     validateVettingList(filter, pageSize, MAX_VETTED_PACKAGES_PAGE_SIZE);
     const after = parseVettingPageToken(pageToken);
     const [states, all] = await Promise.all([
-      this.packages.vetting(this.runtime.db, this.identity.synchronizers.map((s) => s.id)),
+      this.packages.vetting(
+        this.runtime.db,
+        this.identity.synchronizers.map((s) => s.id),
+      ),
       this.packages.all(this.runtime.db),
     ]);
-    const { entries, more } = listVettedPackages(states, new Map(all.map((p) => [p.packageId, p])), this.identity.participantId, filter, {
-      after,
-      size: pageSize || MAX_VETTED_PACKAGES_PAGE_SIZE,
-    });
-    return { vettedPackages: entries.map(vettedPackagesToJs), nextPageToken: more ? vettingPageToken(entries[entries.length - 1]) : '' };
+    const { entries, more } = listVettedPackages(
+      states,
+      new Map(all.map((p) => [p.packageId, p])),
+      this.identity.participantId,
+      filter,
+      {
+        after,
+        size: pageSize || MAX_VETTED_PACKAGES_PAGE_SIZE,
+      },
+    );
+    return {
+      vettedPackages: entries.map(vettedPackagesToJs),
+      nextPageToken: more ? vettingPageToken(entries[entries.length - 1]) : '',
+    };
   }
 }
 
 @QueryHandler(GetPreferredPackagesQuery)
 export class GetPreferredPackagesHandler implements IQueryHandler<GetPreferredPackagesQuery> {
-  constructor(private readonly runtime: LedgerRuntime, private readonly identity: ParticipantIdentity, private readonly packages: PackagesRepository) {}
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly identity: ParticipantIdentity,
+    private readonly packages: PackagesRepository,
+  ) {}
 
   async execute({ request }: GetPreferredPackagesQuery): Promise<PreferredPackages | null> {
     validatePreferredPackagesRequest(request);
     const [stored, states] = await Promise.all([
-      this.packages.byNames(this.runtime.db, request.requirements.map((r) => r.packageName)),
-      this.packages.vetting(this.runtime.db, this.identity.synchronizers.map((s) => s.id)),
+      this.packages.byNames(
+        this.runtime.db,
+        request.requirements.map((r) => r.packageName),
+      ),
+      this.packages.vetting(
+        this.runtime.db,
+        this.identity.synchronizers.map((s) => s.id),
+      ),
     ]);
     return choosePreferredPackages(stored, states, request, this.runtime.clock.nowMicros());
   }

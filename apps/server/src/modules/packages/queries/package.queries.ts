@@ -4,14 +4,28 @@ export class ListPackagesQuery {
   constructor(readonly claims: Claims) {}
 }
 export class GetPackageQuery {
-  constructor(readonly claims: Claims, readonly packageId: string) {}
+  constructor(
+    readonly claims: Claims,
+    readonly packageId: string,
+  ) {}
 }
 export class GetPackageStatusQuery {
-  constructor(readonly claims: Claims, readonly packageId: string) {}
+  constructor(
+    readonly claims: Claims,
+    readonly packageId: string,
+  ) {}
 }
 export class ListVettedPackagesQuery {
-  constructor(readonly claims: Claims, readonly filter: VettingListFilter, readonly pageToken: string, readonly pageSize: number) {}
+  constructor(
+    readonly claims: Claims,
+    readonly filter: VettingListFilter,
+    readonly pageToken: string,
+    readonly pageSize: number,
+  ) {}
 }
 export class GetPreferredPackagesQuery {
-  constructor(readonly claims: Claims, readonly request: PreferredPackagesRequest) {}
+  constructor(
+    readonly claims: Claims,
+    readonly request: PreferredPackagesRequest,
+  ) {}
 }

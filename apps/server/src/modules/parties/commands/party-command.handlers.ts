@@ -25,10 +25,15 @@ export class AllocatePartyHandler implements ICommandHandler<AllocatePartyComman
   ) {}
 
   async execute({ claims, input }: AllocatePartyCommand): Promise<PartyRecord> {
-    const { identityProviderId, selfAllocation } = authorizeAllocateParty(claims, input.userId, input.identityProviderId);
+    const { identityProviderId, selfAllocation } = authorizeAllocateParty(
+      claims,
+      input.userId,
+      input.identityProviderId,
+    );
     const selfAllocationQuota = selfAllocation ? this.runtime.config.maxSelfAllocatedParties : null;
     // The quota before any check of the request's content (the writer checks it again, against the committed rights).
-    if (selfAllocationQuota !== null) checkSelfAllocationQuota(await this.users.state(this.runtime.db, input.userId), selfAllocationQuota);
+    if (selfAllocationQuota !== null)
+      checkSelfAllocationQuota(await this.users.state(this.runtime.db, input.userId), selfAllocationQuota);
     const request = { ...input, identityProviderId };
     validateAllocatePartyRequest(request);
     const hint = request.partyIdHint || generatedPartyHint(randomUUID());
@@ -50,7 +55,10 @@ export class UpdatePartyDetailsHandler implements ICommandHandler<UpdatePartyDet
 
   async execute({ claims, pathParty, body }: UpdatePartyDetailsCommand): Promise<PartyRecord> {
     checkPathMatchesBody(pathParty, body);
-    const identityProviderId = authorizeUpdatePartyDetails(claims, body.partyDetails ? body.partyDetails.identityProviderId : null);
+    const identityProviderId = authorizeUpdatePartyDetails(
+      claims,
+      body.partyDetails ? body.partyDetails.identityProviderId : null,
+    );
     const request = validateUpdatePartyDetails(body, identityProviderId);
     // The writer loads the record (with every earlier write of the ledger) for many PATCHes at once.
     return this.store.decide(partyUpdateDecider, request);

@@ -10,9 +10,16 @@ export interface AllocatePartyInput {
 }
 
 export class AllocatePartyCommand {
-  constructor(readonly claims: Claims, readonly input: AllocatePartyInput) {}
+  constructor(
+    readonly claims: Claims,
+    readonly input: AllocatePartyInput,
+  ) {}
 }
 
 export class UpdatePartyDetailsCommand {
-  constructor(readonly claims: Claims, readonly pathParty: string, readonly body: UpdatePartyDetailsBody) {}
+  constructor(
+    readonly claims: Claims,
+    readonly pathParty: string,
+    readonly body: UpdatePartyDetailsBody,
+  ) {}
 }

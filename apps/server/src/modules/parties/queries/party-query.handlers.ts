@@ -20,7 +20,11 @@ export const MAX_PARTIES_PAGE_SIZE = 10_000;
 
 @QueryHandler(GetPartiesQuery)
 export class GetPartiesHandler implements IQueryHandler<GetPartiesQuery> {
-  constructor(private readonly runtime: LedgerRuntime, private readonly parties: PartiesRepository, private readonly idps: IdentityProvidersRepository) {}
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly parties: PartiesRepository,
+    private readonly idps: IdentityProvidersRepository,
+  ) {}
 
   async execute({ claims, parties, identityProviderId }: GetPartiesQuery): Promise<PartyDetailsView[]> {
     const idp = authorizeGetParties(claims, parties, identityProviderId);
@@ -34,7 +38,11 @@ export class GetPartiesHandler implements IQueryHandler<GetPartiesQuery> {
 
 @QueryHandler(ListPartiesQuery)
 export class ListPartiesHandler implements IQueryHandler<ListPartiesQuery> {
-  constructor(private readonly runtime: LedgerRuntime, private readonly parties: PartiesRepository, private readonly idps: IdentityProvidersRepository) {}
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly parties: PartiesRepository,
+    private readonly idps: IdentityProvidersRepository,
+  ) {}
 
   async execute({ claims, pageSize, pageToken, filterParty, identityProviderId }: ListPartiesQuery) {
     const idp = authorizeListParties(claims, identityProviderId);
@@ -48,7 +56,11 @@ export class ListPartiesHandler implements IQueryHandler<ListPartiesQuery> {
       afterParty = decodePageToken(pageToken);
     }
     if (!(await this.idps.exists(this.runtime.db, idp))) throw identityProviderNotFoundArgument(idp);
-    const records = await this.parties.list(this.runtime.db, { afterParty, limit: size, contains: filterParty || undefined });
+    const records = await this.parties.list(this.runtime.db, {
+      afterParty,
+      limit: size,
+      contains: filterParty || undefined,
+    });
     const nextPageToken = records.length === size ? encodePageToken(records[records.length - 1].party) : '';
     return { partyDetails: records.map((r) => blindPartyDetails(r, idp)), nextPageToken };
   }

@@ -1,7 +1,11 @@
 import type { Claims } from '@ledgerline/domain';
 
 export class GetPartiesQuery {
-  constructor(readonly claims: Claims, readonly parties: string[], readonly identityProviderId: string) {}
+  constructor(
+    readonly claims: Claims,
+    readonly parties: string[],
+    readonly identityProviderId: string,
+  ) {}
 }
 
 export class ListPartiesQuery {

@@ -59,7 +59,11 @@ export class PrepareSubmissionHandler implements IQueryHandler<PrepareSubmission
     for (const c of req.commands) env.templates.resolve(c.templateId, c.template);
     await this.templates.validatePreference(req.packageIdSelectionPreference);
     const ledgerTime = prepareLedgerTime(req, env.now);
-    const built = await this.interpreter.interpret({ ...req, disclosedContracts }, { knownParties, contracts: new Map(contract ? [[contract.contractId, contract]] : []) }, { ...env, ledgerTime });
+    const built = await this.interpreter.interpret(
+      { ...req, disclosedContracts },
+      { knownParties, contracts: new Map(contract ? [[contract.contractId, contract]] : []) },
+      { ...env, ledgerTime },
+    );
     return decidePrepare(req, version, built, env);
   }
 }

@@ -38,7 +38,11 @@ export interface ReassignmentResult {
 function authorize(claims: Claims, body: ReassignmentRequestBody): string {
   const rc = body.reassignmentCommands;
   const userId = matchUserId(claims, rc?.userId);
-  if (rc) requireThat(canActAs(claims, rc.submitter ?? ''), `Claims do not authorize to act as party '${rc.submitter ?? ''}'`);
+  if (rc)
+    requireThat(
+      canActAs(claims, rc.submitter ?? ''),
+      `Claims do not authorize to act as party '${rc.submitter ?? ''}'`,
+    );
   if (body.eventFormat) authorizeUpdateFormat(claims, { includeReassignments: body.eventFormat });
   return userId;
 }
@@ -52,7 +56,10 @@ function authorize(claims: Claims, body: ReassignmentRequestBody): string {
  * its error.
  */
 @CommandHandler(SubmitReassignmentCommand)
-export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassignmentCommand, ReassignmentResult | null> {
+export class SubmitReassignmentHandler implements ICommandHandler<
+  SubmitReassignmentCommand,
+  ReassignmentResult | null
+> {
   constructor(
     private readonly store: EventStore,
     private readonly identity: ParticipantIdentity,
@@ -66,7 +73,9 @@ export class SubmitReassignmentHandler implements ICommandHandler<SubmitReassign
     if (!body.reassignmentCommands) throw missingField('reassignment_commands');
     // The event format is the read side's: one set of filter rules for streams and submission results.
     if (body.eventFormat) validateEventFormat(body.eventFormat);
-    const format = body.eventFormat ? compileEventFormat(body.eventFormat, await this.interfaces.forFormat(body.eventFormat)) : null;
+    const format = body.eventFormat
+      ? compileEventFormat(body.eventFormat, await this.interfaces.forFormat(body.eventFormat))
+      : null;
     const sub = validateReassignmentCommands(body.reassignmentCommands, userId, randomUUID);
     requireReassignmentSynchronizers(
       sub.batch,

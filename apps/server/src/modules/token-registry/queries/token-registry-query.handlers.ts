@@ -24,7 +24,11 @@ export class ListInstrumentsHandler implements IQueryHandler<ListInstrumentsQuer
   constructor(private readonly reader: TokenRegistryReader) {}
   async execute({ admin, pageSize, pageToken }: ListInstrumentsQuery) {
     const size = decodePageSize(pageSize);
-    return instrumentPage(await this.reader.instruments(admin), size, typeof pageToken === 'string' && pageToken !== '' ? pageToken : undefined);
+    return instrumentPage(
+      await this.reader.instruments(admin),
+      size,
+      typeof pageToken === 'string' && pageToken !== '' ? pageToken : undefined,
+    );
   }
 }
 

@@ -57,13 +57,25 @@ export class ListUpdatesHandler implements IQueryHandler<ListUpdatesQuery> {
     private readonly authorization: StreamAuthorization,
   ) {}
 
-  async execute({ claims, request, limit, streamIdleTimeoutMs, form }: ListUpdatesQuery): Promise<JsGetUpdatesResponse[]> {
+  async execute({
+    claims,
+    request,
+    limit,
+    streamIdleTimeoutMs,
+    form,
+  }: ListUpdatesQuery): Promise<JsGetUpdatesResponse[]> {
     const max = this.runtime.config.httpListMaxElements;
     const take = listTake(limit, max);
     const maxBytes = this.runtime.config.httpListMaxBytes;
-    const budget = { maxBytes, tooLarge: () => listBytesExceeded(maxBytes, form === 'tree' ? '/v2/updates/trees' : '/v2/updates') };
+    const budget = {
+      maxBytes,
+      tooLarge: () => listBytesExceeded(maxBytes, form === 'tree' ? '/v2/updates/trees' : '/v2/updates'),
+    };
     const stream = await this.reader.open(claims, request, Math.min(Math.max(take, 50), 1000), form, budget);
-    const idleMs = stream.tailing || streamIdleTimeoutMs !== undefined ? (streamIdleTimeoutMs ?? this.runtime.config.streamIdleTimeoutMs) : null;
+    const idleMs =
+      stream.tailing || streamIdleTimeoutMs !== undefined
+        ? (streamIdleTimeoutMs ?? this.runtime.config.streamIdleTimeoutMs)
+        : null;
     return collectList(stream, { take, max, idleMs, limiter: this.limiter, authorization: this.authorization, claims });
   }
 }
@@ -73,7 +85,12 @@ export class ListUpdatesHandler implements IQueryHandler<ListUpdatesQuery> {
  * authorization by the format, the key's syntax, the format; then the row read and rendered in the lookup's answer form.
  * UPDATE_NOT_FOUND, naming the key, when there is no row or nothing of it is visible in that form.
  */
-async function lookUp<R>(claims: Claims, format: UpdateFormat | null | undefined, key: () => LookupKey, answer: () => LookupAnswer<R> | null): Promise<R> {
+async function lookUp<R>(
+  claims: Claims,
+  format: UpdateFormat | null | undefined,
+  key: () => LookupKey,
+  answer: () => LookupAnswer<R> | null,
+): Promise<R> {
   if (format) authorizeUpdateFormat(claims, format);
   const checkedKey = key();
   const render = answer();
@@ -111,10 +128,12 @@ function byTransactionHash(reader: UpdatesReader, transactionHash: Uint8Array | 
 }
 
 /** GetUpdateBy…: one element of the update stream; its kind must be asked for, and a format that asks for nothing finds nothing. */
-const asUpdate = (reader: UpdatesReader, updateFormat: UpdateFormat | null | undefined) => (): LookupAnswer<JsGetUpdatesResponse> | null => {
-  const format = validateLookupFormat(updateFormat);
-  return format && (async (row) => projectUpdate(row, await reader.compile(format)));
-};
+const asUpdate =
+  (reader: UpdatesReader, updateFormat: UpdateFormat | null | undefined) =>
+  (): LookupAnswer<JsGetUpdatesResponse> | null => {
+    const format = validateLookupFormat(updateFormat);
+    return format && (async (row) => projectUpdate(row, await reader.compile(format)));
+  };
 
 /** transaction-by-… (deprecated): `{transaction}` of a transaction with a visible event. */
 const asTransaction = (reader: UpdatesReader, format: UpdateFormat) => () => {
@@ -130,7 +149,8 @@ const asTransaction = (reader: UpdatesReader, format: UpdateFormat) => () => {
 const asTree = (format: UpdateFormat) => () => {
   validateUpdateFormat(format);
   return (row: StoredUpdate) => {
-    const rendered = row.kind === 'Transaction' ? projectUpdate(row, compileUpdateFormat(format, NO_INTERFACES, 'tree')) : null;
+    const rendered =
+      row.kind === 'Transaction' ? projectUpdate(row, compileUpdateFormat(format, NO_INTERFACES, 'tree')) : null;
     return rendered && { transaction: rendered.update.TransactionTree.value };
   };
 };
@@ -141,7 +161,12 @@ export class GetUpdateByIdHandler implements IQueryHandler<GetUpdateByIdQuery> {
   constructor(private readonly reader: UpdatesReader) {}
 
   async execute({ claims, request }: GetUpdateByIdQuery): Promise<JsGetUpdatesResponse> {
-    return lookUp(claims, request.updateFormat, () => byUpdateId(this.reader, request.updateId), asUpdate(this.reader, request.updateFormat));
+    return lookUp(
+      claims,
+      request.updateFormat,
+      () => byUpdateId(this.reader, request.updateId),
+      asUpdate(this.reader, request.updateFormat),
+    );
   }
 }
 
@@ -151,7 +176,12 @@ export class GetUpdateByOffsetHandler implements IQueryHandler<GetUpdateByOffset
   constructor(private readonly reader: UpdatesReader) {}
 
   async execute({ claims, request }: GetUpdateByOffsetQuery): Promise<JsGetUpdatesResponse> {
-    return lookUp(claims, request.updateFormat, () => byOffset(this.reader, request.offset), asUpdate(this.reader, request.updateFormat));
+    return lookUp(
+      claims,
+      request.updateFormat,
+      () => byOffset(this.reader, request.offset),
+      asUpdate(this.reader, request.updateFormat),
+    );
   }
 }
 
@@ -161,7 +191,12 @@ export class GetUpdateByHashHandler implements IQueryHandler<GetUpdateByHashQuer
   constructor(private readonly reader: UpdatesReader) {}
 
   async execute({ claims, request }: GetUpdateByHashQuery): Promise<JsGetUpdatesResponse> {
-    return lookUp(claims, request.updateFormat, () => byTransactionHash(this.reader, request.transactionHash), asUpdate(this.reader, request.updateFormat));
+    return lookUp(
+      claims,
+      request.updateFormat,
+      () => byTransactionHash(this.reader, request.transactionHash),
+      asUpdate(this.reader, request.updateFormat),
+    );
   }
 }
 
@@ -227,8 +262,18 @@ export class GetUpdatesPageHandler implements IQueryHandler<GetUpdatesPageQuery>
     if (request.updateFormat) authorizeUpdateFormat(claims, request.updateFormat);
     const position = await this.reader.position();
     const plan = planUpdatesPage(request, position, this.reader.participant);
-    const range = { beginExclusive: plan.begin, endInclusive: plan.end, descending: plan.descending, empty: plan.begin >= plan.end };
-    const stream = this.reader.openRange(await this.reader.compile(plan.format), range, Math.min(plan.pageSize + 1, 1000), position);
+    const range = {
+      beginExclusive: plan.begin,
+      endInclusive: plan.end,
+      descending: plan.descending,
+      empty: plan.begin >= plan.end,
+    };
+    const stream = this.reader.openRange(
+      await this.reader.compile(plan.format),
+      range,
+      Math.min(plan.pageSize + 1, 1000),
+      position,
+    );
     const got: JsGetUpdatesResponse[] = [];
     try {
       while (got.length <= plan.pageSize) {
@@ -245,9 +290,19 @@ export class GetUpdatesPageHandler implements IQueryHandler<GetUpdatesPageQuery>
       const next = offsetOf(got[plan.pageSize]);
       return plan.descending
         ? { updates, lowestPageOffsetExclusive: next, highestPageOffsetInclusive: plan.end, nextPageToken: token(next) }
-        : { updates, lowestPageOffsetExclusive: plan.begin, highestPageOffsetInclusive: next - 1, nextPageToken: token(next - 1) };
+        : {
+            updates,
+            lowestPageOffsetExclusive: plan.begin,
+            highestPageOffsetInclusive: next - 1,
+            nextPageToken: token(next - 1),
+          };
     }
     const tail = !plan.descending && (request.endOffsetInclusive ?? null) === null;
-    return { updates, lowestPageOffsetExclusive: plan.begin, highestPageOffsetInclusive: plan.end, nextPageToken: tail ? token(plan.end) : null };
+    return {
+      updates,
+      lowestPageOffsetExclusive: plan.begin,
+      highestPageOffsetInclusive: plan.end,
+      nextPageToken: tail ? token(plan.end) : null,
+    };
   }
 }

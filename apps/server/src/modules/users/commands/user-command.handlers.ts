@@ -8,8 +8,20 @@ import {
   validateUpdateUser,
   validateUserId,
 } from '@ledgerline/domain';
-import { EventStore, userCreationDecider, userDeletionDecider, userRightsDecider, userUpdateDecider } from '@ledgerline/store';
-import { CreateUserCommand, DeleteUserCommand, GrantUserRightsCommand, RevokeUserRightsCommand, UpdateUserCommand } from './user.commands';
+import {
+  EventStore,
+  userCreationDecider,
+  userDeletionDecider,
+  userRightsDecider,
+  userUpdateDecider,
+} from '@ledgerline/store';
+import {
+  CreateUserCommand,
+  DeleteUserCommand,
+  GrantUserRightsCommand,
+  RevokeUserRightsCommand,
+  UpdateUserCommand,
+} from './user.commands';
 
 @CommandHandler(CreateUserCommand)
 export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
@@ -19,12 +31,20 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
     const idp = authorizeUserRightsChange(claims, rights, user.identityProviderId);
     validateUserId(user.id, 'user.id');
     validateRequestAnnotations(user.annotations, { field: 'user.metadata.annotations', allowEmptyValues: false });
-    return (await this.store.decide(userCreationDecider, { claims, user: { ...user, identityProviderId: idp }, rights }))!;
+    return (await this.store.decide(userCreationDecider, {
+      claims,
+      user: { ...user, identityProviderId: idp },
+      rights,
+    }))!;
   }
 }
 
 /** Grant and revoke share one path: authorize, then the writer decides against the stored rights. */
-function changeRights(store: EventStore, kind: 'grant' | 'revoke', { claims, userId, rights, identityProviderId }: GrantUserRightsCommand | RevokeUserRightsCommand) {
+function changeRights(
+  store: EventStore,
+  kind: 'grant' | 'revoke',
+  { claims, userId, rights, identityProviderId }: GrantUserRightsCommand | RevokeUserRightsCommand,
+) {
   const idp = authorizeUserRightsChange(claims, rights, identityProviderId);
   validateUserId(userId);
   return store.decide(userRightsDecider, { kind, claims, userId, rights, identityProviderId: idp });

@@ -27,7 +27,10 @@ function authorizeUserRead(claims: Claims, userId: string, requestedIdp: string,
 
 @QueryHandler(GetUserQuery)
 export class GetUserHandler implements IQueryHandler<GetUserQuery> {
-  constructor(private readonly runtime: LedgerRuntime, private readonly users: UsersRepository) {}
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly users: UsersRepository,
+  ) {}
 
   async execute({ claims, userId, identityProviderId }: GetUserQuery) {
     const id = userId || claims.userId;
@@ -41,7 +44,10 @@ export class GetUserHandler implements IQueryHandler<GetUserQuery> {
 
 @QueryHandler(ListUserRightsQuery)
 export class ListUserRightsHandler implements IQueryHandler<ListUserRightsQuery> {
-  constructor(private readonly runtime: LedgerRuntime, private readonly users: UsersRepository) {}
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly users: UsersRepository,
+  ) {}
 
   async execute({ claims, userId, identityProviderId }: ListUserRightsQuery) {
     const id = userId || claims.userId;
@@ -55,7 +61,10 @@ export class ListUserRightsHandler implements IQueryHandler<ListUserRightsQuery>
 
 @QueryHandler(ListUsersQuery)
 export class ListUsersHandler implements IQueryHandler<ListUsersQuery> {
-  constructor(private readonly runtime: LedgerRuntime, private readonly users: UsersRepository) {}
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly users: UsersRepository,
+  ) {}
 
   async execute({ claims, pageSize, pageToken, identityProviderId }: ListUsersQuery) {
     requireAdminOrIdpAdmin(claims);
