@@ -39,6 +39,15 @@ module.exports = {
       },
     },
     {
+      name: 'lf-testing-outside-runtime',
+      comment:
+        'The LF-text parser and the archive encoders (@ledgerline/daml-lf/testing) are for tests and benchmarks: nothing ' +
+        'the server or ledgerctl runs imports them.',
+      severity: 'error',
+      from: { path: '^(apps|libs)/', pathNot: '^libs/daml-lf/src/testing/' },
+      to: { path: '^libs/daml-lf/src/testing/' },
+    },
+    {
       name: 'sql-only-in-store',
       comment: 'Only libs/store imports pg or Kysely (test/ and bench/ are test code and may).',
       severity: 'error',

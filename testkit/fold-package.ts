@@ -1,4 +1,4 @@
-import { encodeDar, parsePackage, type EncodedDar } from '@ledgerline/daml-lf';
+import { encodeDar, parsePackage, type EncodedDar } from '@ledgerline/daml-lf/testing';
 
 /**
  * Our own package (LF text, encoded with our encoder) for folds over long lists passed as a choice argument: a `Folder`

@@ -1,11 +1,5 @@
-import {
-  decodeArchivePayload,
-  encodeArchive,
-  encodeDar,
-  parsePackage,
-  type EncodedArchive,
-  type Package,
-} from '@ledgerline/daml-lf';
+import { decodeArchivePayload, type Package } from '@ledgerline/daml-lf';
+import { encodeArchive, encodeDar, parsePackage, type EncodedArchive } from '@ledgerline/daml-lf/testing';
 
 /**
  * Test packages in Daml-LF text for interface views: `iv-api` defines the interface `Api:Asset` (view `Api:AssetView`);

@@ -1,4 +1,5 @@
-import { encodeArchive, encodeDar, parsePackage, type Package } from '@ledgerline/daml-lf';
+import { type Package } from '@ledgerline/daml-lf';
+import { encodeArchive, encodeDar, parsePackage } from '@ledgerline/daml-lf/testing';
 
 /**
  * Daml-LF text packages for package preference: an interface package (`pref-iface` 1.0.0: `Iface:Describable`, whose

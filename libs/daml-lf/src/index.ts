@@ -4,7 +4,7 @@
  */
 export * from './language/ast';
 
-// Archives, DARs and LF text
+// Archives and DARs (the LF-text parser and the encoders, for tests and benchmarks: @ledgerline/daml-lf/testing)
 export { LfDecodeError } from './archive/wire';
 export { decodePackage, MAX_NESTING, LF2_MINORS } from './archive/decode-package';
 export {
@@ -16,15 +16,6 @@ export {
   type DecodedDar,
 } from './archive/decode-archive';
 export { PackageCache } from './archive/package-cache';
-export {
-  encodePackage,
-  encodeArchivePayload,
-  encodeArchive,
-  LfEncodeError,
-  type EncodedArchive,
-} from './archive/encode-package';
-export { encodeDar, darManifest, type DalfBytes, type EncodedDar } from './archive/encode-dar';
-export { parsePackage, parseType, parseExpr, LfTextError, type ParseOptions } from './lf-text/parser';
 
 // The interpreter, typed values, the engine and the partial transaction
 export * from './interpreter';

@@ -7,10 +7,10 @@ import {
   PackageCache,
   decodeArchivePayload,
   decodeDar,
-  encodeArchivePayload,
   qualifiedNameToString,
   type Package,
 } from '@ledgerline/daml-lf';
+import { encodeArchivePayload } from '@ledgerline/daml-lf/testing';
 import { conformanceDarFiles } from '../../support/dars';
 import { describeWithDars } from '../../support/conformance';
 

@@ -1,14 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  decodeArchivePayload,
-  decodeDar,
-  encodeArchivePayload,
-  parsePackage,
-  type Module,
-  type Package,
-} from '@ledgerline/daml-lf';
+import { decodeArchivePayload, decodeDar, type Module, type Package } from '@ledgerline/daml-lf';
+import { encodeArchivePayload, parsePackage } from '@ledgerline/daml-lf/testing';
 import { describeWithDars } from '../../support/conformance';
 import {
   LF_ENCODER_BUILTIN_VALUES,

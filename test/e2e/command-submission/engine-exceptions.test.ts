@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
-import { encodeDar, parsePackage } from '@ledgerline/daml-lf';
+import { encodeDar, parsePackage } from '@ledgerline/daml-lf/testing';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { ed25519Signature, ledgerEnd, onboardExternalParty } from '../../support/external-party';
 import { EXCEPTIONS_PACKAGE_SRC } from '../../support/exceptions-package';

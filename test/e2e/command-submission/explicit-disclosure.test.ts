@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
-import { encodeDar, parsePackage } from '@ledgerline/daml-lf';
+import { encodeDar, parsePackage } from '@ledgerline/daml-lf/testing';
 import { expectCantonError } from '../../support/canton-error';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { ledgerEnd } from '../../support/external-party';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
-import { encodeDar, parsePackage } from '@ledgerline/daml-lf';
+import { encodeDar, parsePackage } from '@ledgerline/daml-lf/testing';
 import { isoMicros, parseIsoMicros } from '@ledgerline/domain';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { defaultSynchronizer } from '../../support/external-party';

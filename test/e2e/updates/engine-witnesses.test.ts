@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeDar, parsePackage } from '@ledgerline/daml-lf';
+import { encodeDar, parsePackage } from '@ledgerline/daml-lf/testing';
 import { allocateActingParty, startTestLedger, type TestLedger } from '../../support/ledger';
 
 /**

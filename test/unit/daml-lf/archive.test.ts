@@ -4,20 +4,22 @@ import { describe, expect, it } from 'vitest';
 import { ArchiveParseError, readDar } from '@ledgerline/canton';
 import {
   LfDecodeError,
-  LfEncodeError,
   MAX_NESTING,
   PackageCache,
   decodeArchive,
   decodeArchivePayload,
   decodeDar,
   decodePackage,
+  type Expr,
+  type Package,
+} from '@ledgerline/daml-lf';
+import {
+  LfEncodeError,
   encodeArchive,
   encodeArchivePayload,
   encodeDar,
   encodePackage,
-  type Expr,
-  type Package,
-} from '@ledgerline/daml-lf';
+} from '@ledgerline/daml-lf/testing';
 import { OTHER, SELF, samplePackage } from './sample-packages';
 
 /** The archive decoder on the encoder's output: every construct survives decode(encode(p)), and bad archives are refused clearly. */

@@ -8,14 +8,13 @@ import { describe, expect, it } from 'vitest';
 import {
   CompiledPackages,
   Engine,
-  parseExpr,
-  parsePackage,
   type ContractInstance,
   type EngineCommand,
   type EngineResult,
   type SubmitContext,
   type TypeConId,
 } from '@ledgerline/daml-lf';
+import { parseExpr, parsePackage } from '@ledgerline/daml-lf/testing';
 
 const PKG = 'a1'.repeat(32);
 const SRC = `

@@ -9,7 +9,8 @@
  * entries, `observable()` drops them, and each success case has a denied twin whose log ends where the entry stood.
  */
 import { describe, expect, it } from 'vitest';
-import { parseExpr, valueToProto, type ContractInstance } from '@ledgerline/daml-lf';
+import { valueToProto, type ContractInstance } from '@ledgerline/daml-lf';
+import { parseExpr } from '@ledgerline/daml-lf/testing';
 import {
   Box,
   Dummy,

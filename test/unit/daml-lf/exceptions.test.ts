@@ -4,14 +4,8 @@
  * exceptions as DAML_FAILURE with the exercise trace (`speedy/Speedy.scala` `transactionTrace`).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  CompiledPackages,
-  Engine,
-  deriveNodeSeed,
-  parsePackage,
-  type EngineResult,
-  type SubmitContext,
-} from '@ledgerline/daml-lf';
+import { CompiledPackages, Engine, deriveNodeSeed, type EngineResult, type SubmitContext } from '@ledgerline/daml-lf';
+import { parsePackage } from '@ledgerline/daml-lf/testing';
 import { EXCEPTIONS_PACKAGE_SRC } from '../../support/exceptions-package';
 
 const PKG_ID = 'e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff00';

@@ -10,15 +10,14 @@ import {
   boundsAfterLedgerTimeLt,
   boundsConstraints,
   decodeArchive,
-  encodeArchive,
   lfTime,
-  parsePackage,
   type EngineResult,
   type Package,
   type SubmitContext,
   type TimeRange,
   type TypeConId,
 } from '@ledgerline/daml-lf';
+import { encodeArchive, parsePackage } from '@ledgerline/daml-lf/testing';
 
 const t0 = 1_800_000_000_000_000n;
 const t1 = t0 + 1n;

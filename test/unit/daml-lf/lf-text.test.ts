@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { decodeArchive, decodeArchivePayload, type Expr, type Package } from '@ledgerline/daml-lf';
 import {
   LfTextError,
-  decodeArchive,
-  decodeArchivePayload,
   encodeArchive,
   encodeArchivePayload,
   parseExpr,
   parsePackage,
   parseType,
-  type Expr,
-  type Package,
-} from '@ledgerline/daml-lf';
+} from '@ledgerline/daml-lf/testing';
 import { LF_ENCODER_MODULES } from '../../support/lf-encoder-modules';
 
 /** Every construct of the LF-text syntax, in one package (keys and by-key updates need LF 2.3). */

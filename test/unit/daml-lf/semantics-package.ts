@@ -12,7 +12,6 @@
 import {
   CompiledPackages,
   Engine,
-  parsePackage,
   valueToProto,
   type ContractInstance,
   type EngineCommand,
@@ -23,6 +22,7 @@ import {
   type SubmitContext,
   type TypeConId,
 } from '@ledgerline/daml-lf';
+import { parsePackage } from '@ledgerline/daml-lf/testing';
 
 export const PKG_ID = 'c0ffee00'.repeat(8);
 

@@ -36,8 +36,8 @@ import type {
   VarWithType,
   BuiltinLit,
 } from '../language/ast';
-import { isFlatArchive, LF2_MINORS } from './decode-package';
-import { BUILTIN_CONS, BUILTIN_FUNCTIONS, BUILTIN_TYPES, FAILURE_CATEGORIES, ROUNDING_MODES } from './wire';
+import { isFlatArchive, LF2_MINORS } from '../archive/decode-package';
+import { BUILTIN_CONS, BUILTIN_FUNCTIONS, BUILTIN_TYPES, FAILURE_CATEGORIES, ROUNDING_MODES } from '../archive/wire';
 
 /** A package the encoder cannot write (a form its LF version does not have, an unknown minor). */
 export class LfEncodeError extends Error {
