@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { Client } from 'pg';
+import { freePort } from './ports';
 
 /**
  * A PostgreSQL primary and hot standby of our own (initdb, pg_basebackup -R), in temporary folders on free loopback
@@ -24,18 +24,6 @@ export function postgresBinaries(): string | null {
   }
   candidates.push(...(process.env.PATH ?? '').split(':').filter(Boolean));
   return candidates.find((dir) => NEEDED.every((b) => fs.existsSync(path.join(dir, b)))) ?? null;
-}
-
-/** A loopback TCP port nobody listens on right now. (Not server-process's: this file must not pull in vitest, bench uses it.) */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 const isRoot = () => process.getuid?.() === 0;

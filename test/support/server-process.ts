@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { SignJWT } from 'jose';
+import { freePort } from '../../testkit/ports';
 import { requestJson, TEST_JWT_SECRET } from './ledger';
 
 /**
@@ -24,17 +24,7 @@ export function ensureBuilt(): void {
   }
 }
 
-/** A TCP port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface ServerProcess {
   proc: ChildProcess;
@@ -54,6 +44,20 @@ export interface ServerProcess {
 export async function startServerProcess(
   env: Record<string, string | undefined>,
   opts: { readyTimeoutMs?: number } = {},
+): Promise<ServerProcess> {
+  // A port picked here can still be taken by another test's listener before the child binds it: pick again then.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerProcessOnce(env, opts);
+    } catch (e) {
+      if (env.PORT || attempt >= 3 || !/EADDRINUSE/.test(String((e as Error).message))) throw e;
+    }
+  }
+}
+
+async function startServerProcessOnce(
+  env: Record<string, string | undefined>,
+  opts: { readyTimeoutMs?: number },
 ): Promise<ServerProcess> {
   ensureBuilt();
   const port = env.PORT ? Number(env.PORT) : await freePort();
