@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Metadata_InputContract, PreparedTransaction, type Create } from '@canton-network/core-ledger-proto';
 import { hashPreparedTransaction, isContractId, valueToJson } from '@ledgerline/canton';
-import { packageIdForName, TRANSACTION_COMMITTED, isoMicros, type StoredTransaction } from '@ledgerline/domain';
+import {
+  DEFAULT_TRAFFIC_PARAMETERS,
+  envelopeCost,
+  isoMicros,
+  packageIdForName,
+  signatureEnvelopeBytes,
+  TRANSACTION_COMMITTED,
+  type StoredTransaction,
+} from '@ledgerline/domain';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { defaultSynchronizer, ledgerEnd, onboardExternalParty } from '../../support/external-party';
 
@@ -351,6 +359,82 @@ describe('prepare rejections', () => {
     expect([r.status, r.json.code]).toEqual([403, 'NA']);
     r = await prepare({ ...ok, userId: 'someone-else' });
     expect(r.status).toBe(403);
+    expect(await ledgerEnd(ledger)).toBe(end);
+  });
+});
+
+describe('prepare: the traffic cost estimate', () => {
+  const memo = { owner: alice, text: 'cost' };
+  // docs/using-the-api.md: request = (prepared bytes + Σ signature envelopes) to 2 recipients, at Canton's defaults.
+  const requestCost = (preparedB64: string, signatureSizes: number[]) =>
+    envelopeCost(
+      Buffer.from(preparedB64, 'base64').length + signatureSizes.reduce((s, n) => s + signatureEnvelopeBytes(n), 0),
+      2,
+      DEFAULT_TRAFFIC_PARAMETERS,
+    );
+
+  it('is answered by default: the request with the external party’s threshold signatures, and the response', async () => {
+    const before = Date.now();
+    const r = await prepare({ commands: create({ ...memo, owner: alice }) });
+    expect(r.status, r.text).toBe(200);
+    const c = r.json.costEstimation;
+    expect(Object.keys(c).sort()).toEqual([
+      'confirmationRequestTrafficCostEstimation',
+      'confirmationResponseTrafficCostEstimation',
+      'estimationTimestamp',
+      'totalTrafficCostEstimation',
+    ]);
+    // alice registered one Ed25519 key (threshold 1): one 64-byte signature.
+    expect(c.confirmationRequestTrafficCostEstimation).toBe(requestCost(r.json.preparedTransaction, [64]));
+    expect(c.confirmationResponseTrafficCostEstimation).toBeGreaterThan(0);
+    expect(c.totalTrafficCostEstimation).toBe(
+      c.confirmationRequestTrafficCostEstimation + c.confirmationResponseTrafficCostEstimation,
+    );
+    expect(Date.parse(c.estimationTimestamp)).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  it('with expected signatures: those, whatever the registered keys; a local party signs nothing', async () => {
+    let r = await prepare({
+      commands: create({ ...memo, owner: alice }),
+      estimateTrafficCost: {
+        expectedSignatures: ['SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_384', 'SIGNING_ALGORITHM_SPEC_EC_DSA_SHA_256'],
+      },
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.costEstimation.confirmationRequestTrafficCostEstimation).toBe(
+      requestCost(r.json.preparedTransaction, [96, 64]),
+    );
+    r = await prepare({ commands: create({ ...memo, owner: carol }), actAs: [carol] });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.costEstimation.confirmationRequestTrafficCostEstimation).toBe(
+      requestCost(r.json.preparedTransaction, []),
+    );
+  });
+
+  it('disabled: no estimate; unsupported algorithms are INVALID_FIELD, unknown names a decode error', async () => {
+    let r = await prepare({
+      commands: create({ ...memo, owner: alice }),
+      estimateTrafficCost: { disabled: true, expectedSignatures: ['SIGNING_ALGORITHM_SPEC_ML_DSA_65'] },
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.costEstimation).toBeUndefined();
+    expect(r.json.preparedTransaction).toBeTruthy();
+    const end = await ledgerEnd(ledger);
+    for (const spec of ['SIGNING_ALGORITHM_SPEC_ML_DSA_65', 'SIGNING_ALGORITHM_SPEC_UNSPECIFIED']) {
+      r = await prepare({
+        commands: create({ ...memo, owner: alice }),
+        estimateTrafficCost: { expectedSignatures: [spec] },
+      });
+      expect([r.status, r.json.code]).toEqual([400, 'INVALID_FIELD']);
+      expect(r.json.cause).toContain(`estimate_traffic_cost`);
+      expect(r.json.cause).toContain(`Signing algorithm spec ${spec} not supported`);
+    }
+    r = await prepare({
+      commands: create({ ...memo, owner: alice }),
+      estimateTrafficCost: { expectedSignatures: ['RSA'] },
+    });
+    expect(r.status).toBe(400);
+    expect(r.text).toContain('Unrecognized enum value RSA');
     expect(await ledgerEnd(ledger)).toBe(end);
   });
 });

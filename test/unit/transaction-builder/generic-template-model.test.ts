@@ -47,7 +47,7 @@ function request(
 }
 
 function prepared(req: PrepareRequest, catalog: TemplateCatalog = { templates: {} }, known = [alice, bob, carol, dan]) {
-  const version = validatePrepareRequest(req);
+  const { version } = validatePrepareRequest(req);
   const state = { knownParties: new Set(known), contracts: new Map() };
   checkPrepareParties(req, state);
   const env = {
@@ -159,7 +159,7 @@ describe('the generic model', () => {
 
   it("an engine-interpreted transaction's ledger time bounds are the prepared bounds, whatever minLedgerTime says", () => {
     const req = request({ owner: alice }, '#pkg:Main:T', { minLedgerTime: { abs: '2026-01-01T00:00:10Z' } });
-    const version = validatePrepareRequest(req);
+    const { version } = validatePrepareRequest(req);
     const state = { knownParties: new Set([alice]), contracts: new Map() };
     const env = {
       connectedSynchronizers: [SYNC],

@@ -1,2 +1,3 @@
+export * from './cost-estimation';
 export * from './prepare-errors';
 export * from './prepare-rules';

@@ -19,6 +19,11 @@ import type { TemplateDirectory } from '../transaction-builder/template-director
 import { commandName, type TransactionCommand } from '../transaction-builder/commands';
 import type { DisclosedContractInput } from '../command-interpretation/disclosed-contracts';
 import { failedToPrepare } from './prepare-errors';
+import {
+  validateCostEstimationHints,
+  type CostEstimationHints,
+  type CostEstimationHintsInput,
+} from './cost-estimation';
 
 export type PrepareCommand = TransactionCommand;
 
@@ -42,6 +47,15 @@ export interface PrepareRequest {
   maxRecordTime: string;
   minLedgerTime: { abs?: string; relSeconds?: number } | null;
   verboseHashing: boolean;
+  /** CostEstimationHints; absent or null: estimate without hints. */
+  estimateTrafficCost?: CostEstimationHintsInput | null;
+}
+
+/** A prepare request's checked settings. */
+export interface ValidatedPrepare {
+  version: HashingSchemeVersionNumber;
+  /** null: no cost estimate (`estimateTrafficCost.disabled`). */
+  costEstimation: CostEstimationHints;
 }
 
 /** What the prepare decision reads from the ledger. */
@@ -79,7 +93,7 @@ const HASHING_VERSIONS: Record<string, HashingSchemeVersionNumber | undefined> =
 export const hashingSchemeVersionName = (v: HashingSchemeVersionNumber) => `HASHING_SCHEME_VERSION_V${v}`;
 
 /** Field checks that need no ledger state (the validator's INVALID_FIELD / MISSING_FIELD). */
-export function validatePrepareRequest(req: PrepareRequest): HashingSchemeVersionNumber {
+export function validatePrepareRequest(req: PrepareRequest): ValidatedPrepare {
   if (!req.commandId) throw missingField('command_id');
   if (!/^[A-Za-z0-9\-_ :#/.]{1,255}$/.test(req.commandId))
     throw invalidField('command_id', `Expected a valid LedgerString, got ${JSON.stringify(req.commandId)}`);
@@ -89,6 +103,8 @@ export function validatePrepareRequest(req: PrepareRequest): HashingSchemeVersio
   for (const p of req.readAs) if (!isPartyId(p)) throw invalidField('read_as', `Invalid party id ${JSON.stringify(p)}`);
   if (req.synchronizerId && !isUniqueIdentifier(req.synchronizerId))
     throw invalidField('synchronizer_id', `Invalid unique identifier \`${req.synchronizerId}\``);
+  // SubmitRequestValidator.validatePrepare: the cost estimation hints, then the hashing scheme version.
+  const costEstimation = validateCostEstimationHints(req.estimateTrafficCost ?? null);
   const v = HASHING_VERSIONS[req.hashingSchemeVersion];
   if (!v)
     throw invalidField(
@@ -101,7 +117,7 @@ export function validatePrepareRequest(req: PrepareRequest): HashingSchemeVersio
     throw failedToPrepare(
       'Transaction with multiple root nodes are not supported: submit one command per prepared transaction',
     );
-  return v;
+  return { version: v, costEstimation };
 }
 
 function timestampMicros(s: string, field: string): bigint {

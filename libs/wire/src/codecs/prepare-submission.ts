@@ -1,6 +1,6 @@
 import type { PrepareRequest } from '@ledgerline/domain';
 import { bodyDecodeError } from '../decode-error';
-import { enumFromJs } from './crypto';
+import { enumFromJs, SIGNING_ALGORITHM_SPECS } from './crypto';
 import { HASHING_SCHEME_VERSIONS } from './execute-submission';
 import { disclosedContractsFromJs, disclosedContractsSchema } from './command-submission';
 import { commandFromJs, commandsSchema, isObj, type Obj } from './transaction-builder';
@@ -22,8 +22,24 @@ export const prepareRequestSchema = {
     maxRecordTime: { type: 'string' },
     minLedgerTime: { type: 'object' },
     hashingSchemeVersion: { type: 'string' },
+    estimateTrafficCost: {
+      type: 'object',
+      properties: { disabled: { type: 'boolean' }, expectedSignatures: { type: 'array', items: { type: 'string' } } },
+    },
   },
 } as const;
+
+/** CostEstimationHints: algorithms by SigningAlgorithmSpec name (an unknown name is a decode error; validation refuses the unsupported ones). */
+function costEstimationHintsFromJs(v: unknown): PrepareRequest['estimateTrafficCost'] {
+  if (!isObj(v)) return null;
+  const expected = (v.expectedSignatures as unknown[] | undefined) ?? [];
+  return {
+    disabled: (v.disabled as boolean | undefined) ?? false,
+    expectedSignatures: expected.map((a, i) =>
+      enumFromJs(a, SIGNING_ALGORITHM_SPECS, `estimateTrafficCost.expectedSignatures[${i}]`),
+    ),
+  };
+}
 
 function minLedgerTimeFromJs(v: unknown): PrepareRequest['minLedgerTime'] {
   if (!isObj(v) || !isObj(v.time)) return null;
@@ -60,5 +76,6 @@ export function prepareRequestFromJs(body: Obj): PrepareRequest {
     maxRecordTime: (body.maxRecordTime as string | undefined) ?? '',
     minLedgerTime: minLedgerTimeFromJs(body.minLedgerTime),
     verboseHashing: (body.verboseHashing as boolean | undefined) ?? false,
+    estimateTrafficCost: costEstimationHintsFromJs(body.estimateTrafficCost),
   };
 }
