@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { BinaryWriter, WireType } from '@protobuf-ts/runtime';
 import { ZipFile } from 'yazl';
+import { encodePackage, parsePackage } from '@ledgerline/daml-lf/testing';
 
 /**
  * DARs built in the tests: Daml-LF archives with known package ids (module-less packages: a name, a version, optional
@@ -25,7 +26,10 @@ export interface ArchiveSpec {
   unknownPackageField?: boolean;
   /** Distinguishes packages with the same name and version (an interned string that nothing references). */
   salt?: string;
-  /** Templates (`Module:Entity`, dotted names allowed): modules holding template headers, nothing else. */
+  /**
+   * Templates (`Module:Entity`): each a template over `{ owner: Party, text: Text }` signed by its owner, built from LF
+   * text (the other options then do not apply, but name, version and minor).
+   */
   templates?: string[];
 }
 
@@ -38,42 +42,35 @@ export interface TestArchive {
   spec: ArchiveSpec;
 }
 
-export function lfPackage(spec: ArchiveSpec): Buffer {
-  const w = new BinaryWriter();
-  const strings = [spec.name, spec.version, ...(spec.salt ? [spec.salt] : [])];
-  const dotted: number[][] = [];
-  const intern = (name: string): number => {
-    dotted.push(
-      name.split('.').map((seg) => {
-        if (!strings.includes(seg)) strings.push(seg);
-        return strings.indexOf(seg);
-      }),
-    );
-    return dotted.length - 1;
-  };
+/** The LF text of a package whose modules hold `spec.templates`. */
+function templatesSource(spec: ArchiveSpec): string {
   const byModule = new Map<string, string[]>();
   for (const t of spec.templates ?? []) {
     const [m, e] = t.split(':');
     byModule.set(m, [...(byModule.get(m) ?? []), e]);
   }
-  for (const [m, entities] of byModule) {
-    const module = new BinaryWriter();
-    module.tag(1, WireType.Varint).int32(intern(m));
-    for (const e of entities) {
-      const template = new BinaryWriter();
-      template.tag(1, WireType.Varint).int32(intern(e));
-      module.tag(6, WireType.LengthDelimited).bytes(template.finish());
-    }
-    w.tag(1, WireType.LengthDelimited).bytes(module.finish());
-  }
+  const modules = [...byModule].map(([m, entities]) => {
+    const templates = entities.map((e) => {
+      const owner = `Cons @Party [${m}:${e} {owner} this] (Nil @Party)`;
+      return `
+  record @serializable ${e} = { owner: Party, text: Text } ;
+  template (this : ${e}) = {
+    precondition True;
+    signatories ${owner};
+    observers Nil @Party;
+  } ;`;
+    });
+    return `module ${m} {${templates.join('')}\n}`;
+  });
+  return `metadata ( '${spec.name}' : '${spec.version}' )\n${modules.join('\n')}`;
+}
+
+export function lfPackage(spec: ArchiveSpec): Buffer {
+  if (spec.templates?.length)
+    return Buffer.from(encodePackage(parsePackage(templatesSource(spec), { minor: spec.minor ?? '1' })));
+  const w = new BinaryWriter();
+  const strings = [spec.name, spec.version, ...(spec.salt ? [spec.salt] : [])];
   for (const s of strings) w.tag(2, WireType.LengthDelimited).string(s);
-  for (const segments of dotted) {
-    const name = new BinaryWriter();
-    name.tag(1, WireType.LengthDelimited).fork();
-    for (const i of segments) name.int32(i);
-    name.join();
-    w.tag(3, WireType.LengthDelimited).bytes(name.finish());
-  }
   if (!spec.noMetadata) {
     const meta = new BinaryWriter();
     meta.tag(2, WireType.Varint).int32(1); // name = interned string 0 (the default, so absent); version = 1
@@ -83,7 +80,8 @@ export function lfPackage(spec: ArchiveSpec): Buffer {
     const imports = new BinaryWriter();
     for (const id of spec.imports) imports.tag(1, WireType.LengthDelimited).string(id);
     w.tag(9, WireType.LengthDelimited).bytes(imports.finish());
-  } else if ((spec.major ?? 2) === 2) {
+  } else if ((spec.major ?? 2) === 2 && (spec.minor ?? '1') !== '1') {
+    // LF 2.2+ either declares its imports or says why not (LF 2.1 has neither field).
     w.tag(8, WireType.LengthDelimited).string('package made by a test');
   }
   if (spec.unknownPackageField) w.tag(15, WireType.Varint).int32(1);

@@ -8,12 +8,17 @@ export * from './language/ast';
 export { LfDecodeError } from './archive/wire';
 export { decodePackage, MAX_NESTING, LF2_MINORS } from './archive/decode-package';
 export {
+  declaredPackageId,
   decodeArchive,
   decodeArchivePayload,
   decodeDar,
   DEFAULT_MAX_DAR_BYTES,
+  inspectArchive,
+  templateNames,
+  type ArchiveInfo,
   type DecodedArchive,
   type DecodedDar,
+  type InspectedArchive,
 } from './archive/decode-archive';
 export { PackageCache } from './archive/package-cache';
 

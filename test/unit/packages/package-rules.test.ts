@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ArchiveParseError,
-  comparePackageVersions,
-  decodeDamlLfArchive,
-  DarFormatError,
-  parseDarManifest,
-} from '@ledgerline/canton';
+import { ArchiveParseError, comparePackageVersions, DarFormatError, parseDarManifest } from '@ledgerline/canton';
+import { inspectArchive } from '@ledgerline/daml-lf';
 import {
   choosePreferredPackages,
   decideUploadDar,
@@ -80,43 +75,46 @@ describe('Daml-LF archives', () => {
       name: 'pkg',
       version: '1.2.3',
       minor: '2',
-      imports: ['a'.repeat(64)],
-      templates: ['Main:Iou', 'Deep.Mod:T.Inner'],
+      templates: ['Main:Iou', 'Deep.Mod:Inner'],
     });
-    expect(decodeDamlLfArchive(a.dalf)).toMatchObject({
+    const inspected = inspectArchive(a.dalf);
+    expect(inspected.archive).toMatchObject({
       packageId: a.packageId,
       lfVersion: '2.2',
       accepted: true,
       name: 'pkg',
       version: '1.2.3',
-      imports: ['a'.repeat(64)],
-      templates: ['Deep.Mod:T.Inner', 'Main:Iou'],
+      imports: [],
+      templates: ['Deep.Mod:Inner', 'Main:Iou'],
     });
-    expect(Buffer.from(decodeDamlLfArchive(a.dalf).payload).equals(a.payload)).toBe(true);
+    expect(inspected.package!.modules.get('Main')!.templates.has('Iou')).toBe(true);
+    expect(Buffer.from(inspected.archive.payload).equals(a.payload)).toBe(true);
+    const importing = lfArchive({ name: 'pkg', version: '1.2.4', minor: '2', imports: ['a'.repeat(64)] });
+    expect(inspectArchive(importing.dalf).archive.imports).toEqual(['a'.repeat(64)]);
   });
 
   it('flags refused LF versions without throwing, and throws the reasons of a corrupt archive', () => {
-    expect(decodeDamlLfArchive(lfArchive({ name: 'x', version: '1.0.0', minor: 'dev' }).dalf)).toMatchObject({
+    expect(inspectArchive(lfArchive({ name: 'x', version: '1.0.0', minor: 'dev' }).dalf).archive).toMatchObject({
       lfVersion: '2.dev',
       accepted: false,
     });
-    expect(decodeDamlLfArchive(lfArchive({ name: 'x', version: '1.0.0', major: 1, minor: '15' }).dalf)).toMatchObject({
+    expect(
+      inspectArchive(lfArchive({ name: 'x', version: '1.0.0', major: 1, minor: '15' }).dalf).archive,
+    ).toMatchObject({
       lfVersion: '1.15',
       accepted: false,
     });
     const a = lfArchive({ name: 'x', version: '1.0.0' });
-    expect(() => decodeDamlLfArchive(archiveOf(a.payload, 'b'.repeat(64)))).toThrow(
+    expect(() => inspectArchive(archiveOf(a.payload, 'b'.repeat(64)))).toThrow(
       `Mismatching hashes! Expected ${a.packageId} but got ${'b'.repeat(64)}`,
     );
-    expect(() => decodeDamlLfArchive(lfArchive({ name: 'x', version: '1.0.0', noMetadata: true }).dalf)).toThrow(
+    expect(() => inspectArchive(lfArchive({ name: 'x', version: '1.0.0', noMetadata: true }).dalf)).toThrow(
       'Package.metadata is required in Daml-LF 2.1',
     );
-    expect(() => decodeDamlLfArchive(lfArchive({ name: 'x', version: '1.0.0', minor: '7' }).dalf)).toThrow(
+    expect(() => inspectArchive(lfArchive({ name: 'x', version: '1.0.0', minor: '7' }).dalf)).toThrow(
       ArchiveParseError,
     );
-    expect(() => decodeDamlLfArchive(lfArchive({ name: 'x', version: 'v1' }).dalf)).toThrow(
-      /Invalid package version: v1/,
-    );
+    expect(() => inspectArchive(lfArchive({ name: 'x', version: 'v1' }).dalf)).toThrow(/Invalid package version: v1/);
   });
 });
 

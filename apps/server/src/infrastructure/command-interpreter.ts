@@ -102,6 +102,11 @@ export class CommandInterpreter implements OnApplicationBootstrap {
     }
   }
 
+  /** Packages an upload has just decoded and stored: the engine takes them as they are (ids are content hashes). */
+  addDecoded(packages: readonly Package[]): void {
+    for (const pkg of packages) this.engine.addPackage(pkg);
+  }
+
   /** Every stored package, decoded. */
   async warmAll(): Promise<void> {
     await this.warm(await this.packageRepository.ids(this.runtime.db));

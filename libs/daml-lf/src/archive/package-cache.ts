@@ -2,10 +2,9 @@
  * Decoded packages by package id, for one process: a plain object the caller owns (no global state). Decoding happens
  * once per id; a DAR upload may warm it with every package the DAR holds.
  */
-import { decodeDamlLfArchive, readDar } from '@ledgerline/canton';
+import { readDar } from '@ledgerline/canton';
 import type { Package, PackageId } from '../language/ast';
-import { DEFAULT_MAX_DAR_BYTES, decodeArchivePayload, lf2PackageBytes } from './decode-archive';
-import { decodePackage } from './decode-package';
+import { decodeArchive, decodeArchivePayload, checkedPackageId, DEFAULT_MAX_DAR_BYTES } from './decode-archive';
 
 export class PackageCache {
   private readonly packages = new Map<PackageId, Package>();
@@ -41,11 +40,7 @@ export class PackageCache {
 
   /** The package of a `.dalf`, decoded unless its id is cached (the hash is checked either way). */
   addArchive(dalf: Uint8Array): Package {
-    const archive = decodeDamlLfArchive(dalf);
-    const known = this.packages.get(archive.packageId);
-    if (known) return known;
-    const { minor, bytes } = lf2PackageBytes(archive.payload);
-    return this.add(decodePackage(bytes, archive.packageId, minor));
+    return this.packages.get(checkedPackageId(dalf)) ?? this.add(decodeArchive(dalf).package);
   }
 
   /** Decodes every LF 2 package of a DAR not cached yet; returns the ids of the DAR's packages, main first. */

@@ -3,8 +3,8 @@
  * out (`<name>-<version>-<id>/<name>-<version>-<id>.dalf`, manifest lines folded at 72 bytes). The reader is
  * `@ledgerline/canton`'s readDar, so whatever this writes that reader accepts.
  */
-import { decodeDamlLfArchive } from '@ledgerline/canton';
 import { ZipFile } from 'yazl';
+import { decodeArchive } from '../archive/decode-archive';
 import type { Package } from '../language/ast';
 import { encodeArchive, type EncodedArchive } from './encode-package';
 
@@ -45,7 +45,7 @@ export function darManifest(mainDalf: string, dalfs: readonly string[], sdkVersi
 
 function archiveOf(p: Package | DalfBytes): { encoded: EncodedArchive; name: string; version: string } {
   if ('dalf' in p) {
-    const a = decodeDamlLfArchive(p.dalf);
+    const { archive: a } = decodeArchive(p.dalf);
     return {
       encoded: { packageId: a.packageId, payload: a.payload, dalf: p.dalf },
       name: a.name ?? 'package',

@@ -1,11 +1,5 @@
-import {
-  ACCEPTED_LF_VERSIONS,
-  ArchiveParseError,
-  DarFormatError,
-  decodeDamlLfArchive,
-  readDar,
-  type DamlLfArchive,
-} from '@ledgerline/canton';
+import { ACCEPTED_LF_VERSIONS, ArchiveParseError, DarFormatError, readDar } from '@ledgerline/canton';
+import { inspectArchive, type InspectedArchive, type Package } from '@ledgerline/daml-lf';
 import type { PackageInfo } from './events';
 import {
   allowedLanguageVersions,
@@ -20,6 +14,8 @@ import {
 export interface DarPackage {
   info: PackageInfo;
   payload: Uint8Array;
+  /** The package as the engine's decoder decoded it (absent only in hand-made test values). */
+  decoded?: Package;
 }
 
 /** A DAR that passed every check that needs nothing but its bytes. */
@@ -31,9 +27,9 @@ export interface ParsedDar {
 
 /**
  * Reads and checks a DAR as Canton's PackageUploader does before it stores anything, as far as that needs no Daml
- * interpretation: zip and manifest (INVALID_DAR, INVALID_ZIP_ENTRY, ZIP_BOMB), every archive decoded main first
- * (DAR_PARSE_ERROR: corrupt archive, hash mismatch, unknown LF version, bad name or version), then the LF version
- * allow-list (ALLOWED_LANGUAGE_VERSIONS: LF 2.1–2.3).
+ * interpretation: zip and manifest (INVALID_DAR, INVALID_ZIP_ENTRY, ZIP_BOMB), every archive decoded whole by the
+ * engine's decoder, main first (DAR_PARSE_ERROR: corrupt archive, hash mismatch, unknown LF version, bad name or
+ * version, a package the decoder refuses), then the LF version allow-list (ALLOWED_LANGUAGE_VERSIONS: LF 2.1–2.3).
  */
 export async function inspectDar(bytes: Buffer, opts: { maxUncompressedBytes: number }): Promise<ParsedDar> {
   let file;
@@ -46,15 +42,16 @@ export async function inspectDar(bytes: Buffer, opts: { maxUncompressedBytes: nu
     if (f.kind === 'invalid-zip-entry') throw invalidZipEntry(f.name, f.entries);
     throw zipBomb();
   }
-  const archives: DamlLfArchive[] = [];
+  const inspected: InspectedArchive[] = [];
   for (const dalf of [file.main, ...file.dependencies]) {
     try {
-      archives.push(decodeDamlLfArchive(dalf.bytes));
+      inspected.push(inspectArchive(dalf.bytes));
     } catch (e) {
       if (e instanceof ArchiveParseError) throw darParseError(e.message);
       throw e;
     }
   }
+  const archives = inspected.map((i) => i.archive);
   const refused = archives.find((a) => !a.accepted);
   if (refused)
     throw allowedLanguageVersions(
@@ -65,7 +62,7 @@ export async function inspectDar(bytes: Buffer, opts: { maxUncompressedBytes: nu
     );
   const seen = new Set<string>();
   const packages: DarPackage[] = [];
-  for (const a of archives) {
+  for (const { archive: a, package: decoded } of inspected) {
     if (seen.has(a.packageId)) continue;
     seen.add(a.packageId);
     packages.push({
@@ -75,10 +72,11 @@ export async function inspectDar(bytes: Buffer, opts: { maxUncompressedBytes: nu
         version: a.version!,
         lfVersion: a.lfVersion,
         sizeBytes: a.payload.length,
-        imports: a.imports,
-        templates: a.templates,
+        imports: a.imports && [...a.imports],
+        templates: a.templates && [...a.templates],
       },
       payload: a.payload,
+      decoded: decoded!,
     });
   }
   return { mainPackageId: archives[0].packageId, packages };

@@ -33,7 +33,8 @@ import {
   type Right,
   type StoredCreatedEvent,
 } from '@ledgerline/domain';
-import { declaredPackageId, readDar } from '@ledgerline/canton';
+import { readDar } from '@ledgerline/canton';
+import { declaredPackageId } from '@ledgerline/daml-lf';
 import {
   BootstrapRepository,
   CantonCoinRepository,

@@ -39,8 +39,8 @@ export class UploadDarHandler implements ICommandHandler<UploadDarCommand> {
     const parsed = await inspectDar(await dar(), { maxUncompressedBytes: this.runtime.config.darMaxUncompressedBytes });
     // The archives first, then the event that names them: one transaction.
     await this.store.decide(darUploadDecider, { dar: parsed, vetOn, participantId: this.identity.participantId });
-    // The new packages are decoded for the engine in the background: the first command using them finds them ready.
-    void this.interpreter.warm(parsed.packages.map((p) => p.info.packageId));
+    // The engine gets the packages as the upload decoded them: the first command using them finds them ready.
+    this.interpreter.addDecoded(parsed.packages.flatMap((p) => (p.decoded ? [p.decoded] : [])));
   }
 }
 
