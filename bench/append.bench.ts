@@ -10,7 +10,8 @@
  */
 import 'reflect-metadata';
 import { EventStore, openDatabase } from '@ledgerline/store';
-import type { NewEvent } from '@ledgerline/domain';
+import type { NewLedgerEvent } from '@ledgerline/domain';
+import { foreignEvent } from '../testkit/foreign-event';
 import {
   appendBaseline,
   benchPayload,
@@ -29,17 +30,18 @@ const rounds = envInt('BENCH_ROUNDS', 3);
 const warmupMs = Number(process.env.BENCH_WARMUP_MS ?? 500);
 
 const SYNC = 'global::1220' + 'cd'.repeat(32);
-const event = (i: number): NewEvent => ({
-  type: 'BenchAppended',
-  stream: `bench:${i}`,
-  data: benchPayload(i),
-  update: {
-    kind: 'Transaction',
-    synchronizerId: SYNC,
-    parties: ['alice::1220' + 'ab'.repeat(32)],
-    commandId: `cmd-${i}`,
-  },
-});
+const event = (i: number): NewLedgerEvent =>
+  foreignEvent({
+    type: 'BenchAppended',
+    stream: `bench:${i}`,
+    data: benchPayload(i),
+    update: {
+      kind: 'Transaction',
+      synchronizerId: SYNC,
+      parties: ['alice::1220' + 'ab'.repeat(32)],
+      commandId: `cmd-${i}`,
+    },
+  });
 
 async function measureEventStore(url: string, concurrency: number): Promise<RunResult & { meanBatch: number }> {
   const database = openDatabase(url, { max: 4, applicationName: 'ledgerline-bench-store' });

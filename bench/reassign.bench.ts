@@ -32,6 +32,7 @@ import { SubmitReassignmentCommand } from '@ledgerline/server/modules/reassignme
 import type { ReassignmentResult } from '@ledgerline/server/modules/reassignment/commands/submit-reassignment.handler';
 import { appendBaseline, envInt, fmt, printTable, runConcurrent, withBenchDatabase, type RunResult } from './lib';
 import { fastFetch } from './lib/http-client';
+import { foreignEvent } from '../testkit/foreign-event';
 
 const CLIENTS = envInt('BENCH_CLIENTS', 16);
 const durationMs = envInt('BENCH_DURATION_MS', 8000);
@@ -175,12 +176,12 @@ async function main(): Promise<void> {
           warmupMs,
           op: (w) =>
             runtime.eventStore.append([
-              {
+              foreignEvent({
                 type: 'BenchAppend',
                 stream: `bench:${w}`,
                 data: { w },
                 update: { kind: 'Transaction', synchronizerId: A, parties: [owner] },
-              },
+              }),
             ]),
         }),
       );

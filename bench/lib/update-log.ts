@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { TRANSACTION_COMMITTED, type NewEvent, type StoredTransaction } from '@ledgerline/domain';
+import { TRANSACTION_COMMITTED, type NewLedgerEvent, type StoredTransaction } from '@ledgerline/domain';
 import { EventStore, openDatabase } from '@ledgerline/store';
 import { loadParticipantIdentity } from '@ledgerline/server/infrastructure/participant-identity';
 import { serverNodeArgs } from './server-args';
@@ -11,7 +11,7 @@ const SYNC = `global::1220${'cd'.repeat(32)}`;
 const PKG = 'e1'.repeat(32);
 
 /** The i-th update (from 0): a create of party i mod 10, observed by party i+3 mod 10. */
-export function benchUpdate(i: number): NewEvent {
+export function benchUpdate(i: number): NewLedgerEvent<typeof TRANSACTION_COMMITTED> {
   const owner = BENCH_PARTIES[i % BENCH_PARTIES.length];
   const observer = BENCH_PARTIES[(i + 3) % BENCH_PARTIES.length];
   const contractId = `00${i.toString(16).padStart(64, '0')}`;

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { isLedgerError, type CommittedEvent, type LedgerError, type NewEvent } from '@ledgerline/domain';
+import { isLedgerError, type CommittedEvent, type LedgerError, type NewLedgerEvent } from '@ledgerline/domain';
 import { conflictsOf, type Conflicts, type Decider, type Decision } from '@ledgerline/store';
 
 /**
@@ -23,7 +23,7 @@ export const conflictKeysOf = <C, K, S, R>(decider: Decider<C, K, S, R>, command
   conflictsOf(decider.conflicts, decider.key(command));
 
 /** The events of `decision` as the writer would commit them after `ledgerEnd` (offsets, update ids `update-<offset>`). */
-export function commitForSpec(events: readonly NewEvent[], ledgerEnd: number): CommittedEvent[] {
+export function commitForSpec(events: readonly NewLedgerEvent[], ledgerEnd: number): CommittedEvent[] {
   let offset = ledgerEnd;
   const recordedAt = '2026-01-01T00:00:00.000000Z';
   return events.map((e, i) => {
@@ -47,7 +47,7 @@ class Outcome<R> {
   ) {}
 
   /** The decision, its events committed: checked by the caller. */
-  decision(): { events: NewEvent[]; answer: R; writesFirst: boolean } {
+  decision(): { events: readonly NewLedgerEvent[]; answer: R; writesFirst: boolean } {
     const d = this.decide();
     return {
       events: d.events,
@@ -57,7 +57,7 @@ class Outcome<R> {
   }
 
   /** The decision appends exactly `events` (compared as data) and, when given, answers `answer`. */
-  then(events: readonly NewEvent[], ...answer: [] | [R]): R {
+  then(events: readonly NewLedgerEvent[], ...answer: [] | [R]): R {
     const d = this.decision();
     expect(d.events).toEqual(events);
     if (answer.length) expect(d.answer).toEqual(answer[0]);

@@ -3,7 +3,7 @@ import {
   TOPOLOGY_TRANSACTION_COMMITTED,
   TRANSACTION_COMMITTED,
   type CommittedEvent,
-  type NewEvent,
+  type NewLedgerEvent,
   type StoredCreatedEvent,
   type StoredReassignment,
   type StoredTopologyTransaction,
@@ -67,7 +67,12 @@ export const tx = (commandId: string, events: StoredTransactionEvent[], actAs: s
   submission: { userId: 'app', actAs, submissionId: `sub-${commandId}` },
 });
 
-export function txEvent(stream: string, data: StoredTransaction, parties: string[], synchronizerId = S1): NewEvent {
+export function txEvent(
+  stream: string,
+  data: StoredTransaction,
+  parties: string[],
+  synchronizerId = S1,
+): NewLedgerEvent<typeof TRANSACTION_COMMITTED> {
   return {
     type: TRANSACTION_COMMITTED,
     stream,
@@ -76,7 +81,10 @@ export function txEvent(stream: string, data: StoredTransaction, parties: string
   };
 }
 
-export function topologyEvent(data: StoredTopologyTransaction, parties: string[]): NewEvent {
+export function topologyEvent(
+  data: StoredTopologyTransaction,
+  parties: string[],
+): NewLedgerEvent<typeof TOPOLOGY_TRANSACTION_COMMITTED> {
   return {
     type: TOPOLOGY_TRANSACTION_COMMITTED,
     stream: 'topology',
@@ -85,7 +93,11 @@ export function topologyEvent(data: StoredTopologyTransaction, parties: string[]
   };
 }
 
-export function reassignmentEvent(data: StoredReassignment, parties: string[], synchronizerId: string): NewEvent {
+export function reassignmentEvent(
+  data: StoredReassignment,
+  parties: string[],
+  synchronizerId: string,
+): NewLedgerEvent<typeof REASSIGNMENT_COMMITTED> {
   return {
     type: REASSIGNMENT_COMMITTED,
     stream: 'reassignment',
@@ -103,7 +115,7 @@ const added = (partyId: string) => ({
 });
 
 /** The scenario's updates in order (offsets 1…11 on a fresh ledger). */
-export function scenarioEvents(): NewEvent[] {
+export function scenarioEvents(): NewLedgerEvent[] {
   const iou1 = created(1, 'iou', [ALICE], [BOB]);
   const token1 = created(2, 'token', [BOB], [CAROL]);
   const iou2 = created(3, 'iou', [ALICE], [CAROL], { nodeId: 2 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewEvent, StoredCreatedEvent } from '@ledgerline/domain';
+import type { NewLedgerEvent, StoredCreatedEvent } from '@ledgerline/domain';
 import { pruneLedger } from '@ledgerline/store';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import {
@@ -44,7 +44,7 @@ async function workload(steps: number, seed: number): Promise<void> {
   let n = 1000;
   for (let i = 0; i < steps; i++) {
     const roll = r();
-    const events: NewEvent[] = [];
+    const events: NewLedgerEvent[] = [];
     if (roll < 0.45 || active.size === 0) {
       // one transaction creating one to three contracts
       const count = 1 + Math.floor(r() * 3);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventStore, openDatabase } from '@ledgerline/store';
+import { foreignEvent } from '../../../testkit/foreign-event';
 import {
   callJson,
   ensureBuilt,
@@ -88,12 +89,12 @@ describe('restart persistence on the embedded PostgreSQL', () => {
       const store = new EventStore(db.db, { participantId: 'test::1220' });
       for (let i = 0; i < 3; i++)
         await store.append([
-          {
+          foreignEvent({
             type: 'Probe',
             stream: `probe:${i}`,
             data: { i },
             update: { kind: 'Transaction', synchronizerId: 's::1220', parties: ['p'] },
-          },
+          }),
         ]);
       // The service talks to its embedded PostgreSQL over the Unix socket in the data folder (client_addr is NULL for
       // socket connections); this test's own connections use TCP, which stays open for other tools.

@@ -17,10 +17,12 @@ import {
   decideRevokeRights,
   validateUpdatePartyDetails,
   type CommittedEvent,
-  type NewEvent,
+  PARTY_ALLOCATED,
+  type NewLedgerEvent,
 } from '@ledgerline/domain';
 import { UsersRepository } from '@ledgerline/store';
 import { openTestDatabase } from '../../support/database';
+import { foreignEvent } from '../../../testkit/foreign-event';
 
 let database: Database;
 beforeAll(async () => {
@@ -30,15 +32,19 @@ afterAll(async () => {
   await database.close();
 });
 
-const update = (i: number): NewEvent => ({
-  type: 'TestUpdate',
-  stream: `test:${i}`,
-  data: { i },
-  update: { kind: 'Transaction', synchronizerId: 'sync::1220', parties: [`p${i % 7}`] },
-});
+const update = (i: number): NewLedgerEvent =>
+  foreignEvent({
+    type: 'TestUpdate',
+    stream: `test:${i}`,
+    data: { i },
+    update: { kind: 'Transaction', synchronizerId: 'sync::1220', parties: [`p${i % 7}`] },
+  });
 
 /** Starts a work that holds its batch open until `release()`: works queued meanwhile form the next batch together. */
-async function holdBatch(store: EventStore, event: NewEvent): Promise<{ held: Promise<unknown>; release: () => void }> {
+async function holdBatch(
+  store: EventStore,
+  event: NewLedgerEvent,
+): Promise<{ held: Promise<unknown>; release: () => void }> {
   let running!: () => void;
   const started = new Promise<void>((r) => (running = r));
   let release!: () => void;
@@ -344,8 +350,8 @@ describe('event store', () => {
   it('keyed works: one load per segment; a work that reads what an earlier one of its batch changes runs in a later segment and sees it; plain works see keyed writes', async () => {
     const store = new EventStore(database.db, { participantId: 'p1' });
     const [p1, p2] = ['seg-one::1220aa', 'seg-two::1220bb'];
-    const allocated = (party: string): NewEvent => ({
-      type: 'PartyAllocated',
+    const allocated = (party: string): NewLedgerEvent => ({
+      type: PARTY_ALLOCATED,
       stream: `party:${party}`,
       data: {
         party,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { EventStore, LedgerUpdatesRepository, type Database } from '@ledgerline/store';
-import type { NewEvent } from '@ledgerline/domain';
+import type { NewLedgerEvent } from '@ledgerline/domain';
 import { openTestDatabase } from '../../support/database';
 import { created, tx, txEvent } from '../../support/updates-scenario';
 
@@ -14,7 +14,7 @@ beforeAll(async () => {
   database = await openTestDatabase();
   const store = new EventStore(database.db, { participantId: 'p1' });
   // Update i is seen by party i % 50 and, every 7th, also by party 49.
-  const events: NewEvent[] = Array.from({ length: N }, (_, i) => {
+  const events: NewLedgerEvent[] = Array.from({ length: N }, (_, i) => {
     const party = PARTIES[i % 50];
     const parties = i % 7 === 0 && party !== PARTIES[49] ? [party, PARTIES[49]] : [party];
     return txEvent(`c:${i}`, tx(`cmd-${i}`, [{ CreatedEvent: created(i, 'iou', parties, []) }], [party]), parties);

@@ -6,7 +6,7 @@ import {
   decideUpdateIdentityProvider,
   decideUpdatePartyDetails,
   validateUpdatePartyDetails,
-  type NewEvent,
+  type NewLedgerEvent,
 } from '@ledgerline/domain';
 import {
   dumpProjections,
@@ -58,7 +58,7 @@ describe('party_details and identity_providers projections', () => {
         ).events,
       ),
     );
-    const stale: NewEvent = {
+    const stale: NewLedgerEvent = {
       type: 'PartyDetailsUpdated',
       stream: `party:${party}`,
       data: { party, annotations: { x: 'y' }, previousResourceVersion: 5, resourceVersion: 6 },

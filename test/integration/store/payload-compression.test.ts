@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { EventStore, type Database } from '@ledgerline/store';
 import { openTestDatabase } from '../../support/database';
+import { foreignEvent } from '../../../testkit/foreign-event';
 
 /** Migration 0010: large payloads are compressed with lz4 where the server has it (pglz cost a seventh of its CPU). */
 let database: Database;
@@ -28,12 +29,12 @@ describe('payload compression', () => {
       })),
     };
     const [committed] = await store.append([
-      {
+      foreignEvent({
         type: 'TestLargeUpdate',
         stream: 'test:large',
         data,
         update: { kind: 'Transaction', synchronizerId: 'sync::1220', parties: ['alice'] },
-      },
+      }),
     ]);
     const { rows } = await sql<{ data_c: string | null; payload_c: string | null; payload: unknown }>`
       SELECT pg_column_compression(e.data) AS data_c, pg_column_compression(u.payload) AS payload_c, u.payload

@@ -12,7 +12,7 @@ import {
   prerenderTransaction,
   validateUpdatePartyDetails,
   type Claims,
-  type NewEvent,
+  type NewLedgerEvent,
   type ReassignmentSubmission,
   type Right,
 } from '@ledgerline/domain';
@@ -36,6 +36,7 @@ import {
   type WriterKind,
 } from '@ledgerline/store';
 import { createNode, exerciseNode, preparedTransaction } from '../../../testkit/external-signing';
+import { foreignEvent } from '../../../testkit/foreign-event';
 import { openTestDatabase } from '../../support/database';
 
 /*
@@ -231,12 +232,13 @@ function execution(
   };
 }
 
-const testUpdate = (n: number): NewEvent => ({
-  type: 'TestUpdate',
-  stream: `test:${n}`,
-  data: { n },
-  update: { kind: 'Transaction', synchronizerId: SYNC_A, parties: [alice] },
-});
+const testUpdate = (n: number): NewLedgerEvent =>
+  foreignEvent({
+    type: 'TestUpdate',
+    stream: `test:${n}`,
+    data: { n },
+    update: { kind: 'Transaction', synchronizerId: SYNC_A, parties: [alice] },
+  });
 
 /** Unassignments committed so far (what assigns refer to), in commit order. */
 type Unassignments = Array<{ id: string; source: string; target: string; submitter: string; contract: string }>;

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { LEDGER_PRUNED, PRUNING_STREAM } from '@ledgerline/domain';
+import { LEDGER_PRUNED, PRUNING_STREAM, type NewLedgerEvent } from '@ledgerline/domain';
 import { ledgerPruningDecider } from '@ledgerline/store';
 import { conflictKeysOf, spec } from '../../support/decider-spec';
 
 const pruning = spec(ledgerPruningDecider);
-const pruned = (prunedUpTo: number) => ({ type: LEDGER_PRUNED, stream: PRUNING_STREAM, data: { prunedUpTo } });
+const pruned = (prunedUpTo: number): NewLedgerEvent<typeof LEDGER_PRUNED> => ({
+  type: LEDGER_PRUNED,
+  stream: PRUNING_STREAM,
+  data: { prunedUpTo },
+});
 
 describe('ledger pruning decider', () => {
   it('prunes at most one step past the current pruning offset, and says the prune is not complete', () => {

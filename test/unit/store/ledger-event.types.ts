@@ -12,7 +12,15 @@ import {
   type NewLedgerEvent,
   type PartyDetailsUpdatedData,
 } from '@ledgerline/domain';
-import { changes, conflictKey, reads, type ConflictKey } from '@ledgerline/store';
+import {
+  changes,
+  conflictKey,
+  decision,
+  reads,
+  type ConflictKey,
+  type Decision,
+  type EventStore,
+} from '@ledgerline/store';
 import { projection } from '@ledgerline/store/projections/projection';
 
 const NO_ROWS = {};
@@ -89,3 +97,19 @@ export const typoChange = changes('contracts');
 export const typoKey = conflictKey('idps', 'x');
 // @ts-expect-error a conflict key is <namespace>:<id>
 export const unnamespaced: ConflictKey = 'alice::1220aa';
+
+// The write boundary takes only the log's events: a decision's events and `append`.
+declare const store: EventStore;
+export const appended = store.append([{ type: LEDGER_PRUNED, stream: 'ledger:pruning', data: { prunedUpTo: 5 } }]);
+// @ts-expect-error 'TestUpdate' is no event type of the log
+export const appendedStray = store.append([{ type: 'TestUpdate', stream: 's', data: {} }]);
+// @ts-expect-error a PartyAllocated event's data is PartyAllocatedData
+export const appendedMisfiled = store.append([{ type: PARTY_ALLOCATED, stream: 'party:a', data: { prunedUpTo: 5 } }]);
+export const decided: Decision<number> = decision([{ type: LEDGER_PRUNED, stream: 'p', data: { prunedUpTo: 1 } }], 1);
+// @ts-expect-error 'PartyRenamed' is no event type of the log
+export const decidedStray: Decision<number> = decision([{ type: 'PartyRenamed', stream: 'p', data: {} }], 1);
+export const decidedMisfiled: Decision<number> = {
+  // @ts-expect-error LedgerPruned data is { prunedUpTo }
+  events: [{ type: LEDGER_PRUNED, stream: 'p', data: { party: 'a' } }],
+  answer: () => 1,
+};

@@ -25,7 +25,7 @@ import {
   type SignatureVerifier,
 } from '@ledgerline/canton';
 import { invalidArgument, invalidField, missingField } from '../errors';
-import type { NewEvent } from '../ledger/events';
+import type { NewLedgerEvent } from '../ledger/ledger-event';
 import { TOPOLOGY_TRANSACTION_COMMITTED, type StoredTopologyTransaction } from '../ledger/updates';
 import { decideGrantRights, userNotFound, type UserState } from '../users';
 import { identityProviderNotFoundArgument, partyAlreadyExists } from '../parties/party-errors';
@@ -328,7 +328,7 @@ export function decideAllocateExternalParty(
   v: VerifiedAllocation,
   ctx: HostingContext,
   opts: ExternalPartyAllocationOptions,
-): NewEvent[] {
+): NewLedgerEvent[] {
   if (!state.identityProviderExists) throw identityProviderNotFoundArgument(opts.identityProviderId);
   if (opts.userId !== '' && (!state.user?.user || state.user.user.identityProviderId !== opts.identityProviderId))
     throw userNotFound(opts.userId);
@@ -363,7 +363,7 @@ export function decideAllocateExternalParty(
       },
     ],
   };
-  const events: NewEvent[] = [
+  const events: NewLedgerEvent[] = [
     { type: PARTY_ALLOCATED, stream: partyStream(v.partyId), data: allocated },
     { type: EXTERNAL_PARTY_ALLOCATED, stream: partyStream(v.partyId), data },
     {

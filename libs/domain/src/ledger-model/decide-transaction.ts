@@ -1,5 +1,5 @@
-import { TRANSACTION_COMMITTED, type StoredTransaction } from '../ledger/updates';
-import type { NewEvent } from '../ledger/events';
+import { TRANSACTION_COMMITTED } from '../ledger/updates';
+import type { NewLedgerEvent } from '../ledger/ledger-event';
 import { isLedgerError } from '../errors';
 import type { StoredDeduplicationPeriod } from '../command-completions/events';
 import { checkConsistency, transactionShape, type StoredContractState } from './consistency';
@@ -78,7 +78,7 @@ export function prerenderTransaction(
 }
 
 export interface DecidedTransaction {
-  event: NewEvent<typeof TRANSACTION_COMMITTED, StoredTransaction>;
+  event: NewLedgerEvent<typeof TRANSACTION_COMMITTED>;
   ledgerEffectiveTime: bigint;
 }
 

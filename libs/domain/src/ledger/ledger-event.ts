@@ -1,8 +1,8 @@
 /**
  * Every event type the service appends to the event log, with the type of its `data`: the one list a projection or a
  * reader of the log names event types from. The constants and data types live with their capability; this file joins
- * them. (The writer stores any `NewEvent`; an event of another type, as tests append, reaches only the ledger-updates
- * projection, which takes every event with an update header.)
+ * them. The write boundary takes only these: a decision's events and the writer's `append` are `NewLedgerEvent`s, so an
+ * unknown type or data of another type's shape does not compile (test/unit/store/ledger-event.types.ts).
  */
 import { COMMAND_REJECTED, type StoredRejection } from '../command-completions/events';
 import { EXTERNAL_PARTY_ALLOCATED, type ExternalPartyAllocatedData } from '../external-parties/events';

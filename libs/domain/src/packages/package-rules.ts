@@ -1,5 +1,5 @@
 import { isUniqueIdentifier, packageIdProblem } from '@ledgerline/canton';
-import type { NewEvent } from '../ledger/events';
+import type { NewLedgerEvent } from '../ledger/ledger-event';
 import { checkDarDependencies, type DarPackage, type ParsedDar } from './dar-inspection';
 import {
   PACKAGE_VETTING_CHANGED,
@@ -51,7 +51,7 @@ export interface UploadDarState {
 }
 
 export interface UploadDarDecision {
-  events: NewEvent[];
+  events: NewLedgerEvent[];
   /** The packages to store (those not stored before): their archives are written with the events. */
   newPackages: DarPackage[];
 }
@@ -64,7 +64,7 @@ export interface UploadDarDecision {
 export function decideUploadDar(state: UploadDarState, dar: ParsedDar, participantId: string): UploadDarDecision {
   checkDarDependencies(dar, state.stored);
   const newPackages = dar.packages.filter((p) => !state.stored.has(p.info.packageId));
-  const events: NewEvent[] = [];
+  const events: NewLedgerEvent[] = [];
   if (newPackages.length) {
     const data: PackagesUploadedData = { mainPackageId: dar.mainPackageId, packages: newPackages.map((p) => p.info) };
     events.push({ type: PACKAGES_UPLOADED, stream: packageStream(dar.mainPackageId), data });

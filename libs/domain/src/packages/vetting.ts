@@ -1,5 +1,5 @@
 import { comparePackageVersions, isPackageId, isUniqueIdentifier } from '@ledgerline/canton';
-import type { NewEvent } from '../ledger/events';
+import type { NewLedgerEvent } from '../ledger/ledger-event';
 import { parseIsoMicros } from '../ledger/time';
 import {
   PACKAGE_VETTING_CHANGED,
@@ -72,7 +72,7 @@ const matches = (r: VettingRef, p: { packageId: string; name: string; version: s
 export interface VettingUpdateDecision {
   past: VettingState | null;
   next: VettingState;
-  events: NewEvent[];
+  events: NewLedgerEvent[];
 }
 
 /**

@@ -2,7 +2,7 @@ import { invalidArgument, invalidField, jsonInvalidArgument, missingField, permi
 import type { Right } from '../auth/rights';
 import { TOPOLOGY_TRANSACTION_COMMITTED, type StoredTopologyTransaction } from '../ledger/updates';
 import { decideGrantRights, userNotFound, validateUserId, type UserState } from '../users/user-rules';
-import type { NewEvent } from '../ledger/events';
+import type { NewLedgerEvent } from '../ledger/ledger-event';
 import {
   decideObjectMetaUpdate,
   mergeAnnotations,
@@ -76,7 +76,7 @@ export interface AllocationState {
 }
 
 export interface AllocationDecision {
-  events: NewEvent[];
+  events: NewLedgerEvent[];
   record: PartyRecord;
 }
 
@@ -114,7 +114,7 @@ export function decideAllocateParty(state: AllocationState, req: AllocatePartyRe
       },
     ],
   };
-  const events: NewEvent[] = [
+  const events: NewLedgerEvent[] = [
     { type: 'PartyAllocated', stream: partyStream(party), data: allocated },
     {
       type: TOPOLOGY_TRANSACTION_COMMITTED,
@@ -223,7 +223,7 @@ export interface PartyUpdateState {
 }
 
 export interface PartyUpdateDecision {
-  events: NewEvent[];
+  events: NewLedgerEvent[];
   record: PartyRecord;
 }
 

@@ -1,6 +1,6 @@
 import { reassignmentId as cantonReassignmentId } from '@ledgerline/canton';
 import { invalidArgument } from '../errors';
-import type { NewEvent } from '../ledger/events';
+import type { NewLedgerEvent } from '../ledger/ledger-event';
 import { isoMicros, parseIsoMicros } from '../ledger/time';
 import {
   REASSIGNMENT_COMMITTED,
@@ -51,7 +51,7 @@ export interface ReassignmentDecisionContext {
   nowMicros: bigint;
 }
 
-export type ReassignmentEvent = NewEvent<typeof REASSIGNMENT_COMMITTED, StoredReassignment>;
+export type ReassignmentEvent = NewLedgerEvent<typeof REASSIGNMENT_COMMITTED>;
 
 // ---- errors (all 400 INVALID_ARGUMENT, as the participant reports them) ----
 

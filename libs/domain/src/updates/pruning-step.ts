@@ -1,9 +1,9 @@
-import type { NewEvent } from '../ledger/events';
-import { decidePrune, type LedgerPruned, type LEDGER_PRUNED, type PruningState } from './pruning';
+import type { NewLedgerEvent } from '../ledger/ledger-event';
+import { decidePrune, type LEDGER_PRUNED, type PruningState } from './pruning';
 
 /** One step of a prune up to `upTo`: its events, the pruning offset after it, and whether the prune is complete. */
 export interface PruneStepDecision {
-  events: NewEvent<typeof LEDGER_PRUNED, LedgerPruned>[];
+  events: NewLedgerEvent<typeof LEDGER_PRUNED>[];
   prunedUpTo: number;
   done: boolean;
 }

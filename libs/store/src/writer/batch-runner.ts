@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { isLedgerError, type CommittedEvent, type NewEvent } from '@ledgerline/domain';
+import { isLedgerError, type CommittedEvent, type NewLedgerEvent } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { COLUMN_TYPES } from '../column-types';
 import { BufferedSink } from './buffered-sink';
@@ -147,7 +147,7 @@ export class BatchRun {
     const tx: WriteTx = {
       db: this.connection.db,
       ledgerEnd: () => this.head.offset,
-      append: (events: NewEvent[]): Promise<CommittedEvent[]> => {
+      append: (events: readonly NewLedgerEvent[]): Promise<CommittedEvent[]> => {
         appended = true;
         return appendEvents(events, this.head, this.connection.db, this.sink);
       },

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
-import { isLedgerError, nowMicros, type CommittedEvent, type NewEvent } from '@ledgerline/domain';
+import { isLedgerError, nowMicros, type CommittedEvent, type NewLedgerEvent } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { isDatabaseUnavailable, poolOf } from '../database';
 import { BatchAborted, BatchRun, type BatchContext, type BatchResult } from './batch-runner';
@@ -56,7 +56,7 @@ export class BatchedWriter implements LedgerWriter {
     });
   }
 
-  append(events: NewEvent[]): Promise<CommittedEvent[]> {
+  append(events: readonly NewLedgerEvent[]): Promise<CommittedEvent[]> {
     return this.execute((tx) => tx.append(events));
   }
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { CommittedEvent, NewEvent } from '@ledgerline/domain';
+import type { CommittedEvent, NewLedgerEvent } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { conflictKey, type ConflictKey, type ConflictNamespace } from './conflict-key';
 
@@ -8,7 +8,8 @@ import { conflictKey, type ConflictKey, type ConflictNamespace } from './conflic
  * the committed events (their offsets and update ids are assigned by the writer). A rejection is a thrown LedgerError.
  */
 export interface Decision<R> {
-  readonly events: NewEvent[];
+  /** Events of the log's types (`LedgerEvent`): a type outside the union, or data of another type's shape, does not compile. */
+  readonly events: readonly NewLedgerEvent[];
   answer(committed: readonly CommittedEvent[]): R;
   /**
    * Data outside the event log that the events refer to (package archives), written in the same transaction before
@@ -18,7 +19,10 @@ export interface Decision<R> {
 }
 
 /** A decision with these events whose answer needs nothing of their commit. */
-export const decision = <R>(events: NewEvent[], answer: R): Decision<R> => ({ events, answer: () => answer });
+export const decision = <R>(events: readonly NewLedgerEvent[], answer: R): Decision<R> => ({
+  events,
+  answer: () => answer,
+});
 
 /** What a state load sees besides the database: the ledger end with every update appended before it in its transaction. */
 export interface LoadContext {
@@ -54,7 +58,7 @@ export interface Decider<C, K, S, R> {
 export async function carryOut<R>(
   d: Decision<R>,
   db: Kysely<DB>,
-  append: (events: NewEvent[]) => Promise<CommittedEvent[]>,
+  append: (events: readonly NewLedgerEvent[]) => Promise<CommittedEvent[]>,
 ): Promise<R> {
   if (d.writeFirst) await d.writeFirst(db);
   return d.answer(d.events.length ? await append(d.events) : []);

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { CommittedEvent, NewEvent } from '@ledgerline/domain';
+import type { CommittedEvent, NewLedgerEvent } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { BatchedWriter } from './batched-writer';
 import type { Decider } from './decider';
@@ -31,7 +31,7 @@ export class EventStore implements LedgerWriter {
     return this.writer.decide(decider, command);
   }
 
-  append(events: NewEvent[]): Promise<CommittedEvent[]> {
+  append(events: readonly NewLedgerEvent[]): Promise<CommittedEvent[]> {
     return this.writer.append(events);
   }
 

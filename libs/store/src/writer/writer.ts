@@ -5,7 +5,7 @@ import {
   transientFailure,
   type CommittedEvent,
   type LedgerError,
-  type NewEvent,
+  type NewLedgerEvent,
 } from '@ledgerline/domain';
 import type { DB } from '../schema';
 import { isDatabaseUnavailable } from '../database';
@@ -25,7 +25,7 @@ export interface WriteTx {
    * passed (decide, then append): a work that throws after appending fails, and in the batched writer makes its batch
    * re-run its works one by one.
    */
-  append(events: NewEvent[]): Promise<CommittedEvent[]>;
+  append(events: readonly NewLedgerEvent[]): Promise<CommittedEvent[]>;
 }
 
 export type Work<R> = (tx: WriteTx) => Promise<R>;
@@ -44,7 +44,7 @@ export interface LedgerWriter {
   /** Runs `work` in a write transaction and resolves once that has committed (tests and benchmarks: failure injection). */
   execute<R>(work: Work<R>): Promise<R>;
   /** Appends events that need no decision (tests and benchmarks: seeding). */
-  append(events: NewEvent[]): Promise<CommittedEvent[]>;
+  append(events: readonly NewLedgerEvent[]): Promise<CommittedEvent[]>;
   /** Stops accepting work and waits for the queued work to commit. */
   close(): Promise<void>;
   readonly events: EventEmitter;
