@@ -27,3 +27,6 @@ export * from './interpreter';
 export * from './values';
 export * from './engine';
 export * from './transaction';
+
+// What a package holds, rendered for people (GET /v2/definitions/…, the explorer's Packages view)
+export * from './definitions/package-definitions';

@@ -65,6 +65,8 @@ const ALLOWED: Record<string, Caller[]> = {
   'GET /v2/packages': EVERYONE,
   'GET /v2/packages/{packageId}': EVERYONE, // 404 for the sample's unknown id, never 403
   'GET /v2/packages/{packageId}/status': EVERYONE,
+  'GET /v2/definitions/packages': EVERYONE,
+  'GET /v2/definitions/packages/{packageId}': EVERYONE, // 404 for the sample's unknown id, never 403
   'POST /v2/packages': ['admin'],
   'POST /v2/dars': ['admin'],
   'POST /v2/dars/validate': ['admin'],

@@ -112,6 +112,12 @@ export class CommandInterpreter implements OnApplicationBootstrap {
     await this.warm(await this.packageRepository.ids(this.runtime.db));
   }
 
+  /** Stored package `id` decoded (once per process), or undefined when no package has it or the decoder refuses it. */
+  decoded(id: string): Promise<Package | undefined> {
+    if (this.refused.has(id)) return Promise.resolve(undefined);
+    return this.loadPackage(id).catch((e: Error) => this.undecodable(id, e));
+  }
+
   /** A stored package the decoder refuses: the engine cannot run it (its templates keep the generic model). */
   private undecodable(id: string, e: Error): undefined {
     if (!this.refused.has(id)) this.log.warn(`package ${id} cannot run on the Daml engine: ${e.message}`);

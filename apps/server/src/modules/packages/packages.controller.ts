@@ -41,9 +41,11 @@ import {
   type DarSource,
 } from './commands/package.commands';
 import {
+  GetPackageDefinitionsQuery,
   GetPackageQuery,
   GetPackageStatusQuery,
   GetPreferredPackagesQuery,
+  ListPackageDefinitionsQuery,
   ListPackagesQuery,
   ListVettedPackagesQuery,
 } from './queries/package.queries';
@@ -141,6 +143,18 @@ export class PackagesController {
       new GetPackageStatusQuery(claims, packageId),
     );
     return { packageStatus: stored ? 'PACKAGE_STATUS_REGISTERED' : 'PACKAGE_STATUS_UNSPECIFIED' };
+  }
+
+  /** Ledgerline's own: what each stored package holds (templates, interfaces), summarised. Any authenticated user. */
+  @Get('definitions/packages')
+  listDefinitions(@CurrentClaims() claims: Claims) {
+    return this.queries.execute(new ListPackageDefinitionsQuery(claims));
+  }
+
+  /** Ledgerline's own: a package's modules, templates, choices, interfaces and data types (libs/daml-lf definitions). */
+  @Get('definitions/packages/:packageId')
+  definitions(@CurrentClaims() claims: Claims, @Param('packageId') packageId: string) {
+    return this.queries.execute(new GetPackageDefinitionsQuery(claims, packageId));
   }
 
   @PostJson('package-vetting/list')

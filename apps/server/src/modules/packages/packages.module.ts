@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
 import { UpdateVettedPackagesHandler, UploadDarHandler, ValidateDarHandler } from './commands/package-command.handlers';
 import {
+  GetPackageDefinitionsHandler,
   GetPackageHandler,
   GetPackageStatusHandler,
   GetPreferredPackagesHandler,
+  ListPackageDefinitionsHandler,
   ListPackagesHandler,
   ListVettedPackagesHandler,
 } from './queries/package-query.handlers';
@@ -20,6 +22,8 @@ import { PackagesController } from './packages.controller';
     GetPackageStatusHandler,
     ListVettedPackagesHandler,
     GetPreferredPackagesHandler,
+    ListPackageDefinitionsHandler,
+    GetPackageDefinitionsHandler,
   ],
 })
 export class PackagesModule {}

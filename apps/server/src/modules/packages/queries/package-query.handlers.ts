@@ -9,14 +9,18 @@ import {
   validateVettingList,
   type PreferredPackages,
 } from '@ledgerline/domain';
+import { packageDefinitions, packageSummary, type Package, type PackageDefinitions } from '@ledgerline/daml-lf';
 import { PackagesRepository } from '@ledgerline/store';
 import { parseVettingPageToken, vettedPackagesToJs, vettingPageToken } from '@ledgerline/wire';
+import { CommandInterpreter } from '../../../infrastructure/command-interpreter';
 import { LedgerRuntime } from '../../../infrastructure/runtime';
 import { ParticipantIdentity } from '../../../infrastructure/participant-identity';
 import {
   GetPackageQuery,
+  GetPackageDefinitionsQuery,
   GetPackageStatusQuery,
   GetPreferredPackagesQuery,
+  ListPackageDefinitionsQuery,
   ListPackagesQuery,
   ListVettedPackagesQuery,
 } from './package.queries';
@@ -126,5 +130,88 @@ export class GetPreferredPackagesHandler implements IQueryHandler<GetPreferredPa
       ),
     ]);
     return choosePreferredPackages(stored, states, request, this.runtime.clock.nowMicros());
+  }
+}
+
+/** A stored package's summary; `decoded: false` when the Daml-LF decoder refuses it (then its contents are not shown). */
+export interface PackageDefinitionsSummary {
+  packageId: string;
+  name: string;
+  version: string;
+  languageVersion: string;
+  templates: number;
+  interfaces: number;
+  decoded: boolean;
+}
+
+@QueryHandler(ListPackageDefinitionsQuery)
+export class ListPackageDefinitionsHandler implements IQueryHandler<ListPackageDefinitionsQuery> {
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly packages: PackagesRepository,
+    private readonly interpreter: CommandInterpreter,
+  ) {}
+
+  async execute(): Promise<{ packages: PackageDefinitionsSummary[] }> {
+    const all = await this.packages.all(this.runtime.db);
+    const packages: PackageDefinitionsSummary[] = [];
+    for (const info of all) {
+      const pkg = await this.interpreter.decoded(info.packageId);
+      packages.push(
+        pkg
+          ? { ...packageSummary(pkg), decoded: true }
+          : {
+              packageId: info.packageId,
+              name: info.name,
+              version: info.version,
+              languageVersion: info.lfVersion,
+              templates: 0,
+              interfaces: 0,
+              decoded: false,
+            },
+      );
+    }
+    packages.sort(
+      (a, b) =>
+        a.name.localeCompare(b.name) || a.version.localeCompare(b.version) || a.packageId.localeCompare(b.packageId),
+    );
+    return { packages };
+  }
+}
+
+@QueryHandler(GetPackageDefinitionsQuery)
+export class GetPackageDefinitionsHandler implements IQueryHandler<GetPackageDefinitionsQuery> {
+  constructor(
+    private readonly runtime: LedgerRuntime,
+    private readonly packages: PackagesRepository,
+    private readonly interpreter: CommandInterpreter,
+  ) {}
+
+  async execute({ packageId }: GetPackageDefinitionsQuery): Promise<PackageDefinitions & { decoded: boolean }> {
+    requirePackageId(packageId);
+    const info = await this.packages.get(this.runtime.db, packageId);
+    if (!info) throw packageNotFound(packageId);
+    const pkg = await this.interpreter.decoded(packageId);
+    if (!pkg)
+      return {
+        packageId,
+        name: info.name,
+        version: info.version,
+        languageVersion: info.lfVersion,
+        modules: [],
+        decoded: false,
+      };
+    // The data types of its imports (argument records, examples), transitively.
+    const loaded = new Map<string, Package>([[pkg.id, pkg]]);
+    const queue = [...pkg.imports];
+    while (queue.length > 0) {
+      const id = queue.pop()!;
+      if (loaded.has(id)) continue;
+      const dep = await this.interpreter.decoded(id);
+      if (!dep) continue;
+      loaded.set(id, dep);
+      queue.push(...dep.imports);
+    }
+    return { ...packageDefinitions(pkg, (id) => loaded.get(id)), decoded: true };
   }
 }

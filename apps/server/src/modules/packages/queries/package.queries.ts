@@ -29,3 +29,14 @@ export class GetPreferredPackagesQuery {
     readonly request: PreferredPackagesRequest,
   ) {}
 }
+/** GET /v2/definitions/packages: a summary of each stored package's contents. */
+export class ListPackageDefinitionsQuery {
+  constructor(readonly claims: Claims) {}
+}
+/** GET /v2/definitions/packages/{packageId}: what one package holds. */
+export class GetPackageDefinitionsQuery {
+  constructor(
+    readonly claims: Claims,
+    readonly packageId: string,
+  ) {}
+}
