@@ -106,7 +106,7 @@ module.exports = {
         'and its capability modules: it imports none of them (they use it).',
       severity: 'error',
       from: { path: '^apps/server/src/infrastructure/' },
-      to: { path: '^apps/server/src/(http|modules|streaming)/' },
+      to: { path: '^apps/server/src/(http|modules|streaming|grpc)/' },
     },
     {
       name: 'tests-and-benchmarks-apart',
@@ -138,7 +138,16 @@ module.exports = {
         "The server's HTTP layer (Fastify set-up, direct routes, error rendering) knows no capability and no stream.",
       severity: 'error',
       from: { path: '^apps/server/src/http/' },
-      to: { path: '^apps/server/src/(modules|streaming)/' },
+      to: { path: '^apps/server/src/(modules|streaming|grpc)/' },
+    },
+    {
+      name: 'grpc-is-a-transport',
+      comment:
+        "The gRPC layer (apps/server/src/grpc) is a transport beside HTTP: it dispatches the capabilities' commands and " +
+        'queries and uses the stream engine; no capability and no stream knows it (only main.ts starts it).',
+      severity: 'error',
+      from: { path: '^apps/server/src/(modules|streaming)/' },
+      to: { path: '^apps/server/src/grpc/' },
     },
     {
       name: 'streaming-below-capabilities',
@@ -155,7 +164,7 @@ module.exports = {
         'The updates module is one capability like the others: what several capabilities share lives in the stream engine ' +
         '(apps/server/src/streaming), so nothing in apps/ or bench/ but the app module imports the updates module.',
       severity: 'error',
-      from: { path: '^(apps|bench)/', pathNot: '^apps/server/src/(modules/updates/|app\\.module\\.ts$)' },
+      from: { path: '^(apps|bench)/', pathNot: '^apps/server/src/(modules/updates/|grpc/|app\\.module\\.ts$)' },
       to: { path: '^apps/server/src/modules/updates/' },
     },
   ],

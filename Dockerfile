@@ -26,6 +26,7 @@ COPY --from=build /app/migrations ./migrations
 RUN mkdir -p /var/lib/ledgerline && chown node:node /var/lib/ledgerline
 USER node
 EXPOSE 7575
+EXPOSE 6865
 # Ready = database reachable and every migration applied.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||7575)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]

@@ -7,7 +7,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'coverage/**', '.ledgerline/**'] },
+  { ignores: ['dist/**', 'coverage/**', '.ledgerline/**', 'libs/grpc/src/gen/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

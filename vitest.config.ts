@@ -7,11 +7,11 @@ const plugins = [swc.vite({ jsc: { transform: { legacyDecorator: true, decorator
 const resolve = {
   alias: [
     {
-      find: /^@ledgerline\/(domain|store|auth|wire|canton|daml-lf|testing)$/,
+      find: /^@ledgerline\/(domain|store|auth|wire|canton|daml-lf|testing|grpc)$/,
       replacement: path.resolve(__dirname, 'libs/$1/src/index.ts'),
     },
     {
-      find: /^@ledgerline\/(domain|store|auth|wire|canton|daml-lf|testing)\/(.*)$/,
+      find: /^@ledgerline\/(domain|store|auth|wire|canton|daml-lf|testing|grpc)\/(.*)$/,
       replacement: path.resolve(__dirname, 'libs/$1/src/$2'),
     },
     // The server's own modules, for the tests that exercise them below the HTTP surface (no public entry: an app).

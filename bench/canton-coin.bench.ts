@@ -49,6 +49,7 @@ async function start(url: string, env: Record<string, string>): Promise<Started>
       ...process.env,
       DATABASE_URL: url,
       PORT: String(PORT),
+      LEDGER_GRPC_PORT: 'off',
       HOST: '127.0.0.1',
       LEDGER_JWT_SECRET: SECRET,
       LEDGER_LOG_LEVEL: 'info',

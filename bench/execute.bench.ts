@@ -108,6 +108,7 @@ async function startServer(url: string, instance: number): Promise<ChildProcess>
       ...process.env,
       DATABASE_URL: url,
       PORT: String(PORT + instance),
+      LEDGER_GRPC_PORT: 'off',
       HOST: '127.0.0.1',
       LEDGER_JWT_SECRET: SECRET,
       LEDGER_LOG_LEVEL: 'warn',

@@ -143,6 +143,7 @@ async function main() {
           LEDGER_JWT_SECRET: SECRET,
           HOST: '127.0.0.1',
           PORT: String(port),
+          LEDGER_GRPC_PORT: 'off',
           LEDGER_LOG_LEVEL: 'error',
           LEDGER_DB_POOL_SIZE: process.env.LEDGER_DB_POOL_SIZE ?? '20',
         },

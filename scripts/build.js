@@ -11,7 +11,7 @@ const esbuild = require('esbuild');
 const root = path.resolve(__dirname, '..');
 const out = path.join(root, 'dist');
 const explorer = path.join(root, 'apps/explorer');
-const libs = ['domain', 'store', 'auth', 'wire', 'canton', 'daml-lf', 'testing'];
+const libs = ['domain', 'store', 'auth', 'wire', 'canton', 'daml-lf', 'testing', 'grpc'];
 const paths = {};
 for (const lib of libs) {
   paths[`@ledgerline/${lib}`] = [`libs/${lib}/src/index.ts`];

@@ -91,6 +91,7 @@ export async function startReadServer(
       ...process.env,
       DATABASE_URL: url,
       PORT: String(port),
+      LEDGER_GRPC_PORT: 'off',
       HOST: '127.0.0.1',
       LEDGER_JWT_SECRET: secret,
       LEDGER_LOG_LEVEL: 'warn',

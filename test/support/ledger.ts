@@ -3,6 +3,7 @@ import { mintHs256Token } from '@ledgerline/auth';
 import { createApp } from '@ledgerline/server/app';
 import { loadConfig, type LedgerConfig } from '@ledgerline/server/config';
 import { makeLogger, startRuntime, type LedgerRuntime } from '@ledgerline/server/infrastructure/runtime';
+import { startGrpcServer } from '@ledgerline/server/grpc/grpc-server';
 import { createTestDatabase } from './database';
 import { ed25519WorkerScriptForTests } from './ed25519-worker-script';
 
@@ -15,6 +16,8 @@ export interface TestLedger {
   url: string;
   databaseUrl: string;
   participantId: string;
+  /** `127.0.0.1:<port>` of the gRPC Ledger API, when the ledger was opened with `LEDGER_GRPC_PORT` (0: any free port). */
+  grpcAddress: string | null;
   /** An HS256 token for `userId` (default: the bootstrap admin). */
   token(userId?: string, opts?: { expiresInSeconds?: number; extra?: Record<string, unknown> }): Promise<string>;
   /** fetch against the service with a token for `as` (default admin); `as: null` sends no Authorization header. */
@@ -47,6 +50,7 @@ export async function openTestLedger(databaseUrl: string, env: Record<string, st
     LEDGER_JWT_SECRET: TEST_JWT_SECRET,
     LEDGER_LOG_LEVEL: 'silent',
     PORT: '1',
+    LEDGER_GRPC_PORT: 'off',
     ...env,
   });
   const runtime = await startRuntime(config, makeLogger(config), {
@@ -56,6 +60,10 @@ export async function openTestLedger(databaseUrl: string, env: Record<string, st
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
+  // gRPC only for the tests that ask for it, on the port they name (0: the system picks one, read back once bound).
+  const grpc =
+    config.grpcPort === null ? null : await startGrpcServer(app, runtime, { host: '127.0.0.1', port: config.grpcPort });
+  if (grpc) runtime.grpcPort = grpc.port;
   const participantId = runtime.identity.participantId;
   const token = (
     userId = config.adminUser,
@@ -68,6 +76,7 @@ export async function openTestLedger(databaseUrl: string, env: Record<string, st
     url,
     databaseUrl,
     participantId,
+    grpcAddress: grpc ? `127.0.0.1:${grpc.port}` : null,
     token,
     async call(method, path, body, opts = {}) {
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -75,6 +84,7 @@ export async function openTestLedger(databaseUrl: string, env: Record<string, st
       return requestJson(url + path, method, headers, body, opts.raw);
     },
     async close() {
+      await grpc?.close();
       await app.close();
       await runtime.close();
     },

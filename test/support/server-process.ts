@@ -30,6 +30,8 @@ export interface ServerProcess {
   proc: ChildProcess;
   url: string;
   port: number;
+  /** The gRPC Ledger API's bound port (from GET /livez), when started with LEDGER_GRPC_PORT; read again after a restart. */
+  grpcPort: number | null;
   /** Everything the process wrote so far (stdout + stderr). */
   output(): string;
   /** What it wrote to stdout (the JSON log) and to stderr, apart. */
@@ -66,6 +68,9 @@ async function startServerProcessOnce(
     HOME: process.env.HOME ?? '/root',
     HOST: '127.0.0.1',
     LEDGER_LOG_LEVEL: 'warn',
+    // No gRPC unless the test asks for it: a fixed port would collide between files run in parallel. A test that needs
+    // it passes LEDGER_GRPC_PORT=0 and reads the bound port back (grpcPort below, from GET /livez).
+    LEDGER_GRPC_PORT: 'off',
   };
   for (const [k, v] of Object.entries({ ...env, PORT: String(port) })) if (v !== undefined) childEnv[k] = v;
   const proc = spawn(process.execPath, [SERVER_MAIN], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -86,11 +91,15 @@ async function startServerProcessOnce(
   void exited.then(() => (exitedEarly = true));
   const url = `http://127.0.0.1:${port}`;
   const until = Date.now() + (opts.readyTimeoutMs ?? 60_000);
+  let grpcPort: number | null;
   for (;;) {
     if (exitedEarly) throw new Error(`server exited during start-up (${await exited}):\n${out}`);
     try {
       const res = await fetch(`${url}/livez`);
-      if (res.status === 200) break;
+      if (res.status === 200) {
+        grpcPort = ((await res.json()) as { grpcPort?: number }).grpcPort ?? null;
+        break;
+      }
     } catch {
       /* not listening yet */
     }
@@ -104,6 +113,7 @@ async function startServerProcessOnce(
     proc,
     url,
     port,
+    grpcPort,
     output: () => out,
     streams: () => ({ ...apart }),
     exited,

@@ -25,6 +25,8 @@ export interface LedgerConfig {
   databaseUrl: string | undefined;
   host: string;
   port: number;
+  /** The gRPC Ledger API's port (LEDGER_GRPC_PORT; `off`: null, not served; 0: any free port, logged once bound). */
+  grpcPort: number | null;
   dataDir: string;
   embeddedPgPort: number;
   jwtSecret: string | undefined;
@@ -262,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     host: str('HOST') ?? '0.0.0.0',
     port: int('PORT', 7575, 1, 65535),
+    grpcPort: str('LEDGER_GRPC_PORT') === 'off' ? null : int('LEDGER_GRPC_PORT', 6865, 0, 65535),
     dataDir: path.resolve(cwd, str('LEDGER_DATA_DIR') ?? '.ledgerline'),
     embeddedPgPort: int('LEDGER_EMBEDDED_PG_PORT', 54329, 1, 65535),
     jwtSecret: str('LEDGER_JWT_SECRET'),

@@ -6,6 +6,7 @@ import { makeLogger, startRuntime } from './infrastructure/runtime';
 import { clusterWorkerSlot, runClusterPrimary } from './infrastructure/cluster';
 import { announceExplorer } from './infrastructure/explorer-link';
 import { BootstrapService } from './modules/bootstrap/bootstrap.service';
+import { startGrpcServer, type GrpcLedgerApi } from './grpc/grpc-server';
 
 async function main(): Promise<void> {
   let config;
@@ -45,15 +46,23 @@ async function main(): Promise<void> {
       'bootstrap file applied',
     );
   }
+  // gRPC first: once HTTP answers (GET /livez reports the bound gRPC port), both are served.
+  let grpc: GrpcLedgerApi | null = null;
+  if (config.grpcPort !== null) {
+    grpc = await startGrpcServer(app, runtime, { host: config.host, port: config.grpcPort });
+    runtime.grpcPort = grpc.port;
+  }
   await app.listen({ port: config.port, host: config.host });
   logger.info(
     {
       port: config.port,
+      grpcPort: grpc?.port ?? null,
       participantId: runtime.identity.participantId,
       synchronizers: runtime.identity.synchronizers.map((s) => s.id),
       ed25519: runtime.signatures.ed25519.backend,
     },
-    `Ledgerline listening on http://${config.host}:${config.port}`,
+    `Ledgerline listening on http://${config.host}:${config.port}` +
+      (grpc ? `, gRPC Ledger API on ${config.host}:${grpc.port}` : ''),
   );
   // Once per machine: by the single process, or by the first worker.
   if (!worker) await announceExplorer(runtime, logger, (line) => process.stderr.write(line));
@@ -70,7 +79,7 @@ async function main(): Promise<void> {
       // open until their keep-alive timeout: keep closing idle connections until every in-flight request has answered.
       const server = app.getHttpServer();
       const sweep = setInterval(() => server.closeIdleConnections?.(), 50);
-      await app.close(); // stops accepting, waits for in-flight requests
+      await Promise.all([app.close(), grpc?.close()]); // stop accepting, wait for in-flight requests and calls
       clearInterval(sweep);
       await runtime.close(); // drains the event store, closes the pool, stops embedded Postgres
       process.exit(0);

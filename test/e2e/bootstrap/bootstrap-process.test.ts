@@ -29,6 +29,7 @@ const base = () => ({
   HOME: process.env.HOME ?? '/root',
   LEDGER_JWT_SECRET: TEST_JWT_SECRET,
   LEDGER_LOG_LEVEL: 'warn',
+  LEDGER_GRPC_PORT: 'off',
 });
 const write = (name: string, text: string) => {
   fs.writeFileSync(path.join(dir, name), text);

@@ -64,6 +64,8 @@ export class LedgerRuntime {
   private readonly closers: Array<() => Promise<void>> = [];
   /** True for a test ledger hosted under /ledgers/<id> by another runtime (apps/server/src/hosted-ledgers.ts). */
   hosted = false;
+  /** The port the gRPC Ledger API is bound to, once it is (apps/server/src/grpc); null while it is not served. */
+  grpcPort: number | null = null;
 
   /** `closer` runs first when the runtime closes (hosted ledgers). */
   beforeClose(closer: () => Promise<void>): void {

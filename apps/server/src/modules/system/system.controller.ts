@@ -6,8 +6,7 @@ import { HttpMetrics } from '../../infrastructure/metrics';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { RouteCatalog } from '../../http/route-catalog';
 
-/** The Canton release whose JSON Ledger API this serves (3.5.7's operations and 3.5.10's additions). */
-export const API_VERSION = '3.5.10';
+import { API_VERSION, apiVersionInfo } from './api-version';
 
 /** Health, readiness, metrics, the served spec, and the API version. */
 @Controller()
@@ -21,7 +20,8 @@ export class SystemController {
   @Public()
   @Get('livez')
   livez() {
-    return { status: 'ok' };
+    // The gRPC port as bound (LEDGER_GRPC_PORT=0 binds any free one), for clients and tests that start the server.
+    return this.runtime.grpcPort === null ? { status: 'ok' } : { status: 'ok', grpcPort: this.runtime.grpcPort };
   }
 
   /** Ready when the database answers and every migration is applied. */
@@ -50,16 +50,21 @@ export class SystemController {
 
   @Get('v2/version')
   version() {
+    const v = apiVersionInfo(this.runtime.clock);
     return {
-      version: API_VERSION,
+      version: v.version,
       features: {
-        experimental: { staticTime: { supported: this.runtime.clock.mode === 'static' } },
-        userManagement: { supported: true, maxRightsPerUser: 1000, maxUsersPageSize: 1000 },
-        partyManagement: { maxPartiesPageSize: 10000 },
+        experimental: { staticTime: { supported: v.staticTime } },
+        userManagement: v.userManagement,
+        partyManagement: v.partyManagement,
         offsetCheckpoint: {
-          maxOffsetCheckpointEmissionDelay: { seconds: 60, nanos: 0, unknownFields: { fields: {} } },
+          maxOffsetCheckpointEmissionDelay: {
+            seconds: v.maxOffsetCheckpointEmissionDelaySeconds,
+            nanos: 0,
+            unknownFields: { fields: {} },
+          },
         },
-        packageFeature: { maxVettedPackagesPageSize: 100 },
+        packageFeature: v.packageFeature,
       },
     };
   }
