@@ -22,6 +22,9 @@ export {
 } from './archive/decode-archive';
 export { PackageCache } from './archive/package-cache';
 
+// Validation at upload (Canton's daml-lf/validation)
+export * from './validation';
+
 // The interpreter, typed values, the engine and the partial transaction
 export * from './interpreter';
 export * from './values';

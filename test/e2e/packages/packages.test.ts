@@ -3,6 +3,8 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectCantonError } from '../../support/canton-error';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
+import { encodeArchive, encodeDar, parsePackage } from '@ledgerline/daml-lf/testing';
+import { IFACE_SRC } from '../../support/versioned-packages';
 import { archiveOf, buildDar, damlcManifest, dalfPath, lfArchive, zipOf, type TestArchive } from '../../support/dars';
 
 /**
@@ -383,6 +385,33 @@ describe('refusals: the reference code, nothing stored', () => {
     expect((await upload(await buildDar({ main: dep }))).status).toBe(200);
     const user = byVersion('uses-stored-dep', '1.0.0', { minor: '3', imports: [dep.packageId] });
     expect((await upload(await buildDar({ main: user }))).status).toBe(200);
+  });
+
+  it("a package Canton's validation refuses → DAR_VALIDATION_ERROR with its message, on upload and validate", async () => {
+    const bad = parsePackage(`metadata ( 'invalid-serializable' : '1.0.0' )
+module M { record @serializable R = { f: Int64 -> Int64 } ; }`);
+    const { dar, main } = await encodeDar(bad);
+    const r = await expectRefused(dar, 400, 'DAR_VALIDATION_ERROR');
+    expect(r.json.cause).toBe('Package validation failed.');
+    expect(r.json.context.validationError).toBe(
+      `validation error in data type ${main.packageId}:M:R: expected serializable type:\n * reason: function type\n * found: M:R\n * problem: serializable data type\n     `,
+    );
+    const v = await post(`/v2/dars/validate?synchronizerId=${encodeURIComponent(sync1)}`, dar);
+    expectCantonError(v, 400, 'DAR_VALIDATION_ERROR');
+    expect(await listed()).not.toContain(main.packageId);
+  });
+
+  it('a DAR is validated against the stored packages it uses and does not hold', async () => {
+    const iface = parsePackage(IFACE_SRC.replace("'pref-iface'", "'validated-iface'"));
+    const ifaceId = encodeArchive(iface).packageId;
+    expect((await upload((await encodeDar(iface)).dar)).status).toBe(200);
+    const user = (field: string) =>
+      parsePackage(`metadata ( 'validated-user' : '1.0.0' )
+module M { record @serializable R = { v: '${ifaceId}':Iface:${field} } ; }`);
+    const ok = await encodeDar(user('View'));
+    expect((await upload(ok.dar)).status, 'a reference to a stored type').toBe(200);
+    const r = await expectRefused((await encodeDar(user('Nope'))).dar, 400, 'DAR_VALIDATION_ERROR');
+    expect(r.json.context.validationError).toMatch(new RegExp(`: unknown data type ${ifaceId}:Iface:Nope$`));
   });
 
   it('a body over the limit → 413; unpacking over the limit → ZIP_BOMB', async () => {

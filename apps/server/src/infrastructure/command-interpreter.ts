@@ -107,6 +107,11 @@ export class CommandInterpreter implements OnApplicationBootstrap {
     for (const pkg of packages) this.engine.addPackage(pkg);
   }
 
+  /** A stored package, decoded (once per process); undefined when it is not stored or does not decode. */
+  storedPackage(id: string): Promise<Package | undefined> {
+    return this.loadPackage(id).catch((e: Error) => this.undecodable(id, e));
+  }
+
   /** Every stored package, decoded. */
   async warmAll(): Promise<void> {
     await this.warm(await this.packageRepository.ids(this.runtime.db));

@@ -1,10 +1,17 @@
 import { ACCEPTED_LF_VERSIONS, ArchiveParseError, DarFormatError, readDar } from '@ledgerline/canton';
-import { inspectArchive, type InspectedArchive, type Package } from '@ledgerline/daml-lf';
+import {
+  inspectArchive,
+  PackageValidationError,
+  validatePackages,
+  type InspectedArchive,
+  type Package,
+} from '@ledgerline/daml-lf';
 import type { PackageInfo } from './events';
 import {
   allowedLanguageVersions,
   darDependenciesNotValid,
   darParseError,
+  darValidationError,
   invalidDar,
   invalidZipEntry,
   zipBomb,
@@ -98,3 +105,28 @@ export function checkDarDependencies(dar: ParsedDar, stored: ReadonlySet<string>
 export const darPackageIdsToLookUp = (dar: ParsedDar): string[] => [
   ...new Set(dar.packages.flatMap((p) => [p.info.packageId, ...(p.info.imports ?? [])])),
 ];
+
+/**
+ * The package ids a DAR's packages refer to that the DAR does not hold: the stored packages its validation needs.
+ */
+export function darExternalReferences(dar: ParsedDar): string[] {
+  const inDar = new Set(dar.packages.map((p) => p.info.packageId));
+  return [...new Set(dar.packages.flatMap((p) => p.decoded?.imports ?? []))].filter((id) => !inDar.has(id)).sort();
+}
+
+/**
+ * Canton's package validation of every package of the DAR (`@ledgerline/daml-lf` validatePackages: well-formedness and
+ * serializability) against the DAR and the stored packages it uses (`stored`): DAR_VALIDATION_ERROR with Canton's
+ * message otherwise.
+ */
+export function validateDar(dar: ParsedDar, stored: (packageId: string) => Package | undefined): void {
+  try {
+    validatePackages(
+      dar.packages.flatMap((p) => (p.decoded ? [p.decoded] : [])),
+      stored,
+    );
+  } catch (e) {
+    if (e instanceof PackageValidationError) throw darValidationError(e.message);
+    throw e;
+  }
+}

@@ -33,6 +33,12 @@ export const allowedLanguageVersions = (packageId: string, lfVersion: string, mi
     { context: { packageId, languageVersion: lfVersion, allowedLanguageVersions: `${min} to ${max}` } },
   );
 
+/** A package of the DAR fails Canton's package validation (PackageServiceErrors.Validation.ValidationError). */
+export const darValidationError = (validationError: string) =>
+  new LedgerError('DAR_VALIDATION_ERROR', C.InvalidIndependentOfSystemState, 'Package validation failed.', {
+    context: { validationError },
+  });
+
 export const darDependenciesNotValid = (mainPackageId: string, missing: readonly string[]) =>
   new LedgerError(
     'DAR_DEPENDENCIES_NOT_VALID',

@@ -1,8 +1,11 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
   checkDarDependencies,
+  darExternalReferences,
   darPackageIdsToLookUp,
   inspectDar,
+  validateDar,
+  type ParsedDar,
   requireParticipantAdmin,
   resolvePackageSynchronizer,
   validatePackageSynchronizerId,
@@ -15,6 +18,25 @@ import { CommandInterpreter } from '../../../infrastructure/command-interpreter'
 import { UpdateVettedPackagesCommand, UploadDarCommand, ValidateDarCommand } from './package.commands';
 
 /**
+ * Canton's package validation of a DAR that passed inspection, against the stored packages it uses. A DAR that refers
+ * to packages that are not stored is left to the dependency check (DAR_DEPENDENCIES_NOT_VALID), which comes first.
+ */
+async function validateUploadedDar(
+  parsed: ParsedDar,
+  packages: PackagesRepository,
+  runtime: LedgerRuntime,
+  interpreter: CommandInterpreter,
+): Promise<void> {
+  const external = darExternalReferences(parsed);
+  const stored = external.length ? await packages.stored(runtime.db, external) : new Set<string>();
+  if (external.some((id) => !stored.has(id))) return;
+  const deps = new Map(
+    await Promise.all(external.map(async (id) => [id, await interpreter.storedPackage(id)] as const)),
+  );
+  validateDar(parsed, (id) => deps.get(id));
+}
+
+/**
  * DAR upload, validation and vetting changes (Canton's PackageService and PackageUploader, participant: admin/), in the
  * reference's order: authorization, synchronizer id syntax, synchronizer resolution, then the DAR.
  */
@@ -25,6 +47,7 @@ export class UploadDarHandler implements ICommandHandler<UploadDarCommand> {
     private readonly runtime: LedgerRuntime,
     private readonly identity: ParticipantIdentity,
     private readonly interpreter: CommandInterpreter,
+    private readonly packages: PackagesRepository,
   ) {}
 
   async execute({ claims, dar, vetAllPackages, synchronizerId }: UploadDarCommand): Promise<void> {
@@ -37,6 +60,7 @@ export class UploadDarHandler implements ICommandHandler<UploadDarCommand> {
         )
       : null;
     const parsed = await inspectDar(await dar(), { maxUncompressedBytes: this.runtime.config.darMaxUncompressedBytes });
+    await validateUploadedDar(parsed, this.packages, this.runtime, this.interpreter);
     // The archives first, then the event that names them: one transaction.
     await this.store.decide(darUploadDecider, { dar: parsed, vetOn, participantId: this.identity.participantId });
     // The engine gets the packages as the upload decoded them: the first command using them finds them ready.
@@ -50,6 +74,7 @@ export class ValidateDarHandler implements ICommandHandler<ValidateDarCommand> {
     private readonly runtime: LedgerRuntime,
     private readonly identity: ParticipantIdentity,
     private readonly packages: PackagesRepository,
+    private readonly interpreter: CommandInterpreter,
   ) {}
 
   async execute({ claims, dar, synchronizerId }: ValidateDarCommand): Promise<void> {
@@ -61,6 +86,7 @@ export class ValidateDarHandler implements ICommandHandler<ValidateDarCommand> {
     );
     const parsed = await inspectDar(await dar(), { maxUncompressedBytes: this.runtime.config.darMaxUncompressedBytes });
     checkDarDependencies(parsed, await this.packages.stored(this.runtime.db, darPackageIdsToLookUp(parsed)));
+    await validateUploadedDar(parsed, this.packages, this.runtime, this.interpreter);
   }
 }
 

@@ -1,0 +1,2 @@
+export { PackageValidationError, validatePackages } from './validation';
+export { prettyKind, prettyType } from './pretty';
