@@ -39,8 +39,7 @@ metadata ( '${name}' : '${version}' )
 module Main {
   record @serializable Memo = { owner: Party, text: Text } ;
   record @serializable Archive = {} ;
-  record @serializable Describe = {} ;
-  record @serializable Bump = {} ;
+  record @serializable Describe = {} ;${version === '1.0.0' ? '' : '\n  record @serializable Bump = {} ;'}
   template (this : Memo) = {
     precondition True;
     signatories ${parties(owner)};

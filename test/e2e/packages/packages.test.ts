@@ -414,6 +414,38 @@ module M { record @serializable R = { v: '${ifaceId}':Iface:${field} } ; }`);
     expect(r.json.context.validationError).toMatch(new RegExp(`: unknown data type ${ifaceId}:Iface:Nope$`));
   });
 
+  it('vetting a version that is no valid upgrade → NOT_VALID_UPGRADE_PACKAGE; the same version twice → KNOWN_PACKAGE_VERSION', async () => {
+    const memo = (version: string, fields: string) =>
+      parsePackage(`metadata ( 'upgraded-memo' : '${version}' )
+module M {
+  record @serializable Memo = { owner: Party${fields} } ;
+  template (this : Memo) = {
+    precondition True;
+    signatories Cons @Party [M:Memo {owner} this] (Nil @Party);
+    observers Nil @Party;
+  } ;
+}`);
+    const v1 = await encodeDar(memo('1.0.0', ''));
+    expect((await upload(v1.dar)).status).toBe(200);
+    const bad = await encodeDar(memo('2.0.0', ', text: Text'));
+    const r = await expectRefused(bad.dar, 400, 'NOT_VALID_UPGRADE_PACKAGE');
+    expect(r.json.cause).toBe(
+      `Upgrade checks indicate that ${bad.main.packageId} (upgraded-memo v2.0.0) cannot be an upgrade of ${v1.main.packageId} (upgraded-memo v1.0.0). Reason: The upgraded template Memo has added new fields, but those fields are not Optional.`,
+    );
+    const validate = await post(`/v2/dars/validate?synchronizerId=${encodeURIComponent(sync1)}`, bad.dar);
+    expectCantonError(validate, 400, 'NOT_VALID_UPGRADE_PACKAGE');
+    const again = await encodeDar(memo('1.0.0', ', note: Option Text'));
+    const known = await expectRefused(again.dar, 400, 'KNOWN_PACKAGE_VERSION');
+    expect(known.json.cause).toContain('Tried to vet two packages with the same name and version: ');
+    expect(known.json.cause).toContain(`${v1.main.packageId} (upgraded-memo v1.0.0)`);
+    // Stored without vetting: Canton checks upgrades when packages are vetted.
+    expect((await upload(bad.dar, `synchronizerId=${encodeURIComponent(sync1)}&vetAllPackages=false`)).status).toBe(
+      200,
+    );
+    const good = await encodeDar(memo('2.0.1', ', text: Option Text'));
+    expect((await upload(good.dar)).status, 'a trailing Optional field').toBe(200);
+  });
+
   it('a body over the limit → 413; unpacking over the limit → ZIP_BOMB', async () => {
     const before = await storeState();
     const r = await upload(Buffer.alloc(300 * 1024, 1));

@@ -1,2 +1,3 @@
 export { PackageValidationError, validatePackages } from './validation';
 export { prettyKind, prettyType } from './pretty';
+export { isUtilityPackage, supportsUpgrades, upgradeError } from './upgrades';

@@ -6,3 +6,4 @@ export * from './vetting';
 export * from './preferred-packages';
 export * from './package-templates';
 export * from './package-preference';
+export * from './upgrades';

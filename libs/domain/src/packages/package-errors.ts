@@ -39,6 +39,26 @@ export const darValidationError = (validationError: string) =>
     context: { validationError },
   });
 
+/** `<id> (<name> v<version>)`, as Canton names a package in topology errors (`PkgIdWithNameAndVersion`). */
+export const packageWithNameAndVersion = (p: { packageId: string; name: string; version: string }) =>
+  `${p.packageId} (${p.name} v${p.version})`;
+
+/** A package to vet is not a valid upgrade of the vetted version below it (TopologyManagerError.Upgradeability). */
+export const notValidUpgradePackage = (oldPackage: string, newPackage: string, upgradeError: string) =>
+  new LedgerError(
+    'NOT_VALID_UPGRADE_PACKAGE',
+    C.InvalidIndependentOfSystemState,
+    `Upgrade checks indicate that ${newPackage} cannot be an upgrade of ${oldPackage}. Reason: ${upgradeError}`,
+  );
+
+/** Two packages to vet have the same name and version (TopologyManagerError.UpgradeVersion). */
+export const knownPackageVersion = (first: string, second: string) =>
+  new LedgerError(
+    'KNOWN_PACKAGE_VERSION',
+    C.InvalidIndependentOfSystemState,
+    `Tried to vet two packages with the same name and version: ${first} and ${second}.`,
+  );
+
 export const darDependenciesNotValid = (mainPackageId: string, missing: readonly string[]) =>
   new LedgerError(
     'DAR_DEPENDENCIES_NOT_VALID',

@@ -1,6 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import type { Package } from '@ledgerline/daml-lf';
 import {
   checkDarDependencies,
+  checkUpgrades,
   darExternalReferences,
   darPackageIdsToLookUp,
   inspectDar,
@@ -37,6 +39,43 @@ async function validateUploadedDar(
 }
 
 /**
+ * The upgrade checks of vetting the DAR's packages on `synchronizerId` (Canton's PackageUpgradeValidator): the DAR's
+ * packages beside the packages of the same names vetted there, with every package their types refer to decoded.
+ */
+async function checkUpgradesOfDar(
+  parsed: ParsedDar,
+  synchronizerId: string,
+  packages: PackagesRepository,
+  runtime: LedgerRuntime,
+  interpreter: CommandInterpreter,
+): Promise<void> {
+  const [vetting] = await packages.vetting(runtime.db, [synchronizerId]);
+  const vetted = new Set((vetting?.packages ?? []).map((p) => p.packageId));
+  const inDar = new Map(parsed.packages.flatMap((p) => (p.decoded ? [[p.info.packageId, p.decoded] as const] : [])));
+  const names = [...new Set(parsed.packages.map((p) => p.info.name))];
+  const storedVetted = (await packages.byNames(runtime.db, names)).filter(
+    (p) => vetted.has(p.packageId) && !inDar.has(p.packageId),
+  );
+  if (storedVetted.length === 0) return;
+  const loaded = new Map<string, Package>();
+  const load = async (id: string) => {
+    if (inDar.has(id) || loaded.has(id)) return;
+    const pkg = await interpreter.storedPackage(id);
+    if (pkg) loaded.set(id, pkg);
+  };
+  for (const p of storedVetted) await load(p.packageId);
+  for (const pkg of [...loaded.values(), ...inDar.values()]) for (const id of pkg.imports) await load(id);
+  const decoded = (id: string) => inDar.get(id) ?? loaded.get(id);
+  const target = [
+    ...parsed.packages.map((p) => ({ ...p.info, decoded: p.decoded })),
+    ...storedVetted.map((p) => ({ ...p, decoded: decoded(p.packageId) })),
+  ].flatMap((p) =>
+    p.decoded ? [{ packageId: p.packageId, name: p.name, version: p.version, decoded: p.decoded }] : [],
+  );
+  checkUpgrades(new Set(parsed.packages.map((p) => p.info.packageId).filter((id) => !vetted.has(id))), target, decoded);
+}
+
+/**
  * DAR upload, validation and vetting changes (Canton's PackageService and PackageUploader, participant: admin/), in the
  * reference's order: authorization, synchronizer id syntax, synchronizer resolution, then the DAR.
  */
@@ -61,6 +100,7 @@ export class UploadDarHandler implements ICommandHandler<UploadDarCommand> {
       : null;
     const parsed = await inspectDar(await dar(), { maxUncompressedBytes: this.runtime.config.darMaxUncompressedBytes });
     await validateUploadedDar(parsed, this.packages, this.runtime, this.interpreter);
+    if (vetOn) await checkUpgradesOfDar(parsed, vetOn, this.packages, this.runtime, this.interpreter);
     // The archives first, then the event that names them: one transaction.
     await this.store.decide(darUploadDecider, { dar: parsed, vetOn, participantId: this.identity.participantId });
     // The engine gets the packages as the upload decoded them: the first command using them finds them ready.
@@ -80,13 +120,14 @@ export class ValidateDarHandler implements ICommandHandler<ValidateDarCommand> {
   async execute({ claims, dar, synchronizerId }: ValidateDarCommand): Promise<void> {
     requireParticipantAdmin(claims);
     validatePackageSynchronizerId(synchronizerId);
-    resolvePackageSynchronizer(
+    const validateOn = resolvePackageSynchronizer(
       synchronizerId,
       this.identity.synchronizers.map((s) => s.id),
     );
     const parsed = await inspectDar(await dar(), { maxUncompressedBytes: this.runtime.config.darMaxUncompressedBytes });
     checkDarDependencies(parsed, await this.packages.stored(this.runtime.db, darPackageIdsToLookUp(parsed)));
     await validateUploadedDar(parsed, this.packages, this.runtime, this.interpreter);
+    await checkUpgradesOfDar(parsed, validateOn, this.packages, this.runtime, this.interpreter);
   }
 }
 
