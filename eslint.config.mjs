@@ -7,7 +7,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'coverage/**', '.ledgerline/**', 'libs/grpc/src/gen/**'] },
+  { ignores: ['dist/**', 'libs/testing/dist/**', 'coverage/**', '.ledgerline/**', 'libs/grpc/src/gen/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -25,9 +25,10 @@ export default tseslint.config(
   },
   {
     // Configuration is read once, by apps/server/src/config.ts (ledgerctl hands it its environment); libraries and the
-    // rest of the applications get what they need passed in.
+    // rest of the applications get what they need passed in. @ledgerline/testing is a client package run by users' tests:
+    // it reads LEDGERLINE_URL and LEDGERLINE_TOKEN itself.
     files: ['apps/**', 'libs/**'],
-    ignores: ['apps/server/src/config.ts', 'apps/ledgerctl/src/main.ts'],
+    ignores: ['apps/server/src/config.ts', 'apps/ledgerctl/src/main.ts', 'libs/testing/src/index.ts'],
     rules: {
       'no-restricted-properties': [
         'error',

@@ -8,7 +8,7 @@ import {
   requireParticipantAdmin,
   type Claims,
 } from '@ledgerline/domain';
-import { CurrentClaims } from '@ledgerline/auth';
+import { CurrentClaims, mintHs256Token } from '@ledgerline/auth';
 import { SnapshotError } from '@ledgerline/store';
 import { PostJson } from '../../http/routes';
 import { HOSTED_LEDGER_ID, HostedLedgerExists, hostedLedgersOf, type HostedLedgers } from '../../hosted-ledgers';
@@ -41,6 +41,40 @@ export class LedgersController {
       }
       throw e;
     }
+  }
+
+  /**
+   * A token for `userId` on the hosted ledgers (they share the server's keys and participant id, so one token is valid
+   * on each), signed with the server's HS256 secret: what `@ledgerline/testing` asks for, so that a test never needs the
+   * operator's secret. `expiresInSeconds`: 1 to 86,400 (default 3,600).
+   */
+  @PostJson('tokens')
+  @RouteSchema({
+    body: {
+      type: 'object',
+      required: ['userId'],
+      properties: {
+        userId: { type: 'string', minLength: 1, maxLength: 128 },
+        expiresInSeconds: { type: 'integer', minimum: 1, maximum: 86_400 },
+      },
+    },
+  })
+  async token(@CurrentClaims() claims: Claims, @Body() body: { userId: string; expiresInSeconds?: number }) {
+    this.hosted(claims);
+    const secret = this.runtime.jwtSecret;
+    if (!secret)
+      throw failedPrecondition(
+        'TOKEN_MINTING_UNAVAILABLE',
+        'this server verifies tokens with a public key or JWKS and holds no HS256 secret: tokens come from your identity provider',
+      );
+    const expiresInSeconds = body.expiresInSeconds ?? 3600;
+    const token = await mintHs256Token({
+      secret,
+      userId: body.userId,
+      participantId: this.runtime.identity.participantId,
+      expiresInSeconds,
+    });
+    return { token, expiresAt: new Date(Date.now() + expiresInSeconds * 1000).toISOString() };
   }
 
   @Get()
