@@ -1,6 +1,7 @@
 import {
   Interpreter,
   CompiledPackages,
+  mapEntries,
   type Expr,
   type Package,
   type SValue,
@@ -64,9 +65,9 @@ export function show(v: SValue): unknown {
     case 'enum':
       return v.con;
     case 'textmap':
-      return Object.fromEntries(v.v.map(([k, x]) => [k, show(x)]));
+      return Object.fromEntries(mapEntries(v.v).map(([k, x]) => [k, show(x)]));
     case 'genmap':
-      return v.v.map(([k, x]) => [show(k), show(x)]);
+      return mapEntries(v.v).map(([k, x]) => [show(k), show(x)]);
     default:
       return `<${v.t}>`;
   }

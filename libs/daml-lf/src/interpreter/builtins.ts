@@ -6,11 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { BuiltinFunction } from '../language/ast';
-import type { BuiltinDef, MachineOps } from './code';
+import type { BuiltinDef, Cons, MachineOps } from './code';
 import { arithmeticError, Failure, internal } from './errors';
 import { keccak256 } from './keccak';
 import { parsePublicKey, verifyDigest } from './secp256k1';
 import * as N from './numeric';
+import { mapDelete, mapFoldRight, mapForEach, mapInsert, mapLookup, mapSize } from './smap';
 import { compareText, explode, fromCodePoints, isLowerHex, isParty } from './text';
 import { dateInRange, dateToText, timestampInRange, timestampToText } from './time';
 import {
@@ -24,13 +25,12 @@ import {
   int64,
   listFromArray,
   listToArray,
-  mapDelete,
-  mapInsert,
-  searchEntries,
   some,
   text,
   type SValue,
 } from './values';
+
+const consList = (c: Cons | null): SValue => ({ t: 'list', v: c });
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -347,32 +347,39 @@ const defs: BuiltinDef[] = [
     return undefined;
   }),
   // ------------------------------------------------------------------------------------------------------- Maps
-  pure('TEXTMAP_EMPTY', 0, () => ({ t: 'textmap', v: [] })),
+  pure('TEXTMAP_EMPTY', 0, () => ({ t: 'textmap', v: null })),
   pure('TEXTMAP_INSERT', 3, (a) => ({
     t: 'textmap',
     v: mapInsert(getTextMap(a, 2), getText(a, 0), a[1], compareText),
   })),
   pure('TEXTMAP_LOOKUP', 2, (a) => {
-    const m = getTextMap(a, 1);
-    const i = searchEntries(m, getText(a, 0), compareText);
-    return i >= 0 ? some(m[i][1]) : NONE;
+    const v = mapLookup(getTextMap(a, 1), getText(a, 0), compareText);
+    return v === undefined ? NONE : some(v);
   }),
   pure('TEXTMAP_DELETE', 2, (a) => ({ t: 'textmap', v: mapDelete(getTextMap(a, 1), getText(a, 0), compareText) })),
   pure('TEXTMAP_TO_LIST', 1, (a) =>
-    listFromArray(getTextMap(a, 0).map(([k, v]) => ({ t: 'struct', f: ['key', 'value'], v: [text(k), v] }))),
+    consList(
+      mapFoldRight<string, SValue, Cons | null>(getTextMap(a, 0), null, (k, v, tl) => ({
+        h: { t: 'struct', f: ['key', 'value'], v: [text(k), v] },
+        tl,
+      })),
+    ),
   ),
-  pure('TEXTMAP_SIZE', 1, (a) => int64(BigInt(getTextMap(a, 0).length))),
-  pure('GENMAP_EMPTY', 0, () => ({ t: 'genmap', v: [] })),
+  pure('TEXTMAP_SIZE', 1, (a) => int64(BigInt(mapSize(getTextMap(a, 0))))),
+  pure('GENMAP_EMPTY', 0, () => ({ t: 'genmap', v: null })),
   pure('GENMAP_INSERT', 3, (a) => ({ t: 'genmap', v: mapInsert(getGenMap(a, 2), getKey(a, 0), a[1], compareValues) })),
   pure('GENMAP_LOOKUP', 2, (a) => {
-    const m = getGenMap(a, 1);
-    const i = searchEntries(m, getKey(a, 0), compareValues);
-    return i >= 0 ? some(m[i][1]) : NONE;
+    const v = mapLookup(getGenMap(a, 1), getKey(a, 0), compareValues);
+    return v === undefined ? NONE : some(v);
   }),
   pure('GENMAP_DELETE', 2, (a) => ({ t: 'genmap', v: mapDelete(getGenMap(a, 1), getKey(a, 0), compareValues) })),
-  pure('GENMAP_KEYS', 1, (a) => listFromArray(getGenMap(a, 0).map(([k]) => k))),
-  pure('GENMAP_VALUES', 1, (a) => listFromArray(getGenMap(a, 0).map(([, v]) => v))),
-  pure('GENMAP_SIZE', 1, (a) => int64(BigInt(getGenMap(a, 0).length))),
+  pure('GENMAP_KEYS', 1, (a) =>
+    consList(mapFoldRight<SValue, SValue, Cons | null>(getGenMap(a, 0), null, (k, _, tl) => ({ h: k, tl }))),
+  ),
+  pure('GENMAP_VALUES', 1, (a) =>
+    consList(mapFoldRight<SValue, SValue, Cons | null>(getGenMap(a, 0), null, (_, v, tl) => ({ h: v, tl }))),
+  ),
+  pure('GENMAP_SIZE', 1, (a) => int64(BigInt(mapSize(getGenMap(a, 0))))),
   // --------------------------------------------------------------------------------------------------- Others
   pure('COERCE_CONTRACT_ID', 1, (a) => a[0]),
   pure('TRACE', 2, (a, m) => {
@@ -395,10 +402,10 @@ const defs: BuiltinDef[] = [
   }),
   pure('FAIL_WITH_STATUS', 4, (a) => {
     const meta = new Map<string, string>();
-    for (const [k, v] of getTextMap(a, 3)) {
+    mapForEach(getTextMap(a, 3), (k, v) => {
       if (v.t !== 'text') throw typeError(3, 'TextMap Text', v);
       meta.set(k, v.v);
-    }
+    });
     throw new Failure({
       tag: 'FailureStatus',
       errorId: getText(a, 0),

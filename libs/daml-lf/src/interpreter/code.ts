@@ -4,6 +4,7 @@
  */
 import type { DefValue, Location, QualifiedName, RoundingMode, Type, TypeConId } from '../language/ast';
 import type { Num } from './numeric';
+import type { MapTree } from './smap';
 
 export interface Cons {
   readonly h: SValue;
@@ -23,8 +24,10 @@ export type SValue =
   | { readonly t: 'cid'; readonly v: string }
   | { readonly t: 'list'; readonly v: Cons | null }
   | { readonly t: 'optional'; readonly v: SValue | null }
-  | { readonly t: 'textmap'; readonly v: readonly (readonly [string, SValue])[] }
-  | { readonly t: 'genmap'; readonly v: readonly (readonly [SValue, SValue])[] }
+  /** Ordered by key (`compareText`); see `smap.ts`. */
+  | { readonly t: 'textmap'; readonly v: MapTree<string, SValue> }
+  /** Ordered by key (`compareValues`); see `smap.ts`. */
+  | { readonly t: 'genmap'; readonly v: MapTree<SValue, SValue> }
   | { readonly t: 'record'; readonly id: TypeConId; readonly f: readonly string[]; readonly v: readonly SValue[] }
   | { readonly t: 'variant'; readonly id: TypeConId; readonly con: string; readonly rank: number; readonly v: SValue }
   | { readonly t: 'enum'; readonly id: TypeConId; readonly con: string; readonly rank: number }

@@ -15,6 +15,7 @@ export * as lfText from './text';
 export * as lfTime from './time';
 export type { SValue, SRecord, Cons } from './values';
 export { compareValues, equalValues, listFromArray, listToArray, typeKey } from './values';
+export { mapEntries, mapFromEntries, mapSize, type MapTree } from './smap';
 /** Runtime value constructors and helpers (UNIT, TRUE, int64, text, some …), namespaced to keep the root tidy. */
 export * as runtime from './values';
 

@@ -1,11 +1,12 @@
 /**
  * Runtime values of the interpreter (Canton's `SValue`). Int64 and timestamps are bigints, Numeric an unscaled bigint
- * with its scale, lists persistent cons cells (O(1) cons and tail, as Speedy's FrontStack), TextMap/GenMap sorted
- * immutable entry arrays, closures and partial applications of compiled code or builtins.
+ * with its scale, lists persistent cons cells (O(1) cons and tail, as Speedy's FrontStack), TextMap/GenMap persistent
+ * weight-balanced trees in key order (`smap.ts`), closures and partial applications of compiled code or builtins.
  */
 import type { Type, TypeConId } from '../language/ast';
 import type { Cons, SValue } from './code';
 import { compare as compareNum, type Num } from './numeric';
+import { mapEntries, mapForEach } from './smap';
 import { compareText } from './text';
 
 export type { Cons, SValue } from './code';
@@ -48,13 +49,13 @@ export function forEachContractId(v: SValue, f: (cid: string) => void): void {
       if (v.v) forEachContractId(v.v, f);
       return;
     case 'textmap':
-      for (const [, x] of v.v) forEachContractId(x, f);
+      mapForEach(v.v, (_, x) => forEachContractId(x, f));
       return;
     case 'genmap':
-      for (const [k, x] of v.v) {
+      mapForEach(v.v, (k, x) => {
         forEachContractId(k, f);
         forEachContractId(x, f);
-      }
+      });
       return;
     case 'record':
     case 'struct':
@@ -158,8 +159,8 @@ function compareShallow(a: SValue, b: SValue, todo: [SValue, SValue][]): number 
       return 0;
     }
     case 'textmap': {
-      const xs = a.v;
-      const ys = (b as typeof a).v;
+      const xs = mapEntries(a.v);
+      const ys = mapEntries((b as typeof a).v);
       const n = Math.min(xs.length, ys.length);
       todo.push([int64(BigInt(xs.length)), int64(BigInt(ys.length))]);
       for (let i = n - 1; i >= 0; i--) {
@@ -169,8 +170,8 @@ function compareShallow(a: SValue, b: SValue, todo: [SValue, SValue][]): number 
       return 0;
     }
     case 'genmap': {
-      const xs = a.v;
-      const ys = (b as typeof a).v;
+      const xs = mapEntries(a.v);
+      const ys = mapEntries((b as typeof a).v);
       const n = Math.min(xs.length, ys.length);
       todo.push([int64(BigInt(xs.length)), int64(BigInt(ys.length))]);
       for (let i = n - 1; i >= 0; i--) {
@@ -230,10 +231,10 @@ export function checkComparable(v0: SValue): void {
         if (v.v) todo.push(v.v);
         break;
       case 'textmap':
-        for (const [, x] of v.v) todo.push(x);
+        mapForEach(v.v, (_, x) => todo.push(x));
         break;
       case 'genmap':
-        for (const [k, x] of v.v) todo.push(k, x);
+        mapForEach(v.v, (k, x) => todo.push(k, x));
         break;
       case 'record':
       case 'struct':
@@ -250,42 +251,3 @@ export function checkComparable(v0: SValue): void {
 }
 
 export const equalValues = (a: SValue, b: SValue) => compareValues(a, b) === 0;
-
-/** Binary search in a sorted GenMap/TextMap entry array: index if found, else -(insertion point) - 1. */
-export function searchEntries<K>(
-  entries: readonly (readonly [K, SValue])[],
-  key: K,
-  cmp: (a: K, b: K) => number,
-): number {
-  let lo = 0;
-  let hi = entries.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const c = cmp(entries[mid][0], key);
-    if (c === 0) return mid;
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -lo - 1;
-}
-
-export function mapInsert<K>(
-  entries: readonly (readonly [K, SValue])[],
-  key: K,
-  value: SValue,
-  cmp: (a: K, b: K) => number,
-) {
-  const i = searchEntries(entries, key, cmp);
-  const out = entries.slice();
-  if (i >= 0) out[i] = [key, value];
-  else out.splice(-i - 1, 0, [key, value]);
-  return out;
-}
-
-export function mapDelete<K>(entries: readonly (readonly [K, SValue])[], key: K, cmp: (a: K, b: K) => number) {
-  const i = searchEntries(entries, key, cmp);
-  if (i < 0) return entries;
-  const out = entries.slice();
-  out.splice(i, 1);
-  return out;
-}

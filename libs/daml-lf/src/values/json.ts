@@ -20,6 +20,7 @@ import type { Type } from '../language/ast';
 import { Failure } from '../interpreter/errors';
 import * as N from '../interpreter/numeric';
 import type { CompiledPackages } from '../interpreter/packages';
+import { mapFromEntries, mapToArray } from '../interpreter/smap';
 import { compareText, isParty } from '../interpreter/text';
 import {
   dateInRange,
@@ -143,25 +144,16 @@ class JsonDecoder {
       case 'TEXTMAP': {
         if (!isObj(j)) throw expected('Obj', j);
         const entries = Object.entries(j).map(([k, x]) => [k, this.decode(a[0], x, depth + 1)] as const);
-        entries.sort((x, y) => compareText(x[0], y[0]));
-        return { t: 'textmap', v: entries };
+        return { t: 'textmap', v: mapFromEntries(entries, compareText) };
       }
       case 'GENMAP': {
         if (!Array.isArray(j)) throw expected('Arr', j);
-        const m = new Map<string, readonly [SValue, SValue]>();
         const entries: (readonly [SValue, SValue])[] = [];
         for (const e of j) {
           if (!Array.isArray(e) || e.length < 2) throw expected('Arr', e);
           entries.push([this.decode(a[0], e[0], depth + 1), this.decode(a[1], e[1], depth + 1)]);
         }
-        void m;
-        entries.sort((x, y) => compareValues(x[0], y[0]));
-        const dedup: (readonly [SValue, SValue])[] = [];
-        for (const e of entries) {
-          if (dedup.length && compareValues(dedup[dedup.length - 1][0], e[0]) === 0) dedup[dedup.length - 1] = e;
-          else dedup.push(e);
-        }
-        return { t: 'genmap', v: dedup };
+        return { t: 'genmap', v: mapFromEntries(entries, compareValues) };
       }
       default:
         throw preprocessingFailed(`mismatching type: ${v.builtin} and value: ${render(j)}`);
@@ -307,9 +299,9 @@ class JsonEncoder {
       case 'list':
         return listToArray(x.v).map((e) => this.encode(a[0], e));
       case 'textmap':
-        return Object.fromEntries(x.v.map(([k, e]) => [k, this.encode(a[0], e)]));
+        return Object.fromEntries(mapToArray(x.v, (k, e) => [k, this.encode(a[0], e)]));
       case 'genmap':
-        return x.v.map(([k, e]) => [this.encode(a[0], k), this.encode(a[1], e)]);
+        return mapToArray(x.v, (k, e) => [this.encode(a[0], k), this.encode(a[1], e)]);
       default:
         throw invalidArgument(`a ${x.t} is not a serializable value`);
     }

@@ -8,6 +8,7 @@ import { isContractId } from '@ledgerline/canton';
 import type { Type, TypeConId } from '../language/ast';
 import * as N from '../interpreter/numeric';
 import type { CompiledPackages } from '../interpreter/packages';
+import { mapFromEntries, mapToArray } from '../interpreter/smap';
 import { compareText } from '../interpreter/text';
 import { dateInRange, timestampInRange } from '../interpreter/time';
 import { NONE, compareValues, listFromArray, listToArray, type SValue } from '../interpreter/values';
@@ -64,10 +65,12 @@ export function valueToProto(v: SValue, options: ToProtoOptions = {}): Value {
       case 'list':
         return { sum: { oneofKind: 'list', list: { elements: listToArray(x.v).map(go) } } };
       case 'textmap':
-        return { sum: { oneofKind: 'textMap', textMap: { entries: x.v.map(([key, e]) => ({ key, value: go(e) })) } } };
+        return {
+          sum: { oneofKind: 'textMap', textMap: { entries: mapToArray(x.v, (key, e) => ({ key, value: go(e) })) } },
+        };
       case 'genmap':
         return {
-          sum: { oneofKind: 'genMap', genMap: { entries: x.v.map(([k, e]) => ({ key: go(k), value: go(e) })) } },
+          sum: { oneofKind: 'genMap', genMap: { entries: mapToArray(x.v, (k, e) => ({ key: go(k), value: go(e) })) } },
         };
       case 'record':
         return {
@@ -218,8 +221,7 @@ class ProtoDecoder {
       case 'TEXTMAP':
         if (s.oneofKind === 'textMap') {
           const entries = s.textMap.entries.map((e) => [e.key, this.decode(a[0], e.value, depth + 1)] as const);
-          entries.sort((x, y) => compareText(x[0], y[0]));
-          return { t: 'textmap', v: entries };
+          return { t: 'textmap', v: mapFromEntries(entries, compareText) };
         }
         break;
       case 'GENMAP':
@@ -227,8 +229,7 @@ class ProtoDecoder {
           const entries = s.genMap.entries.map(
             (e) => [this.decode(a[0], e.key, depth + 1), this.decode(a[1], e.value, depth + 1)] as const,
           );
-          entries.sort((x, y) => compareValues(x[0], y[0]));
-          return { t: 'genmap', v: entries };
+          return { t: 'genmap', v: mapFromEntries(entries, compareValues) };
         }
         break;
       default:
