@@ -14,7 +14,7 @@ import {
 } from '@ledgerline/store';
 import type { Logger } from 'pino';
 import { createApp } from '../../server/src/app';
-import { ConfigError, loadConfig, type LedgerConfig } from '../../server/src/config';
+import { ConfigError, loadConfig, StartRefusedError, type LedgerConfig } from '../../server/src/config';
 import { readBootstrapFile } from '../../server/src/infrastructure/bootstrap-file';
 import { BootstrapService } from '../../server/src/modules/bootstrap/bootstrap.service';
 import { parseDurationMicros } from './duration';
@@ -212,8 +212,8 @@ async function bootstrap(file: string | undefined, config: LedgerConfig, logger:
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e) => {
-    if (e instanceof ConfigError || e instanceof UsageError) console.error(e.message);
+    if (e instanceof ConfigError || e instanceof UsageError || e instanceof StartRefusedError) console.error(e.message);
     else console.error('ledgerctl failed:', e instanceof Error ? e.message : e);
-    process.exit(e instanceof UsageError ? 64 : 1);
+    process.exit(e instanceof UsageError ? 64 : e instanceof StartRefusedError ? 2 : 1);
   },
 );

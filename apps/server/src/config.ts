@@ -101,6 +101,11 @@ export interface LedgerConfig {
   strictPackages: boolean;
   /** The ledger's clock (LEDGER_TIME_MODE): the wall clock (default), or static time that moves only when told. */
   timeMode: 'wall' | 'static';
+  /**
+   * Wall mode: start even though the ledger's last record time is ahead of the wall clock (LEDGER_ALLOW_RECORD_TIME_AHEAD,
+   * default false: such a start is refused with exit code 2, see ledgerClockFor).
+   */
+  allowRecordTimeAhead: boolean;
   /** Static mode: the time of a ledger that has none stored yet, µs since the epoch (LEDGER_STATIC_TIME_START; default: the wall clock then). */
   staticTimeStart: bigint | undefined;
   /** The declarative bootstrap file (LEDGER_BOOTSTRAP_FILE), checked at start-up and applied at every start. */
@@ -137,6 +142,47 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * A start refused for the state found rather than a variable's value (e.g. a wall-clock start on a ledger whose record
+ * time is ahead of the clock): one line on stderr and exit code 2, as a ConfigError.
+ */
+export class StartRefusedError extends Error {}
+
+/** Query parameters that carry secrets in connection strings and URLs (libpq's `password`, `sslpassword`, tokens). */
+const SECRET_PARAM = /([?&](?:password|sslpassword|pass|pwd|secret|token|access_token|api_key|apikey)=)[^&#]*/gi;
+
+/**
+ * `raw` with its password and secret query parameters replaced by `***`, for a message that must name a URL it could not
+ * use. Works on text that does not parse as a URL: everything between the user name's `:` and the last `@` counts as
+ * the password (a password may itself hold `@` or `/`).
+ */
+export function redactUrl(raw: string): string {
+  let out = raw.replace(SECRET_PARAM, '$1***');
+  const at = out.lastIndexOf('@');
+  if (at >= 0) {
+    const scheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.exec(out);
+    const start = scheme ? scheme[0].length : 0;
+    const colon = out.indexOf(':', start);
+    if (colon >= 0 && colon < at) out = `${out.slice(0, colon + 1)}***${out.slice(at)}`;
+    else if (!scheme) out = `***${out.slice(at)}`;
+  }
+  return out;
+}
+
+/** Why `raw` is not a URL of one of `protocols` (undefined: it is one). */
+function urlProblem(raw: string, protocols: string[]): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(raw)
+      ? 'it does not parse as a URL (a port that is not a number, a space, or a reserved character such as @ / # ? in the password that is not percent-encoded)'
+      : `it has no scheme (expected ${protocols.map((p) => `${p}//`).join(' or ')}…)`;
+  }
+  if (!protocols.includes(u.protocol)) return `its scheme is ${u.protocol}`;
+  return undefined;
+}
+
 const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): LedgerConfig {
@@ -163,14 +209,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const url = (k: string, protocols: string[]): string | undefined => {
     const raw = str(k);
     if (raw === undefined) return undefined;
-    try {
-      const u = new URL(raw);
-      if (!protocols.includes(u.protocol)) throw new Error();
-      return raw;
-    } catch {
-      problems.push(`${k} must be a ${protocols.join(' or ')} URL (got '${raw}')`);
-      return undefined;
-    }
+    const problem = urlProblem(raw, protocols);
+    if (problem === undefined) return raw;
+    problems.push(`${k} must be a ${protocols.join(' or ')} URL: ${problem} (got '${redactUrl(raw)}')`);
+    return undefined;
   };
 
   const participantName = str('LEDGER_PARTICIPANT_NAME') ?? 'participant1';
@@ -233,11 +275,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     .map((u) => u.trim())
     .filter(Boolean);
   for (const [i, u] of readDatabaseUrls.entries()) {
-    try {
-      if (!['postgres:', 'postgresql:'].includes(new URL(u).protocol)) throw new Error();
-    } catch {
-      problems.push(`LEDGER_READ_DATABASE_URL must be postgres: URLs separated by commas (entry ${i + 1}: '${u}')`);
-    }
+    const problem = urlProblem(u, ['postgres:', 'postgresql:']);
+    if (problem !== undefined)
+      problems.push(
+        `LEDGER_READ_DATABASE_URL must be postgres: URLs separated by commas: entry ${i + 1}: ${problem} (got '${redactUrl(u)}')`,
+      );
   }
   const databaseHosts = databaseHostsOf(str('LEDGER_DATABASE_HOSTS'), problems);
   if (databaseHosts.length && !str('DATABASE_URL'))
@@ -310,6 +352,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     explorerSignInLink: bool('LEDGER_EXPLORER_SIGN_IN_LINK', true),
     timeMode: timeMode === 'static' ? 'static' : 'wall',
     staticTimeStart,
+    allowRecordTimeAhead: bool('LEDGER_ALLOW_RECORD_TIME_AHEAD', false),
     bootstrap: loadBootstrapFile(str('LEDGER_BOOTSTRAP_FILE'), cwd, problems),
     testingApi: bool('LEDGER_TESTING_API', env.NODE_ENV !== 'production'),
     tokenRegistries: tokenRegistriesOf(str('LEDGER_TOKEN_REGISTRIES'), problems),

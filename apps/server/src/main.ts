@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { createApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, StartRefusedError } from './config';
 import { makeLogger, startRuntime } from './infrastructure/runtime';
 import { clusterWorkerSlot, runClusterPrimary } from './infrastructure/cluster';
 import { announceExplorer } from './infrastructure/explorer-link';
@@ -93,6 +93,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
+  if (e instanceof StartRefusedError) {
+    console.error(`Ledgerline refused to start: ${e.message}`);
+    process.exit(2);
+  }
   console.error('Ledgerline failed to start:', e instanceof Error ? e.message : e);
   process.exit(1);
 });

@@ -44,7 +44,7 @@ describe('LEDGER_READ_DATABASE_URL, LEDGER_READ_REPLICA_WAIT_MS, LEDGER_DATABASE
 
   it('refuse bad entries, and replicas or hosts without DATABASE_URL, one problem each', () => {
     expect(problems({ DATABASE_URL: DB, LEDGER_READ_DATABASE_URL: 'postgres://r@replica1/ledger,http://x' })).toEqual([
-      "LEDGER_READ_DATABASE_URL must be postgres: URLs separated by commas (entry 2: 'http://x')",
+      "LEDGER_READ_DATABASE_URL must be postgres: URLs separated by commas: entry 2: its scheme is http: (got 'http://x')",
     ]);
     expect(problems({ DATABASE_URL: DB, LEDGER_DATABASE_HOSTS: 'db1:99999,db2:x' })).toEqual([
       "LEDGER_DATABASE_HOSTS must be host:port entries separated by commas (got 'db1:99999')",

@@ -16,9 +16,9 @@ import {
   type Database,
   type EmbeddedPostgresHandle,
 } from '@ledgerline/store';
-import { StaticClock, WallClock, type LedgerClock } from '@ledgerline/domain';
+import { isoMicros, StaticClock, WallClock, type LedgerClock } from '@ledgerline/domain';
 import { Ed25519Verifier, ed25519WorkerScript, SignatureVerifier } from '@ledgerline/canton';
-import type { LedgerConfig } from '../config';
+import { StartRefusedError, type LedgerConfig } from '../config';
 import { HttpMetrics } from './metrics';
 import { loadParticipantIdentity, type ParticipantIdentity } from './participant-identity';
 import { LedgerMaintenance } from './ledger-maintenance';
@@ -241,16 +241,35 @@ export async function startRuntime(
   }
 }
 
+/** How far the last record time may be ahead of the wall clock at a wall-mode start (clock adjustments, not a mode switch). */
+export const RECORD_TIME_AHEAD_MARGIN_MICROS = 1_000_000n;
+
 /**
  * The clock of LEDGER_TIME_MODE. Static: the stored time (kept across restarts; it moves only when told), or on the
  * first static start LEDGER_STATIC_TIME_START or else the wall clock. Record times stay strictly increasing on their own
  * (the ledger head gives updates at one static time record times a microsecond apart).
+ *
+ * Wall: a ledger whose last record time is ahead of the wall clock (it ran in static time set to the future) would go on
+ * committing record times at that time, a microsecond apart, while commands run at today's ledger time, outside every
+ * tolerance; the start is refused (StartRefusedError, exit code 2) unless LEDGER_ALLOW_RECORD_TIME_AHEAD=true.
  */
 export async function ledgerClockFor(
-  config: Pick<LedgerConfig, 'timeMode' | 'staticTimeStart'>,
+  config: Pick<LedgerConfig, 'timeMode' | 'staticTimeStart'> & Partial<Pick<LedgerConfig, 'allowRecordTimeAhead'>>,
   database: Database,
 ): Promise<LedgerClock> {
-  if (config.timeMode === 'wall') return new WallClock();
+  if (config.timeMode === 'wall') {
+    const clock = new WallClock();
+    if (!config.allowRecordTimeAhead) {
+      const last = await new LedgerTimeRepository().lastRecordTime(database.db);
+      if (last > clock.nowMicros() + RECORD_TIME_AHEAD_MARGIN_MICROS)
+        throw new StartRefusedError(
+          `LEDGER_TIME_MODE=wall: the ledger's last record time ${isoMicros(last)} is ahead of the wall clock ${isoMicros(clock.nowMicros())}; ` +
+            'reset the ledger (ledgerctl reset), start it in static time (LEDGER_TIME_MODE=static), ' +
+            'or set LEDGER_ALLOW_RECORD_TIME_AHEAD=true to commit record times after it until the wall clock passes it',
+        );
+    }
+    return clock;
+  }
   const micros = await new LedgerTimeRepository().getOrInitialize(
     database.db,
     () => config.staticTimeStart ?? new WallClock().nowMicros(),

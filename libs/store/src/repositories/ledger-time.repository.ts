@@ -11,6 +11,12 @@ export class LedgerTimeRepository {
     return row ? BigInt(row.static_micros) : null;
   }
 
+  /** The record time of the ledger's last update (the ledger head's), µs since the epoch; 0 on an empty ledger. */
+  async lastRecordTime(db: Kysely<DB>): Promise<bigint> {
+    const row = await db.selectFrom('ledger_head').select('record_time_micros').where('id', '=', 1).executeTakeFirst();
+    return row ? BigInt(row.record_time_micros) : 0n;
+  }
+
   /** The stored time, or `start()` stored as the first one. Concurrent callers all get the same winner. */
   async getOrInitialize(db: Kysely<DB>, start: () => bigint): Promise<bigint> {
     const existing = await this.get(db);
