@@ -3,11 +3,13 @@ import type { Package } from '@ledgerline/daml-lf';
 import {
   checkDarDependencies,
   checkUpgrades,
+  decideVettingUpdate,
   darExternalReferences,
   darPackageIdsToLookUp,
   inspectDar,
   validateDar,
   type ParsedDar,
+  type VettingState,
   requireParticipantAdmin,
   resolvePackageSynchronizer,
   validatePackageSynchronizerId,
@@ -39,9 +41,38 @@ async function validateUploadedDar(
 }
 
 /**
- * The upgrade checks of vetting the DAR's packages on `synchronizerId` (Canton's PackageUpgradeValidator): the DAR's
- * packages beside the packages of the same names vetted there, with every package their types refer to decoded.
+ * The upgrade checks of a next vetting state (Canton's PackageUpgradeValidator): `target` (every package the state
+ * vets: id, name, version) with `newIds` among them; `known` holds packages already decoded (a DAR's). The packages of
+ * the new packages' names, and every package their types refer to, are decoded from the store.
  */
+async function checkUpgradesOfTarget(
+  target: ReadonlyArray<{ packageId: string; name: string; version: string }>,
+  newIds: ReadonlySet<string>,
+  known: ReadonlyMap<string, Package>,
+  interpreter: CommandInterpreter,
+): Promise<void> {
+  const names = new Set(target.filter((p) => newIds.has(p.packageId)).map((p) => p.name));
+  const lineages = target.filter((p) => names.has(p.name));
+  const loaded = new Map<string, Package>();
+  const load = async (id: string) => {
+    if (known.has(id) || loaded.has(id)) return;
+    const pkg = await interpreter.storedPackage(id);
+    if (pkg) loaded.set(id, pkg);
+  };
+  for (const p of lineages) await load(p.packageId);
+  const decoded = (id: string) => known.get(id) ?? loaded.get(id);
+  for (const p of lineages) for (const id of decoded(p.packageId)?.imports ?? []) await load(id);
+  checkUpgrades(
+    newIds,
+    lineages.flatMap((p) => {
+      const pkg = decoded(p.packageId);
+      return pkg ? [{ packageId: p.packageId, name: p.name, version: p.version, decoded: pkg }] : [];
+    }),
+    decoded,
+  );
+}
+
+/** The upgrade checks of vetting the DAR's packages on `synchronizerId`, beside the packages vetted there. */
 async function checkUpgradesOfDar(
   parsed: ParsedDar,
   synchronizerId: string,
@@ -50,35 +81,22 @@ async function checkUpgradesOfDar(
   interpreter: CommandInterpreter,
 ): Promise<void> {
   const [vetting] = await packages.vetting(runtime.db, [synchronizerId]);
-  const vetted = new Set((vetting?.packages ?? []).map((p) => p.packageId));
+  const vetted = new Set(vetting.packages.map((p) => p.packageId));
   const inDar = new Map(parsed.packages.flatMap((p) => (p.decoded ? [[p.info.packageId, p.decoded] as const] : [])));
   const names = [...new Set(parsed.packages.map((p) => p.info.name))];
   const storedVetted = (await packages.byNames(runtime.db, names)).filter(
     (p) => vetted.has(p.packageId) && !inDar.has(p.packageId),
   );
-  if (storedVetted.length === 0) return;
-  const loaded = new Map<string, Package>();
-  const load = async (id: string) => {
-    if (inDar.has(id) || loaded.has(id)) return;
-    const pkg = await interpreter.storedPackage(id);
-    if (pkg) loaded.set(id, pkg);
-  };
-  for (const p of storedVetted) await load(p.packageId);
-  for (const pkg of [...loaded.values(), ...inDar.values()]) for (const id of pkg.imports) await load(id);
-  const decoded = (id: string) => inDar.get(id) ?? loaded.get(id);
-  const target = [
-    ...parsed.packages.map((p) => ({ ...p.info, decoded: p.decoded })),
-    ...storedVetted.map((p) => ({ ...p, decoded: decoded(p.packageId) })),
-  ].flatMap((p) =>
-    p.decoded ? [{ packageId: p.packageId, name: p.name, version: p.version, decoded: p.decoded }] : [],
+  if (storedVetted.length === 0 && new Set(parsed.packages.map((p) => p.info.name)).size === parsed.packages.length)
+    return;
+  await checkUpgradesOfTarget(
+    [...parsed.packages.map((p) => p.info), ...storedVetted],
+    new Set(parsed.packages.map((p) => p.info.packageId).filter((id) => !vetted.has(id))),
+    inDar,
+    interpreter,
   );
-  checkUpgrades(new Set(parsed.packages.map((p) => p.info.packageId).filter((id) => !vetted.has(id))), target, decoded);
 }
 
-/**
- * DAR upload, validation and vetting changes (Canton's PackageService and PackageUploader, participant: admin/), in the
- * reference's order: authorization, synchronizer id syntax, synchronizer resolution, then the DAR.
- */
 @CommandHandler(UploadDarCommand)
 export class UploadDarHandler implements ICommandHandler<UploadDarCommand> {
   constructor(
@@ -136,6 +154,9 @@ export class UpdateVettedPackagesHandler implements ICommandHandler<UpdateVetted
   constructor(
     private readonly store: EventStore,
     private readonly identity: ParticipantIdentity,
+    private readonly runtime: LedgerRuntime,
+    private readonly packages: PackagesRepository,
+    private readonly interpreter: CommandInterpreter,
   ) {}
 
   async execute({
@@ -149,6 +170,22 @@ export class UpdateVettedPackagesHandler implements ICommandHandler<UpdateVetted
       request.synchronizerId,
       this.identity.synchronizers.map((s) => s.id),
     );
+    // The upgrade checks of the state the change leads to (the decider decides it again, and refuses what it refuses).
+    const [vetting] = await this.packages.vetting(this.runtime.db, [synchronizerId]);
+    const stored = await this.packages.all(this.runtime.db);
+    let next: VettingState | null;
+    try {
+      next = decideVettingUpdate(vetting, stored, request, this.identity.participantId).next;
+    } catch {
+      next = null; // the decider refuses it with its own error
+    }
+    if (next) {
+      const before = new Set(vetting.packages.map((p) => p.packageId));
+      const byId = new Map(stored.map((p) => [p.packageId, p]));
+      const target = next.packages.flatMap((p) => (byId.has(p.packageId) ? [byId.get(p.packageId)!] : []));
+      const newIds = new Set(target.map((p) => p.packageId).filter((id) => !before.has(id)));
+      if (newIds.size) await checkUpgradesOfTarget(target, newIds, new Map(), this.interpreter);
+    }
     return this.store.decide(vettingUpdateDecider, {
       synchronizerId,
       request,
