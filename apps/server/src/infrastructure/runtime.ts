@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import {
   CommitNotifier,
   DatabaseHosts,
@@ -171,7 +172,7 @@ export async function startRuntime(
         randomBytes(32).toString('base64url'),
       );
       logger.info(
-        `no JWT key configured: using the generated HS256 secret kept in the database; get a token with: npm run ledgerctl -- token --user ${config.adminUser}`,
+        `no JWT key configured: using the generated HS256 secret kept in the database; get a token with: ${ledgerctlCommand()} token --user ${config.adminUser}`,
       );
     }
 
@@ -285,4 +286,12 @@ export async function ensureAdminUser(store: EventStore, adminUser: string): Pro
     rights: [{ kind: 'ParticipantAdmin' }],
     ifAbsent: true,
   });
+}
+
+/**
+ * How to run ledgerctl here: `npm run ledgerctl --` in a checkout (it builds first), the compiled entry point where only
+ * dist/ is shipped (the Docker image).
+ */
+export function ledgerctlCommand(cwd = process.cwd()): string {
+  return fs.existsSync(`${cwd}/scripts/build.js`) ? 'npm run ledgerctl --' : 'node dist/apps/ledgerctl/src/main.js';
 }
