@@ -6,6 +6,10 @@
 #   TOKEN           a token for the user `validator` (default: `npm run -s ledgerctl -- token --user validator`)
 set -euo pipefail
 URL=${LEDGERLINE_URL:-http://localhost:7575}
+if ! curl -s -o /dev/null "$URL/livez"; then
+  echo "no Ledgerline answers at $URL: start it (LEDGER_CANTON_COIN=dev … npm start), or name it with LEDGERLINE_URL=http://host:port" >&2
+  exit 1
+fi
 TOKEN=${TOKEN:-$(npm run -s ledgerctl -- token --user validator)}
 api() { curl -sS --fail-with-body -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' "$URL$1" "${@:2}"; }
 
