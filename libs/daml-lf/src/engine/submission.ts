@@ -258,6 +258,16 @@ export class Submission implements UpdateEffects {
     }
   }
 
+  private counted = 0;
+
+  private countSteps(): void {
+    const meter = this.ctx.stepMeter;
+    if (!meter) return;
+    const steps = this.machine.executedSteps;
+    meter.steps += steps - this.counted;
+    this.counted = steps;
+  }
+
   private drive(): EngineResult {
     for (;;) {
       if (!this.running) {
@@ -267,6 +277,7 @@ export class Submission implements UpdateEffects {
         this.machine.startWith((m) => this.runCommand(m, p));
       }
       const r = this.machine.run();
+      this.countSteps();
       if (r.tag === 'done') {
         this.results.push(r.value);
         this.index++;

@@ -52,6 +52,8 @@ export interface SubmitContext {
    * other work) before resuming (Canton's `ResultInterruption`); default never.
    */
   readonly stepsBetweenInterruptions?: number;
+  /** Counts the interpreter steps the submission runs (added to `steps` whenever the machine stops). */
+  readonly stepMeter?: { steps: number };
 }
 
 /** A contract the ledger knows, as the pipeline answers `needContract`. */

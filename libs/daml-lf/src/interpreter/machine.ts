@@ -140,6 +140,11 @@ export class Machine implements MachineOps {
     this.onTrace = options.onTrace;
   }
 
+  /** The steps run so far. */
+  get executedSteps(): number {
+    return this.steps;
+  }
+
   trace(message: string): void {
     this.traces.push(message);
     this.onTrace?.(message);

@@ -58,6 +58,8 @@ export interface InterpretEnvironment extends BuildEnvironment {
   maxSteps?: number;
   /** Engine steps between two `interrupted` answers (see `Interpretation`); never if absent. */
   stepsBetweenInterruptions?: number;
+  /** Counts the engine's steps (every interpretation of the submission, retries included). */
+  stepMeter?: { steps: number };
 }
 
 /** The ledger time bounds (µs, inclusive) the engine's transaction imposes; a missing side is unconstrained. */
@@ -332,6 +334,7 @@ function runEngine(
       ...(env.stepsBetweenInterruptions !== undefined
         ? { stepsBetweenInterruptions: env.stepsBetweenInterruptions }
         : {}),
+      ...(env.stepMeter ? { stepMeter: env.stepMeter } : {}),
       // Committed contracts have Canton's suffix; an unsuffixed id is refused unless it names a contract stored before
       // this ledger suffixed ids.
       forbidLocalContractIds: true,
