@@ -29,3 +29,4 @@ export * from './replicas/read-database';
 export * from './replicas/database-hosts';
 export * from './snapshots/ledger-snapshots';
 export * from './repositories/token-registry.repository';
+export * from './repositories/simulation.repository';

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { ErrorInfo } from '@canton-network/core-ledger-proto';
 import { parseIsoMicros } from '@ledgerline/domain';
 import { InFlightSubmissions } from '@ledgerline/server/modules/transaction-submission/in-flight-submissions';
-import { SubmitCommandsHandler } from '@ledgerline/server/modules/command-submission/commands/submit-commands.handler';
+import { CommandsInterpretation } from '@ledgerline/server/modules/command-submission/commands-interpretation';
 import { expectCantonError } from '../../support/canton-error';
 import { startTestLedger, type TestLedger } from '../../support/ledger';
 import { defaultSynchronizer, ledgerEnd, onboardExternalParty } from '../../support/external-party';
@@ -740,7 +740,7 @@ describe('routing: input contracts already known inactive when the transaction i
    * submission is routed: the window between Canton's interpretation and its routing.
    */
   function betweenBuildAndRouting(meanwhile: () => Promise<void>): () => void {
-    const handler = ledger.app.get(SubmitCommandsHandler, { strict: false }) as unknown as {
+    const handler = ledger.app.get(CommandsInterpretation, { strict: false }) as unknown as {
       contracts: { getMany: (...a: unknown[]) => Promise<unknown> };
     };
     const getMany = handler.contracts.getMany;

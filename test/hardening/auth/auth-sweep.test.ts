@@ -502,6 +502,12 @@ describe('authorization sweep', () => {
         as,
       );
       expect(forTx.status, `${caller}: submit-and-wait-for-transaction`).toBe(ACT.includes(caller) ? 200 : 403);
+      // A dry run is authorized as the submission is, and commits nothing either way.
+      const endBefore = (await ledger.call('GET', '/v2/state/ledger-end')).json.offset;
+      const dry = await ledger.call('POST', '/v2/commands/simulate', { commands: commands(`sweep-${caller}-dry`) }, as);
+      expect(dry.status, `${caller}: simulate ${dry.text.slice(0, 200)}`).toBe(ACT.includes(caller) ? 200 : 403);
+      if (ACT.includes(caller)) expect(dry.json.transaction.commandId).toBe(`sweep-${caller}-dry`);
+      expect((await ledger.call('GET', '/v2/state/ledger-end')).json.offset).toBe(endBefore);
       const list = await ledger.call(
         'POST',
         '/v2/commands/completions?stream_idle_timeout_ms=50',

@@ -12,7 +12,7 @@ export interface DirectRoute {
   /** The request body's JSON schema (Fastify validates it, as @RouteSchema does for controller routes). */
   body: NonNullable<FastifySchema['body']>;
   /** Runs with the caller's claims once the body validated and the token checked; its result is the 200 JSON body. */
-  handle(claims: Claims, body: Record<string, unknown>): Promise<unknown>;
+  handle(claims: Claims, body: Record<string, unknown>, traceId: string): Promise<unknown>;
 }
 
 /**
@@ -43,7 +43,7 @@ export class DirectRoutes {
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         try {
           const claims = await authenticateRequest(req);
-          const result = await route.handle(claims, req.body as Record<string, unknown>);
+          const result = await route.handle(claims, req.body as Record<string, unknown>, String(req.id));
           return reply.code(200).send(result);
         } catch (e) {
           sendError(reply, req, e, participantName, logger);

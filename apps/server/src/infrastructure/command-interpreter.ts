@@ -7,6 +7,7 @@ import {
   type BuildState,
   type InterpretEnvironment,
   type InterpretedTransaction,
+  type StoredContract,
 } from '@ledgerline/domain';
 import { decodeArchivePayload, Engine, type Package } from '@ledgerline/daml-lf';
 import { ContractsRepository, PackagesRepository } from '@ledgerline/store';
@@ -44,11 +45,15 @@ export class CommandInterpreter implements OnApplicationBootstrap {
     void this.warmAll().catch((e: Error) => this.log.warn(`warming the package cache failed: ${e.message}`));
   }
 
-  /** `env.ledgerTime` (default `env.now`) is the ledger effective time the commands run at. */
+  /**
+   * `env.ledgerTime` (default `env.now`) is the ledger effective time the commands run at. Contracts the engine asks for
+   * that `state` lacks come from `lookup` (default: the contracts projection now; a dry run reads them at its offset).
+   */
   async interpret(
     req: InterpretRequest,
     state: BuildState,
     env: Omit<InterpretEnvironment, 'engine' | 'participantId'>,
+    lookup: (contractId: string) => Promise<StoredContract | null> = (id) => this.contracts.get(this.runtime.db, id),
   ): Promise<InterpretedTransaction> {
     const cfg = this.runtime.config;
     const ledgerTime = env.ledgerTime ?? env.now;
@@ -71,11 +76,7 @@ export class CommandInterpreter implements OnApplicationBootstrap {
           break;
         }
         case 'needContract':
-          step = step.resume(
-            state.contracts.get(step.contractId) ??
-              (await this.contracts.get(this.runtime.db, step.contractId)) ??
-              undefined,
-          );
+          step = step.resume(state.contracts.get(step.contractId) ?? (await lookup(step.contractId)) ?? undefined);
           break;
         case 'interrupted': {
           if (interpretationTimeLimitPassed(ledgerTime, toleranceMicros, this.runtime.clock.nowMicros()))

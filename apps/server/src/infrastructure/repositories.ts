@@ -9,6 +9,7 @@ import {
   PackagesRepository,
   PartiesRepository,
   PartySigningKeysRepository,
+  SimulationRepository,
   TokenRegistryRepository,
   UsersRepository,
 } from '@ledgerline/store';
@@ -28,6 +29,7 @@ export const STORE_REPOSITORIES = [
   PackagesRepository,
   PartiesRepository,
   PartySigningKeysRepository,
+  SimulationRepository,
   TokenRegistryRepository,
   UsersRepository,
 ];

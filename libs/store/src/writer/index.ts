@@ -29,3 +29,4 @@ export { updateIdFor } from './ledger-head';
 export { BatchedWriter } from './batched-writer';
 export { ReferenceWriter } from './reference-writer';
 export { ProjectionReplay } from './projection-replay';
+export { dryRunDecision, type DryRunDecision } from './dry-run';

@@ -13,7 +13,7 @@ import {
   type DeduplicationPeriodJson,
 } from './execute-submission';
 import { bytesFromJs } from './crypto';
-import { toInt64 } from './int64';
+import { int64Schema, toInt64 } from './int64';
 import { commandFromJs, commandsSchema, isObj, type Obj } from './transaction-builder';
 import { checkEventFormatIdentifiers, transactionFormatSchema } from './updates';
 
@@ -86,6 +86,12 @@ export const submitAndWaitForTransactionSchema = {
     commands: jsCommandsSchema,
     transactionFormat: { ...transactionFormatSchema, type: ['object', 'null'] },
   },
+} as const;
+
+/** POST /v2/commands/simulate: the body of submit-and-wait-for-transaction, and the offset the dry run reads the ledger at. */
+export const simulateCommandsSchema = {
+  ...submitAndWaitForTransactionSchema,
+  properties: { ...submitAndWaitForTransactionSchema.properties, atOffset: int64Schema },
 } as const;
 
 const durationOf = (v: unknown) => {

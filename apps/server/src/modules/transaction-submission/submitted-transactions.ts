@@ -3,6 +3,7 @@ import {
   renderSubmittedTransaction,
   renderSubmittedTransactionTree,
   updateNotFound,
+  type CommittedEvent,
   type StoredUpdate,
   type TransactionFormat,
 } from '@ledgerline/domain';
@@ -20,6 +21,21 @@ export class SubmittedTransactions {
   async transaction(updateId: string, format: TransactionFormat) {
     const interfaces = await this.interfaces.forFormat(format.eventFormat);
     return { transaction: renderSubmittedTransaction(await this.read(updateId), format, interfaces) };
+  }
+
+  /** A dry run's transaction (the event the writer would commit, not stored) in `format`. */
+  async simulated(committed: CommittedEvent, format: TransactionFormat) {
+    const interfaces = await this.interfaces.forFormat(format.eventFormat);
+    const h = committed.update!;
+    const u: StoredUpdate = {
+      offset: h.offset,
+      updateId: h.updateId,
+      kind: h.kind,
+      synchronizerId: h.synchronizerId,
+      recordTime: h.recordTime,
+      payload: committed.data,
+    };
+    return { transaction: renderSubmittedTransaction(u, format, interfaces) };
   }
 
   async tree(updateId: string, actAs: readonly string[]) {

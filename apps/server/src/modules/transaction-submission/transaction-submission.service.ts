@@ -10,17 +10,24 @@ import {
   routedInputs,
   storedDeduplicationPeriod,
   suffixContractIds,
+  type CommittedEvent,
+  type ContractLocation,
   type DeduplicationPeriod,
+  type LedgerError,
   type PreparedTimes,
   type WellFormedTransaction,
 } from '@ledgerline/domain';
 import {
   consumedInputs,
   ContractsRepository,
+  dryRunDecision,
   EventStore,
   transactionSubmissionDecider,
   transactionSubmissionRejectionDecider,
+  type CheckedTransactionSubmission,
+  type TransactionSubmissionKey,
   type TransactionSubmissionResult,
+  type TransactionSubmissionState,
 } from '@ledgerline/store';
 import { LedgerRuntime } from '../../infrastructure/runtime';
 import { InFlightSubmissions } from './in-flight-submissions';
@@ -43,6 +50,18 @@ export interface TransactionSubmission {
   /** Input contracts the submission discloses, which routing does not look up (an interactive submission: all of them). */
   disclosedContractIds: ReadonlySet<string>;
 }
+
+/** The ledger a dry run reads: as of `offset`, read-only. */
+export interface SimulationView {
+  readonly offset: number;
+  locations(contractIds: readonly string[]): Promise<Map<string, ContractLocation>>;
+  submissionState(key: TransactionSubmissionKey): Promise<TransactionSubmissionState>;
+}
+
+/** A dry run's outcome: the transaction event the writer would commit (and its suffixed transaction), or the rejection. */
+export type SimulatedSubmission =
+  | { committed: CommittedEvent; wf: WellFormedTransaction; rejection?: undefined }
+  | { rejection: LedgerError; committed?: undefined };
 
 /**
  * Everything after consent, for every way a transaction is submitted (executeAndWait and execute with external
@@ -85,8 +104,80 @@ export class TransactionSubmissionService {
     }
   }
 
-  private async handOver(s: TransactionSubmission, changeId: string): Promise<TransactionSubmissionResult> {
+  /**
+   * A dry run of `submit` (POST /v2/commands/simulate): the same ledger-model authorization, routing of the input
+   * contracts and writer decision, on the ledger as `view` reads it at `view.offset`, with nothing registered, locked or
+   * written. The answer is the decision's: the transaction as it would be committed (with its events' places after
+   * `view.offset`), or the rejection a submission would get.
+   */
+  async simulate(s: TransactionSubmission, view: SimulationView): Promise<SimulatedSubmission> {
+    const { wf, submission: sub } = s;
+    checkAuthorization(wf, sub.actAs);
+    const routed = routedInputs(wf.inputContractIds, s.disclosedContractIds);
+    if (routed.length) checkInputContractRouting(routed, s.disclosedContractIds, await view.locations(routed));
+    const changeId = changeIdOf(sub.userId, sub.actAs, s.commandId);
+    const command = this.checked(s, changeId, consumedInputs(wf));
+    const state = await view.submissionState(transactionSubmissionDecider.key(command));
+    const { committed, answer } = dryRunDecision(transactionSubmissionDecider, state, command, {
+      offset: view.offset,
+      now: this.runtime.clock.nowMicros(),
+      participantId: this.runtime.identity.participantId,
+    });
+    if (answer.rejection) return { rejection: answer.rejection };
+    return { committed: committed[0], wf: command.transaction.wf };
+  }
+
+  /**
+   * What the writer decides: the committed form rendered now, outside the writer's batch (which holds the ledger lock);
+   * created contracts get their committed ids (Canton's suffix) at the ledger effective time chosen now, which the writer
+   * keeps.
+   */
+  private checked(s: TransactionSubmission, changeId: string, consumed: string[]): CheckedTransactionSubmission {
     const cfg = this.runtime.config;
+    const submission = { ...s.submission, deduplicationPeriod: storedDeduplicationPeriod(s.deduplicationPeriod) };
+    const submittedAt = this.runtime.clock.nowMicros();
+    const { wf } = suffixContractIds({
+      wf: s.wf,
+      ledgerEffectiveTime: chooseLedgerTime(s.times, submittedAt, s.minLedgerTime),
+      synchronizerId: s.synchronizerId,
+      saltSeed: randomBytes(32),
+    });
+    const rendered = prerenderTransaction(
+      {
+        wf,
+        commandId: s.commandId,
+        workflowId: s.workflowId,
+        submission,
+        times: s.times,
+        minLedgerTime: s.minLedgerTime,
+        externalTransactionHash: s.externalTransactionHash,
+      },
+      submittedAt,
+    );
+    return {
+      changeId,
+      transaction: {
+        wf,
+        synchronizerId: s.synchronizerId,
+        commandId: s.commandId,
+        workflowId: s.workflowId,
+        submission,
+        times: s.times,
+        minLedgerTime: s.minLedgerTime,
+        externalTransactionHash: s.externalTransactionHash,
+        timeConfig: {
+          preparationTimeToleranceMicros: BigInt(cfg.preparationTimeToleranceSeconds) * 1_000_000n,
+          ledgerTimeToleranceMicros: BigInt(cfg.ledgerTimeToleranceSeconds) * 1_000_000n,
+        },
+        rendered,
+      },
+      deduplicationPeriod: s.deduplicationPeriod,
+      now: () => this.runtime.clock.nowMicros(),
+      consumedContractIds: consumed,
+    };
+  }
+
+  private async handOver(s: TransactionSubmission, changeId: string): Promise<TransactionSubmissionResult> {
     const { submission: sub } = s;
     const consumed = consumedInputs(s.wf);
     // Another submission of the change in flight: a synchronous refusal, before anything is registered.
@@ -114,52 +205,9 @@ export class TransactionSubmissionService {
         error: e,
       });
     }
-    const submission = { ...sub, deduplicationPeriod: storedDeduplicationPeriod(s.deduplicationPeriod) };
     try {
-      // The committed form is rendered now, outside the writer's batch (which holds the ledger lock); the writer only
-      // decides on the state it reads. Created contracts get their committed ids (Canton's suffix) at the ledger
-      // effective time chosen now, which the writer keeps.
-      const submittedAt = this.runtime.clock.nowMicros();
-      const { wf } = suffixContractIds({
-        wf: s.wf,
-        ledgerEffectiveTime: chooseLedgerTime(s.times, submittedAt, s.minLedgerTime),
-        synchronizerId: s.synchronizerId,
-        saltSeed: randomBytes(32),
-      });
-      const rendered = prerenderTransaction(
-        {
-          wf,
-          commandId: s.commandId,
-          workflowId: s.workflowId,
-          submission,
-          times: s.times,
-          minLedgerTime: s.minLedgerTime,
-          externalTransactionHash: s.externalTransactionHash,
-        },
-        submittedAt,
-      );
       // The writer loads the change's last completion and the contracts for many submissions at once (transactionSubmissionDecider).
-      return await this.store.decide(transactionSubmissionDecider, {
-        changeId,
-        transaction: {
-          wf,
-          synchronizerId: s.synchronizerId,
-          commandId: s.commandId,
-          workflowId: s.workflowId,
-          submission,
-          times: s.times,
-          minLedgerTime: s.minLedgerTime,
-          externalTransactionHash: s.externalTransactionHash,
-          timeConfig: {
-            preparationTimeToleranceMicros: BigInt(cfg.preparationTimeToleranceSeconds) * 1_000_000n,
-            ledgerTimeToleranceMicros: BigInt(cfg.ledgerTimeToleranceSeconds) * 1_000_000n,
-          },
-          rendered,
-        },
-        deduplicationPeriod: s.deduplicationPeriod,
-        now: () => this.runtime.clock.nowMicros(),
-        consumedContractIds: consumed,
-      });
+      return await this.store.decide(transactionSubmissionDecider, this.checked(s, changeId, consumed));
     } finally {
       release();
     }
