@@ -93,6 +93,8 @@ export interface LedgerConfig {
   interpretationTimeoutMs: number;
   /** Command interpretation: Daml engine steps after which it is aborted with INTERPRETATION_TIME_EXCEEDED (LEDGER_INTERPRETATION_MAX_STEPS). */
   interpretationMaxSteps: number;
+  /** Command interpretation: MiB the Daml engine may build before INTERPRETATION_TIME_EXCEEDED (LEDGER_INTERPRETATION_MAX_MEMORY_MB). */
+  interpretationMaxMemoryMb: number;
   /** After an unassignment, how long only its submitter may assign it (reassignment). */
   assignmentExclusivityTimeoutMs: number;
   /** Most uncompressed bytes read from one DAR (its manifest and the archives it names); beyond: ZIP_BOMB. */
@@ -346,6 +348,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       365 * 24 * 3_600_000,
     ),
     interpretationMaxSteps: int('LEDGER_INTERPRETATION_MAX_STEPS', 50_000_000, 1, 1_000_000_000_000),
+    interpretationMaxMemoryMb: int('LEDGER_INTERPRETATION_MAX_MEMORY_MB', 256, 1, 65_536),
     assignmentExclusivityTimeoutMs: int('LEDGER_ASSIGNMENT_EXCLUSIVITY_TIMEOUT_MS', 60_000, 0, 365 * 24 * 3_600_000),
     darMaxUncompressedBytes: int('LEDGER_DAR_MAX_UNCOMPRESSED_BYTES', 256 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     strictPackages: bool('LEDGER_STRICT_PACKAGES', false),

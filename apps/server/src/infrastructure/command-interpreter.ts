@@ -62,6 +62,7 @@ export class CommandInterpreter implements OnApplicationBootstrap {
       ...env,
       ledgerTime,
       maxSteps: cfg.interpretationMaxSteps,
+      maxMemoryBytes: cfg.interpretationMaxMemoryMb * 1024 * 1024,
       stepsBetweenInterruptions: STEPS_BETWEEN_INTERRUPTIONS,
       engine: this.engine,
       participantId: this.runtime.identity.participantId,

@@ -165,6 +165,13 @@ export function fromInterpretationError(e: InterpretationError): EngineError {
         category: Category.ContentionOnSharedResources,
         message: `Interpretation exceeded the limit of ${e.steps} steps. Interpretation aborted.`,
       };
+    case 'MemoryExceeded':
+      // Canton has no memory limit; its resource-category code of the interpreter's limits is TimeExceeded's.
+      return {
+        code: 'INTERPRETATION_TIME_EXCEEDED',
+        category: Category.ContentionOnSharedResources,
+        message: `Interpretation exceeded its memory budget of ${mib(e.bytes)}. Interpretation aborted.`,
+      };
     case 'Internal':
       return {
         code: 'DAML_INTERPRETATION_ERROR',
@@ -173,6 +180,8 @@ export function fromInterpretationError(e: InterpretationError): EngineError {
       };
   }
 }
+
+const mib = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`);
 
 const LEDGER_CATEGORIES: Record<string, number> = {
   DAML_AUTHORIZATION_ERROR: Category.InvalidIndependentOfSystemState,

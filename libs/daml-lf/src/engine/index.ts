@@ -8,7 +8,7 @@ export {
   checkWithinBounds,
   type TimeRange,
 } from './ledger-time';
-export { Category as EngineErrorCategory, type EngineError } from './errors';
+export { Category as EngineErrorCategory, fromInterpretationError, type EngineError } from './errors';
 export type {
   CommandArgument,
   ContractInstance,

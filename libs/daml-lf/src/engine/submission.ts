@@ -164,6 +164,7 @@ export class Submission implements UpdateEffects {
     this.machine = this.engine.interpreter.machine({
       effects: this,
       maxSteps: this.ctx.maxSteps,
+      maxMemoryBytes: this.ctx.maxMemoryBytes,
       stepsBetweenInterruptions: this.ctx.stepsBetweenInterruptions,
       onTrace: this.ctx.onTrace,
     });

@@ -45,6 +45,8 @@ export interface SubmitContext {
   readonly storedLocalContractIds?: ReadonlySet<string>;
   /** Bound on interpreter steps (INTERPRETATION_TIME_EXCEEDED); default 50 million. */
   readonly maxSteps?: number;
+  /** Bound on the bytes the interpretation builds (estimated; INTERPRETATION_TIME_EXCEEDED); default 256 MiB. */
+  readonly maxMemoryBytes?: number;
   /** Receives the TRACE messages of the interpretation as they happen (Canton logs them at debug level). */
   readonly onTrace?: (message: string) => void;
   /**

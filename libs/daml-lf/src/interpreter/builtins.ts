@@ -10,6 +10,7 @@ import type { BuiltinDef, Cons, MachineOps } from './code';
 import { arithmeticError, Failure, internal } from './errors';
 import { keccak256 } from './keccak';
 import { parsePublicKey, verifyDigest } from './secp256k1';
+import { CELL_BYTES, MAP_NODE_BYTES, listBytes, textBytes } from './memory';
 import * as N from './numeric';
 import { mapDelete, mapFoldRight, mapForEach, mapInsert, mapLookup, mapSize } from './smap';
 import { compareText, explode, fromCodePoints, isLowerHex, isParty } from './text';
@@ -31,6 +32,11 @@ import {
 } from './values';
 
 const consList = (c: Cons | null): SValue => ({ t: 'list', v: c });
+/** Charges `bytes`; undefined, so that `charged(m, n) ?? build()` charges before it builds. */
+const charged = (m: MachineOps, bytes: number): undefined => void m.charge(bytes);
+/** The nodes an insert or delete rebuilds: one per level (at most 2 log2 n + 2 in a weight-balanced tree). */
+const pathBytes = (t: { readonly n: number } | null) =>
+  MAP_NODE_BYTES * (2 * Math.ceil(Math.log2((t?.n ?? 0) + 2)) + 2);
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -243,22 +249,39 @@ const defs: BuiltinDef[] = [
   arith('BIGNUMERIC_TO_NUMERIC', 2, (a) => numOut(N.cast(getNum(a, 0).s, getBig(a, 1)))),
   pure('BIGNUMERIC_TO_TEXT', 1, (a) => text(N.toUnscaledString(getBig(a, 0)))),
   // ------------------------------------------------------------------------------------------------------- Text
-  pure('APPEND_TEXT', 2, (a) => text(getText(a, 0) + getText(a, 1))),
-  pure('EXPLODE_TEXT', 1, (a) => listFromArray(explode(getText(a, 0)).map(text))),
-  pure('IMPLODE_TEXT', 1, (a) =>
-    text(
+  pure('APPEND_TEXT', 2, (a, m) => {
+    const x = getText(a, 0);
+    const y = getText(a, 1);
+    m.charge(textBytes(x.length + y.length));
+    return text(x + y);
+  }),
+  pure('EXPLODE_TEXT', 1, (a, m) => {
+    const s = getText(a, 0);
+    m.charge(listBytes(s.length, textBytes(2)));
+    return listFromArray(explode(s).map(text));
+  }),
+  pure('IMPLODE_TEXT', 1, (a, m) => {
+    let n = 0;
+    for (let c = getList(a, 0); c; c = c.tl) {
+      if (c.h.t !== 'text') throw internal(`type mismatch implodeText: expected SText, got ${c.h.t}`);
+      n += c.h.v.length;
+    }
+    m.charge(textBytes(n));
+    return text(
       listToArray(getList(a, 0))
-        .map((x) => {
-          if (x.t !== 'text') throw internal(`type mismatch implodeText: expected SText, got ${x.t}`);
-          return x.v;
-        })
+        .map((x) => (x as { v: string }).v)
         .join(''),
-    ),
-  ),
-  pure('TEXT_TO_CODE_POINTS', 1, (a) =>
-    listFromArray(Array.from(getText(a, 0), (ch) => int64(BigInt(ch.codePointAt(0)!)))),
-  ),
-  pure('CODE_POINTS_TO_TEXT', 1, (a) => {
+    );
+  }),
+  pure('TEXT_TO_CODE_POINTS', 1, (a, m) => {
+    const s = getText(a, 0);
+    m.charge(listBytes(s.length, 2 * CELL_BYTES));
+    return listFromArray(Array.from(s, (ch) => int64(BigInt(ch.codePointAt(0)!))));
+  }),
+  pure('CODE_POINTS_TO_TEXT', 1, (a, m) => {
+    let n = 0;
+    for (let c = getList(a, 0); c; c = c.tl) n++;
+    m.charge(textBytes(2 * n));
     const r = fromCodePoints(listToArray(getList(a, 0)).map((x) => (x.t === 'int64' ? x.v : -1n)));
     if (!r.ok) throw internal(`invalid code point 0x${r.bad.toString(16)}.`);
     return text(r.text);
@@ -269,9 +292,14 @@ const defs: BuiltinDef[] = [
     if (!isLowerHex(h)) throw malformedHex(h);
     return text(sha256Hex(Buffer.from(h, 'hex')));
   }),
-  pure('TEXT_TO_HEX', 1, (a) => text(Buffer.from(getText(a, 0), 'utf8').toString('hex'))),
-  pure('HEX_TO_TEXT', 1, (a) => {
+  pure('TEXT_TO_HEX', 1, (a, m) => {
+    const s = getText(a, 0);
+    m.charge(textBytes(6 * s.length) + 3 * s.length);
+    return text(Buffer.from(s, 'utf8').toString('hex'));
+  }),
+  pure('HEX_TO_TEXT', 1, (a, m) => {
     const h = getText(a, 0);
+    m.charge(textBytes(h.length) + h.length);
     if (!isLowerHex(h)) throw malformedHex(h, 'can not parse hex string argument');
     return text(Buffer.from(h, 'hex').toString('utf8'));
   }),
@@ -339,6 +367,9 @@ const defs: BuiltinDef[] = [
     return undefined;
   }),
   pure('FOLDR', 3, (a, m) => {
+    let n = 0;
+    for (let c = getList(a, 2); c; c = c.tl) n++;
+    m.charge(8 * n);
     m.foldr(a[0], a[1], listToArray(getList(a, 2)));
     return undefined;
   }),
@@ -348,42 +379,69 @@ const defs: BuiltinDef[] = [
   }),
   // ------------------------------------------------------------------------------------------------------- Maps
   pure('TEXTMAP_EMPTY', 0, () => ({ t: 'textmap', v: null })),
-  pure('TEXTMAP_INSERT', 3, (a) => ({
-    t: 'textmap',
-    v: mapInsert(getTextMap(a, 2), getText(a, 0), a[1], compareText),
-  })),
+  pure('TEXTMAP_INSERT', 3, (a, m) => {
+    const t = getTextMap(a, 2);
+    m.charge(pathBytes(t));
+    return { t: 'textmap', v: mapInsert(t, getText(a, 0), a[1], compareText) };
+  }),
   pure('TEXTMAP_LOOKUP', 2, (a) => {
     const v = mapLookup(getTextMap(a, 1), getText(a, 0), compareText);
     return v === undefined ? NONE : some(v);
   }),
-  pure('TEXTMAP_DELETE', 2, (a) => ({ t: 'textmap', v: mapDelete(getTextMap(a, 1), getText(a, 0), compareText) })),
-  pure('TEXTMAP_TO_LIST', 1, (a) =>
-    consList(
-      mapFoldRight<string, SValue, Cons | null>(getTextMap(a, 0), null, (k, v, tl) => ({
-        h: { t: 'struct', f: ['key', 'value'], v: [text(k), v] },
-        tl,
-      })),
-    ),
+  pure('TEXTMAP_DELETE', 2, (a, m) => {
+    const t = getTextMap(a, 1);
+    m.charge(pathBytes(t));
+    return { t: 'textmap', v: mapDelete(t, getText(a, 0), compareText) };
+  }),
+  pure(
+    'TEXTMAP_TO_LIST',
+    1,
+    (a, m) =>
+      charged(m, listBytes(mapSize(getTextMap(a, 0)), 2 * CELL_BYTES + 32)) ??
+      consList(
+        mapFoldRight<string, SValue, Cons | null>(getTextMap(a, 0), null, (k, v, tl) => ({
+          h: { t: 'struct', f: ['key', 'value'], v: [text(k), v] },
+          tl,
+        })),
+      ),
   ),
   pure('TEXTMAP_SIZE', 1, (a) => int64(BigInt(mapSize(getTextMap(a, 0))))),
   pure('GENMAP_EMPTY', 0, () => ({ t: 'genmap', v: null })),
-  pure('GENMAP_INSERT', 3, (a) => ({ t: 'genmap', v: mapInsert(getGenMap(a, 2), getKey(a, 0), a[1], compareValues) })),
+  pure('GENMAP_INSERT', 3, (a, m) => {
+    const t = getGenMap(a, 2);
+    m.charge(pathBytes(t));
+    return { t: 'genmap', v: mapInsert(t, getKey(a, 0), a[1], compareValues) };
+  }),
   pure('GENMAP_LOOKUP', 2, (a) => {
     const v = mapLookup(getGenMap(a, 1), getKey(a, 0), compareValues);
     return v === undefined ? NONE : some(v);
   }),
-  pure('GENMAP_DELETE', 2, (a) => ({ t: 'genmap', v: mapDelete(getGenMap(a, 1), getKey(a, 0), compareValues) })),
-  pure('GENMAP_KEYS', 1, (a) =>
-    consList(mapFoldRight<SValue, SValue, Cons | null>(getGenMap(a, 0), null, (k, _, tl) => ({ h: k, tl }))),
+  pure('GENMAP_DELETE', 2, (a, m) => {
+    const t = getGenMap(a, 1);
+    m.charge(pathBytes(t));
+    return { t: 'genmap', v: mapDelete(t, getKey(a, 0), compareValues) };
+  }),
+  pure(
+    'GENMAP_KEYS',
+    1,
+    (a, m) =>
+      charged(m, listBytes(mapSize(getGenMap(a, 0)), 0)) ??
+      consList(mapFoldRight<SValue, SValue, Cons | null>(getGenMap(a, 0), null, (k, _, tl) => ({ h: k, tl }))),
   ),
-  pure('GENMAP_VALUES', 1, (a) =>
-    consList(mapFoldRight<SValue, SValue, Cons | null>(getGenMap(a, 0), null, (_, v, tl) => ({ h: v, tl }))),
+  pure(
+    'GENMAP_VALUES',
+    1,
+    (a, m) =>
+      charged(m, listBytes(mapSize(getGenMap(a, 0)), 0)) ??
+      consList(mapFoldRight<SValue, SValue, Cons | null>(getGenMap(a, 0), null, (_, v, tl) => ({ h: v, tl }))),
   ),
   pure('GENMAP_SIZE', 1, (a) => int64(BigInt(mapSize(getGenMap(a, 0))))),
   // --------------------------------------------------------------------------------------------------- Others
   pure('COERCE_CONTRACT_ID', 1, (a) => a[0]),
   pure('TRACE', 2, (a, m) => {
-    m.trace(getText(a, 0));
+    const s = getText(a, 0);
+    m.charge(textBytes(s.length));
+    m.trace(s);
     return a[1];
   }),
   pure('ERROR', 1, (a) => {

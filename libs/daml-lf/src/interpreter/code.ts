@@ -44,6 +44,8 @@ export type SValue =
 /** What builtins and compiled primitives may ask of the machine (implemented by `Machine`). */
 export interface MachineOps {
   readonly isUpdateMachine: boolean;
+  /** Charges `bytes` (an estimate, `memory.ts`) to the interpretation's memory budget before they are built. */
+  charge(bytes: number): void;
   /** Records a TRACE message (Canton logs it; a submission may pass it on). */
   trace(message: string): void;
   evalIn(code: Code, env: Env): void;

@@ -8,6 +8,7 @@ import { BUILTINS } from './builtins';
 import { Op, type Alt, type Code, type MachineOps, type PrimFn, type UpdateCode } from './code';
 import { DamlThrow, Failure, internal } from './errors';
 import { contractDoesNotImplementRequiringInterface, wronglyTypedContract } from './contract-errors';
+import { CONS_BYTES, RECORD_BYTES } from './memory';
 import { fromLiteral } from './numeric';
 import type { CompiledPackages } from './packages';
 import type { SValue } from './values';
@@ -42,6 +43,7 @@ const noMachine = (): never => {
 };
 const COMPILE_TIME: MachineOps = {
   isUpdateMachine: false,
+  charge: () => undefined,
   trace: noMachine,
   evalIn: noMachine,
   foldl: noMachine,
@@ -117,7 +119,10 @@ export class Compiler {
         const f = e.fields.map((x) => x.field);
         return prim(
           e.fields.map((x) => this.expr(x.expr, s)),
-          (v) => ({ t: 'record', id, f, v }),
+          (v, m) => {
+            m.charge(RECORD_BYTES + 8 * v.length);
+            return { t: 'record', id, f, v };
+          },
         );
       }
       case 'recProj': {
@@ -132,8 +137,9 @@ export class Compiler {
       }
       case 'recUpd': {
         const field = e.field;
-        return prim([this.expr(e.record, s), this.expr(e.update, s)], ([r, x]) => {
+        return prim([this.expr(e.record, s), this.expr(e.update, s)], ([r, x], m) => {
           if (r.t !== 'record') throw internal(`record update .${field} on ${r.t}`);
+          m.charge(RECORD_BYTES + 8 * r.v.length);
           const i = r.f.indexOf(field);
           if (i < 0) throw internal(`record ${idStr(r.id)} has no field ${field}`);
           const v = r.v.slice();
@@ -145,7 +151,10 @@ export class Compiler {
         const id = e.tycon.tycon;
         const con = e.variant;
         const rank = this.variantRank(id, con);
-        return prim([this.expr(e.arg, s)], ([v]) => ({ t: 'variant', id, con, rank, v }));
+        return prim([this.expr(e.arg, s)], ([v], m) => {
+          m.charge(RECORD_BYTES);
+          return { t: 'variant', id, con, rank, v };
+        });
       }
       case 'enumCon':
         return c({ t: 'enum', id: e.tycon, con: e.constructor, rank: this.variantRank(e.tycon, e.constructor) });
@@ -155,7 +164,10 @@ export class Compiler {
         const f = order.map((i) => names[i]);
         return prim(
           e.fields.map((x) => this.expr(x.expr, s)),
-          (v) => ({ t: 'struct', f, v: order.map((i) => v[i]) }),
+          (v, m) => {
+            m.charge(RECORD_BYTES + 8 * v.length);
+            return { t: 'struct', f, v: order.map((i) => v[i]) };
+          },
         );
       }
       case 'structProj': {
@@ -169,8 +181,9 @@ export class Compiler {
       }
       case 'structUpd': {
         const field = e.field;
-        return prim([this.expr(e.struct, s), this.expr(e.update, s)], ([st, x]) => {
+        return prim([this.expr(e.struct, s), this.expr(e.update, s)], ([st, x], m) => {
           if (st.t !== 'struct') throw internal(`struct update .${field} on ${st.t}`);
+          m.charge(RECORD_BYTES + 8 * st.v.length);
           const i = st.f.indexOf(field);
           if (i < 0) throw internal(`struct has no field ${field}`);
           const v = st.v.slice();
@@ -204,9 +217,10 @@ export class Compiler {
       case 'nil':
         return c(NIL);
       case 'cons':
-        return prim([...e.front.map((x) => this.expr(x, s)), this.expr(e.tail, s)], (v) => {
+        return prim([...e.front.map((x) => this.expr(x, s)), this.expr(e.tail, s)], (v, m) => {
           const tail = v[v.length - 1];
           if (tail.t !== 'list') throw internal('cons onto a non-list');
+          m.charge(CONS_BYTES * (v.length - 1) + CONS_BYTES);
           let l = tail.v;
           for (let i = v.length - 2; i >= 0; i--) l = { h: v[i], tl: l };
           return { t: 'list', v: l };

@@ -37,6 +37,8 @@ export type InterpretationError =
     }
   /** Evaluation exceeded its step budget. */
   | { readonly tag: 'TimeExceeded'; readonly steps: number }
+  /** Evaluation would build more than its memory budget (bytes, estimated as `memory.ts` does). */
+  | { readonly tag: 'MemoryExceeded'; readonly bytes: number }
   /** The program was not well-typed, or a feature is not implemented (a bug or an unsupported package). */
   | { readonly tag: 'Internal'; readonly message: string };
 

@@ -18,6 +18,7 @@ import {
 } from './code';
 import type { Compiler } from './compiler';
 import { ARITHMETIC_ERROR, DamlThrow, Failure, internal, type InterpretationError } from './errors';
+import { DEFAULT_MAX_MEMORY_BYTES } from './memory';
 import type { CompiledPackages } from './packages';
 import { NotComparable } from './values';
 
@@ -107,6 +108,8 @@ export interface MachineOptions {
   readonly maxSteps?: number;
   /** Called with each TRACE message as it is evaluated (interleaved with the machine's questions). */
   readonly onTrace?: (message: string) => void;
+  /** Bound on the bytes builtins and constructors build (estimated, `memory.ts`; MemoryExceeded); default 256 MiB. */
+  readonly maxMemoryBytes?: number;
   /** `run()` returns `interrupted` after every this many steps (Canton's `iterationsBetweenInterruptions`); default never. */
   readonly stepsBetweenInterruptions?: number;
 }
@@ -123,6 +126,9 @@ export class Machine implements MachineOps {
   private steps = 0;
   private readonly maxSteps: number;
   private readonly interruptEvery: number;
+  private readonly maxMemory: number;
+  /** Bytes charged so far. */
+  private allocated = 0;
   private unhandled = false;
   readonly effects: UpdateEffects | undefined;
   /** TRACE messages, in order. */
@@ -137,12 +143,23 @@ export class Machine implements MachineOps {
     this.effects = options.effects;
     this.maxSteps = options.maxSteps ?? 50_000_000;
     this.interruptEvery = options.stepsBetweenInterruptions ?? 0;
+    this.maxMemory = options.maxMemoryBytes ?? DEFAULT_MAX_MEMORY_BYTES;
     this.onTrace = options.onTrace;
   }
 
   /** The steps run so far. */
   get executedSteps(): number {
     return this.steps;
+  }
+
+  charge(bytes: number): void {
+    this.allocated += bytes;
+    if (this.allocated > this.maxMemory) throw new Failure({ tag: 'MemoryExceeded', bytes: this.maxMemory });
+  }
+
+  /** Bytes charged to the memory budget so far. */
+  get allocatedBytes(): number {
+    return this.allocated;
   }
 
   trace(message: string): void {

@@ -56,6 +56,8 @@ export interface InterpretEnvironment extends BuildEnvironment {
   ledgerTime?: bigint;
   /** Engine steps after which the interpretation fails (INTERPRETATION_TIME_EXCEEDED); the engine's default if absent. */
   maxSteps?: number;
+  /** Bytes the interpretation may build (estimated) before it fails (INTERPRETATION_TIME_EXCEEDED); the engine's default if absent. */
+  maxMemoryBytes?: number;
   /** Engine steps between two `interrupted` answers (see `Interpretation`); never if absent. */
   stepsBetweenInterruptions?: number;
   /** Counts the engine's steps (every interpretation of the submission, retries included). */
@@ -331,6 +333,7 @@ function runEngine(
       participantId: env.participantId,
       preparationTime: env.now,
       ...(env.maxSteps !== undefined ? { maxSteps: env.maxSteps } : {}),
+      ...(env.maxMemoryBytes !== undefined ? { maxMemoryBytes: env.maxMemoryBytes } : {}),
       ...(env.stepsBetweenInterruptions !== undefined
         ? { stepsBetweenInterruptions: env.stepsBetweenInterruptions }
         : {}),
