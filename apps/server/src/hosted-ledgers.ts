@@ -62,7 +62,10 @@ export class HostedLedgers {
       if (event === 'request' || event === 'upgrade') {
         const req = args[0] as IncomingMessage;
         const m = PREFIX.exec(req.url ?? '');
-        if (m) return this.dispatch(event, m, req, args[1] as ServerResponse | Duplex, args[2] as Buffer);
+        if (m)
+          return this.dispatch(event, m, req, args[1] as ServerResponse | Duplex, args[2] as Buffer, () =>
+            emit(event, ...args),
+          );
       }
       return emit(event, ...args);
     }) as typeof server.emit;
@@ -145,35 +148,55 @@ export class HostedLedgers {
     req: IncomingMessage,
     resOrSocket: ServerResponse | Duplex,
     head: Buffer,
+    toRoot: () => void,
   ): boolean {
     const hosted = this.ledgers.get(m[1]);
     req.url = (m[2] || '/') + (m[3] ?? '');
     if (!hosted) {
-      const body = JSON.stringify({
-        code: 'HOSTED_LEDGER_NOT_FOUND',
-        cause: `no ledger '${m[1]}' is hosted here (create one with POST /v2/admin/ledgers)`,
-        correlationId: null,
-        traceId: null,
-        context: {},
-        resources: [],
-        errorCategory: 11,
-        grpcCodeValue: 5,
-        retryInfo: null,
-        definiteAnswer: null,
-      });
-      if (event === 'request') {
-        const res = resOrSocket as ServerResponse;
-        res.writeHead(404, { 'content-type': 'application/json' }).end(body);
-      } else {
-        (resOrSocket as Duplex).end(
-          `HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-        );
-      }
+      // A request without credentials is answered by the root's own routing with the id stripped, which is the same
+      // application a hosted ledger runs: the 401 of a known route (or the 404 of an unknown one) is then exactly what a
+      // hosted ledger answers, and an id's existence shows nowhere. Only a caller presenting a token learns it.
+      if (!carriesCredentials(req)) toRoot();
+      else this.notHosted(event, m, resOrSocket);
       return true;
     }
     if (event === 'request') hosted.handle(req, resOrSocket as ServerResponse);
     else hosted.server.emit('upgrade', req, resOrSocket, head);
     return true;
+  }
+
+  private notHosted(event: 'request' | 'upgrade', m: RegExpExecArray, resOrSocket: ServerResponse | Duplex): void {
+    const body = JSON.stringify({
+      code: 'HOSTED_LEDGER_NOT_FOUND',
+      cause: `no ledger '${m[1]}' is hosted here (create one with POST /v2/admin/ledgers)`,
+      correlationId: null,
+      traceId: null,
+      context: {},
+      resources: [],
+      errorCategory: 11,
+      grpcCodeValue: 5,
+      retryInfo: null,
+      definiteAnswer: null,
+    });
+    this.answer(event, resOrSocket, 404, body);
+  }
+
+  private answer(
+    event: 'request' | 'upgrade',
+    resOrSocket: ServerResponse | Duplex,
+    status: number,
+    body: string,
+  ): void {
+    if (event === 'request') {
+      const res = resOrSocket as ServerResponse;
+      if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+      return;
+    }
+    const socket = resOrSocket as Duplex;
+    if (socket.destroyed || !socket.writable) return;
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   }
 }
 
@@ -184,3 +207,10 @@ export class HostedLedgerExists extends Error {
 }
 
 const forkName = (id: string) => `l-${id}`;
+
+/** Whether a request presents a token at all: an Authorization header, or a `jwt.token.` WebSocket sub-protocol. */
+function carriesCredentials(req: IncomingMessage): boolean {
+  if (req.headers.authorization !== undefined) return true;
+  const protocols = req.headers['sec-websocket-protocol'];
+  return typeof protocols === 'string' && protocols.includes('jwt.token.');
+}
